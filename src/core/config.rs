@@ -1,0 +1,419 @@
+//! Configuration: optional `.claude/baton.yaml` in the project, over an optional user file
+//! `$XDG_CONFIG_HOME/baton/config.yaml`; `BATON_CONFIG` names another project-level file.
+//!
+//! Every key has a default (the `Default` impls below are the only place defaults live). An
+//! unknown key or a bad value is an error that names the key; the hook path then runs on the
+//! defaults and says so in one line, `baton doctor` reports it and exits 1.
+
+use super::ctx::Ctx;
+use super::error::Error;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Where the project config lives, relative to the project root.
+pub const PROJECT_CONFIG: &str = ".claude/baton.yaml";
+
+/// The whole configuration.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// The one budget for everything baton injects into the model's context in one event.
+    pub context_budget_chars: usize,
+    /// Where each subsystem keeps its state, relative to the project root.
+    pub paths: Paths,
+    /// Relay settings.
+    pub relay: Relay,
+    /// Audit settings.
+    pub audit: Audit,
+    /// Handoff settings.
+    pub handoff: Handoff,
+    /// Bridge settings.
+    pub bridge: Bridge,
+    /// Extra redaction rules.
+    pub redact: Redact,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            context_budget_chars: 8_000,
+            paths: Paths::default(),
+            relay: Relay::default(),
+            audit: Audit::default(),
+            handoff: Handoff::default(),
+            bridge: Bridge::default(),
+            redact: Redact::default(),
+        }
+    }
+}
+
+/// State directories, relative to the project root.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Paths {
+    /// The relay's packets and loop state.
+    pub relay: PathBuf,
+    /// The audit trail.
+    pub audit: PathBuf,
+    /// Handoff artefacts.
+    pub handoff: PathBuf,
+    /// The bridge's project memory.
+    pub bridge: PathBuf,
+}
+
+impl Default for Paths {
+    fn default() -> Self {
+        Paths {
+            relay: PathBuf::from(".handoff"),
+            audit: PathBuf::from(".boo"),
+            handoff: PathBuf::from("datarim/sessions"),
+            bridge: PathBuf::from(".rune"),
+        }
+    }
+}
+
+/// Relay settings.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Relay {
+    /// Whether the relay's hooks run.
+    pub enabled: bool,
+    /// Cycles per session before the relay hands off.
+    pub cycle_budget: u32,
+}
+
+impl Default for Relay {
+    fn default() -> Self {
+        Relay {
+            enabled: true,
+            cycle_budget: 5,
+        }
+    }
+}
+
+/// Audit settings.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Audit {
+    /// Whether the audit's hooks run.
+    pub enabled: bool,
+    /// Start an `adhoc_…` session on the first event when none is current.
+    pub auto_start: bool,
+    /// Commit the audit trail with the repository (default: kept out of git).
+    pub shared: bool,
+}
+
+impl Default for Audit {
+    fn default() -> Self {
+        Audit {
+            enabled: true,
+            auto_start: true,
+            shared: false,
+        }
+    }
+}
+
+/// Handoff settings.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Handoff {
+    /// Whether the handoff's hooks run.
+    pub enabled: bool,
+    /// Commit handoff artefacts with the repository (default: kept out of git).
+    pub shared: bool,
+}
+
+impl Default for Handoff {
+    fn default() -> Self {
+        Handoff {
+            enabled: true,
+            shared: false,
+        }
+    }
+}
+
+/// Bridge settings.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Bridge {
+    /// Whether the bridge's hooks run.
+    pub enabled: bool,
+    /// Commit `.rune/` after a save.
+    pub commit: bool,
+}
+
+impl Default for Bridge {
+    fn default() -> Self {
+        Bridge {
+            enabled: true,
+            commit: true,
+        }
+    }
+}
+
+/// Redaction settings.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Redact {
+    /// More regular expressions whose matches are replaced by `[REDACTED]`.
+    pub extra_patterns: Vec<String>,
+}
+
+/// The configuration in force and where it came from.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The effective configuration (the defaults when a file was invalid).
+    pub config: Config,
+    /// The files that were read, weakest first.
+    pub sources: Vec<PathBuf>,
+    /// Problems found; when not empty, `config` holds the defaults.
+    pub problems: Vec<Error>,
+}
+
+/// The config files that apply to `root`, weakest first, whether or not they exist.
+pub fn candidate_files(ctx: &Ctx, root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let user_dir = ctx
+        .env
+        .var("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| ctx.env.var("HOME").map(|h| Path::new(&h).join(".config")));
+    if let Some(dir) = user_dir {
+        files.push(dir.join("baton/config.yaml"));
+    }
+    files.push(root.join(PROJECT_CONFIG));
+    if let Some(extra) = ctx.env.var("BATON_CONFIG") {
+        files.push(root.join(extra));
+    }
+    files
+}
+
+/// Loads the configuration for `root`. Never fails: problems are returned beside the
+/// defaults.
+pub fn load(ctx: &Ctx, root: &Path) -> Loaded {
+    let mut merged = serde_yaml::Value::Mapping(serde_yaml::Mapping::new());
+    let mut sources = Vec::new();
+    let mut problems = Vec::new();
+    for file in candidate_files(ctx, root) {
+        let text = match std::fs::read_to_string(&file) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                problems.push(Error::io("read config", &file, e));
+                continue;
+            }
+        };
+        match serde_yaml::from_str::<serde_yaml::Value>(&text) {
+            Ok(serde_yaml::Value::Null) => {}
+            Ok(value @ serde_yaml::Value::Mapping(_)) => {
+                merge(&mut merged, value);
+                sources.push(file);
+            }
+            Ok(_) => problems.push(Error::Config {
+                path: file,
+                message: "the top level must be a mapping of keys to values".into(),
+            }),
+            Err(e) => problems.push(Error::Config {
+                path: file,
+                message: format!("not valid YAML: {e}"),
+            }),
+        }
+    }
+    let config = match parse_value(merged) {
+        Ok(c) => c,
+        Err(message) => {
+            problems.push(Error::Config {
+                path: sources
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| root.join(PROJECT_CONFIG)),
+                message,
+            });
+            Config::default()
+        }
+    };
+    if !problems.is_empty() {
+        return Loaded {
+            config: Config::default(),
+            sources,
+            problems,
+        };
+    }
+    Loaded {
+        config,
+        sources,
+        problems,
+    }
+}
+
+/// Deserializes and checks a merged config value; the error names the key.
+fn parse_value(value: serde_yaml::Value) -> std::result::Result<Config, String> {
+    let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if path == "." {
+            inner
+        } else {
+            format!("key `{path}`: {inner}")
+        }
+    })?;
+    check(&config)?;
+    Ok(config)
+}
+
+/// Range checks that the types alone do not express.
+fn check(config: &Config) -> std::result::Result<(), String> {
+    if !(500..=9_500).contains(&config.context_budget_chars) {
+        return Err(format!(
+            "key `context_budget_chars`: {} is out of range (500 to 9500; Claude Code cuts hook context at 10,000 characters)",
+            config.context_budget_chars
+        ));
+    }
+    if config.relay.cycle_budget == 0 {
+        return Err("key `relay.cycle_budget`: must be at least 1".into());
+    }
+    for (name, p) in [
+        ("paths.relay", &config.paths.relay),
+        ("paths.audit", &config.paths.audit),
+        ("paths.handoff", &config.paths.handoff),
+        ("paths.bridge", &config.paths.bridge),
+    ] {
+        if p.is_absolute()
+            || p.as_os_str().is_empty()
+            || p.components()
+                .any(|c| matches!(c, std::path::Component::ParentDir))
+        {
+            return Err(format!(
+                "key `{name}`: {} must be a relative path inside the project",
+                p.display()
+            ));
+        }
+    }
+    for (i, pattern) in config.redact.extra_patterns.iter().enumerate() {
+        if let Err(e) = regex::Regex::new(pattern) {
+            return Err(format!(
+                "key `redact.extra_patterns[{i}]`: invalid regex: {e}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Merges `over` into `base`: mappings key by key, anything else replaced.
+fn merge(base: &mut serde_yaml::Value, over: serde_yaml::Value) {
+    match (base, over) {
+        (serde_yaml::Value::Mapping(b), serde_yaml::Value::Mapping(o)) => {
+            for (k, v) in o {
+                match b.get_mut(&k) {
+                    Some(existing) => merge(existing, v),
+                    None => {
+                        b.insert(k, v);
+                    }
+                }
+            }
+        }
+        (b, o) => *b = o,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::ctx::Env;
+
+    fn ctx_with(home: &Path) -> Ctx {
+        Ctx::for_test(
+            Env::fixed([("HOME", home.to_str().unwrap())]),
+            Clock::System,
+            home.to_path_buf(),
+        )
+    }
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+
+    #[test]
+    fn no_file_means_defaults() {
+        let t = tempfile::tempdir().unwrap();
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty());
+        assert_eq!(l.config, Config::default());
+        assert_eq!(l.config.context_budget_chars, 8_000);
+    }
+
+    #[test]
+    fn project_file_overrides_user_file_key_by_key() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            t.path(),
+            ".config/baton/config.yaml",
+            "relay: {cycle_budget: 9}\ncontext_budget_chars: 6000\n",
+        );
+        write(t.path(), PROJECT_CONFIG, "relay:\n  enabled: false\n");
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        assert!(!l.config.relay.enabled);
+        assert_eq!(l.config.relay.cycle_budget, 9);
+        assert_eq!(l.config.context_budget_chars, 6000);
+        assert_eq!(l.sources.len(), 2);
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), PROJECT_CONFIG, "audit:\n  auto_strat: false\n");
+        let l = load(&ctx_with(t.path()), t.path());
+        let msg = l.problems[0].to_string();
+        assert!(msg.contains("audit"), "{msg}");
+        assert!(msg.contains("auto_strat"), "{msg}");
+        assert_eq!(l.config, Config::default());
+    }
+
+    #[test]
+    fn bad_value_is_named() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), PROJECT_CONFIG, "relay:\n  cycle_budget: many\n");
+        let l = load(&ctx_with(t.path()), t.path());
+        let msg = l.problems[0].to_string();
+        assert!(msg.contains("key `relay.cycle_budget`"), "{msg}");
+    }
+
+    #[test]
+    fn out_of_range_budget_and_escaping_path_are_refused() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), PROJECT_CONFIG, "context_budget_chars: 50000\n");
+        let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+        assert!(msg.contains("context_budget_chars"), "{msg}");
+        write(t.path(), PROJECT_CONFIG, "paths: {audit: ../elsewhere}\n");
+        let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+        assert!(msg.contains("paths.audit"), "{msg}");
+    }
+
+    #[test]
+    fn broken_yaml_and_bad_regex_are_reported() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), PROJECT_CONFIG, "relay: [unclosed\n");
+        assert!(load(&ctx_with(t.path()), t.path()).problems[0]
+            .to_string()
+            .contains("not valid YAML"));
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "redact: {extra_patterns: ['(']}\n",
+        );
+        assert!(load(&ctx_with(t.path()), t.path()).problems[0]
+            .to_string()
+            .contains("redact.extra_patterns[0]"));
+    }
+
+    #[test]
+    fn empty_file_is_fine() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), PROJECT_CONFIG, "# nothing yet\n");
+        assert!(load(&ctx_with(t.path()), t.path()).problems.is_empty());
+    }
+}

@@ -1,0 +1,56 @@
+//! The one error type of the library. Every failure has a name and a message that says what
+//! was wrong and, where it can, what to do about it.
+
+use std::path::{Path, PathBuf};
+
+/// A failure in baton. Its `Display` is the one line the user sees.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file or directory operation failed.
+    #[error("{action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The config file is invalid. `key` names the offending key.
+    #[error("config {path}: {message}")]
+    Config { path: PathBuf, message: String },
+    /// An id or path component that would be unsafe or malformed as part of a path.
+    #[error("invalid {what} {value:?}: {reason}")]
+    InvalidId {
+        what: &'static str,
+        value: String,
+        reason: &'static str,
+    },
+    /// A lock is held by a live process and did not free up in time.
+    #[error("lock {path} is held by another process (waited {waited_ms} ms); try again, or remove it if no baton is running")]
+    LockTimeout { path: PathBuf, waited_ms: u128 },
+    /// A path is a symlink where baton does not expect one.
+    #[error("refusing to follow symlink at {0}")]
+    Symlink(PathBuf),
+    /// The hook input could not be understood.
+    #[error("hook input: {0}")]
+    Input(String),
+    /// A git operation failed on a repository that exists.
+    #[error("git: {0}")]
+    Git(String),
+    /// Something that should not happen: a bug in baton.
+    #[error("internal error (this is a bug in baton): {0}")]
+    Internal(String),
+}
+
+impl Error {
+    /// Wraps an I/O error with what was being done and to which path.
+    pub fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
+        Error::Io {
+            action,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// The library's result type.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,315 @@
+//! The secret redactor. Every byte baton persists or injects passes through it.
+//!
+//! Each rule has literal triggers; its regex runs only when one of them occurs in the text,
+//! so a text with no secret costs one substring search per trigger (this runs on every
+//! PostToolUse). Regexes are compiled on first use. A match is replaced by `[REDACTED]`;
+//! rules with capture groups named `keep` and `tail` leave those parts (a variable name, a
+//! user name, the `@` of a URL) in place.
+
+use once_cell::sync::Lazy;
+use regex::Regex;
+
+/// What a redacted secret becomes.
+pub const MARK: &str = "[REDACTED]";
+
+/// One built-in rule.
+struct Rule {
+    /// Short name, for reports.
+    name: &'static str,
+    /// The regex runs only if the text contains one of these (case-sensitive).
+    triggers: &'static [&'static str],
+    pattern: &'static str,
+}
+
+const RULES: &[Rule] = &[
+    Rule {
+        name: "pem-private-key",
+        triggers: &["PRIVATE KEY-----"],
+        pattern: r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
+    },
+    Rule {
+        name: "aws-access-key",
+        triggers: &["AKIA", "ASIA"],
+        pattern: r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+    },
+    Rule {
+        name: "github-token",
+        triggers: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        pattern: r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
+    },
+    Rule {
+        name: "gitlab-token",
+        triggers: &["glpat-"],
+        pattern: r"\bglpat-[A-Za-z0-9_\-]{20,}",
+    },
+    Rule {
+        name: "slack-token",
+        triggers: &["xox"],
+        pattern: r"\bxox[abposr]-[A-Za-z0-9\-]{10,}",
+    },
+    Rule {
+        name: "google-api-key",
+        triggers: &["AIza"],
+        pattern: r"\bAIza[0-9A-Za-z_\-]{35}",
+    },
+    Rule {
+        name: "stripe-key",
+        triggers: &["_live_", "_test_"],
+        pattern: r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}",
+    },
+    Rule {
+        // Anthropic (sk-ant-), OpenAI (sk-proj-, sk-…) and the generic sk- prefix.
+        name: "sk-key",
+        triggers: &["sk-"],
+        pattern: r"\bsk-[A-Za-z0-9_\-]{20,}",
+    },
+    Rule {
+        name: "client-secret",
+        triggers: &["client_secret"],
+        pattern: r#"\bclient_secret_[A-Za-z0-9_\-]{6,}|(?P<keep>\bclient_secret["']?\s*[:=]\s*["']?)[A-Za-z0-9_\-./+]{8,}"#,
+    },
+    Rule {
+        name: "npm-token",
+        triggers: &["npm_"],
+        pattern: r"\bnpm_[A-Za-z0-9]{36}\b",
+    },
+    Rule {
+        name: "jwt",
+        triggers: &["eyJ"],
+        pattern: r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+    },
+    Rule {
+        name: "bearer-token",
+        triggers: &["Bearer", "bearer", "BEARER"],
+        pattern: r"(?P<keep>\b(?i:bearer)\s+)[A-Za-z0-9._~+/\-]{16,}=*",
+    },
+    Rule {
+        name: "url-password",
+        triggers: &["://"],
+        pattern: r"(?P<keep>\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)[^/\s@]{1,256}(?P<tail>@)",
+    },
+    Rule {
+        name: "secret-assignment",
+        triggers: &["KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD"],
+        pattern: r#"(?P<keep>\b(?:[A-Z0-9_]*_(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD)|PASSWORD|PASSWD|SECRET|TOKEN)\s*=\s*)(?:"[^"\n]+"|'[^'\n]+'|[^\s"'\[][^\s"']*)"#,
+    },
+];
+
+static COMPILED: Lazy<Vec<Option<Regex>>> =
+    Lazy::new(|| RULES.iter().map(|r| Regex::new(r.pattern).ok()).collect());
+
+/// A redactor: the built-in rules plus the project's extra patterns.
+#[derive(Debug, Default)]
+pub struct Redactor {
+    extra: Vec<Regex>,
+}
+
+/// The result of redacting a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redacted {
+    /// The text with every secret replaced by `[REDACTED]`.
+    pub text: String,
+    /// How many secrets were replaced.
+    pub count: usize,
+}
+
+impl Redactor {
+    /// The built-in rules only.
+    pub fn builtin() -> Self {
+        Redactor { extra: Vec::new() }
+    }
+
+    /// The built-in rules plus `patterns` (invalid ones are skipped; config validation
+    /// reports them by key).
+    pub fn with_extra(patterns: &[String]) -> Self {
+        Redactor {
+            extra: patterns.iter().filter_map(|p| Regex::new(p).ok()).collect(),
+        }
+    }
+
+    /// Redacts `text`.
+    pub fn redact(&self, text: &str) -> Redacted {
+        let mut out = std::borrow::Cow::Borrowed(text);
+        let mut count = 0;
+        for (rule, re) in RULES.iter().zip(COMPILED.iter()) {
+            if !rule.triggers.iter().any(|t| out.contains(t)) {
+                continue;
+            }
+            if let Some(re) = re {
+                if let Some((new, n)) = replace(re, &out) {
+                    out = std::borrow::Cow::Owned(new);
+                    count += n;
+                }
+            }
+        }
+        for re in &self.extra {
+            if let Some((new, n)) = replace(re, &out) {
+                out = std::borrow::Cow::Owned(new);
+                count += n;
+            }
+        }
+        Redacted {
+            text: out.into_owned(),
+            count,
+        }
+    }
+
+    /// The names of the built-in rules (for `doctor` and the README).
+    pub fn rule_names() -> Vec<&'static str> {
+        RULES.iter().map(|r| r.name).collect()
+    }
+}
+
+/// Replaces every match of `re` in `text`; `None` when nothing matched.
+fn replace(re: &Regex, text: &str) -> Option<(String, usize)> {
+    let mut count = 0;
+    let new = re.replace_all(text, |caps: &regex::Captures<'_>| {
+        let keep = caps.name("keep").map_or("", |m| m.as_str());
+        let tail = caps.name("tail").map_or("", |m| m.as_str());
+        count += 1;
+        format!("{keep}{MARK}{tail}")
+    });
+    match new {
+        std::borrow::Cow::Borrowed(_) => None,
+        std::borrow::Cow::Owned(s) => Some((s, count)),
+    }
+}
+
+/// Redacts `text` with the built-in rules.
+pub fn redact(text: &str) -> Redacted {
+    Redactor::builtin().redact(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Test secrets are assembled at run time so this file holds no string a secret scanner
+    // would flag.
+    fn s(parts: &[&str]) -> String {
+        parts.concat()
+    }
+
+    #[test]
+    fn every_rule_compiles() {
+        for (rule, re) in RULES.iter().zip(COMPILED.iter()) {
+            assert!(re.is_some(), "rule {} does not compile", rule.name);
+        }
+    }
+
+    #[test]
+    fn each_listed_pattern_is_removed() {
+        let cases = [
+            s(&["AKIA", "IOSFODNN7EXAMPLE"]),
+            s(&[
+                "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc\n-----END RSA ",
+                "PRIVATE KEY-----",
+            ]),
+            s(&["-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA"]),
+            s(&["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            s(&["ghs_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            s(&["gho_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            s(&["ghu_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            s(&["ghr_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            s(&[
+                "github_pat_",
+                "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+            ]),
+            s(&["sk-", "abcdefghijklmnopqrstuvwxyz012345"]),
+            s(&["sk-ant-", "api03-abcdefghijklmnopqrstuvwxyz-0123456789"]),
+            s(&["sk-proj-", "abcdefghijklmnopqrstuvwxyz0123456789"]),
+            s(&["client_secret_", "abcdef123456"]),
+            s(&["glpat-", "abcdefghij0123456789"]),
+            s(&["xoxb-", "1234567890-abcdefghij"]),
+            s(&["xoxp-", "1234567890-abcdefghij"]),
+            s(&["AIza", "SyA1234567890abcdefghijklmnopqrstuv"]),
+            s(&["sk_live_", "abcdefghijklmnop1234"]),
+            s(&["rk_live_", "abcdefghijklmnop1234"]),
+            s(&["npm_", "abcdefghijklmnopqrstuvwxyz0123456789"]),
+            s(&[
+                "eyJ",
+                "hbGciOiJIUzI1NiJ9.eyJ",
+                "zdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            ]),
+        ];
+        for secret in &cases {
+            let text = format!("before {secret} after");
+            let r = redact(&text);
+            assert!(
+                !r.text.contains(secret.as_str()),
+                "not removed: {secret}\n{}",
+                r.text
+            );
+            assert!(r.text.contains(MARK), "{secret}");
+            assert!(r.text.starts_with("before "), "{}", r.text);
+            assert!(r.count >= 1);
+        }
+    }
+
+    #[test]
+    fn contextual_rules_keep_the_label() {
+        let bearer = s(&["Authorization: Bearer ", "abcdefghijklmnop0123456789"]);
+        assert_eq!(redact(&bearer).text, "Authorization: Bearer [REDACTED]");
+        let url = s(&[
+            "git clone https://alice:",
+            "hunter2pass@example.com/repo.git",
+        ]);
+        assert_eq!(
+            redact(&url).text,
+            "git clone https://alice:[REDACTED]@example.com/repo.git"
+        );
+        let env = s(&[
+            "export OPENAI_API_KEY=",
+            "abc123def456\nDB_PASSWORD='p4ss w0rd'\nPASSWORD=",
+            "x",
+        ]);
+        let r = redact(&env);
+        assert_eq!(
+            r.text,
+            "export OPENAI_API_KEY=[REDACTED]\nDB_PASSWORD=[REDACTED]\nPASSWORD=[REDACTED]"
+        );
+        assert_eq!(r.count, 3);
+        let token = s(&["GITHUB_TOKEN=\"", "abc def\""]);
+        assert_eq!(redact(&token).text, "GITHUB_TOKEN=[REDACTED]");
+    }
+
+    #[test]
+    fn ordinary_code_and_prose_are_untouched() {
+        let text = r#"
+commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 (HEAD -> main)
+id: 123e4567-e89b-12d3-a456-426614174000
+let max_token = tokens.len(); // the token budget
+fn secret_key(&self) -> &str { &self.key }
+data: aGVsbG8gd29ybGQsIHRoaXMgaXMganVzdCBiYXNlNjQ=
+See https://example.com/docs/api:v2 and task-sk-12 in the backlog.
+const API_KEY_HEADER: &str = "x-api-key";
+if password == "" { return Err(e) }
+The PASSWORD field is required.
+Bearer tokens are sent in the Authorization header.
+sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+"#;
+        let r = redact(text);
+        assert_eq!(r.count, 0, "{}", r.text);
+        assert_eq!(r.text, text);
+    }
+
+    #[test]
+    fn extra_patterns_apply() {
+        let r = Redactor::with_extra(&["ACME-[0-9]{6}".to_string()]).redact("id ACME-123456 ok");
+        assert_eq!(r.text, "id [REDACTED] ok");
+        assert_eq!(r.count, 1);
+    }
+
+    #[test]
+    fn redaction_is_idempotent() {
+        let once = redact(&s(&[
+            "TOKEN=",
+            "abc ghp_",
+            "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+        ]))
+        .text;
+        let twice = redact(&once);
+        assert_eq!(twice.text, once);
+        assert_eq!(twice.count, 0);
+    }
+}

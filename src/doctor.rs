@@ -1,0 +1,376 @@
+//! `baton doctor`: is the installation healthy, and if not, what to do. Each check is one
+//! line: ok, warn or fail, with the fix.
+
+use crate::core::config;
+use crate::core::ctx::Ctx;
+use crate::core::git::{self, GitState};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// How a check came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Level {
+    Ok,
+    Warn,
+    Fail,
+}
+
+/// One line of the report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Check {
+    pub(crate) level: Level,
+    pub(crate) name: &'static str,
+    pub(crate) detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) fix: Option<String>,
+}
+
+fn check(
+    level: Level,
+    name: &'static str,
+    detail: impl Into<String>,
+    fix: Option<String>,
+) -> Check {
+    Check {
+        level,
+        name,
+        detail: detail.into(),
+        fix,
+    }
+}
+
+/// The events hooks.json must register, and whether each must use the exec form (no shell
+/// on the tool-call path).
+const REQUIRED_HOOKS: &[(&str, bool)] = &[
+    ("SessionStart", false),
+    ("UserPromptSubmit", true),
+    ("PreToolUse", true),
+    ("PostToolUse", true),
+    ("PostToolUseFailure", true),
+    ("PreCompact", true),
+    ("PostCompact", true),
+    ("Stop", true),
+    ("SessionEnd", true),
+];
+
+/// Finds the plugin root: `CLAUDE_PLUGIN_ROOT`, else the nearest ancestor of the running
+/// binary that holds `.claude-plugin/plugin.json`.
+pub(crate) fn plugin_root(ctx: &Ctx, exe: Option<&Path>) -> Option<PathBuf> {
+    if let Some(r) = ctx.env.var("CLAUDE_PLUGIN_ROOT") {
+        return Some(PathBuf::from(r));
+    }
+    exe?.ancestors()
+        .skip(1)
+        .find(|d| d.join(".claude-plugin/plugin.json").is_file())
+        .map(Path::to_path_buf)
+}
+
+/// Runs every check.
+pub(crate) fn run_checks(ctx: &Ctx, root: &Path, plugin: Option<&Path>) -> Vec<Check> {
+    let mut out = Vec::new();
+    match plugin {
+        Some(p) => plugin_checks(p, &mut out),
+        None => out.push(check(
+            Level::Warn,
+            "plugin",
+            "plugin root not found (not run from the plugin, and CLAUDE_PLUGIN_ROOT is unset)",
+            Some("run the plugin's own bin/baton doctor, or set CLAUDE_PLUGIN_ROOT".into()),
+        )),
+    }
+    project_checks(ctx, root, &mut out);
+    out
+}
+
+fn build_fix(plugin: &Path) -> String {
+    format!(
+        "cd {} && cargo install --locked --path . --root .",
+        plugin.display()
+    )
+}
+
+fn plugin_checks(plugin: &Path, out: &mut Vec<Check>) {
+    let bin = plugin.join("bin/baton");
+    match std::fs::metadata(&bin) {
+        Ok(m) if is_executable(&m) => {
+            out.push(check(Level::Ok, "binary", bin.display().to_string(), None));
+        }
+        Ok(_) => out.push(check(
+            Level::Fail,
+            "binary",
+            format!("{} is not executable", bin.display()),
+            Some(build_fix(plugin)),
+        )),
+        Err(_) => out.push(check(
+            Level::Fail,
+            "binary",
+            format!("{} is missing: the hooks cannot run", bin.display()),
+            Some(build_fix(plugin)),
+        )),
+    }
+
+    match read_json(&plugin.join(".claude-plugin/plugin.json")) {
+        Ok(v) => {
+            let version = v.get("version").and_then(Value::as_str).unwrap_or("");
+            if v.get("name").and_then(Value::as_str) != Some("baton") {
+                out.push(check(
+                    Level::Fail,
+                    "plugin.json",
+                    "name is not \"baton\"",
+                    Some("restore .claude-plugin/plugin.json from the repository".into()),
+                ));
+            } else if version != env!("CARGO_PKG_VERSION") {
+                out.push(check(
+                    Level::Warn,
+                    "plugin.json",
+                    format!(
+                        "plugin version {version} differs from this binary's {}",
+                        env!("CARGO_PKG_VERSION")
+                    ),
+                    Some(build_fix(plugin)),
+                ));
+            } else {
+                out.push(check(
+                    Level::Ok,
+                    "plugin.json",
+                    format!("baton {version}"),
+                    None,
+                ));
+            }
+        }
+        Err(e) => out.push(check(
+            Level::Fail,
+            "plugin.json",
+            e,
+            Some("restore .claude-plugin/plugin.json from the repository".into()),
+        )),
+    }
+
+    match read_json(&plugin.join(".claude-plugin/marketplace.json")) {
+        Ok(_) => out.push(check(Level::Ok, "marketplace.json", "valid JSON", None)),
+        Err(e) => out.push(check(
+            Level::Warn,
+            "marketplace.json",
+            e,
+            Some("only needed to install through a marketplace".into()),
+        )),
+    }
+
+    match read_json(&plugin.join("hooks/hooks.json")) {
+        Ok(v) => {
+            let problems = hooks_problems(&v);
+            if problems.is_empty() {
+                out.push(check(
+                    Level::Ok,
+                    "hooks.json",
+                    format!("{} events wired to bin/baton", REQUIRED_HOOKS.len()),
+                    None,
+                ));
+            } else {
+                out.push(check(
+                    Level::Fail,
+                    "hooks.json",
+                    problems.join("; "),
+                    Some("restore hooks/hooks.json from the repository".into()),
+                ));
+            }
+        }
+        Err(e) => out.push(check(
+            Level::Fail,
+            "hooks.json",
+            e,
+            Some("restore hooks/hooks.json from the repository".into()),
+        )),
+    }
+}
+
+/// What is wrong with a hooks.json value.
+fn hooks_problems(v: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (event, exec_form) in REQUIRED_HOOKS {
+        let Some(groups) = v
+            .pointer(&format!("/hooks/{event}"))
+            .and_then(Value::as_array)
+        else {
+            problems.push(format!("{event} is not registered"));
+            continue;
+        };
+        let hooks: Vec<&Value> = groups
+            .iter()
+            .filter_map(|g| g.get("hooks").and_then(Value::as_array))
+            .flatten()
+            .collect();
+        if hooks.is_empty() {
+            problems.push(format!("{event} has no hook"));
+        }
+        for h in hooks {
+            if !h.get("timeout").is_some_and(Value::is_number) {
+                problems.push(format!("{event} has no timeout in seconds"));
+            }
+            let command = h.get("command").and_then(Value::as_str).unwrap_or("");
+            if !command.contains("bin/baton") {
+                problems.push(format!("{event} does not run bin/baton"));
+            }
+            if *exec_form && h.get("args").is_none() {
+                problems.push(format!(
+                    "{event} starts a shell (use the exec form: command + args)"
+                ));
+            }
+        }
+    }
+    problems
+}
+
+fn project_checks(ctx: &Ctx, root: &Path, out: &mut Vec<Check>) {
+    out.push(check(
+        Level::Ok,
+        "project",
+        root.display().to_string(),
+        None,
+    ));
+    match git::state(root) {
+        Ok(GitState::Repo(r)) => out.push(check(
+            Level::Ok,
+            "git",
+            format!(
+                "branch {}, HEAD {}",
+                r.branch.as_deref().unwrap_or("(detached)"),
+                r.head_sha
+                    .as_deref()
+                    .map_or("(no commits yet)", |s| &s[..s.len().min(12)])
+            ),
+            None,
+        )),
+        Ok(GitState::NoGit) => out.push(check(
+            Level::Warn,
+            "git",
+            "not a git repository: relay and bridge will not commit their state",
+            Some("git init".into()),
+        )),
+        Err(e) => out.push(check(Level::Warn, "git", e.to_string(), None)),
+    }
+
+    let loaded = config::load(ctx, root);
+    if loaded.problems.is_empty() {
+        let from = if loaded.sources.is_empty() {
+            "defaults (no config file)".to_string()
+        } else {
+            loaded
+                .sources
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.push(check(Level::Ok, "config", from, None));
+    } else {
+        for p in &loaded.problems {
+            out.push(check(
+                Level::Fail,
+                "config",
+                p.to_string(),
+                Some("fix the key named above; hooks run on defaults until then".into()),
+            ));
+        }
+    }
+
+    let c = &loaded.config;
+    for (name, dir) in [
+        ("relay dir", &c.paths.relay),
+        ("audit dir", &c.paths.audit),
+        ("handoff dir", &c.paths.handoff),
+        ("bridge dir", &c.paths.bridge),
+    ] {
+        let path = root.join(dir);
+        match writable(&path) {
+            Ok(()) => out.push(check(
+                Level::Ok,
+                name,
+                format!("{}/ writable", dir.display()),
+                None,
+            )),
+            Err(e) => out.push(check(
+                Level::Fail,
+                name,
+                format!("{}/ is not writable: {e}", dir.display()),
+                Some(format!("fix the permissions of {}", path.display())),
+            )),
+        }
+    }
+}
+
+/// Whether baton could create files in `dir` (or, when it does not exist yet, in the nearest
+/// existing ancestor, where it would be created).
+fn writable(dir: &Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err("it is a symlink; baton does not follow it".into());
+    }
+    let existing = dir
+        .ancestors()
+        .find(|d| d.exists())
+        .ok_or_else(|| "no existing parent".to_string())?;
+    let probe = existing.join(format!(".baton-doctor-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+fn read_json(path: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: invalid JSON: {e}", path.display()))
+}
+
+fn is_executable(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    m.is_file() && m.permissions().mode() & 0o111 != 0
+}
+
+/// The report as text.
+pub(crate) fn render(checks: &[Check]) -> String {
+    let mut out = String::new();
+    for c in checks {
+        let tag = match c.level {
+            Level::Ok => "ok  ",
+            Level::Warn => "warn",
+            Level::Fail => "FAIL",
+        };
+        out.push_str(&format!("{tag} {:<16} {}", c.name, c.detail));
+        if let Some(fix) = &c.fix {
+            out.push_str(&format!("\n     {:<16} fix: {fix}", ""));
+        }
+        out.push('\n');
+    }
+    let fails = checks.iter().filter(|c| c.level == Level::Fail).count();
+    let warns = checks.iter().filter(|c| c.level == Level::Warn).count();
+    out.push_str(&match (fails, warns) {
+        (0, 0) => "baton is healthy.\n".to_string(),
+        (0, w) => format!("baton works; {w} warning(s) above.\n"),
+        (f, _) => format!("{f} problem(s) above need fixing.\n"),
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hooks_problems_catch_shell_form_and_missing_timeout() {
+        let v: Value = serde_json::from_str(
+            r#"{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":"sh -c 'bin/baton hook'"}]}]}}"#,
+        )
+        .unwrap();
+        let p = hooks_problems(&v).join("\n");
+        assert!(p.contains("PostToolUse has no timeout"), "{p}");
+        assert!(p.contains("PostToolUse starts a shell"), "{p}");
+        assert!(p.contains("SessionStart is not registered"), "{p}");
+    }
+
+    #[test]
+    fn the_shipped_hooks_json_passes() {
+        let text = include_str!("../hooks/hooks.json");
+        let v: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(hooks_problems(&v), Vec::<String>::new());
+    }
+}

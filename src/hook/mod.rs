@@ -1,0 +1,11 @@
+//! The hook path: `baton hook` reads one event, routes it through the bus, prints the merged
+//! answer. Everything here fails open: whatever goes wrong, the user's session goes on, and
+//! exit code 2 (Claude Code's "block") is never used.
+
+pub mod bus;
+mod handlers;
+pub mod input;
+pub mod output;
+mod run;
+
+pub use run::run_hook;

@@ -1,0 +1,1 @@
+//! End-to-end: the real Claude Code against a local stand-in of the Messages API.
