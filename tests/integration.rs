@@ -1,2 +1,13 @@
-//! Integration tests: the real binary on real temp repositories.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+//! Integration tests: the real binary on real temp repositories. One binary, one module per
+//! area.
+#![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+
+#[path = "harness.rs"]
+mod harness;
+
+#[path = "integration/cli.rs"]
+mod cli;
+#[path = "integration/concurrency.rs"]
+mod concurrency;
+#[path = "integration/hook_protocol.rs"]
+mod hook_protocol;

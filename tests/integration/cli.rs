@@ -1,0 +1,119 @@
+//! The CLI around the hook: `--help`, `status`, `doctor`.
+
+use crate::harness::{bin, Project};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+#[test]
+fn help_lists_the_commands_and_bad_usage_is_one_clear_error() {
+    let p = Project::new();
+    let out = p.run(&["--help"], b"", &[]);
+    assert_eq!(out.code, 0);
+    for cmd in ["hook", "status", "doctor"] {
+        assert!(out.stdout.contains(cmd), "{}", out.stdout);
+    }
+    let out = p.run(&["frobnicate"], b"", &[]);
+    assert_eq!(
+        out.code, 2,
+        "usage errors of the CLI (not the hook) exit 2: {out:?}"
+    );
+    assert!(out.stderr.contains("unrecognized subcommand"), "{out:?}");
+}
+
+#[test]
+fn status_shows_which_subsystems_have_state() {
+    let p = Project::new();
+    p.write(".boo/index.json", "[]");
+    let out = p.run(&["status", "--json"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let v = out.json();
+    let subs = v["subsystems"].as_array().unwrap();
+    let with: Vec<&str> = subs
+        .iter()
+        .filter(|s| s["has_state"] == true)
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(with, vec!["audit"]);
+    let text = p.run(&["status"], b"", &[]);
+    assert!(
+        text.stdout
+            .contains("audit    .boo/                has state"),
+        "{}",
+        text.stdout
+    );
+}
+
+/// A copy of the plugin (manifest, hooks) in a temp dir, with or without `bin/baton`.
+fn plugin_copy(with_binary: bool) -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for rel in [
+        ".claude-plugin/plugin.json",
+        ".claude-plugin/marketplace.json",
+        "hooks/hooks.json",
+    ] {
+        let to = t.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(repo.join(rel), to).unwrap();
+    }
+    if with_binary {
+        let b: PathBuf = t.path().join("bin/baton");
+        std::fs::create_dir_all(b.parent().unwrap()).unwrap();
+        std::fs::copy(bin(), &b).unwrap();
+        std::fs::set_permissions(&b, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    t
+}
+
+#[test]
+fn doctor_is_healthy_on_a_built_plugin() {
+    let p = Project::new();
+    let plugin = plugin_copy(true);
+    let out = p.run(
+        &["doctor"],
+        b"",
+        &[("CLAUDE_PLUGIN_ROOT", plugin.path().to_str().unwrap())],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!out.stdout.contains("FAIL"), "{}", out.stdout);
+    for name in [
+        "binary",
+        "plugin.json",
+        "hooks.json",
+        "git",
+        "config",
+        "audit dir",
+    ] {
+        assert!(out.stdout.contains(name), "{name} missing:\n{}", out.stdout);
+    }
+}
+
+#[test]
+fn doctor_says_how_to_fix_a_missing_binary_and_a_bad_config() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "context_budget_chars: many\n");
+    let plugin = plugin_copy(false);
+    let out = p.run(
+        &["doctor", "--json"],
+        b"",
+        &[("CLAUDE_PLUGIN_ROOT", plugin.path().to_str().unwrap())],
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    let v = out.json();
+    let checks = v["checks"].as_array().unwrap();
+    let fail = |name: &str| {
+        checks
+            .iter()
+            .find(|c| c["name"] == name && c["level"] == "fail")
+            .unwrap_or_else(|| panic!("no failing {name} check: {v}"))
+            .clone()
+    };
+    assert!(fail("binary")["fix"]
+        .as_str()
+        .unwrap()
+        .contains("cargo install --locked --path . --root ."));
+    assert!(fail("config")["detail"]
+        .as_str()
+        .unwrap()
+        .contains("context_budget_chars"));
+}
