@@ -11,3 +11,5 @@ mod cli;
 mod concurrency;
 #[path = "integration/hook_protocol.rs"]
 mod hook_protocol;
+#[path = "integration/plugin_files.rs"]
+mod plugin_files;
