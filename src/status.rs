@@ -31,9 +31,7 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Vec<SubsystemState> {
         name,
         enabled,
         dir: format!("{}/", dir.display()),
-        has_state: std::fs::read_dir(root.join(dir))
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(false),
+        has_state: std::fs::read_dir(root.join(dir)).is_ok_and(|mut d| d.next().is_some()),
     })
     .collect()
 }

@@ -248,8 +248,7 @@ fn unique_suffix() -> u64 {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
+        .map_or(0, |d| d.subsec_nanos());
     (u64::from(nanos) << 16) ^ COUNTER.fetch_add(1, Ordering::Relaxed)
 }
 

@@ -6,7 +6,6 @@
 //! rules with capture groups named `keep` and `tail` leave those parts (a variable name, a
 //! user name, the `@` of a URL) in place.
 
-use once_cell::sync::Lazy;
 use regex::Regex;
 
 /// What a redacted secret becomes.
@@ -95,8 +94,8 @@ const RULES: &[Rule] = &[
     },
 ];
 
-static COMPILED: Lazy<Vec<Option<Regex>>> =
-    Lazy::new(|| RULES.iter().map(|r| Regex::new(r.pattern).ok()).collect());
+static COMPILED: std::sync::LazyLock<Vec<Option<Regex>>> =
+    std::sync::LazyLock::new(|| RULES.iter().map(|r| Regex::new(r.pattern).ok()).collect());
 
 /// A redactor: the built-in rules plus the project's extra patterns.
 #[derive(Debug, Default)]

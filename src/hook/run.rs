@@ -100,3 +100,78 @@ fn unreadable(why: &str, hint: Option<EventName>) -> Rendered {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::ctx::Env;
+
+    /// A small deterministic generator (xorshift), so the test needs no extra crate.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            usize::try_from(self.next() % n as u64).unwrap()
+        }
+    }
+
+    const SEEDS: &[&str] = &[
+        r#"{"session_id":"s","cwd":"/","hook_event_name":"SessionStart","source":"startup"}"#,
+        r#"{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"x"},"duration_ms":3}"#,
+        r#"{"session_id":"s","hook_event_name":"Stop","stop_hook_active":true,"last_assistant_message":"done"}"#,
+        r#"{"session_id":"s","hook_event_name":"PreCompact","trigger":"auto","custom_instructions":null}"#,
+    ];
+
+    /// Arbitrary bytes and mangled events never panic, never exit 2, and say at most one line.
+    #[test]
+    fn mangled_input_never_panics_or_exits_2() {
+        let t = tempfile::tempdir().unwrap();
+        let ctx = Ctx::for_test(
+            Env::fixed([("CLAUDE_PROJECT_DIR", t.path().to_str().unwrap())]),
+            Clock::System,
+            t.path().to_path_buf(),
+        );
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let hints = [
+            None,
+            Some("SessionStart"),
+            Some("PreCompact"),
+            Some("Stop"),
+            Some("Bogus"),
+        ];
+        for i in 0..3000 {
+            let mut bytes = SEEDS[i % SEEDS.len()].as_bytes().to_vec();
+            match i % 3 {
+                0 => {
+                    for _ in 0..=rng.below(4) {
+                        let at = rng.below(bytes.len());
+                        bytes[at] = u8::try_from(rng.below(256)).unwrap();
+                    }
+                }
+                1 => bytes.truncate(rng.below(bytes.len())),
+                _ => {
+                    bytes = (0..rng.below(64))
+                        .map(|_| u8::try_from(rng.below(256)).unwrap())
+                        .collect()
+                }
+            }
+            let hint = hints[rng.below(hints.len())];
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let code = run_hook(hint, &ctx, &mut bytes.as_slice(), &mut out, &mut err);
+            let err = String::from_utf8_lossy(&err);
+            assert!(code == 0 || code == 1, "exit {code} for {bytes:?}");
+            assert!(err.lines().count() <= 1, "{err}");
+            assert!(!err.contains("panicked"), "{err}");
+            let out = String::from_utf8_lossy(&out);
+            if out.starts_with('{') {
+                serde_json::from_str::<serde_json::Value>(&out).unwrap();
+            }
+        }
+    }
+}

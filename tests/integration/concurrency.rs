@@ -53,7 +53,7 @@ fn locked_append_from_64_processes_keeps_every_line() {
     let mut seen = HashSet::new();
     for line in text.lines() {
         let v: serde_json::Value =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("torn line ({e}): {:.120}", line));
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("torn line ({e}): {line:.120}"));
         let (p, n) = (v["p"].as_u64().unwrap(), v["n"].as_u64().unwrap());
         assert_eq!(
             v["pad"].as_str().unwrap().len(),
