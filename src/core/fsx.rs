@@ -35,6 +35,20 @@ pub fn ensure_dir(dir: &Path) -> Result<()> {
     fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))
 }
 
+/// Keeps a state directory out of git without touching the user's own `.gitignore`: writes a
+/// `.gitignore` holding `*` inside `dir` (once; an existing one is left as the user made it).
+pub fn keep_out_of_git(dir: &Path) -> Result<()> {
+    let ignore = dir.join(".gitignore");
+    if fs::symlink_metadata(&ignore).is_ok() {
+        return Ok(());
+    }
+    atomic_write(
+        &ignore,
+        b"# Written by baton: this folder is private (see README, \"Where files live\").\n*\n",
+        SHARED_FILE,
+    )
+}
+
 /// Errors when `path` is a symlink (a missing path is fine).
 pub fn refuse_symlink(path: &Path) -> Result<()> {
     match fs::symlink_metadata(path) {
@@ -346,6 +360,20 @@ mod tests {
         std::thread::sleep(Duration::from_millis(30));
         assert!(
             MkdirLock::acquire(&p, Duration::from_millis(80), Duration::from_millis(10)).is_ok()
+        );
+    }
+
+    #[test]
+    fn keep_out_of_git_writes_once() {
+        let t = tempfile::tempdir().unwrap();
+        keep_out_of_git(t.path()).unwrap();
+        let text = fs::read_to_string(t.path().join(".gitignore")).unwrap();
+        assert!(text.lines().any(|l| l == "*"));
+        fs::write(t.path().join(".gitignore"), "mine\n").unwrap();
+        keep_out_of_git(t.path()).unwrap();
+        assert_eq!(
+            fs::read_to_string(t.path().join(".gitignore")).unwrap(),
+            "mine\n"
         );
     }
 

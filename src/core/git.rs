@@ -65,7 +65,7 @@ pub fn state(dir: &Path) -> Result<GitState> {
         branch,
         status: porcelain(&repo)?,
         last_commit_paths: match &head_commit {
-            Some(c) => commit_paths(&repo, c)?,
+            Some(c) => paths_changed_by(&repo, c)?,
             None => Vec::new(),
         },
     }))
@@ -135,7 +135,7 @@ fn codes(s: Status) -> (char, char) {
     (x, y)
 }
 
-fn commit_paths(repo: &Repository, commit: &git2::Commit<'_>) -> Result<Vec<String>> {
+fn paths_changed_by(repo: &Repository, commit: &git2::Commit<'_>) -> Result<Vec<String>> {
     let git_err = |e: git2::Error| Error::Git(format!("diff of HEAD: {}", e.message()));
     let tree = commit.tree().map_err(git_err)?;
     let parent_tree = match commit.parent(0) {
@@ -154,6 +154,79 @@ fn commit_paths(repo: &Repository, commit: &git2::Commit<'_>) -> Result<Vec<Stri
                 .map(|p| p.to_string_lossy().into_owned())
         })
         .collect())
+}
+
+/// What `commit_paths` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CommitOutcome {
+    /// Not inside a git repository: nothing committed (a value, not an error).
+    NoGit,
+    /// The paths hold no change against HEAD.
+    NothingToCommit,
+    /// A commit was made; its full SHA.
+    Committed(String),
+}
+
+/// Stages `paths` (relative to the work tree; directories whole, deletions included) and
+/// commits exactly those on HEAD with `message`. Changes the user has staged elsewhere stay
+/// staged and out of the commit.
+pub fn commit_paths(dir: &Path, paths: &[&Path], message: &str) -> Result<CommitOutcome> {
+    let git_err = |what: &str, e: git2::Error| Error::Git(format!("{what}: {}", e.message()));
+    let repo = match Repository::discover(dir) {
+        Ok(r) => r,
+        Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(CommitOutcome::NoGit),
+        Err(e) => return Err(git_err("open", e)),
+    };
+    let specs: Vec<String> = paths
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches('/').to_string())
+        .collect();
+    let mut index = repo.index().map_err(|e| git_err("index", e))?;
+    index
+        .add_all(specs.iter(), git2::IndexAddOption::DEFAULT, None)
+        .map_err(|e| git_err("add", e))?;
+    index
+        .update_all(specs.iter(), None)
+        .map_err(|e| git_err("add", e))?;
+    index.write().map_err(|e| git_err("write index", e))?;
+
+    // The commit's tree: HEAD's tree with only our paths replaced by what is now staged.
+    let head = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+    let mut mem = git2::Index::new().map_err(|e| git_err("index", e))?;
+    if let Some(c) = &head {
+        let tree = c.tree().map_err(|e| git_err("HEAD tree", e))?;
+        mem.read_tree(&tree).map_err(|e| git_err("HEAD tree", e))?;
+    }
+    for spec in &specs {
+        mem.remove_dir(Path::new(spec), 0)
+            .map_err(|e| git_err("index", e))?;
+        let _ = mem.remove_path(Path::new(spec));
+    }
+    for entry in index.iter() {
+        let path = String::from_utf8_lossy(&entry.path).into_owned();
+        if specs
+            .iter()
+            .any(|s| path == *s || path.starts_with(&format!("{s}/")))
+        {
+            mem.add(&entry).map_err(|e| git_err("index", e))?;
+        }
+    }
+    let tree_id = mem
+        .write_tree_to(&repo)
+        .map_err(|e| git_err("write tree", e))?;
+    if head.as_ref().map(git2::Commit::tree_id) == Some(tree_id) {
+        return Ok(CommitOutcome::NothingToCommit);
+    }
+    let tree = repo.find_tree(tree_id).map_err(|e| git_err("tree", e))?;
+    let sig = repo
+        .signature()
+        .or_else(|_| git2::Signature::now("baton", "baton@localhost"))
+        .map_err(|e| git_err("signature", e))?;
+    let parents: Vec<&git2::Commit<'_>> = head.iter().collect();
+    let oid = repo
+        .commit(Some("HEAD"), &sig, &sig, message, &tree, &parents)
+        .map_err(|e| git_err("commit", e))?;
+    Ok(CommitOutcome::Committed(oid.to_string()))
 }
 
 #[cfg(test)]
@@ -177,6 +250,69 @@ mod tests {
         let refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
         repo.commit(Some("HEAD"), &sig, &sig, msg, &tree, &refs)
             .unwrap();
+    }
+
+    #[test]
+    fn commit_paths_commits_only_the_given_paths() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = Repository::init(t.path()).unwrap();
+        std::fs::write(t.path().join("a.txt"), "a").unwrap();
+        commit_all(&repo, "first");
+        // The user has something staged and something unstaged.
+        std::fs::write(t.path().join("user.txt"), "mine").unwrap();
+        let mut idx = repo.index().unwrap();
+        idx.add_path(Path::new("user.txt")).unwrap();
+        idx.write().unwrap();
+        std::fs::write(t.path().join("a.txt"), "a2").unwrap();
+        std::fs::create_dir_all(t.path().join(".rune/sub")).unwrap();
+        std::fs::write(t.path().join(".rune/progress.md"), "p").unwrap();
+        std::fs::write(t.path().join(".rune/sub/x.md"), "x").unwrap();
+
+        let out = commit_paths(
+            t.path(),
+            &[Path::new(".rune")],
+            "chore: update rune session state",
+        )
+        .unwrap();
+        let CommitOutcome::Committed(sha) = out else {
+            panic!("{out:?}")
+        };
+        let commit = repo
+            .find_commit(git2::Oid::from_str(&sha).unwrap())
+            .unwrap();
+        assert_eq!(commit.message(), Some("chore: update rune session state"));
+        let s = state(t.path()).unwrap();
+        let mut paths = s.repo().unwrap().last_commit_paths.clone();
+        paths.sort();
+        assert_eq!(paths, vec![".rune/progress.md", ".rune/sub/x.md"]);
+        // The user's staged file is still staged, not committed; a.txt still modified.
+        let st = &s.repo().unwrap().status;
+        assert!(st.contains(&"A  user.txt".to_string()), "{st:?}");
+        assert!(st.contains(&" M a.txt".to_string()), "{st:?}");
+
+        // Nothing new: nothing to commit. A deletion is committed.
+        assert_eq!(
+            commit_paths(t.path(), &[Path::new(".rune")], "m").unwrap(),
+            CommitOutcome::NothingToCommit
+        );
+        std::fs::remove_file(t.path().join(".rune/sub/x.md")).unwrap();
+        assert!(matches!(
+            commit_paths(t.path(), &[Path::new(".rune")], "m").unwrap(),
+            CommitOutcome::Committed(_)
+        ));
+        let s = state(t.path()).unwrap();
+        assert_eq!(s.repo().unwrap().last_commit_paths, vec![".rune/sub/x.md"]);
+    }
+
+    #[test]
+    fn commit_paths_without_git_is_a_value() {
+        let t = tempfile::tempdir().unwrap();
+        if crate::core::root::git_top(t.path()).is_none() {
+            assert_eq!(
+                commit_paths(t.path(), &[Path::new(".rune")], "m").unwrap(),
+                CommitOutcome::NoGit
+            );
+        }
     }
 
     #[test]

@@ -11,3 +11,4 @@ pub mod git;
 pub mod jsonl;
 pub mod redact;
 pub mod root;
+pub mod yaml;

@@ -1,0 +1,88 @@
+//! YAML input and markdown front matter.
+//!
+//! Save-type commands take their content as YAML on stdin (one call for the model instead of
+//! many); an error names the key that is wrong. Relay packets and handoff artefacts are
+//! markdown with a YAML front matter block between `---` lines.
+
+use super::error::{Error, Result};
+use serde::de::DeserializeOwned;
+
+/// Parses `text` as YAML into `T`; `what` names the input in the error ("stdin", a path).
+/// Empty input is the empty mapping, so every-key-optional inputs accept it.
+pub fn parse<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
+    let value: serde_yaml::Value = if text.trim().is_empty() {
+        serde_yaml::Value::Mapping(serde_yaml::Mapping::new())
+    } else {
+        serde_yaml::from_str(text)
+            .map_err(|e| Error::Input(format!("{what}: not valid YAML: {e}")))?
+    };
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            Error::Input(format!("{what}: {inner}"))
+        } else {
+            Error::Input(format!("{what}: key `{path}`: {inner}"))
+        }
+    })
+}
+
+/// Splits a markdown text into its front matter (without the `---` lines) and its body.
+/// `None` when the text does not start with a front matter block.
+pub fn split_front_matter(text: &str) -> Option<(&str, &str)> {
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))?;
+    let mut offset = 0;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            let yaml = &rest[..offset];
+            let body = &rest[offset + line.len()..];
+            return Some((yaml, body));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize, PartialEq, Default)]
+    #[serde(default, deny_unknown_fields)]
+    struct Input {
+        doing: String,
+        left: Vec<String>,
+    }
+
+    #[test]
+    fn parses_and_names_the_bad_key() {
+        let ok: Input = parse("doing: x\nleft: [a, b]\n", "stdin").unwrap();
+        assert_eq!(ok.left, vec!["a", "b"]);
+        let empty: Input = parse("", "stdin").unwrap();
+        assert_eq!(empty, Input::default());
+        let err = parse::<Input>("doing: x\nleft: 3\n", "stdin")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("key `left`"), "{err}");
+        let err = parse::<Input>("doign: x\n", "stdin")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("doign"), "{err}");
+        let err = parse::<Input>("a: [\n", "stdin").unwrap_err().to_string();
+        assert!(err.contains("not valid YAML"), "{err}");
+    }
+
+    #[test]
+    fn front_matter_split() {
+        let (fm, body) = split_front_matter("---\na: 1\nb: 2\n---\n# Title\n").unwrap();
+        assert_eq!(fm, "a: 1\nb: 2\n");
+        assert_eq!(body, "# Title\n");
+        assert!(split_front_matter("# no front matter\n").is_none());
+        assert!(split_front_matter("---\nunterminated: 1\n").is_none());
+        let (fm, body) = split_front_matter("---\n---\nbody").unwrap();
+        assert_eq!((fm, body), ("", "body"));
+    }
+}
