@@ -158,7 +158,7 @@ mod tests {
                 _ => {
                     bytes = (0..rng.below(64))
                         .map(|_| u8::try_from(rng.below(256)).unwrap())
-                        .collect()
+                        .collect();
                 }
             }
             let hint = hints[rng.below(hints.len())];
