@@ -1,10 +1,9 @@
 //! The command line (clap) and its dispatch. Every subcommand has `--help`; errors reach the
 //! user as one line on stderr.
 
-use crate::core::config;
+use crate::cli_env::CliEnv;
 use crate::core::ctx::Ctx;
-use crate::core::root::project_root;
-use crate::{doctor, hook, status};
+use crate::{audit, bridge, doctor, handoff, hook, relay, status};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -20,6 +19,9 @@ The plugin's slash commands and skills run the other subcommands. State lives in
 repository: .handoff/ (relay), .boo/ (audit), datarim/sessions/ (handoff) and .rune/ (bridge)."
 )]
 struct Cli {
+    /// Project root (default: CLAUDE_PROJECT_DIR, else the git top of the current directory)
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -36,19 +38,25 @@ enum Command {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
-        /// Project root (default: CLAUDE_PROJECT_DIR, else the git top of the current directory)
-        #[arg(long)]
-        root: Option<PathBuf>,
     },
     /// Check the installation: binary, plugin files, project, config, state directories
     Doctor {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
-        /// Project root (default: CLAUDE_PROJECT_DIR, else the git top of the current directory)
-        #[arg(long)]
-        root: Option<PathBuf>,
     },
+    /// relay: hand a long loop from session to session (.handoff/)
+    #[command(subcommand)]
+    Relay(relay::Command),
+    /// audit: named audit sessions over a crash-safe trail (.boo/)
+    #[command(subcommand)]
+    Audit(audit::Command),
+    /// handoff: write, check and resume session artefacts (datarim/sessions/)
+    #[command(subcommand)]
+    Handoff(handoff::Command),
+    /// bridge: the project's memory (.rune/)
+    #[command(subcommand)]
+    Bridge(bridge::Command),
 }
 
 /// Runs baton with `args` (the first is the program name) and returns the exit code.
@@ -75,51 +83,66 @@ where
         }
     };
     let ctx = Ctx::from_process();
-    match cli.command {
-        Command::Hook { event } => hook::run_hook(
+    if let Command::Hook { event } = &cli.command {
+        return hook::run_hook(
             event.as_deref(),
             &ctx,
             &mut std::io::stdin().lock(),
             &mut std::io::stdout().lock(),
             &mut std::io::stderr().lock(),
-        ),
-        Command::Status { json, root } => {
-            let root = resolve_root(&ctx, root);
-            let loaded = config::load(&ctx, &root);
-            let states = status::survey(&root, &loaded.config);
-            if json {
-                let v = serde_json::json!({
-                    "root": root,
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "subsystems": states,
-                    "config_problems": loaded.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                });
-                println!("{v}");
-            } else {
-                let note = (!loaded.problems.is_empty())
-                    .then(|| format!("{} problem(s); run `baton doctor`", loaded.problems.len()));
-                print!("{}", status::render(&root, &states, note.as_deref()));
-            }
-            0
-        }
-        Command::Doctor { json, root } => {
-            let root = resolve_root(&ctx, root);
-            let exe = std::env::current_exe().ok();
-            let plugin = doctor::plugin_root(&ctx, exe.as_deref());
-            let checks = doctor::run_checks(&ctx, &root, plugin.as_deref());
-            if json {
-                println!("{}", serde_json::json!({ "checks": checks }));
-            } else {
-                print!("{}", doctor::render(&checks));
-            }
-            i32::from(checks.iter().any(|c| c.level == doctor::Level::Fail))
+        );
+    }
+    let env = CliEnv::new(ctx, cli.root);
+    let result = match cli.command {
+        Command::Hook { .. } => Ok(0),
+        Command::Status { json } => Ok(status_command(&env, json)),
+        Command::Doctor { json } => Ok(doctor_command(&env, json)),
+        Command::Relay(c) => relay::run(c, &env),
+        Command::Audit(c) => audit::run(c, &env),
+        Command::Handoff(c) => handoff::run(c, &env),
+        Command::Bridge(c) => bridge::run(c, &env),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("baton: {e}");
+            e.exit_code()
         }
     }
 }
 
-fn resolve_root(ctx: &Ctx, explicit: Option<PathBuf>) -> PathBuf {
-    match explicit {
-        Some(r) => r,
-        None => project_root(ctx.env.var("CLAUDE_PROJECT_DIR").as_deref(), None, &ctx.cwd),
+fn status_command(env: &CliEnv, json: bool) -> i32 {
+    let states = status::survey(&env.root, env.config());
+    let problems: Vec<String> = env
+        .loaded
+        .problems
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if json {
+        let v = serde_json::json!({
+            "root": env.root,
+            "version": env!("CARGO_PKG_VERSION"),
+            "subsystems": states,
+            "config_problems": problems,
+        });
+        println!("{v}");
+    } else {
+        let note = (!problems.is_empty())
+            .then(|| format!("{} problem(s); run `baton doctor`", problems.len()));
+        print!("{}", status::render(&env.root, &states, note.as_deref()));
     }
+    0
+}
+
+fn doctor_command(env: &CliEnv, json: bool) -> i32 {
+    let exe = std::env::current_exe().ok();
+    let plugin = doctor::plugin_root(&env.ctx, exe.as_deref());
+    let checks = doctor::run_checks(&env.ctx, &env.root, plugin.as_deref());
+    if json {
+        println!("{}", serde_json::json!({ "checks": checks }));
+    } else {
+        print!("{}", doctor::render(&checks));
+    }
+    i32::from(checks.iter().any(|c| c.level == doctor::Level::Fail))
 }

@@ -5,10 +5,15 @@
 //! subcommands as a CLI. Both reach the same subsystem functions. See `hook::bus` for where an
 //! event goes.
 
+mod audit;
+mod bridge;
 mod cli;
+mod cli_env;
 pub mod core;
 mod doctor;
+mod handoff;
 pub mod hook;
+mod relay;
 mod status;
 
 pub use cli::run;

@@ -82,6 +82,16 @@ pub struct Relay {
     pub cycle_budget: u32,
 }
 
+impl Relay {
+    /// Range checks of the `relay:` keys; the error names the key.
+    fn check(&self) -> std::result::Result<(), String> {
+        if self.cycle_budget == 0 {
+            return Err("key `relay.cycle_budget`: must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
 impl Default for Relay {
     fn default() -> Self {
         Relay {
@@ -101,6 +111,15 @@ pub struct Audit {
     pub auto_start: bool,
     /// Commit the audit trail with the repository (default: kept out of git).
     pub shared: bool,
+}
+
+impl Audit {
+    /// Range checks of the `audit:` keys; the error names the key. (None yet: the keys'
+    /// types say it all. The subsystem adds its checks here.)
+    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    fn check(&self) -> std::result::Result<(), String> {
+        Ok(())
+    }
 }
 
 impl Default for Audit {
@@ -123,6 +142,15 @@ pub struct Handoff {
     pub shared: bool,
 }
 
+impl Handoff {
+    /// Range checks of the `handoff:` keys; the error names the key. (None yet: the keys'
+    /// types say it all. The subsystem adds its checks here.)
+    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    fn check(&self) -> std::result::Result<(), String> {
+        Ok(())
+    }
+}
+
 impl Default for Handoff {
     fn default() -> Self {
         Handoff {
@@ -140,6 +168,15 @@ pub struct Bridge {
     pub enabled: bool,
     /// Commit `.rune/` after a save.
     pub commit: bool,
+}
+
+impl Bridge {
+    /// Range checks of the `bridge:` keys; the error names the key. (None yet: the keys'
+    /// types say it all. The subsystem adds its checks here.)
+    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    fn check(&self) -> std::result::Result<(), String> {
+        Ok(())
+    }
 }
 
 impl Default for Bridge {
@@ -269,9 +306,10 @@ fn check(config: &Config) -> std::result::Result<(), String> {
             config.context_budget_chars
         ));
     }
-    if config.relay.cycle_budget == 0 {
-        return Err("key `relay.cycle_budget`: must be at least 1".into());
-    }
+    config.relay.check()?;
+    config.audit.check()?;
+    config.handoff.check()?;
+    config.bridge.check()?;
     for (name, p) in [
         ("paths.relay", &config.paths.relay),
         ("paths.audit", &config.paths.audit),

@@ -36,12 +36,29 @@ pub enum Error {
     /// A git operation failed on a repository that exists.
     #[error("git: {0}")]
     Git(String),
+    /// The command was called wrongly (exit 2, as usage errors do).
+    #[error("usage: {0}")]
+    Usage(String),
+    /// A check failed; the message says which and why.
+    #[error("{0}")]
+    Invalid(String),
     /// Something that should not happen: a bug in baton.
     #[error("internal error (this is a bug in baton): {0}")]
     Internal(String),
 }
 
 impl Error {
+    /// The exit code of a CLI command that failed with this error: 2 for usage, 3 for a lock
+    /// held too long (the handoff writer's contract), 1 otherwise. The hook path never uses
+    /// these: it always exits 0 or 1.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Usage(_) => 2,
+            Error::LockTimeout { .. } => 3,
+            _ => 1,
+        }
+    }
+
     /// Wraps an I/O error with what was being done and to which path.
     pub fn io(action: &'static str, path: &Path, source: std::io::Error) -> Self {
         Error::Io {

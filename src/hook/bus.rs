@@ -59,7 +59,13 @@ pub trait Handler: Sync {
 }
 
 /// Every handler, in the order their contributions appear.
-static HANDLERS: &[&dyn Handler] = &[&handlers::Active];
+static HANDLERS: &[&dyn Handler] = &[
+    &handlers::Active,
+    &crate::relay::RelayHandler,
+    &crate::audit::AuditHandler,
+    &crate::handoff::HandoffHandler,
+    &crate::bridge::BridgeHandler,
+];
 
 /// The handlers in the registry.
 pub fn registry() -> &'static [&'static dyn Handler] {

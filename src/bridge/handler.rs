@@ -1,0 +1,26 @@
+//! The bridge subsystem's hook handler: which events it takes and what it adds.
+
+use crate::core::error::Result;
+use crate::hook::bus::{Contribution, Handler, HookEnv};
+use crate::hook::input::{EventName, HookEvent};
+
+/// The bridge handler on the bus.
+pub(crate) struct BridgeHandler;
+
+impl Handler for BridgeHandler {
+    fn name(&self) -> &'static str {
+        "bridge"
+    }
+
+    fn subscribes(&self, _event: EventName) -> bool {
+        false
+    }
+
+    fn enabled(&self, config: &crate::core::config::Config) -> bool {
+        config.bridge.enabled
+    }
+
+    fn handle(&self, _event: &HookEvent, _env: &HookEnv<'_>) -> Result<Contribution> {
+        Ok(Contribution::default())
+    }
+}
