@@ -7,6 +7,7 @@
 //! user name, the `@` of a URL) in place.
 
 use regex::Regex;
+use std::sync::OnceLock;
 
 /// What a redacted secret becomes.
 pub const MARK: &str = "[REDACTED]";
@@ -94,8 +95,15 @@ const RULES: &[Rule] = &[
     },
 ];
 
-static COMPILED: std::sync::LazyLock<Vec<Option<Regex>>> =
-    std::sync::LazyLock::new(|| RULES.iter().map(|r| Regex::new(r.pattern).ok()).collect());
+/// Each rule's regex, compiled the first time its trigger occurs (compiling all of them up
+/// front cost several milliseconds per hook run).
+static COMPILED: [OnceLock<Option<Regex>>; RULES.len()] = [const { OnceLock::new() }; RULES.len()];
+
+fn compiled(i: usize) -> Option<&'static Regex> {
+    COMPILED[i]
+        .get_or_init(|| Regex::new(RULES[i].pattern).ok())
+        .as_ref()
+}
 
 /// A redactor: the built-in rules plus the project's extra patterns.
 #[derive(Debug, Default)]
@@ -130,11 +138,11 @@ impl Redactor {
     pub fn redact(&self, text: &str) -> Redacted {
         let mut out = std::borrow::Cow::Borrowed(text);
         let mut count = 0;
-        for (rule, re) in RULES.iter().zip(COMPILED.iter()) {
+        for (i, rule) in RULES.iter().enumerate() {
             if !rule.triggers.iter().any(|t| out.contains(t)) {
                 continue;
             }
-            if let Some(re) = re {
+            if let Some(re) = compiled(i) {
                 if let Some((new, n)) = replace(re, &out) {
                     out = std::borrow::Cow::Owned(new);
                     count += n;
@@ -191,8 +199,8 @@ mod tests {
 
     #[test]
     fn every_rule_compiles() {
-        for (rule, re) in RULES.iter().zip(COMPILED.iter()) {
-            assert!(re.is_some(), "rule {} does not compile", rule.name);
+        for (i, rule) in RULES.iter().enumerate() {
+            assert!(compiled(i).is_some(), "rule {} does not compile", rule.name);
         }
     }
 
