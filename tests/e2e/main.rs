@@ -12,10 +12,11 @@
 
 mod mock_api;
 
-use mock_api::{MockApi, FINAL_TEXT, TOOL_COMMAND};
+use mock_api::{MockApi, Recorded, FINAL_TEXT, TOOL_COMMAND};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -59,14 +60,18 @@ fn find_claude() -> Option<PathBuf> {
         .find(|p| is_executable_file(p))
 }
 
-/// `find_claude`, printing the skip notice when there is none.
+/// `find_claude`, printing the skip notice when there is none. The notice is written to the
+/// stderr stream itself, which libtest does not capture, so a plain `cargo test` shows it.
 fn claude_or_skip(test: &str) -> Option<PathBuf> {
     let found = find_claude();
     match &found {
         Some(p) => eprintln!("e2e {test}: using Claude Code at {}", p.display()),
-        None => eprintln!(
-            "SKIPPED: e2e {test}: Claude Code not installed (set BATON_CLAUDE or run .ci/run)"
-        ),
+        None => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: e2e {test}: Claude Code not installed (set BATON_CLAUDE or run .ci/run)"
+            );
+        }
     }
     found
 }
@@ -149,10 +154,7 @@ fn build_plugin(dst: &Path) {
             copy_dir_all(&src, &dst.join(dir));
         }
     }
-    install_binary(
-        dst,
-        Path::new(&std::env::var("E2E_FAKE_BATON").unwrap_or(BATON.to_string())),
-    );
+    install_binary(dst, Path::new(BATON));
 }
 
 fn install_binary(plugin: &Path, binary: &Path) {
@@ -211,7 +213,7 @@ fn run(mut cmd: Command, dir: &Path, label: &str) -> Run {
     let started = Instant::now();
     let mut child = cmd
         .spawn()
-        .unwrap_or_else(|e| panic!("spawn {:?}: {e}", cmd.get_program()));
+        .unwrap_or_else(|e| panic!("spawn {}: {e}", cmd.get_program().display()));
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -288,6 +290,21 @@ fn tool_result_texts(request: &Value) -> Vec<String> {
     out
 }
 
+/// The `system`-role messages of a request (where Claude Code 2.1.197 puts hook context),
+/// for failure messages: the whole body is some 75 KB.
+fn system_messages(body: &str) -> String {
+    let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    request
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|m| str_at(m, "/role") == "system")
+        .map(|m| m.get("content").map(Value::to_string).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 // ------------------------------------------------------------------------------------------
 // Tests
 // ------------------------------------------------------------------------------------------
@@ -340,7 +357,26 @@ fn hooks_run_inside_claude_code() {
     let requests = api.requests();
     let stream = json_lines(&run.stdout);
 
-    // (a) The conversation finished with the scripted final answer.
+    // (a) The conversation finished with the scripted final answer, after the tool ran.
+    let result = check_result(&run, &stream);
+    check_tool_output_reached_model(&requests);
+    // (b) baton's SessionStart context reached the model.
+    check_context_reached_model(&requests);
+    // (c) Every hook exited cleanly.
+    let session_id = str_at(result, "/session_id");
+    assert!(!session_id.is_empty(), "no session_id in the result object");
+    check_transcript_hooks(&sandbox.home, session_id);
+    let hook_runs = check_stream_hooks(&stream);
+    check_stderr_hooks(&run);
+
+    eprintln!(
+        "e2e: {} requests to the stand-in, {hook_runs} hook runs reported, all clean",
+        requests.len()
+    );
+}
+
+/// Claude exited 0 and its `result` object carries the scripted final text.
+fn check_result<'a>(run: &Run, stream: &'a [Value]) -> &'a Value {
     assert!(run.status.success(), "claude -p failed\n{}", run.describe());
     let result = stream
         .iter()
@@ -352,57 +388,60 @@ fn hooks_run_inside_claude_code() {
         "the result does not carry the scripted final text {FINAL_TEXT:?}\n{}",
         run.describe()
     );
-    // The scripted tool call really ran, and its output went back to the model.
-    let parsed: Vec<Value> = requests
-        .iter()
-        .map(|r| serde_json::from_str(&r.body).unwrap_or(Value::Null))
-        .collect();
-    let expected_output = TOOL_COMMAND.trim_start_matches("echo ");
+    result
+}
+
+/// The scripted tool call really ran: its output came back to the stand-in as a tool_result.
+fn check_tool_output_reached_model(requests: &[Recorded]) {
+    let expected = TOOL_COMMAND.trim_start_matches("echo ");
     assert!(
-        parsed
+        requests
             .iter()
-            .flat_map(tool_result_texts)
-            .any(|t| t.contains(expected_output)),
-        "no request carried the Bash output {expected_output:?} back as a tool_result; requests: {:?}",
+            .flat_map(|r| tool_result_texts(&r.json()))
+            .any(|t| t.contains(expected)),
+        "no request carried the Bash output {expected:?} back as a tool_result; requests: {:?}",
         requests
             .iter()
             .map(|r| format!("{} {}", r.method, r.path))
             .collect::<Vec<_>>()
     );
+}
 
-    // (b) baton's SessionStart context reached the main loop's request (the one with tools).
-    let main_loop: Vec<&str> = requests
+/// Some main-loop request (one with `tools`) contains baton's SessionStart context.
+fn check_context_reached_model(requests: &[Recorded]) {
+    let main_loop: Vec<&Recorded> = requests
         .iter()
-        .zip(&parsed)
-        .filter(|(_, j)| {
-            j.get("tools")
+        .filter(|r| {
+            r.json()
+                .get("tools")
                 .and_then(Value::as_array)
                 .is_some_and(|t| !t.is_empty())
         })
-        .map(|(r, _)| r.body.as_str())
         .collect();
     assert!(
         !main_loop.is_empty(),
         "the stand-in saw no main-loop request (with tools)"
     );
     assert!(
-        main_loop.iter().any(|b| b.contains(BATON_CONTEXT_MARK)),
-        "no main-loop request contains {BATON_CONTEXT_MARK:?}; the first one was:\n{}",
-        main_loop[0]
+        main_loop
+            .iter()
+            .any(|r| r.body.contains(BATON_CONTEXT_MARK)),
+        "no main-loop request contains {BATON_CONTEXT_MARK:?}; the `system`-role messages \
+         of the first one were:\n{}",
+        system_messages(&main_loop[0].body)
     );
+}
 
-    // (c) Every hook exited cleanly.
-    // The transcript: no hook failure of any kind.
-    let session_id = str_at(result, "/session_id");
-    assert!(!session_id.is_empty(), "no session_id in the result object");
-    let transcript_path = find_transcript(&sandbox.home, session_id).unwrap_or_else(|| {
+/// The transcript records no hook failure of any kind, and a `hook_success` for baton's
+/// SessionStart (the only baton hook with output, hence the only success it records).
+fn check_transcript_hooks(home: &Path, session_id: &str) {
+    let path = find_transcript(home, session_id).unwrap_or_else(|| {
         panic!(
             "no transcript {session_id}.jsonl under {}",
-            sandbox.home.join(".claude/projects").display()
+            home.join(".claude/projects").display()
         )
     });
-    let transcript = fs::read_to_string(&transcript_path).unwrap();
-    let hook_lines: Vec<Value> = json_lines(&transcript)
+    let hook_lines: Vec<Value> = json_lines(&fs::read_to_string(&path).unwrap())
         .into_iter()
         .filter(|v| str_at(v, "/type") == "attachment")
         .filter(|v| str_at(v, "/attachment/type").starts_with("hook_"))
@@ -422,10 +461,9 @@ fn hooks_run_inside_claude_code() {
     assert!(
         failures.is_empty(),
         "hooks failed (transcript {}):\n{}",
-        transcript_path.display(),
+        path.display(),
         failures.join("\n")
     );
-    // The transcript: SessionStart ran the freshly built binary and exited 0.
     let session_start_ok = hook_lines.iter().any(|v| {
         str_at(v, "/attachment/type") == "hook_success"
             && str_at(v, "/attachment/hookEvent") == "SessionStart"
@@ -441,24 +479,27 @@ fn hooks_run_inside_claude_code() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
 
-    // The stream: every hook that started answered with success and exit code 0, and the events
-    // this conversation must fire all did.
-    let started: Vec<&Value> = stream
-        .iter()
-        .filter(|v| str_at(v, "/type") == "system" && str_at(v, "/subtype") == "hook_started")
-        .collect();
-    let responses: Vec<&Value> = stream
-        .iter()
-        .filter(|v| str_at(v, "/type") == "system" && str_at(v, "/subtype") == "hook_response")
-        .collect();
+/// In the `--include-hook-events` stream, every hook that started answered with outcome
+/// `success` and exit code 0, and the events this conversation must fire all did. Returns the
+/// number of hook runs.
+fn check_stream_hooks(stream: &[Value]) -> usize {
+    let of_subtype = |subtype: &str| -> Vec<&Value> {
+        stream
+            .iter()
+            .filter(|v| str_at(v, "/type") == "system" && str_at(v, "/subtype") == subtype)
+            .collect()
+    };
+    let started = of_subtype("hook_started");
+    let responses = of_subtype("hook_response");
     let mut bad: Vec<String> = responses
         .iter()
         .filter(|r| {
             str_at(r, "/outcome") != "success"
                 || r.get("exit_code").and_then(Value::as_i64) != Some(0)
         })
-        .map(|r| r.to_string())
+        .map(ToString::to_string)
         .collect();
     bad.extend(
         started
@@ -475,34 +516,35 @@ fn hooks_run_inside_claude_code() {
         "hooks did not exit cleanly:\n{}",
         bad.join("\n")
     );
+    // PreToolUse is not expected: baton's matcher is Edit|Write|MultiEdit|NotebookEdit.
     for event in ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"] {
         assert!(
             responses
                 .iter()
                 .any(|r| str_at(r, "/hook_event") == event && str_at(r, "/outcome") == "success"),
-            "no successful {event} hook in claude's output; hook events seen: {:?}",
+            "no successful {event} hook in claude's output; hook runs seen: {:?}",
             responses
                 .iter()
                 .map(|r| str_at(r, "/hook_name"))
                 .collect::<Vec<_>>()
         );
     }
-    // SessionEnd: only a failure is visible, on stderr.
-    let stderr_failures: Vec<&str> = run
+    responses.len()
+}
+
+/// SessionEnd runs after the stream and the transcript are closed: its failure (non-zero exit
+/// or "Hook cancelled") is visible only as a `SessionEnd hook [<command>] failed: …` line on
+/// claude's stderr. A success leaves no trace, so this check can only catch failures.
+fn check_stderr_hooks(run: &Run) {
+    let failed: Vec<&str> = run
         .stderr
         .lines()
         .filter(|l| l.contains(" hook [") && l.contains("failed"))
         .collect();
     assert!(
-        stderr_failures.is_empty(),
+        failed.is_empty(),
         "claude reported failed hooks on stderr:\n{}",
-        stderr_failures.join("\n")
-    );
-
-    eprintln!(
-        "e2e: {} requests to the stand-in, {} hook runs, all clean",
-        requests.len(),
-        responses.len()
+        failed.join("\n")
     );
 }
 

@@ -1,0 +1,397 @@
+//! A local stand-in of the Anthropic Messages API, std only.
+//!
+//! It binds 127.0.0.1 on a free port, answers each connection on its own thread with one
+//! HTTP/1.1 response (`Connection: close`), and records every request body it receives.
+//!
+//! The script (what "the model" says) is decided from the request alone:
+//! * a main-loop request (non-empty `tools`) with no assistant turn yet in `messages` gets a
+//!   `tool_use` block calling `Bash` with [`TOOL_COMMAND`], stop reason `tool_use`;
+//! * any other main-loop request gets the text [`FINAL_TEXT`], stop reason `end_turn`;
+//! * side requests (no `tools`: titles, summaries, …) get a short text, `end_turn`.
+//!
+//! Streaming requests are answered with server-sent events (`message_start`,
+//! `content_block_start`/`content_block_delta`/`content_block_stop`, `message_delta`,
+//! `message_stop`); non-streaming ones with a plain JSON message object.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// The command the scripted tool call runs.
+pub(crate) const TOOL_COMMAND: &str = "echo hi-from-e2e";
+/// What the scripted model says at the end of the main loop.
+pub(crate) const FINAL_TEXT: &str = "All done. E2E-FINAL";
+/// What side requests (no tools) get.
+const SIDE_TEXT: &str = "E2E side reply";
+
+/// One request the stand-in received.
+#[derive(Debug, Clone)]
+pub(crate) struct Recorded {
+    pub(crate) method: String,
+    pub(crate) path: String,
+    /// The body as received (UTF-8, lossy).
+    pub(crate) body: String,
+}
+
+impl Recorded {
+    /// The body as JSON (`Null` when it is not JSON).
+    pub(crate) fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// The stand-in server; it stops accepting when dropped.
+pub(crate) struct MockApi {
+    addr: SocketAddr,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    shutdown: Arc<AtomicBool>,
+}
+
+impl MockApi {
+    /// Binds 127.0.0.1:0 and starts the accept loop on a thread that is never joined; it stops
+    /// when the value is dropped.
+    pub(crate) fn start() -> MockApi {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).expect("bind 127.0.0.1:0");
+        let addr = listener.local_addr().expect("local_addr");
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let shutdown = Arc::new(AtomicBool::new(false));
+        let counter = Arc::new(AtomicU64::new(0));
+        {
+            let requests = Arc::clone(&requests);
+            let shutdown = Arc::clone(&shutdown);
+            thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if shutdown.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    let requests = Arc::clone(&requests);
+                    let counter = Arc::clone(&counter);
+                    thread::spawn(move || {
+                        if let Err(e) = serve(&stream, &requests, &counter) {
+                            eprintln!("mock API: connection error: {e}");
+                        }
+                    });
+                }
+            });
+        }
+        MockApi {
+            addr,
+            requests,
+            shutdown,
+        }
+    }
+
+    pub(crate) fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Every request received so far, in arrival order.
+    pub(crate) fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+}
+
+impl Drop for MockApi {
+    fn drop(&mut self) {
+        self.shutdown.store(true, Ordering::SeqCst);
+        // Wake the blocking accept() so the loop sees the flag and ends.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+    }
+}
+
+/// One HTTP request as read from the socket.
+struct Request {
+    method: String,
+    path: String,
+    body: String,
+}
+
+fn serve(
+    stream: &TcpStream,
+    requests: &Mutex<Vec<Recorded>>,
+    counter: &AtomicU64,
+) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(30)))?;
+    let Some(request) = read_request(&mut BufReader::new(stream))? else {
+        return Ok(()); // a bare connect (e.g. the shutdown wake-up)
+    };
+    if let Ok(mut r) = requests.lock() {
+        r.push(Recorded {
+            method: request.method.clone(),
+            path: request.path.clone(),
+            body: request.body.clone(),
+        });
+    }
+    let n = counter.fetch_add(1, Ordering::SeqCst) + 1;
+    let (status, content_type, payload) = respond(&request, n);
+
+    let mut out = stream;
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-cache\r\nrequest-id: req_e2e_{n:04}\r\nConnection: close\r\n\r\n",
+        payload.len()
+    );
+    out.write_all(head.as_bytes())?;
+    if request.method != "HEAD" {
+        out.write_all(payload.as_bytes())?;
+    }
+    out.flush()?;
+    let _ = stream.shutdown(Shutdown::Write);
+    Ok(())
+}
+
+/// Reads the request line, the headers and a `Content-Length` or chunked body. `None` when the
+/// peer closed without sending anything.
+fn read_request(reader: &mut impl BufRead) -> std::io::Result<Option<Request>> {
+    let mut request_line = String::new();
+    if reader.read_line(&mut request_line)? == 0 {
+        return Ok(None);
+    }
+    let mut parts = request_line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_string();
+    let path = parts.next().unwrap_or_default().to_string();
+
+    let mut content_length: Option<usize> = None;
+    let mut chunked = false;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            break;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            let (name, value) = (name.trim().to_ascii_lowercase(), value.trim());
+            if name == "content-length" {
+                content_length = value.parse().ok();
+            } else if name == "transfer-encoding" && value.to_ascii_lowercase().contains("chunked")
+            {
+                chunked = true;
+            }
+        }
+    }
+
+    let mut body = Vec::new();
+    if chunked {
+        read_chunked(reader, &mut body)?;
+    } else if let Some(n) = content_length {
+        body.resize(n, 0);
+        reader.read_exact(&mut body)?;
+    }
+    Ok(Some(Request {
+        method,
+        path,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    }))
+}
+
+/// Status line, content type and body for a request; `n` numbers the response.
+fn respond(request: &Request, n: u64) -> (&'static str, &'static str, String) {
+    let route = request.path.split('?').next().unwrap_or_default();
+    match (request.method.as_str(), route) {
+        ("POST", "/v1/messages/count_tokens") => (
+            "200 OK",
+            "application/json",
+            json!({"input_tokens": 10}).to_string(),
+        ),
+        ("POST", "/v1/messages") => {
+            let body: Value = serde_json::from_str(&request.body).unwrap_or(Value::Null);
+            let reply = script(&body);
+            let model = body
+                .get("model")
+                .and_then(Value::as_str)
+                .unwrap_or("claude-e2e-mock");
+            let id = format!("msg_e2e_{n:04}");
+            if body.get("stream").and_then(Value::as_bool) == Some(true) {
+                ("200 OK", "text/event-stream", sse_body(&id, model, &reply))
+            } else {
+                (
+                    "200 OK",
+                    "application/json",
+                    json_message(&id, model, &reply).to_string(),
+                )
+            }
+        }
+        (method, path) => (
+            "404 Not Found",
+            "application/json",
+            json!({
+                "type": "error",
+                "error": {
+                    "type": "not_found_error",
+                    "message": format!("mock API: no route for {method} {path}")
+                }
+            })
+            .to_string(),
+        ),
+    }
+}
+
+fn read_chunked(reader: &mut impl BufRead, body: &mut Vec<u8>) -> std::io::Result<()> {
+    loop {
+        let mut size_line = String::new();
+        if reader.read_line(&mut size_line)? == 0 {
+            return Ok(());
+        }
+        let size_hex = size_line.trim().split(';').next().unwrap_or("0");
+        let size = usize::from_str_radix(size_hex, 16).unwrap_or(0);
+        if size == 0 {
+            // Trailers, up to the empty line.
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+                    return Ok(());
+                }
+            }
+        }
+        let start = body.len();
+        body.resize(start + size, 0);
+        reader.read_exact(&mut body[start..])?;
+        let mut crlf = String::new();
+        reader.read_line(&mut crlf)?;
+    }
+}
+
+/// What the scripted model answers.
+enum Reply {
+    ToolUse { id: String, input: Value },
+    Text(&'static str),
+}
+
+impl Reply {
+    fn stop_reason(&self) -> &'static str {
+        match self {
+            Reply::ToolUse { .. } => "tool_use",
+            Reply::Text(_) => "end_turn",
+        }
+    }
+}
+
+fn script(request: &Value) -> Reply {
+    let has_tools = request
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|t| !t.is_empty());
+    if !has_tools {
+        return Reply::Text(SIDE_TEXT);
+    }
+    let assistant_turns = request
+        .get("messages")
+        .and_then(Value::as_array)
+        .map_or(0, |m| {
+            m.iter()
+                .filter(|msg| msg.get("role").and_then(Value::as_str) == Some("assistant"))
+                .count()
+        });
+    if assistant_turns == 0 {
+        Reply::ToolUse {
+            id: "toolu_e2e_0001".to_string(),
+            input: json!({"command": TOOL_COMMAND, "description": "say hi"}),
+        }
+    } else {
+        Reply::Text(FINAL_TEXT)
+    }
+}
+
+fn usage() -> Value {
+    json!({
+        "input_tokens": 10,
+        "output_tokens": 5,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0
+    })
+}
+
+fn json_message(id: &str, model: &str, reply: &Reply) -> Value {
+    let content = match reply {
+        Reply::ToolUse { id, input } => {
+            json!([{"type": "tool_use", "id": id, "name": "Bash", "input": input}])
+        }
+        Reply::Text(text) => json!([{"type": "text", "text": text}]),
+    };
+    json!({
+        "id": id,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": reply.stop_reason(),
+        "stop_sequence": null,
+        "usage": usage()
+    })
+}
+
+fn sse_body(id: &str, model: &str, reply: &Reply) -> String {
+    let mut events: Vec<(&str, Value)> = vec![(
+        "message_start",
+        json!({
+            "type": "message_start",
+            "message": {
+                "id": id,
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": [],
+                "stop_reason": null,
+                "stop_sequence": null,
+                "usage": {"input_tokens": 10, "output_tokens": 1,
+                          "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+            }
+        }),
+    )];
+    match reply {
+        Reply::ToolUse { id, input } => {
+            events.push((
+                "content_block_start",
+                json!({"type": "content_block_start", "index": 0,
+                       "content_block": {"type": "tool_use", "id": id, "name": "Bash", "input": {}}}),
+            ));
+            events.push((
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": 0,
+                       "delta": {"type": "input_json_delta", "partial_json": input.to_string()}}),
+            ));
+        }
+        Reply::Text(text) => {
+            events.push((
+                "content_block_start",
+                json!({"type": "content_block_start", "index": 0,
+                       "content_block": {"type": "text", "text": ""}}),
+            ));
+            events.push((
+                "content_block_delta",
+                json!({"type": "content_block_delta", "index": 0,
+                       "delta": {"type": "text_delta", "text": text}}),
+            ));
+        }
+    }
+    events.push((
+        "content_block_stop",
+        json!({"type": "content_block_stop", "index": 0}),
+    ));
+    events.push((
+        "message_delta",
+        json!({"type": "message_delta",
+               "delta": {"stop_reason": reply.stop_reason(), "stop_sequence": null},
+               "usage": {"output_tokens": 5}}),
+    ));
+    events.push(("message_stop", json!({"type": "message_stop"})));
+
+    let mut out = String::new();
+    for (name, data) in events {
+        out.push_str("event: ");
+        out.push_str(name);
+        out.push_str("\ndata: ");
+        out.push_str(&data.to_string());
+        out.push_str("\n\n");
+    }
+    out
+}
