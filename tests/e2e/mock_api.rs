@@ -3,10 +3,11 @@
 //! It binds 127.0.0.1 on a free port, answers each connection on its own thread with one
 //! HTTP/1.1 response (`Connection: close`), and records every request body it receives.
 //!
-//! The script (what "the model" says) is decided from the request alone:
-//! * a main-loop request (non-empty `tools`) with no assistant turn yet in `messages` gets a
-//!   `tool_use` block calling `Bash` with [`TOOL_COMMAND`], stop reason `tool_use`;
-//! * any other main-loop request gets the text [`FINAL_TEXT`], stop reason `end_turn`;
+//! The script (what "the model" says) is a list of turns, decided from the request alone:
+//! * a main-loop request (non-empty `tools`) with N assistant turns already in `messages` gets
+//!   turn N of the script (a `tool_use` block, stop reason `tool_use`, or a text, `end_turn`);
+//!   past the end of the script, the text [`FINAL_TEXT`];
+//! * the default script is one `Bash` call running [`TOOL_COMMAND`], then [`FINAL_TEXT`];
 //! * side requests (no `tools`: titles, summaries, …) get a short text, `end_turn`.
 //!
 //! Streaming requests are answered with server-sent events (`message_start`,
@@ -55,6 +56,12 @@ impl MockApi {
     /// Binds 127.0.0.1:0 and starts the accept loop on a thread that is never joined; it stops
     /// when the value is dropped.
     pub(crate) fn start() -> MockApi {
+        MockApi::with_script(default_script())
+    }
+
+    /// Like `start`, with the main loop's turns scripted by `turns`.
+    pub(crate) fn with_script(turns: Vec<Turn>) -> MockApi {
+        let turns = Arc::new(turns);
         let listener = TcpListener::bind(("127.0.0.1", 0)).expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local_addr");
         let requests = Arc::new(Mutex::new(Vec::new()));
@@ -71,8 +78,9 @@ impl MockApi {
                     let Ok(stream) = stream else { continue };
                     let requests = Arc::clone(&requests);
                     let counter = Arc::clone(&counter);
+                    let turns = Arc::clone(&turns);
                     thread::spawn(move || {
-                        if let Err(e) = serve(&stream, &requests, &counter) {
+                        if let Err(e) = serve(&stream, &requests, &counter, &turns) {
                             eprintln!("mock API: connection error: {e}");
                         }
                     });
@@ -115,6 +123,7 @@ fn serve(
     stream: &TcpStream,
     requests: &Mutex<Vec<Recorded>>,
     counter: &AtomicU64,
+    turns: &[Turn],
 ) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     stream.set_write_timeout(Some(Duration::from_secs(30)))?;
@@ -129,7 +138,7 @@ fn serve(
         });
     }
     let n = counter.fetch_add(1, Ordering::SeqCst) + 1;
-    let (status, content_type, payload) = respond(&request, n);
+    let (status, content_type, payload) = respond(&request, n, turns);
 
     let mut out = stream;
     let head = format!(
@@ -194,7 +203,7 @@ fn read_request(reader: &mut impl BufRead) -> std::io::Result<Option<Request>> {
 }
 
 /// Status line, content type and body for a request; `n` numbers the response.
-fn respond(request: &Request, n: u64) -> (&'static str, &'static str, String) {
+fn respond(request: &Request, n: u64, turns: &[Turn]) -> (&'static str, &'static str, String) {
     let route = request.path.split('?').next().unwrap_or_default();
     match (request.method.as_str(), route) {
         ("POST", "/v1/messages/count_tokens") => (
@@ -204,7 +213,7 @@ fn respond(request: &Request, n: u64) -> (&'static str, &'static str, String) {
         ),
         ("POST", "/v1/messages") => {
             let body: Value = serde_json::from_str(&request.body).unwrap_or(Value::Null);
-            let reply = script(&body);
+            let reply = script(&body, turns);
             let model = body
                 .get("model")
                 .and_then(Value::as_str)
@@ -260,10 +269,38 @@ fn read_chunked(reader: &mut impl BufRead, body: &mut Vec<u8>) -> std::io::Resul
     }
 }
 
+/// One turn of the scripted model in the main loop.
+#[derive(Debug, Clone)]
+pub(crate) enum Turn {
+    /// Call a tool with this input.
+    Tool { name: String, input: Value },
+    /// Answer with this text and end the turn.
+    Text(String),
+}
+
+impl Turn {
+    /// A Bash tool call.
+    pub(crate) fn bash(command: &str) -> Turn {
+        Turn::Tool {
+            name: "Bash".into(),
+            input: json!({"command": command, "description": "scripted by the e2e test"}),
+        }
+    }
+}
+
+/// The default script: one Bash call, then the final text.
+fn default_script() -> Vec<Turn> {
+    vec![Turn::bash(TOOL_COMMAND), Turn::Text(FINAL_TEXT.into())]
+}
+
 /// What the scripted model answers.
 enum Reply {
-    ToolUse { id: String, input: Value },
-    Text(&'static str),
+    ToolUse {
+        id: String,
+        name: String,
+        input: Value,
+    },
+    Text(String),
 }
 
 impl Reply {
@@ -275,13 +312,16 @@ impl Reply {
     }
 }
 
-fn script(request: &Value) -> Reply {
+/// The reply to a request: side requests (no tools) get a short text; the main loop's N-th
+/// request (N = assistant turns so far) gets the N-th turn of the script, and the final text
+/// once the script is used up.
+fn script(request: &Value, turns: &[Turn]) -> Reply {
     let has_tools = request
         .get("tools")
         .and_then(Value::as_array)
         .is_some_and(|t| !t.is_empty());
     if !has_tools {
-        return Reply::Text(SIDE_TEXT);
+        return Reply::Text(SIDE_TEXT.into());
     }
     let assistant_turns = request
         .get("messages")
@@ -291,13 +331,14 @@ fn script(request: &Value) -> Reply {
                 .filter(|msg| msg.get("role").and_then(Value::as_str) == Some("assistant"))
                 .count()
         });
-    if assistant_turns == 0 {
-        Reply::ToolUse {
-            id: "toolu_e2e_0001".to_string(),
-            input: json!({"command": TOOL_COMMAND, "description": "say hi"}),
-        }
-    } else {
-        Reply::Text(FINAL_TEXT)
+    match turns.get(assistant_turns) {
+        Some(Turn::Tool { name, input }) => Reply::ToolUse {
+            id: format!("toolu_e2e_{:04}", assistant_turns + 1),
+            name: name.clone(),
+            input: input.clone(),
+        },
+        Some(Turn::Text(t)) => Reply::Text(t.clone()),
+        None => Reply::Text(FINAL_TEXT.into()),
     }
 }
 
@@ -312,8 +353,8 @@ fn usage() -> Value {
 
 fn json_message(id: &str, model: &str, reply: &Reply) -> Value {
     let content = match reply {
-        Reply::ToolUse { id, input } => {
-            json!([{"type": "tool_use", "id": id, "name": "Bash", "input": input}])
+        Reply::ToolUse { id, name, input } => {
+            json!([{"type": "tool_use", "id": id, "name": name, "input": input}])
         }
         Reply::Text(text) => json!([{"type": "text", "text": text}]),
     };
@@ -348,11 +389,11 @@ fn sse_body(id: &str, model: &str, reply: &Reply) -> String {
         }),
     )];
     match reply {
-        Reply::ToolUse { id, input } => {
+        Reply::ToolUse { id, name, input } => {
             events.push((
                 "content_block_start",
                 json!({"type": "content_block_start", "index": 0,
-                       "content_block": {"type": "tool_use", "id": id, "name": "Bash", "input": {}}}),
+                       "content_block": {"type": "tool_use", "id": id, "name": name, "input": {}}}),
             ));
             events.push((
                 "content_block_delta",
