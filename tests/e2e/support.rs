@@ -1,0 +1,294 @@
+//! What every end-to-end test needs: finding Claude Code, a sandbox (plugin copy, project,
+//! HOME), running `claude` with a timeout, and reading what it left behind.
+
+use serde_json::Value;
+use std::ffi::OsStr;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+pub(crate) const REPO: &str = env!("CARGO_MANIFEST_DIR");
+pub(crate) const BATON: &str = env!("CARGO_BIN_EXE_baton");
+/// Upper bound for one `claude` run; a hung run is killed and the test fails.
+pub(crate) const TIMEOUT: Duration = Duration::from_secs(120);
+/// What baton's SessionStart context starts with.
+pub(crate) const BATON_CONTEXT_MARK: &str = "baton is active";
+
+// ------------------------------------------------------------------------------------------
+// Finding Claude Code
+// ------------------------------------------------------------------------------------------
+
+pub(crate) fn is_executable_file(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The `claude` binary to test against, or `None` when Claude Code is not installed.
+/// A `BATON_CLAUDE` that does not point at an executable is a setup error, not a skip.
+pub(crate) fn find_claude() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("BATON_CLAUDE").filter(|p| !p.is_empty()) {
+        let p = PathBuf::from(p);
+        assert!(
+            is_executable_file(&p),
+            "BATON_CLAUDE={} is not an executable file",
+            p.display()
+        );
+        return Some(p);
+    }
+    let cached = Path::new(REPO).join(".cache/npm/node_modules/.bin/claude");
+    if is_executable_file(&cached) {
+        return Some(cached);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("claude"))
+        .find(|p| is_executable_file(p))
+}
+
+/// `find_claude`, printing the skip notice when there is none. The notice is written to the
+/// stderr stream itself, which libtest does not capture, so a plain `cargo test` shows it.
+pub(crate) fn claude_or_skip(test: &str) -> Option<PathBuf> {
+    let found = find_claude();
+    match &found {
+        Some(p) => eprintln!("e2e {test}: using Claude Code at {}", p.display()),
+        None => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: e2e {test}: Claude Code not installed (set BATON_CLAUDE or run .ci/run)"
+            );
+        }
+    }
+    found
+}
+
+// ------------------------------------------------------------------------------------------
+// Sandbox: plugin copy, project repository, HOME
+// ------------------------------------------------------------------------------------------
+
+pub(crate) struct Sandbox {
+    _tmp: TempDir,
+    pub(crate) root: PathBuf,
+    pub(crate) home: PathBuf,
+    pub(crate) project: PathBuf,
+    pub(crate) plugin: PathBuf,
+}
+
+impl Sandbox {
+    pub(crate) fn new() -> Sandbox {
+        let tmp = tempfile::Builder::new()
+            .prefix("baton-e2e-")
+            .tempdir()
+            .expect("tempdir");
+        // Canonical, so paths compare equal to what Claude Code reports (e.g. /tmp symlinks).
+        let root = tmp.path().canonicalize().expect("canonicalize tempdir");
+        let home = root.join("home");
+        let project = root.join("project");
+        let plugin = root.join("plugin");
+        fs::create_dir_all(home.join(".config")).unwrap();
+        fs::create_dir_all(home.join(".local/share")).unwrap();
+        fs::create_dir_all(&project).unwrap();
+        git2::Repository::init(&project).expect("git init the project");
+        build_plugin(&plugin);
+        Sandbox {
+            _tmp: tmp,
+            root,
+            home,
+            project,
+            plugin,
+        }
+    }
+
+    /// A `claude` command with an isolated environment: no inherited `ANTHROPIC_*`, `CLAUDE*`,
+    /// `BATON_*` or proxy variables; `PATH` and the rest are kept.
+    pub(crate) fn claude(&self, claude: &Path, base_url: &str) -> Command {
+        let mut cmd = Command::new(claude);
+        for (key, _) in std::env::vars_os() {
+            let k = key.to_string_lossy();
+            let upper = k.to_ascii_uppercase();
+            if k.starts_with("ANTHROPIC_")
+                || k.starts_with("CLAUDE")
+                || k.starts_with("BATON_")
+                || upper.ends_with("_PROXY")
+            {
+                cmd.env_remove(&key);
+            }
+        }
+        cmd.env("ANTHROPIC_BASE_URL", base_url)
+            .env("ANTHROPIC_API_KEY", "test-key-not-real")
+            .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env("NO_PROXY", "127.0.0.1,localhost")
+            .env("no_proxy", "127.0.0.1,localhost")
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("XDG_DATA_HOME", self.home.join(".local/share"))
+            .current_dir(&self.project)
+            .stdin(Stdio::null());
+        cmd
+    }
+}
+
+/// A throw-away copy of the plugin: its manifest, hooks, commands and skills from the repository,
+/// and the binary cargo built for this test run at `bin/baton`, so a stale `bin/` in the
+/// repository never matters.
+pub(crate) fn build_plugin(dst: &Path) {
+    let repo = Path::new(REPO);
+    for dir in [".claude-plugin", "hooks", "commands", "skills"] {
+        let src = repo.join(dir);
+        if src.is_dir() {
+            copy_dir_all(&src, &dst.join(dir));
+        }
+    }
+    install_binary(dst, Path::new(BATON));
+}
+
+pub(crate) fn install_binary(plugin: &Path, binary: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = plugin.join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    let target = bin.join("baton");
+    let _ = fs::remove_file(&target);
+    fs::copy(binary, &target)
+        .unwrap_or_else(|e| panic!("copy {} to {}: {e}", binary.display(), target.display()));
+    fs::set_permissions(&target, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+pub(crate) fn copy_dir_all(src: &Path, dst: &Path) {
+    for entry in walkdir::WalkDir::new(src) {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(src).unwrap();
+        let to = dst.join(rel);
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&to).unwrap();
+        } else {
+            fs::copy(entry.path(), &to).unwrap_or_else(|e| {
+                panic!("copy {} to {}: {e}", entry.path().display(), to.display())
+            });
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Running with a timeout
+// ------------------------------------------------------------------------------------------
+
+pub(crate) struct Run {
+    pub(crate) status: ExitStatus,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) elapsed: Duration,
+}
+
+impl Run {
+    pub(crate) fn describe(&self) -> String {
+        format!(
+            "exit: {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.status, self.stdout, self.stderr
+        )
+    }
+}
+
+/// Runs `cmd` with stdout/stderr going to files under `dir` (no pipe to fill up), killing it
+/// after [`TIMEOUT`].
+pub(crate) fn run(mut cmd: Command, dir: &Path, label: &str) -> Run {
+    let out_path = dir.join(format!("{label}.stdout"));
+    let err_path = dir.join(format!("{label}.stderr"));
+    cmd.stdout(fs::File::create(&out_path).unwrap())
+        .stderr(fs::File::create(&err_path).unwrap());
+    let started = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("spawn {}: {e}", cmd.get_program().display()));
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{label}: timed out after {TIMEOUT:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+                fs::read_to_string(&out_path).unwrap_or_default(),
+                fs::read_to_string(&err_path).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Run {
+        status,
+        stdout: fs::read_to_string(&out_path).unwrap_or_default(),
+        stderr: fs::read_to_string(&err_path).unwrap_or_default(),
+        elapsed: started.elapsed(),
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Reading what Claude Code left behind
+// ------------------------------------------------------------------------------------------
+
+/// `--output-format stream-json` prints one JSON object a line.
+pub(crate) fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+        .filter(Value::is_object)
+        .collect()
+}
+
+pub(crate) fn str_at<'a>(v: &'a Value, pointer: &str) -> &'a str {
+    v.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+}
+
+/// `<HOME>/.claude/projects/*/<session_id>.jsonl`.
+pub(crate) fn find_transcript(home: &Path, session_id: &str) -> Option<PathBuf> {
+    let wanted = format!("{session_id}.jsonl");
+    walkdir::WalkDir::new(home.join(".claude/projects"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .find(|e| e.file_type().is_file() && e.file_name() == OsStr::new(&wanted))
+        .map(walkdir::DirEntry::into_path)
+}
+
+/// The texts of every `tool_result` block in a request's `messages`.
+pub(crate) fn tool_result_texts(request: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for msg in request
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        for block in msg
+            .get("content")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if block.get("type").and_then(Value::as_str) == Some("tool_result") {
+                out.push(match block.get("content") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(other) => other.to_string(),
+                    None => String::new(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The `system`-role messages of a request (where Claude Code 2.1.197 puts hook context),
+/// for failure messages: the whole body is some 75 KB.
+pub(crate) fn system_messages(body: &str) -> String {
+    let request: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    request
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|m| str_at(m, "/role") == "system")
+        .map(|m| m.get("content").map(Value::to_string).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
