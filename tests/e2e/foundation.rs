@@ -42,22 +42,9 @@ fn hooks_run_inside_claude_code() {
     let sandbox = Sandbox::new();
     let api = MockApi::start();
 
-    let mut cmd = sandbox.claude(&claude, &api.base_url());
-    cmd.arg("-p")
-        .arg("please run a command")
-        .arg("--plugin-dir")
-        .arg(&sandbox.plugin)
-        .args([
-            "--output-format",
-            "stream-json",
-            "--verbose",
-            "--include-hook-events",
-        ])
-        .args(["--allowedTools", "Bash"]);
-    let run = run(cmd, &sandbox.root, "claude-p");
+    let (run, stream) = sandbox.claude_p(&claude, &api, "please run a command", "Bash", "claude-p");
     eprintln!("e2e: claude -p took {:.1?}", run.elapsed);
     let requests = api.requests();
-    let stream = json_lines(&run.stdout);
 
     // (a) The conversation finished with the scripted final answer, after the tool ran.
     let result = check_result(&run, &stream);
@@ -86,7 +73,7 @@ fn check_result<'a>(run: &Run, stream: &'a [Value]) -> &'a Value {
         .find(|v| str_at(v, "/type") == "result")
         .unwrap_or_else(|| panic!("no result object in claude's output\n{}", run.describe()));
     assert!(
-        str_at(result, "/result").contains("E2E-FINAL"),
+        result_text(stream).contains("E2E-FINAL"),
         "the result does not carry the scripted final text {FINAL_TEXT:?}\n{}",
         run.describe()
     );

@@ -292,3 +292,47 @@ pub(crate) fn system_messages(body: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+// ------------------------------------------------------------------------------------------
+// One headless conversation
+// ------------------------------------------------------------------------------------------
+
+impl Sandbox {
+    /// Runs `claude -p PROMPT` in the project with the plugin loaded, against `api`, with
+    /// `--output-format stream-json --verbose --include-hook-events` and `--allowedTools` for
+    /// `tools`. Returns the run and its stream lines; `label` names the output files.
+    pub(crate) fn claude_p(
+        &self,
+        claude: &Path,
+        api: &crate::mock_api::MockApi,
+        prompt: &str,
+        tools: &str,
+        label: &str,
+    ) -> (Run, Vec<Value>) {
+        let mut cmd = self.claude(claude, &api.base_url());
+        cmd.arg("-p")
+            .arg(prompt)
+            .arg("--plugin-dir")
+            .arg(&self.plugin)
+            .args([
+                "--output-format",
+                "stream-json",
+                "--verbose",
+                "--include-hook-events",
+            ])
+            .args(["--allowedTools", tools]);
+        let run = run(cmd, &self.root, label);
+        let stream = json_lines(&run.stdout);
+        (run, stream)
+    }
+}
+
+/// The final `result` text of a stream (empty when there is none).
+pub(crate) fn result_text(stream: &[Value]) -> String {
+    stream
+        .iter()
+        .rev()
+        .find(|v| str_at(v, "/type") == "result")
+        .map(|v| str_at(v, "/result").to_string())
+        .unwrap_or_default()
+}
