@@ -132,6 +132,21 @@ pub(crate) fn stamp(ctx: &Ctx) -> String {
         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+/// The `written_at` of a new packet: now, but always after the previous packet's, so two
+/// packets never share an id (`WL-NNN@written_at`), not even within one second.
+fn next_stamp(ctx: &Ctx, previous: Option<&Packet>) -> String {
+    let mut at = ctx.clock.now();
+    if let Some(prev) =
+        previous.and_then(|p| chrono::DateTime::parse_from_rfc3339(&p.written_at).ok())
+    {
+        let after = prev.with_timezone(&chrono::Utc) + chrono::Duration::seconds(1);
+        if at < after {
+            at = after;
+        }
+    }
+    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
 /// `rel` (under `root`) relative to the git work tree that holds `root`.
 pub(crate) fn git_path(root: &Path, rel: &Path) -> PathBuf {
     let Some(top) = crate::core::root::git_top(root) else {
@@ -205,7 +220,7 @@ pub(crate) fn handoff(
     }
     let wrote_packet = !unchanged;
     if wrote_packet {
-        packet.written_at = stamp(ctx);
+        packet.written_at = next_stamp(ctx, previous.as_ref());
         let text = packet.render(&prompt)?;
         if let Some(dir) = packet_path.parent() {
             ensure_dirs(root, dir)?;

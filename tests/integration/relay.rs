@@ -288,6 +288,12 @@ fn resume_twice_bumps_once() {
     assert!(read(&p, PACKET).contains("written_at: 2026-11-30T12:00:00Z\n"));
     assert_eq!(relay(&p, &["resume"], "").code, 0);
     assert!(read(&p, LOOP_STATE).contains("cycles_total: 2\n"));
+    // Even within the same second: the new packet's written_at is after the last one.
+    let out = relay_at(&p, &["handoff"], "", "2026-11-30T12:00:00Z");
+    assert!(out.stdout.contains("handed off WL-012"), "{out:?}");
+    assert!(read(&p, PACKET).contains("written_at: 2026-11-30T12:00:01Z\n"));
+    let v = relay(&p, &["status", "--json"], "").json();
+    assert_eq!(v["pending"], true, "{v}");
 }
 
 #[test]
@@ -549,4 +555,34 @@ fn heartbeat_goes_to_weave_unless_the_last_commit_is_a_bootstrap_hazard() {
         "{out:?}"
     );
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn resume_follows_the_packets_worktree_or_stays_when_it_is_gone() {
+    // Gone (a packet pulled from another machine): resumed where the packet is.
+    let p = Project::new();
+    handed_off(&p);
+    let packet = read(&p, PACKET).replace(p.root.to_str().unwrap(), "/nonexistent/elsewhere");
+    p.write(PACKET, &packet);
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("worktree /nonexistent/elsewhere does not exist here"),
+        "{out:?}"
+    );
+    assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
+
+    // Another existing worktree: the resume (verify, loop state, commit) happens there.
+    let a = Project::new();
+    let b = Project::new();
+    handed_off(&b);
+    std::fs::create_dir_all(a.root.join("inbox")).unwrap();
+    std::fs::copy(b.root.join(PACKET), a.root.join("inbox/packet.md")).unwrap();
+    let out = relay(&a, &["resume", "--from", "inbox/packet.md"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("resumed there"), "{out:?}");
+    assert_eq!(head(&b).1, "weave-loop: resume (at WL-012)");
+    assert_eq!(commit_count(&a), 1);
+    assert!(!exists(&a, LOOP_STATE));
 }
