@@ -16,6 +16,9 @@ use crate::core::error::Result;
 use crate::hook::bus::{Contribution, Handler, HookEnv};
 use crate::hook::input::{EventKind, EventName, HookEvent};
 
+/// Characters kept of one finding, decision or NEEDS-HUMAN line in the SessionStart text.
+const ITEM_MAX: usize = 300;
+
 /// The relay handler on the bus.
 pub(crate) struct RelayHandler;
 
@@ -35,9 +38,10 @@ impl Handler for RelayHandler {
     fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution> {
         match &event.kind {
             EventKind::SessionStart { source } => {
-                let s = status::survey(&env.root, env.config)?;
+                let s = status::survey(&env.root, env.config);
                 Ok(Contribution {
                     sections: session_start(&s, source),
+                    system_message: problems_line(&s),
                     ..Contribution::default()
                 })
             }
@@ -50,11 +54,38 @@ impl Handler for RelayHandler {
     }
 }
 
+/// One line for the user about files the relay could not read.
+fn problems_line(s: &Survey) -> Option<String> {
+    (!s.problems.is_empty()).then(|| {
+        format!(
+            "baton relay: {} (run `baton relay status`)",
+            s.problems.join("; ")
+        )
+    })
+}
+
+/// At most `max` characters of `text`, marked when cut (one item of a protected section
+/// must not outgrow the context budget).
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max).collect();
+    format!("{cut}…")
+}
+
 /// The sections SessionStart adds for `source`.
 pub(crate) fn session_start(s: &Survey, source: &str) -> Vec<Section> {
     match (s.sentinel, &s.sentinel_path) {
         (Some(Sentinel::NeedsHuman), Some(path)) => {
-            let head = s.sentinel_head.as_deref().unwrap_or("");
+            let head: Vec<String> = s
+                .sentinel_head
+                .as_deref()
+                .unwrap_or("")
+                .lines()
+                .map(|l| clip(l, ITEM_MAX))
+                .collect();
+            let head = head.join("\n");
             let body = format!(
                 "The weave-loop is HALTED: `{path}` exists because verify-on-resume failed. \
 Do not continue the loop, do not resume it and do not start a new cycle. Tell the user, and \
@@ -90,18 +121,18 @@ weave-loop that handed off at its cycle budget.\n\nKey state: {}\n",
         s.packet_path,
         p.loop_id,
         p.written_at,
-        p.key_state()
+        clip(&p.key_state(), 2 * ITEM_MAX)
     );
     if !p.open_findings.is_empty() {
         body.push_str("Open findings:\n");
         for f in p.open_findings.iter().take(10) {
-            body.push_str(&format!("- {f}\n"));
+            body.push_str(&format!("- {}\n", clip(f, ITEM_MAX)));
         }
     }
     if !p.decisions.is_empty() {
         body.push_str("Decisions:\n");
         for d in p.decisions.iter().take(10) {
-            body.push_str(&format!("- {d}\n"));
+            body.push_str(&format!("- {}\n", clip(d, ITEM_MAX)));
         }
     }
     body.push_str(&format!(
@@ -117,7 +148,14 @@ and tell the user.",
 
 /// Stop: hand off at the cycle budget.
 fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
-    let s = status::survey(&env.root, env.config)?;
+    let s = status::survey(&env.root, env.config);
+    if !s.problems.is_empty() {
+        // A loop state that cannot be read is not acted on; the user hears why.
+        return Ok(Contribution {
+            system_message: problems_line(&s),
+            ..Contribution::default()
+        });
+    }
     if !s.has_loop_state || s.sentinel.is_some() || s.cycles_this_session < s.cycle_budget {
         return Ok(Contribution::default());
     }
@@ -142,4 +180,48 @@ fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
         system_message: message,
         ..Contribution::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::Config;
+
+    #[test]
+    fn long_items_are_clipped_and_compact_says_nothing_of_a_pending_packet() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join(".handoff/packets");
+        std::fs::create_dir_all(&p).unwrap();
+        let long = "x".repeat(5_000);
+        std::fs::write(
+            p.join("latest.md"),
+            format!("---\nloop_id: WL-1\nwritten_at: 2026-11-30T10:00:00Z\nopen_findings: [{long}]\n---\n"),
+        )
+        .unwrap();
+        let s = status::survey(t.path(), &Config::default());
+        assert!(s.pending && s.problems.is_empty(), "{s:?}");
+        let sections = session_start(&s, "startup");
+        assert_eq!(sections.len(), 1);
+        assert!(sections[0].protected);
+        assert!(sections[0].body.len() < 2_000, "{}", sections[0].body.len());
+        assert!(session_start(&s, "compact").is_empty());
+    }
+
+    #[test]
+    fn a_broken_loop_state_still_shows_the_sentinel_and_says_why() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join(".handoff/loop");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("loop_state.md"), "cycles_this_session: lots\n").unwrap();
+        std::fs::write(d.join("NEEDS-HUMAN"), "NEEDS-HUMAN: verify exited 1\n").unwrap();
+        let s = status::survey(t.path(), &Config::default());
+        assert_eq!(s.cycles_this_session, 0);
+        let line = problems_line(&s).unwrap();
+        assert!(line.contains("cycles_this_session: lots"), "{line}");
+        let sections = session_start(&s, "startup");
+        assert!(
+            sections[0].body.contains("NEEDS-HUMAN: verify exited 1"),
+            "{sections:?}"
+        );
+    }
 }

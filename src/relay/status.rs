@@ -35,20 +35,36 @@ pub(crate) struct Survey {
     pub(crate) last_resumed_packet: Option<String>,
     pub(crate) verify_script: String,
     pub(crate) verify_script_present: bool,
+    /// Files that could not be read as they should (their defaults are used).
+    pub(crate) problems: Vec<String>,
 }
 
-/// Reads the relay's state (a few small files; no git).
-pub(crate) fn survey(root: &Path, config: &Config) -> Result<Survey> {
+/// Reads the relay's state (a few small files; no git). Never fails: a broken file becomes a
+/// line in `problems` and its defaults, so the sentinels are always reported.
+pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
     let layout = Layout::new(root, config);
     let file = layout.abs(&layout.loop_state_rel);
-    let state = LoopState::load(&layout)?;
+    let mut problems = Vec::new();
+    let state = LoopState::load(&layout).unwrap_or_else(|e| {
+        problems.push(e.to_string());
+        None
+    });
     let has_loop_state = state.is_some();
     let state = state.unwrap_or_else(|| LoopState::fresh(config.relay.cycle_budget));
-    let budget_default = u64::from(config.relay.cycle_budget);
+    let mut number = |key: &str, default: u64| {
+        state.number(key, default, &file).unwrap_or_else(|e| {
+            problems.push(e.to_string());
+            default
+        })
+    };
+    let cycles_this_session = number(ls::CYCLES_THIS_SESSION, 0);
+    let cycle_budget = number(ls::CYCLE_BUDGET, u64::from(config.relay.cycle_budget)).max(1);
+    let cycles_total = number(ls::CYCLES_TOTAL, 0);
     let sentinel = layout.sentinel();
-    let (packet, packet_problem) = match read_opt(&layout.abs(&layout.packet_rel))? {
-        None => (None, None),
-        Some(t) => match Packet::parse(&t, &Layout::show(&layout.packet_rel)) {
+    let (packet, packet_problem) = match read_opt(&layout.abs(&layout.packet_rel)) {
+        Err(e) => (None, Some(e.to_string())),
+        Ok(None) => (None, None),
+        Ok(Some(t)) => match Packet::parse(&t, &Layout::show(&layout.packet_rel)) {
             Ok(p) => (Some(p), None),
             Err(e) => (None, Some(e.to_string())),
         },
@@ -57,17 +73,15 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Result<Survey> {
     let pending = packet.as_ref().is_some_and(|p| {
         !p.written_at.trim().is_empty() && last.as_deref() != Some(p.id().as_str())
     });
-    Ok(Survey {
+    Survey {
         dir: format!("{}/", config.paths.relay.display()),
         loop_id: state
             .non_empty(ls::LOOP_ID)
             .map(str::to_string)
             .or_else(|| packet.as_ref().map(|p| p.loop_id.clone())),
-        cycles_this_session: state.number(ls::CYCLES_THIS_SESSION, 0, &file)?,
-        cycle_budget: state
-            .number(ls::CYCLE_BUDGET, budget_default, &file)?
-            .max(1),
-        cycles_total: state.number(ls::CYCLES_TOTAL, 0, &file)?,
+        cycles_this_session,
+        cycle_budget,
+        cycles_total,
         has_loop_state,
         sentinel,
         sentinel_path: sentinel.map(|s| Layout::show(layout.sentinel_rel(s))),
@@ -79,7 +93,8 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Result<Survey> {
         last_resumed_packet: last,
         verify_script: Layout::show(&layout.verify_rel),
         verify_script_present: layout.abs(&layout.verify_rel).exists(),
-    })
+        problems,
+    }
 }
 
 /// The `baton relay status` screen.
@@ -138,6 +153,9 @@ pub(crate) fn render(s: &Survey) -> String {
             "missing: resume verifies nothing"
         }
     ));
+    for p in &s.problems {
+        out.push_str(&format!("  problem     {p}\n"));
+    }
     out
 }
 
