@@ -486,6 +486,43 @@ mod tests {
     }
 
     #[test]
+    fn relay_keys_have_defaults_and_range_checks() {
+        let c = Config::default();
+        assert_eq!(c.relay.verify_timeout_secs, 300);
+        assert_eq!(
+            c.relay.hazard_paths,
+            ["mcp.rs", "store.rs", "inject.rs", "setup.rs"]
+        );
+        let t = tempfile::tempdir().unwrap();
+        for (yaml, key) in [
+            (
+                "relay: {verify_timeout_secs: 0}\n",
+                "relay.verify_timeout_secs",
+            ),
+            (
+                "relay: {heartbeat_timeout_ms: 60000}\n",
+                "relay.heartbeat_timeout_ms",
+            ),
+            (
+                "relay: {hazard_paths: [mcp.rs, ' ']}\n",
+                "relay.hazard_paths[1]",
+            ),
+        ] {
+            write(t.path(), PROJECT_CONFIG, yaml);
+            let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+            assert!(msg.contains(key), "{msg}");
+        }
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "relay: {verify_timeout_secs: 1, hazard_paths: [src/db.rs]}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        assert_eq!(l.config.relay.hazard_paths, ["src/db.rs"]);
+    }
+
+    #[test]
     fn empty_file_is_fine() {
         let t = tempfile::tempdir().unwrap();
         write(t.path(), PROJECT_CONFIG, "# nothing yet\n");

@@ -32,6 +32,8 @@ use crate::core::yaml;
 use handoff::HandoffInput;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// `baton relay` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -106,6 +108,32 @@ pub(crate) enum Command {
     },
 }
 
+/// How long `handoff` waits for stdin to be closed. A heredoc or a pipe is done at once; an
+/// inherited stdin that nobody closes must not hang the command.
+const STDIN_WAIT: Duration = Duration::from_secs(3);
+
+/// Reads stdin to the end, or gives up after `wait` when it never closes (then it is ignored,
+/// with a note on stderr).
+fn read_stdin(wait: Duration) -> Result<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        let r = std::io::stdin().read_to_string(&mut s).map(|_| s);
+        let _ = tx.send(r);
+    });
+    match rx.recv_timeout(wait) {
+        Ok(Ok(s)) => Ok(s),
+        Ok(Err(e)) => Err(Error::Input(format!("stdin: {e}"))),
+        Err(_) => {
+            eprintln!(
+                "baton: stdin was not closed within {} s: ignored (pass --no-stdin, or pipe the YAML in)",
+                wait.as_secs()
+            );
+            Ok(String::new())
+        }
+    }
+}
+
 fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     let text =
         serde_json::to_string(value).map_err(|e| Error::Internal(format!("JSON output: {e}")))?;
@@ -132,11 +160,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             let stdin = if no_stdin || std::io::stdin().is_terminal() {
                 String::new()
             } else {
-                let mut s = String::new();
-                std::io::stdin()
-                    .read_to_string(&mut s)
-                    .map_err(|e| Error::Input(format!("stdin: {e}")))?;
-                s
+                read_stdin(STDIN_WAIT)?
             };
             let from_yaml: HandoffInput = yaml::parse(&stdin, "stdin")?;
             let flags = HandoffInput {
