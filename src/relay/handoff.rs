@@ -70,6 +70,8 @@ pub(crate) enum Committed {
     Nothing,
     /// Not a git repository.
     NoGit,
+    /// git ignores the relay's files, so nothing could be committed.
+    Ignored { path: String },
 }
 
 impl Committed {
@@ -92,8 +94,32 @@ impl Committed {
             }
             Committed::Nothing => "already committed: no new commit".into(),
             Committed::NoGit => "not a git repository: nothing committed".into(),
+            Committed::Ignored { path } => format!(
+                "NOT committed: git ignores {path} (a .gitignore rule); the relay's files are meant to be committed, so un-ignore them"
+            ),
         }
     }
+}
+
+/// Commits `rels` (relative to `root`) with `message`; when nothing was committed because
+/// git ignores one of them, says so instead of "already committed".
+pub(crate) fn commit(root: &Path, rels: &[&Path], message: &str) -> Result<Committed> {
+    let paths: Vec<PathBuf> = rels.iter().map(|r| git_path(root, r)).collect();
+    let in_repo: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    let outcome = git::commit_paths(root, &in_repo, message)?;
+    if outcome == CommitOutcome::NothingToCommit {
+        if let Ok(repo) = git2::Repository::discover(root) {
+            if let Some(p) = paths
+                .iter()
+                .find(|p| repo.is_path_ignored(p).unwrap_or(false))
+            {
+                return Ok(Committed::Ignored {
+                    path: p.display().to_string(),
+                });
+            }
+        }
+    }
+    Ok(Committed::from_outcome(outcome, message))
 }
 
 /// The result of a handoff.
@@ -234,17 +260,11 @@ pub(crate) fn handoff(
 
     let hazards = heartbeat::hazard(root, config);
     let message = format!("weave-loop: handoff (at {loop_id})");
-    let commit = Committed::from_outcome(
-        git::commit_paths(
-            root,
-            &[
-                &git_path(root, &layout.packet_rel),
-                &git_path(root, &layout.loop_state_rel),
-            ],
-            &message,
-        )?,
+    let commit = commit(
+        root,
+        &[&layout.packet_rel, &layout.loop_state_rel],
         &message,
-    );
+    )?;
     let changed = wrote_packet || wrote_state;
     let heartbeat = if changed || matches!(commit, Committed::Made { .. }) {
         heartbeat::send(ctx, root, config, "relay:handoff", &hazards)

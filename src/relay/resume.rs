@@ -10,7 +10,7 @@
 //! 7. `cycles_this_session: 0`, `cycles_total` + 1, `last_resumed_packet`, committed as
 //!    `weave-loop: resume (at WL-NNN)`.
 
-use super::handoff::{git_path, stamp, Committed};
+use super::handoff::{self, stamp, Committed};
 use super::heartbeat::{self, Heartbeat};
 use super::layout::{read_opt, Layout, Sentinel};
 use super::loop_state::{self as ls, LoopState};
@@ -19,7 +19,6 @@ use super::verify::{self, Verdict};
 use crate::core::config::{self, Config};
 use crate::core::ctx::Ctx;
 use crate::core::error::Result;
-use crate::core::git;
 use crate::core::redact::Redactor;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -173,10 +172,7 @@ pub(crate) fn resume(
     state.set(ls::LOOP_ID, &packet.loop_id);
     state.save(&layout)?;
     let message = format!("weave-loop: resume (at {})", packet.loop_id);
-    let commit = Committed::from_outcome(
-        git::commit_paths(&root, &[&git_path(&root, &layout.loop_state_rel)], &message)?,
-        &message,
-    );
+    let commit = handoff::commit(&root, &[&layout.loop_state_rel], &message)?;
     Ok(ResumeOutcome::Resumed {
         loop_id: packet.loop_id.clone(),
         packet_id: id,

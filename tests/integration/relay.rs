@@ -586,3 +586,16 @@ fn resume_follows_the_packets_worktree_or_stays_when_it_is_gone() {
     assert_eq!(commit_count(&a), 1);
     assert!(!exists(&a, LOOP_STATE));
 }
+
+#[test]
+fn an_ignored_handoff_dir_is_reported_not_called_committed() {
+    let p = Project::new();
+    p.write(".gitignore", ".handoff/\n");
+    let out = relay(&p, &["handoff"], STATE_YAML);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("NOT committed: git ignores .handoff/"),
+        "{out:?}"
+    );
+    assert_eq!(commit_count(&p), 1);
+}
