@@ -2,7 +2,8 @@
 //!
 //! 1. a sentinel (STOP, NEEDS-HUMAN) means the loop is over: nothing to do;
 //! 2. `packets/latest.md` is written atomically: the fields given replace, the fields not
-//!    given carry over from the previous packet of the same loop;
+//!    given carry over from the previous packet of the same loop (`landed_this_session` only
+//!    while that packet is not resumed: it counts one session);
 //! 3. the packet and `loop_state.md`, and only those, are committed as
 //!    `weave-loop: handoff (at WL-NNN)`;
 //! 4. the `weave send relay:handoff` heartbeat, best effort;
@@ -222,10 +223,15 @@ pub(crate) fn handoff(
         })?;
     validate_loop_id(&loop_id)?;
 
-    let base = previous
+    let resumed = |p: &Packet| state.non_empty(ls::LAST_RESUMED) == Some(p.id().as_str());
+    let mut base = previous
         .clone()
         .filter(|p| p.loop_id == loop_id)
         .unwrap_or_default();
+    if resumed(&base) {
+        // A new session since that packet: what it landed is not this session's.
+        base.landed_this_session = 0;
+    }
     let mut packet = merge(
         base,
         input,
@@ -236,7 +242,6 @@ pub(crate) fn handoff(
     let prompt = wake_up_prompt(&layout);
 
     // Same state, not resumed yet: keep the packet as it is (its written_at included).
-    let resumed = |p: &Packet| state.non_empty(ls::LAST_RESUMED) == Some(p.id().as_str());
     let mut unchanged = false;
     if let (Some(prev), Some(old)) = (&previous, &old_text) {
         if !resumed(prev) {

@@ -425,6 +425,8 @@ fn stop_hook_at_the_budget_hands_off_and_never_blocks() {
         "{packet}"
     );
     assert!(packet.contains("orchestrator_phase: verify\n"), "{packet}");
+    // What the resumed packet landed belonged to the session before.
+    assert!(packet.contains("landed_this_session: 0\n"), "{packet}");
     // Stopping again: the same state, nothing new and nothing said.
     let out = p.hook("Stop", stop_event(&p, false).as_bytes());
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
