@@ -601,3 +601,31 @@ fn an_ignored_handoff_dir_is_reported_not_called_committed() {
     );
     assert_eq!(commit_count(&p), 1);
 }
+
+#[test]
+fn a_project_below_the_git_top_commits_its_own_paths() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.root.join("svc")).unwrap();
+    let sub = p.root.join("svc");
+    let out = p.run(
+        &["--root", sub.to_str().unwrap(), "relay", "handoff"],
+        STATE_YAML.as_bytes(),
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        head_paths(&p),
+        vec![
+            "svc/.handoff/loop/loop_state.md",
+            "svc/.handoff/packets/latest.md"
+        ]
+    );
+    // The SessionStart of a resumed Claude Code conversation announces it too.
+    let ev = p.event("SessionStart").replace("\"startup\"", "\"resume\"");
+    let out = p.run(
+        &["hook", "SessionStart"],
+        ev.as_bytes(),
+        &[("CLAUDE_PROJECT_DIR", sub.to_str().unwrap())],
+    );
+    assert!(context(&out).contains("## Relay packet waiting"), "{out:?}");
+}
