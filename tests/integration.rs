@@ -13,3 +13,5 @@ mod concurrency;
 mod hook_protocol;
 #[path = "integration/plugin_files.rs"]
 mod plugin_files;
+#[path = "integration/relay.rs"]
+mod relay;

@@ -78,8 +78,17 @@ impl Default for Paths {
 pub struct Relay {
     /// Whether the relay's hooks run.
     pub enabled: bool,
-    /// Cycles per session before the relay hands off.
+    /// Cycles per session before the relay hands off. Used when `loop_state.md` has no
+    /// `cycle_budget` line yet (and written there); the file's value governs a running loop.
     pub cycle_budget: u32,
+    /// Seconds `baton relay resume` lets `verify-on-resume.sh` run before it kills the
+    /// script's process group and counts the run as a failure.
+    pub verify_timeout_secs: u64,
+    /// Bootstrap hazard: when the last commit touched a file with one of these names (or
+    /// paths), the `weave send` heartbeat is skipped.
+    pub hazard_paths: Vec<String>,
+    /// Milliseconds the best-effort `weave send` heartbeat may take before it is killed.
+    pub heartbeat_timeout_ms: u64,
 }
 
 impl Relay {
@@ -87,6 +96,28 @@ impl Relay {
     fn check(&self) -> std::result::Result<(), String> {
         if self.cycle_budget == 0 {
             return Err("key `relay.cycle_budget`: must be at least 1".into());
+        }
+        if !(1..=86_400).contains(&self.verify_timeout_secs) {
+            return Err(format!(
+                "key `relay.verify_timeout_secs`: {} is out of range (1 to 86400)",
+                self.verify_timeout_secs
+            ));
+        }
+        if !(50..=10_000).contains(&self.heartbeat_timeout_ms) {
+            return Err(format!(
+                "key `relay.heartbeat_timeout_ms`: {} is out of range (50 to 10000; the Stop hook has 15 s in all)",
+                self.heartbeat_timeout_ms
+            ));
+        }
+        if let Some((i, _)) = self
+            .hazard_paths
+            .iter()
+            .enumerate()
+            .find(|(_, p)| p.trim().is_empty())
+        {
+            return Err(format!(
+                "key `relay.hazard_paths[{i}]`: must be a file name or path, not empty"
+            ));
         }
         Ok(())
     }
@@ -97,6 +128,12 @@ impl Default for Relay {
         Relay {
             enabled: true,
             cycle_budget: 5,
+            verify_timeout_secs: 300,
+            hazard_paths: ["mcp.rs", "store.rs", "inject.rs", "setup.rs"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            heartbeat_timeout_ms: 2_000,
         }
     }
 }
@@ -446,6 +483,43 @@ mod tests {
         assert!(load(&ctx_with(t.path()), t.path()).problems[0]
             .to_string()
             .contains("redact.extra_patterns[0]"));
+    }
+
+    #[test]
+    fn relay_keys_have_defaults_and_range_checks() {
+        let c = Config::default();
+        assert_eq!(c.relay.verify_timeout_secs, 300);
+        assert_eq!(
+            c.relay.hazard_paths,
+            ["mcp.rs", "store.rs", "inject.rs", "setup.rs"]
+        );
+        let t = tempfile::tempdir().unwrap();
+        for (yaml, key) in [
+            (
+                "relay: {verify_timeout_secs: 0}\n",
+                "relay.verify_timeout_secs",
+            ),
+            (
+                "relay: {heartbeat_timeout_ms: 60000}\n",
+                "relay.heartbeat_timeout_ms",
+            ),
+            (
+                "relay: {hazard_paths: [mcp.rs, ' ']}\n",
+                "relay.hazard_paths[1]",
+            ),
+        ] {
+            write(t.path(), PROJECT_CONFIG, yaml);
+            let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+            assert!(msg.contains(key), "{msg}");
+        }
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "relay: {verify_timeout_secs: 1, hazard_paths: [src/db.rs]}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        assert_eq!(l.config.relay.hazard_paths, ["src/db.rs"]);
     }
 
     #[test]

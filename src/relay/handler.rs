@@ -1,8 +1,23 @@
-//! The relay subsystem's hook handler: which events it takes and what it adds.
+//! The relay's hook handler.
+//!
+//! * SessionStart: NEEDS-HUMAN → a protected banner (the failure's first lines, "do not
+//!   continue the loop"); STOP → the loop is stopped; otherwise, on `startup`, `resume` and
+//!   `clear`, a pending packet → that it waits, its key state and the exact resume command.
+//!   (On `compact` the session goes on with its own loop: only the sentinels are said.)
+//! * Stop: when `cycles_this_session >= cycle_budget` and no sentinel, the handoff is done
+//!   with the state carried over from the previous packet. Never blocks; does nothing when
+//!   `stop_hook_active` is true or when no loop state exists.
 
+use super::handoff::{self, HandoffInput, HandoffOutcome};
+use super::layout::Sentinel;
+use super::status::{self, Survey};
+use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::hook::bus::{Contribution, Handler, HookEnv};
-use crate::hook::input::{EventName, HookEvent};
+use crate::hook::input::{EventKind, EventName, HookEvent};
+
+/// Characters kept of one finding, decision or NEEDS-HUMAN line in the SessionStart text.
+const ITEM_MAX: usize = 300;
 
 /// The relay handler on the bus.
 pub(crate) struct RelayHandler;
@@ -12,15 +27,201 @@ impl Handler for RelayHandler {
         "relay"
     }
 
-    fn subscribes(&self, _event: EventName) -> bool {
-        false
+    fn subscribes(&self, event: EventName) -> bool {
+        matches!(event, EventName::SessionStart | EventName::Stop)
     }
 
     fn enabled(&self, config: &crate::core::config::Config) -> bool {
         config.relay.enabled
     }
 
-    fn handle(&self, _event: &HookEvent, _env: &HookEnv<'_>) -> Result<Contribution> {
-        Ok(Contribution::default())
+    fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution> {
+        match &event.kind {
+            EventKind::SessionStart { source } => {
+                let s = status::survey(&env.root, env.config);
+                Ok(Contribution {
+                    sections: session_start(&s, source),
+                    system_message: problems_line(&s),
+                    ..Contribution::default()
+                })
+            }
+            EventKind::Stop {
+                stop_hook_active: false,
+                ..
+            } => on_stop(env),
+            _ => Ok(Contribution::default()),
+        }
+    }
+}
+
+/// One line for the user about files the relay could not read.
+fn problems_line(s: &Survey) -> Option<String> {
+    (!s.problems.is_empty()).then(|| {
+        format!(
+            "baton relay: {} (run `baton relay status`)",
+            s.problems.join("; ")
+        )
+    })
+}
+
+/// At most `max` characters of `text`, marked when cut (one item of a protected section
+/// must not outgrow the context budget).
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max).collect();
+    format!("{cut}…")
+}
+
+/// The sections SessionStart adds for `source`.
+pub(crate) fn session_start(s: &Survey, source: &str) -> Vec<Section> {
+    match (s.sentinel, &s.sentinel_path) {
+        (Some(Sentinel::NeedsHuman), Some(path)) => {
+            let head: Vec<String> = s
+                .sentinel_head
+                .as_deref()
+                .unwrap_or("")
+                .lines()
+                .map(|l| clip(l, ITEM_MAX))
+                .collect();
+            let head = head.join("\n");
+            let body = format!(
+                "The weave-loop is HALTED: `{path}` exists because verify-on-resume failed. \
+Do not continue the loop, do not resume it and do not start a new cycle. Tell the user, and \
+leave fixing the tree and deleting `{path}` to a person.\n\nFirst lines of `{path}`:\n```\n{head}\n```"
+            );
+            return vec![Section::new("Relay: NEEDS-HUMAN", body, 250)
+                .protected()
+                .source(path.clone())];
+        }
+        (Some(Sentinel::Stop), Some(path)) => {
+            return vec![Section::new(
+                "Relay: loop stopped",
+                format!(
+                    "The weave-loop is stopped: `{path}` exists. Do not resume the loop or start a \
+new cycle; a person deletes `{path}` to let it run again."
+                ),
+                200,
+            )
+            .protected()
+            .source(path.clone())];
+        }
+        _ => {}
+    }
+    if source == "compact" || !s.pending {
+        return Vec::new();
+    }
+    let Some(p) = &s.packet else {
+        return Vec::new();
+    };
+    let mut body = format!(
+        "A relay packet is waiting: `{}` (loop {}, written {}). It is the checkpoint of a \
+weave-loop that handed off at its cycle budget.\n\nKey state: {}\n",
+        s.packet_path,
+        p.loop_id,
+        p.written_at,
+        clip(&p.key_state(), 2 * ITEM_MAX)
+    );
+    if !p.open_findings.is_empty() {
+        body.push_str("Open findings:\n");
+        for f in p.open_findings.iter().take(10) {
+            body.push_str(&format!("- {}\n", clip(f, ITEM_MAX)));
+        }
+    }
+    if !p.decisions.is_empty() {
+        body.push_str("Decisions:\n");
+        for d in p.decisions.iter().take(10) {
+            body.push_str(&format!("- {}\n", clip(d, ITEM_MAX)));
+        }
+    }
+    body.push_str(&format!(
+        "\nTo resume, run exactly: `baton relay resume --from {}` (or the prompt \
+`/weave-loop resume from {}`). It runs the verify-on-resume script first; if it fails, stop \
+and tell the user.",
+        s.packet_path, s.packet_path
+    ));
+    vec![Section::new("Relay packet waiting", body, 200)
+        .protected()
+        .source(s.packet_path.clone())]
+}
+
+/// Stop: hand off at the cycle budget.
+fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
+    let s = status::survey(&env.root, env.config);
+    if !s.problems.is_empty() {
+        // A loop state that cannot be read is not acted on; the user hears why.
+        return Ok(Contribution {
+            system_message: problems_line(&s),
+            ..Contribution::default()
+        });
+    }
+    if !s.has_loop_state || s.sentinel.is_some() || s.cycles_this_session < s.cycle_budget {
+        return Ok(Contribution::default());
+    }
+    let outcome = handoff::handoff(env.ctx, &env.root, env.config, &HandoffInput::default())?;
+    let message = match outcome {
+        HandoffOutcome::HandedOff {
+            loop_id,
+            packet,
+            changed,
+            commit,
+            wake_up_prompt,
+            ..
+        } if changed || matches!(commit, handoff::Committed::Made { .. }) => Some(format!(
+            "baton relay: cycle budget reached ({}/{}): handed off {loop_id} to {packet}; {}. Next session: {wake_up_prompt}",
+            s.cycles_this_session,
+            s.cycle_budget,
+            commit.line()
+        )),
+        _ => None,
+    };
+    Ok(Contribution {
+        system_message: message,
+        ..Contribution::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::Config;
+
+    #[test]
+    fn long_items_are_clipped_and_compact_says_nothing_of_a_pending_packet() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join(".handoff/packets");
+        std::fs::create_dir_all(&p).unwrap();
+        let long = "x".repeat(5_000);
+        std::fs::write(
+            p.join("latest.md"),
+            format!("---\nloop_id: WL-1\nwritten_at: 2026-11-30T10:00:00Z\nopen_findings: [{long}]\n---\n"),
+        )
+        .unwrap();
+        let s = status::survey(t.path(), &Config::default());
+        assert!(s.pending && s.problems.is_empty(), "{s:?}");
+        let sections = session_start(&s, "startup");
+        assert_eq!(sections.len(), 1);
+        assert!(sections[0].protected);
+        assert!(sections[0].body.len() < 2_000, "{}", sections[0].body.len());
+        assert!(session_start(&s, "compact").is_empty());
+    }
+
+    #[test]
+    fn a_broken_loop_state_still_shows_the_sentinel_and_says_why() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join(".handoff/loop");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("loop_state.md"), "cycles_this_session: lots\n").unwrap();
+        std::fs::write(d.join("NEEDS-HUMAN"), "NEEDS-HUMAN: verify exited 1\n").unwrap();
+        let s = status::survey(t.path(), &Config::default());
+        assert_eq!(s.cycles_this_session, 0);
+        let line = problems_line(&s).unwrap();
+        assert!(line.contains("cycles_this_session: lots"), "{line}");
+        let sections = session_start(&s, "startup");
+        assert!(
+            sections[0].body.contains("NEEDS-HUMAN: verify exited 1"),
+            "{sections:?}"
+        );
     }
 }

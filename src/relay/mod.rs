@@ -1,17 +1,106 @@
-//! relay: see DESIGN.md. This folder holds the subsystem: its CLI (`baton relay …`) and its
-//! hook handler (`handler.rs`), both calling the same functions.
+//! relay: long autonomous loops split into short sessions (DESIGN.md, "relay"). The running
+//! session hands off a committed checkpoint packet and stops; a fresh session verifies the
+//! tree and resumes. The CLI (`baton relay …`) and the hook handler call the same functions.
+//!
+//! | file | job |
+//! |---|---|
+//! | layout.rs | where the files live; sentinels; symlink-safe reads |
+//! | loop_state.rs | `loop_state.md` (key: value lines, unknown lines kept) |
+//! | packet.rs | `packets/latest.md` (front matter + body) |
+//! | handoff.rs | HAND OFF |
+//! | resume.rs, verify.rs | RESUME and its verify script |
+//! | proc.rs, heartbeat.rs | a child process with a deadline; `weave send` |
+//! | status.rs | status, cycle, the survey the hooks read |
+//! | handler.rs | SessionStart and Stop |
 
 mod handler;
+mod handoff;
+mod heartbeat;
+mod layout;
+mod loop_state;
+mod packet;
+mod proc;
+mod resume;
+mod status;
+mod verify;
 
 pub(crate) use handler::RelayHandler;
 
 use crate::cli_env::CliEnv;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
+use crate::core::yaml;
+use handoff::HandoffInput;
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// `baton relay` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
-    /// What the relay subsystem has in this project
+    /// Hand off: write and commit the checkpoint packet, print the wake-up prompt. Takes the
+    /// orchestrator state as YAML on stdin and/or flags; fields not given carry over from the
+    /// previous packet of the same loop.
+    Handoff {
+        /// The loop id, WL-NNN (default: the loop state's, else the previous packet's)
+        #[arg(long, value_name = "WL-NNN")]
+        loop_id: Option<String>,
+        /// orchestrator_phase
+        #[arg(
+            long = "phase",
+            visible_alias = "orchestrator-phase",
+            value_name = "PHASE"
+        )]
+        orchestrator_phase: Option<String>,
+        /// verifier_status
+        #[arg(long, value_name = "STATUS")]
+        verifier_status: Option<String>,
+        /// guardian_verdict
+        #[arg(long, value_name = "VERDICT")]
+        guardian_verdict: Option<String>,
+        /// pr_url ("" clears it)
+        #[arg(long, value_name = "URL")]
+        pr_url: Option<String>,
+        /// landed_this_session
+        #[arg(
+            long = "landed",
+            visible_alias = "landed-this-session",
+            value_name = "N"
+        )]
+        landed_this_session: Option<u32>,
+        /// One open finding (repeat the flag for more; replaces the list)
+        #[arg(long = "finding", value_name = "TEXT")]
+        open_findings: Vec<String>,
+        /// One decision (repeat the flag for more; replaces the list)
+        #[arg(long = "decision", value_name = "TEXT")]
+        decisions: Vec<String>,
+        /// Do not read YAML from stdin
+        #[arg(long)]
+        no_stdin: bool,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Resume: verify the tree (verify-on-resume.sh), reset the session's cycles, bump the
+    /// total, commit. Exit 0: continue the loop; exit 1: do not.
+    Resume {
+        /// The packet, relative to the project root
+        #[arg(long, value_name = "PATH")]
+        from: Option<PathBuf>,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// A loop cycle finished: bump cycles_this_session (says when the budget is reached)
+    Cycle {
+        /// Record the loop id, WL-NNN, in the loop state
+        #[arg(long, value_name = "WL-NNN")]
+        loop_id: Option<String>,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Loop id, cycles and budget, sentinels, the last packet and whether it is pending
     Status {
         /// Print JSON instead of text
         #[arg(long)]
@@ -19,15 +108,107 @@ pub(crate) enum Command {
     },
 }
 
+/// How long `handoff` waits for stdin to be closed. A heredoc or a pipe is done at once; an
+/// inherited stdin that nobody closes must not hang the command.
+const STDIN_WAIT: Duration = Duration::from_secs(3);
+
+/// Reads stdin to the end, or gives up after `wait` when it never closes (then it is ignored,
+/// with a note on stderr).
+fn read_stdin(wait: Duration) -> Result<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        let r = std::io::stdin().read_to_string(&mut s).map(|_| s);
+        let _ = tx.send(r);
+    });
+    match rx.recv_timeout(wait) {
+        Ok(Ok(s)) => Ok(s),
+        Ok(Err(e)) => Err(Error::Input(format!("stdin: {e}"))),
+        Err(_) => {
+            eprintln!(
+                "baton: stdin was not closed within {} s: ignored (pass --no-stdin, or pipe the YAML in)",
+                wait.as_secs()
+            );
+            Ok(String::new())
+        }
+    }
+}
+
+fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    let text =
+        serde_json::to_string(value).map_err(|e| Error::Internal(format!("JSON output: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
+
 /// Runs a `baton relay` command; returns the exit code.
-// A stub until the subsystem lands; it keeps the signature the real one will have.
-#[allow(clippy::unnecessary_wraps, clippy::needless_pass_by_value)]
 pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
+    let config = env.config();
     match command {
+        Command::Handoff {
+            loop_id,
+            orchestrator_phase,
+            verifier_status,
+            guardian_verdict,
+            pr_url,
+            landed_this_session,
+            open_findings,
+            decisions,
+            no_stdin,
+            json,
+        } => {
+            let stdin = if no_stdin || std::io::stdin().is_terminal() {
+                String::new()
+            } else {
+                read_stdin(STDIN_WAIT)?
+            };
+            let from_yaml: HandoffInput = yaml::parse(&stdin, "stdin")?;
+            let flags = HandoffInput {
+                loop_id,
+                orchestrator_phase,
+                verifier_status,
+                guardian_verdict,
+                pr_url,
+                landed_this_session,
+                open_findings: (!open_findings.is_empty()).then_some(open_findings),
+                decisions: (!decisions.is_empty()).then_some(decisions),
+            };
+            let outcome = handoff::handoff(&env.ctx, &env.root, config, &from_yaml.overlay(flags))?;
+            if json {
+                print_json(&outcome)?;
+            } else {
+                print!("{}", handoff::render(&outcome));
+            }
+            Ok(0)
+        }
+        Command::Resume { from, json } => {
+            let outcome = resume::resume(&env.ctx, &env.root, config, from.as_deref())?;
+            if json {
+                print_json(&outcome)?;
+            } else {
+                let (out, err) = resume::render(&outcome);
+                print!("{out}");
+                eprint!("{err}");
+            }
+            Ok(outcome.exit_code())
+        }
+        Command::Cycle { loop_id, json } => {
+            let c = status::cycle(&env.root, config, loop_id.as_deref())?;
+            if json {
+                print_json(&c)?;
+            } else {
+                print!("{}", status::render_cycle(&c));
+            }
+            Ok(0)
+        }
         Command::Status { json } => {
-            let _ = (json, env);
-            eprintln!("baton: the relay subsystem is not built yet");
-            Ok(1)
+            let s = status::survey(&env.root, config);
+            if json {
+                print_json(&s)?;
+            } else {
+                print!("{}", status::render(&s));
+            }
+            Ok(0)
         }
     }
 }

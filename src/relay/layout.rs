@@ -1,0 +1,151 @@
+//! Where the relay's files live under the project root, and small symlink-safe readers.
+//!
+//! ```text
+//! <paths.relay>/packets/latest.md          the checkpoint packet (committed)
+//! <paths.relay>/loop/loop_state.md         key: value lines (committed)
+//! <paths.relay>/loop/STOP                  sentinel: a person stopped the loop
+//! <paths.relay>/loop/NEEDS-HUMAN           sentinel: verify failed; holds the output
+//! <paths.relay>/loop/verify-on-resume.sh   run by `baton relay resume`
+//! ```
+
+use crate::core::config::Config;
+use crate::core::error::{Error, Result};
+use crate::core::fsx;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The relay's paths for one project. `*_rel` are relative to the root (for messages and git).
+#[derive(Debug, Clone)]
+pub(crate) struct Layout {
+    pub(crate) root: PathBuf,
+    pub(crate) packet_rel: PathBuf,
+    pub(crate) loop_state_rel: PathBuf,
+    pub(crate) stop_rel: PathBuf,
+    pub(crate) needs_human_rel: PathBuf,
+    pub(crate) verify_rel: PathBuf,
+}
+
+/// Which sentinel halts the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Sentinel {
+    /// `loop/STOP`: a person stopped the loop.
+    Stop,
+    /// `loop/NEEDS-HUMAN`: verification failed; a person must look.
+    NeedsHuman,
+}
+
+impl Layout {
+    /// The layout for `root` under `config.paths.relay`.
+    pub(crate) fn new(root: &Path, config: &Config) -> Layout {
+        let base = &config.paths.relay;
+        Layout {
+            root: root.to_path_buf(),
+            packet_rel: base.join("packets/latest.md"),
+            loop_state_rel: base.join("loop/loop_state.md"),
+            stop_rel: base.join("loop/STOP"),
+            needs_human_rel: base.join("loop/NEEDS-HUMAN"),
+            verify_rel: base.join("loop/verify-on-resume.sh"),
+        }
+    }
+
+    /// `rel` under the root.
+    pub(crate) fn abs(&self, rel: &Path) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// The lock that serialises the relay's writers (Stop hook, CLI).
+    pub(crate) fn lock_path(&self) -> PathBuf {
+        self.abs(&self.loop_state_rel).with_file_name(".relay.lock")
+    }
+
+    /// Takes the relay lock (creating the loop dir).
+    pub(crate) fn lock(&self) -> Result<fsx::MkdirLock> {
+        let lock = self.lock_path();
+        if let Some(dir) = lock.parent() {
+            ensure_dirs(&self.root, dir)?;
+        }
+        fsx::MkdirLock::acquire(&lock, Duration::from_secs(10), Duration::from_secs(120))
+    }
+
+    /// The sentinel present, NEEDS-HUMAN first (it is the more urgent one).
+    pub(crate) fn sentinel(&self) -> Option<Sentinel> {
+        [Sentinel::NeedsHuman, Sentinel::Stop]
+            .into_iter()
+            .find(|s| std::fs::symlink_metadata(self.sentinel_path(*s)).is_ok())
+    }
+
+    /// Where sentinel `s` lives, relative to the root.
+    pub(crate) fn sentinel_rel(&self, s: Sentinel) -> &Path {
+        match s {
+            Sentinel::Stop => &self.stop_rel,
+            Sentinel::NeedsHuman => &self.needs_human_rel,
+        }
+    }
+
+    /// Where sentinel `s` lives.
+    pub(crate) fn sentinel_path(&self, s: Sentinel) -> PathBuf {
+        self.abs(self.sentinel_rel(s))
+    }
+
+    /// A relative path as the user reads it.
+    pub(crate) fn show(rel: &Path) -> String {
+        rel.display().to_string()
+    }
+}
+
+/// Creates `dir` (under `root`) and every missing parent, refusing a symlink at each level
+/// below the root.
+pub(crate) fn ensure_dirs(root: &Path, dir: &Path) -> Result<()> {
+    let rel = dir.strip_prefix(root).unwrap_or(dir);
+    let mut at = root.to_path_buf();
+    for c in rel.components() {
+        at.push(c);
+        fsx::ensure_dir(&at)?;
+    }
+    Ok(())
+}
+
+/// Reads `path` as text: `None` when it does not exist; a symlink is refused.
+pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
+    fsx::refuse_symlink(path)?;
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io("read", path, e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_follow_the_config() {
+        let mut c = Config::default();
+        let l = Layout::new(Path::new("/p"), &c);
+        assert_eq!(l.packet_rel, Path::new(".handoff/packets/latest.md"));
+        assert_eq!(l.lock_path(), Path::new("/p/.handoff/loop/.relay.lock"));
+        c.paths.relay = "state/relay".into();
+        let l = Layout::new(Path::new("/p"), &c);
+        assert_eq!(
+            l.loop_state_rel,
+            Path::new("state/relay/loop/loop_state.md")
+        );
+    }
+
+    #[test]
+    fn sentinels_and_symlinks() {
+        let t = tempfile::tempdir().unwrap();
+        let l = Layout::new(t.path(), &Config::default());
+        assert_eq!(l.sentinel(), None);
+        ensure_dirs(t.path(), &t.path().join(".handoff/loop")).unwrap();
+        std::fs::write(l.abs(&l.stop_rel), "").unwrap();
+        assert_eq!(l.sentinel(), Some(Sentinel::Stop));
+        std::fs::write(l.abs(&l.needs_human_rel), "x").unwrap();
+        assert_eq!(l.sentinel(), Some(Sentinel::NeedsHuman));
+        assert_eq!(read_opt(&t.path().join("nope")).unwrap(), None);
+        std::os::unix::fs::symlink("/etc/hostname", t.path().join("link")).unwrap();
+        assert!(read_opt(&t.path().join("link")).is_err());
+    }
+}

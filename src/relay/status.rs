@@ -1,0 +1,226 @@
+//! `baton relay status` and `baton relay cycle`, and the survey both the SessionStart hook and
+//! status read: loop state, sentinels, the packet, and whether the packet is pending.
+//!
+//! A packet is **pending** when it parses, has a `written_at`, and its id
+//! (`WL-NNN@written_at`) differs from `last_resumed_packet` in `loop_state.md`: it was handed
+//! off and no session has resumed it. (A packet without `written_at` has no identity to
+//! record, so it is never announced; `baton relay resume` still takes it.)
+
+use super::layout::{read_opt, Layout, Sentinel};
+use super::loop_state::{self as ls, LoopState};
+use super::packet::{validate_loop_id, Packet};
+use super::resume::sentinel_head;
+use crate::core::config::Config;
+use crate::core::error::Result;
+use serde::Serialize;
+use std::path::Path;
+
+/// What the relay has in a project.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Survey {
+    pub(crate) dir: String,
+    pub(crate) loop_id: Option<String>,
+    pub(crate) cycles_this_session: u64,
+    pub(crate) cycle_budget: u64,
+    pub(crate) cycles_total: u64,
+    pub(crate) has_loop_state: bool,
+    pub(crate) sentinel: Option<Sentinel>,
+    pub(crate) sentinel_path: Option<String>,
+    pub(crate) sentinel_head: Option<String>,
+    pub(crate) packet_path: String,
+    pub(crate) packet: Option<Packet>,
+    /// Why the packet file could not be read, when it exists but is broken.
+    pub(crate) packet_problem: Option<String>,
+    pub(crate) pending: bool,
+    pub(crate) last_resumed_packet: Option<String>,
+    pub(crate) verify_script: String,
+    pub(crate) verify_script_present: bool,
+    /// Files that could not be read as they should (their defaults are used).
+    pub(crate) problems: Vec<String>,
+}
+
+/// Reads the relay's state (a few small files; no git). Never fails: a broken file becomes a
+/// line in `problems` and its defaults, so the sentinels are always reported.
+pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
+    let layout = Layout::new(root, config);
+    let file = layout.abs(&layout.loop_state_rel);
+    let mut problems = Vec::new();
+    let state = LoopState::load(&layout).unwrap_or_else(|e| {
+        problems.push(e.to_string());
+        None
+    });
+    let has_loop_state = state.is_some();
+    let state = state.unwrap_or_else(|| LoopState::fresh(config.relay.cycle_budget));
+    let mut number = |key: &str, default: u64| {
+        state.number(key, default, &file).unwrap_or_else(|e| {
+            problems.push(e.to_string());
+            default
+        })
+    };
+    let cycles_this_session = number(ls::CYCLES_THIS_SESSION, 0);
+    let cycle_budget = number(ls::CYCLE_BUDGET, u64::from(config.relay.cycle_budget)).max(1);
+    let cycles_total = number(ls::CYCLES_TOTAL, 0);
+    let sentinel = layout.sentinel();
+    let (packet, packet_problem) = match read_opt(&layout.abs(&layout.packet_rel)) {
+        Err(e) => (None, Some(e.to_string())),
+        Ok(None) => (None, None),
+        Ok(Some(t)) => match Packet::parse(&t, &Layout::show(&layout.packet_rel)) {
+            Ok(p) => (Some(p), None),
+            Err(e) => (None, Some(e.to_string())),
+        },
+    };
+    let last = state.non_empty(ls::LAST_RESUMED).map(str::to_string);
+    let pending = packet.as_ref().is_some_and(|p| {
+        !p.written_at.trim().is_empty() && last.as_deref() != Some(p.id().as_str())
+    });
+    Survey {
+        dir: format!("{}/", config.paths.relay.display()),
+        loop_id: state
+            .non_empty(ls::LOOP_ID)
+            .map(str::to_string)
+            .or_else(|| packet.as_ref().map(|p| p.loop_id.clone())),
+        cycles_this_session,
+        cycle_budget,
+        cycles_total,
+        has_loop_state,
+        sentinel,
+        sentinel_path: sentinel.map(|s| Layout::show(layout.sentinel_rel(s))),
+        sentinel_head: sentinel.map(|s| sentinel_head(&layout, s, 12)),
+        packet_path: Layout::show(&layout.packet_rel),
+        packet,
+        packet_problem,
+        pending,
+        last_resumed_packet: last,
+        verify_script: Layout::show(&layout.verify_rel),
+        verify_script_present: layout.abs(&layout.verify_rel).exists(),
+        problems,
+    }
+}
+
+/// The `baton relay status` screen.
+pub(crate) fn render(s: &Survey) -> String {
+    let mut out = format!("relay — {}\n", s.dir);
+    out.push_str(&format!(
+        "  loop        {}\n",
+        s.loop_id.as_deref().unwrap_or("(none yet)")
+    ));
+    out.push_str(&format!(
+        "  cycles      {} of {} this session, {} total{}\n",
+        s.cycles_this_session,
+        s.cycle_budget,
+        s.cycles_total,
+        if s.cycles_this_session >= s.cycle_budget {
+            " (budget reached: hand off)"
+        } else {
+            ""
+        }
+    ));
+    let sentinel = match (&s.sentinel, &s.sentinel_path) {
+        (Some(Sentinel::Stop), Some(p)) => format!("STOP ({p}): the loop is stopped"),
+        (Some(Sentinel::NeedsHuman), Some(p)) => format!(
+            "NEEDS-HUMAN ({p}): {}",
+            s.sentinel_head
+                .as_deref()
+                .and_then(|h| h.lines().next())
+                .unwrap_or("a person must look")
+        ),
+        _ => "none".into(),
+    };
+    out.push_str(&format!("  sentinels   {sentinel}\n"));
+    let packet = match (&s.packet, &s.packet_problem) {
+        (Some(p), _) => format!(
+            "{} — {}, written {}, {}; {}",
+            s.packet_path,
+            p.loop_id,
+            p.written_at,
+            if s.pending {
+                "pending resume"
+            } else {
+                "resumed"
+            },
+            p.key_state()
+        ),
+        (None, Some(problem)) => format!("{} — unreadable: {problem}", s.packet_path),
+        (None, None) => format!("none ({} not written yet)", s.packet_path),
+    };
+    out.push_str(&format!("  packet      {packet}\n"));
+    out.push_str(&format!(
+        "  verify      {} ({})\n",
+        s.verify_script,
+        if s.verify_script_present {
+            "present"
+        } else {
+            "missing: resume verifies nothing"
+        }
+    ));
+    for p in &s.problems {
+        out.push_str(&format!("  problem     {p}\n"));
+    }
+    out
+}
+
+/// What `baton relay cycle` did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct Cycled {
+    pub(crate) cycles_this_session: u64,
+    pub(crate) cycle_budget: u64,
+    pub(crate) budget_reached: bool,
+    pub(crate) loop_id: Option<String>,
+    pub(crate) sentinel: Option<Sentinel>,
+}
+
+/// `baton relay cycle`: one loop iteration finished; bumps `cycles_this_session` (not
+/// committed: the next handoff or resume commits the loop state).
+pub(crate) fn cycle(root: &Path, config: &Config, loop_id: Option<&str>) -> Result<Cycled> {
+    if let Some(id) = loop_id {
+        validate_loop_id(id)?;
+    }
+    let layout = Layout::new(root, config);
+    let _lock = layout.lock()?;
+    let file = layout.abs(&layout.loop_state_rel);
+    let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
+    let n = state.number(ls::CYCLES_THIS_SESSION, 0, &file)? + 1;
+    let budget = state
+        .number(
+            ls::CYCLE_BUDGET,
+            u64::from(config.relay.cycle_budget),
+            &file,
+        )?
+        .max(1);
+    state.set(ls::CYCLES_THIS_SESSION, &n.to_string());
+    if let Some(id) = loop_id {
+        state.set(ls::LOOP_ID, id);
+    }
+    state.save(&layout)?;
+    Ok(Cycled {
+        cycles_this_session: n,
+        cycle_budget: budget,
+        budget_reached: n >= budget,
+        loop_id: state.non_empty(ls::LOOP_ID).map(str::to_string),
+        sentinel: layout.sentinel(),
+    })
+}
+
+/// The CLI's text for `cycle`.
+pub(crate) fn render_cycle(c: &Cycled) -> String {
+    let mut out = format!(
+        "relay: cycle {} of {} this session{}\n",
+        c.cycles_this_session,
+        c.cycle_budget,
+        c.loop_id
+            .as_deref()
+            .map(|id| format!(" ({id})"))
+            .unwrap_or_default()
+    );
+    match c.sentinel {
+        Some(Sentinel::Stop) => out.push_str("The loop is stopped (STOP): do not start another cycle.\n"),
+        Some(Sentinel::NeedsHuman) => {
+            out.push_str("The loop is halted for a human (NEEDS-HUMAN): do not start another cycle.\n");
+        }
+        None if c.budget_reached => out.push_str(
+            "Cycle budget reached: hand off now with `baton relay handoff` (the Stop hook also hands off when the session stops).\n",
+        ),
+        None => {}
+    }
+    out
+}

@@ -1,0 +1,158 @@
+//! Running `loop/verify-on-resume.sh` and, when it fails, writing `loop/NEEDS-HUMAN`.
+//!
+//! A missing script counts as a pass, said out loud: the seed's step is "run the script; if it
+//! fails, halt", and a loop that never wrote one has nothing to verify. The script runs as
+//! `bash SCRIPT` in the project root, stdin closed, stdout and stderr captured together; at
+//! `relay.verify_timeout_secs` its whole process group is killed and the run is a failure.
+
+use super::layout::{ensure_dirs, Layout};
+use super::proc::{self, Ended};
+use crate::core::error::Result;
+use crate::core::fsx;
+use crate::core::redact::Redactor;
+use serde::Serialize;
+use std::process::Command;
+use std::time::Duration;
+
+/// Lines of output kept in NEEDS-HUMAN.
+const KEPT_LINES: usize = 200;
+
+/// What the verify step found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "verify", rename_all = "snake_case")]
+pub(crate) enum Verdict {
+    /// No script: nothing verified.
+    Missing { script: String },
+    /// Exit 0.
+    Passed { script: String, millis: u128 },
+    /// Non-zero exit, a signal, the timeout, or no way to start it.
+    Failed {
+        script: String,
+        reason: String,
+        /// The redacted output (its tail when long).
+        output: String,
+    },
+}
+
+/// Runs the verify script of `layout` with `timeout`.
+pub(crate) fn run(layout: &Layout, timeout: Duration, redactor: &Redactor) -> Verdict {
+    let script = Layout::show(&layout.verify_rel);
+    let path = layout.abs(&layout.verify_rel);
+    if std::fs::metadata(&path).is_err() {
+        return Verdict::Missing { script };
+    }
+    let mut cmd = Command::new("bash");
+    cmd.arg(&path).current_dir(&layout.root);
+    let run = proc::run(cmd, timeout, true);
+    if run.ok() {
+        return Verdict::Passed {
+            script,
+            millis: run.elapsed.as_millis(),
+        };
+    }
+    let reason = match &run.ended {
+        Ended::Exited(Some(code)) => format!("exited {code}"),
+        Ended::Exited(None) => "was killed by a signal".into(),
+        Ended::TimedOut => format!(
+            "timed out after {} s and was killed (relay.verify_timeout_secs)",
+            timeout.as_secs()
+        ),
+        Ended::SpawnFailed(e) => format!("could not be started: {e}"),
+    };
+    Verdict::Failed {
+        script,
+        reason,
+        output: tail(&redactor.redact(&run.output).text, KEPT_LINES),
+    }
+}
+
+/// The last `n` lines of `text`.
+pub(crate) fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let from = lines.len().saturating_sub(n);
+    let mut out = lines[from..].join("\n");
+    if from > 0 {
+        out = format!("[… {from} earlier lines left out]\n{out}");
+    }
+    out
+}
+
+/// The text of NEEDS-HUMAN for a failed verify.
+pub(crate) fn needs_human_text(
+    at: &str,
+    packet: &str,
+    packet_id: &str,
+    script: &str,
+    reason: &str,
+    output: &str,
+) -> String {
+    let output = if output.trim().is_empty() {
+        "(no output)".to_string()
+    } else {
+        output.trim_end().to_string()
+    };
+    format!(
+        "NEEDS-HUMAN: {script} {reason} ({at})\n\
+packet: {packet} ({packet_id})\n\
+The weave-loop must not continue. Fix the tree, delete this file, then run `baton relay resume`.\n\
+\n--- output (redacted) ---\n{output}\n"
+    )
+}
+
+/// Writes NEEDS-HUMAN (0600: it holds command output) atomically.
+pub(crate) fn write_needs_human(layout: &Layout, text: &str) -> Result<()> {
+    let path = layout.abs(&layout.needs_human_rel);
+    if let Some(dir) = path.parent() {
+        ensure_dirs(&layout.root, dir)?;
+    }
+    fsx::atomic_write(&path, text.as_bytes(), fsx::PRIVATE_FILE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::Config;
+
+    fn layout_with(script: Option<&str>) -> (tempfile::TempDir, Layout) {
+        let t = tempfile::tempdir().unwrap();
+        let l = Layout::new(t.path(), &Config::default());
+        if let Some(s) = script {
+            ensure_dirs(t.path(), &t.path().join(".handoff/loop")).unwrap();
+            std::fs::write(l.abs(&l.verify_rel), s).unwrap();
+        }
+        (t, l)
+    }
+
+    #[test]
+    fn missing_passing_and_failing_scripts() {
+        let r = Redactor::builtin();
+        let (_t, l) = layout_with(None);
+        assert!(matches!(
+            run(&l, Duration::from_secs(5), &r),
+            Verdict::Missing { .. }
+        ));
+        let (_t, l) = layout_with(Some("pwd >/dev/null; exit 0\n"));
+        assert!(matches!(
+            run(&l, Duration::from_secs(5), &r),
+            Verdict::Passed { .. }
+        ));
+        let secret = ["ghp_", "abcdefghijklmnopqrstuvwxyz0123456789"].concat();
+        let (_t, l) = layout_with(Some(&format!(
+            "echo 'test failed'; echo {secret} >&2; exit 4\n"
+        )));
+        let Verdict::Failed { reason, output, .. } = run(&l, Duration::from_secs(5), &r) else {
+            panic!("expected a failure")
+        };
+        assert_eq!(reason, "exited 4");
+        assert!(
+            output.contains("test failed") && !output.contains(&secret),
+            "{output}"
+        );
+    }
+
+    #[test]
+    fn tail_keeps_the_end() {
+        assert_eq!(tail("a\nb\nc", 5), "a\nb\nc");
+        assert_eq!(tail("a\nb\nc", 2), "[… 1 earlier lines left out]\nb\nc");
+    }
+}

@@ -1,0 +1,631 @@
+//! relay: `baton relay handoff | resume | cycle | status` and its SessionStart / Stop hooks,
+//! on real temp git repositories.
+
+use crate::harness::{Output, Project};
+use std::path::Path;
+
+const PACKET: &str = ".handoff/packets/latest.md";
+const LOOP_STATE: &str = ".handoff/loop/loop_state.md";
+const NEEDS_HUMAN: &str = ".handoff/loop/NEEDS-HUMAN";
+const VERIFY: &str = ".handoff/loop/verify-on-resume.sh";
+
+const STATE_YAML: &str = "loop_id: WL-012
+orchestrator_phase: verify
+verifier_status: green
+guardian_verdict: pass
+pr_url: https://example.invalid/pr/12
+landed_this_session: 3
+open_findings: [\"flaky test in tests/net.rs\", \"README out of date\"]
+decisions: [\"keep git2 without default features\"]
+";
+
+fn repo(p: &Project) -> git2::Repository {
+    git2::Repository::open(&p.root).unwrap()
+}
+
+fn head(p: &Project) -> (String, String) {
+    let r = repo(p);
+    let c = r.head().unwrap().peel_to_commit().unwrap();
+    (c.id().to_string(), c.message().unwrap_or("").to_string())
+}
+
+fn commit_count(p: &Project) -> usize {
+    let r = repo(p);
+    let mut walk = r.revwalk().unwrap();
+    walk.push_head().unwrap();
+    walk.count()
+}
+
+/// Paths the HEAD commit changed, sorted.
+fn head_paths(p: &Project) -> Vec<String> {
+    let r = repo(p);
+    let c = r.head().unwrap().peel_to_commit().unwrap();
+    let parent = c.parent(0).ok().map(|p| p.tree().unwrap());
+    let diff = r
+        .diff_tree_to_tree(parent.as_ref(), Some(&c.tree().unwrap()), None)
+        .unwrap();
+    let mut v: Vec<String> = diff
+        .deltas()
+        .map(|d| d.new_file().path().unwrap().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn read(p: &Project, rel: &str) -> String {
+    std::fs::read_to_string(p.root.join(rel)).unwrap()
+}
+
+fn exists(p: &Project, rel: &str) -> bool {
+    p.root.join(rel).exists()
+}
+
+fn relay(p: &Project, args: &[&str], stdin: &str) -> Output {
+    let mut all = vec!["relay"];
+    all.extend_from_slice(args);
+    p.run(&all, stdin.as_bytes(), &[])
+}
+
+fn relay_at(p: &Project, args: &[&str], stdin: &str, now: &str) -> Output {
+    let mut all = vec!["relay"];
+    all.extend_from_slice(args);
+    p.run(&all, stdin.as_bytes(), &[("BATON_NOW", now)])
+}
+
+/// Replaces the temp root in `text` so snapshots are stable.
+fn stable(p: &Project, text: &str) -> String {
+    text.replace(p.root.to_str().unwrap(), "[ROOT]")
+}
+
+fn handed_off(p: &Project) -> Output {
+    let out = relay(p, &["handoff"], STATE_YAML);
+    assert_eq!(out.code, 0, "{out:?}");
+    out
+}
+
+#[test]
+fn handoff_commits_exactly_the_packet_and_loop_state() {
+    let p = Project::new();
+    // The user's own work: a modified tracked file, a staged new file, an untracked file.
+    p.write("README.md", "# demo, edited\n");
+    p.write("staged.txt", "staged by the user\n");
+    let r = repo(&p);
+    let mut idx = r.index().unwrap();
+    idx.add_path(Path::new("staged.txt")).unwrap();
+    idx.write().unwrap();
+    p.write("notes.txt", "untracked\n");
+
+    let out = handed_off(&p);
+    assert!(
+        out.stdout
+            .trim_end()
+            .ends_with("/weave-loop resume from .handoff/packets/latest.md"),
+        "{out:?}"
+    );
+    assert!(
+        out.stdout
+            .contains("heartbeat: skipped (weave is not on PATH)"),
+        "{out:?}"
+    );
+    let (_, msg) = head(&p);
+    assert_eq!(msg, "weave-loop: handoff (at WL-012)");
+    assert_eq!(head_paths(&p), vec![LOOP_STATE, PACKET]);
+    assert_eq!(commit_count(&p), 2);
+
+    // The user's changes are exactly as they were: not committed, the staged one still staged.
+    let statuses: Vec<(String, git2::Status)> = r
+        .statuses(None)
+        .unwrap()
+        .iter()
+        .map(|e| (e.path().unwrap().to_string(), e.status()))
+        .collect();
+    assert!(
+        statuses.contains(&("README.md".into(), git2::Status::WT_MODIFIED)),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.contains(&("staged.txt".into(), git2::Status::INDEX_NEW)),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.contains(&("notes.txt".into(), git2::Status::WT_NEW)),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses.len(), 3, "{statuses:?}");
+
+    insta::assert_snapshot!("relay_packet", stable(&p, &read(&p, PACKET)));
+    let state = read(&p, LOOP_STATE);
+    assert!(state.contains("loop_id: WL-012\n"), "{state}");
+    assert!(
+        state.contains("last_handoff_packet: WL-012@2026-11-30T10:15:00Z\n"),
+        "{state}"
+    );
+    assert!(state.contains("cycles_this_session: 0\n"), "{state}");
+}
+
+#[test]
+fn second_handoff_with_the_same_state_changes_nothing() {
+    let p = Project::new();
+    handed_off(&p);
+    let before = (head(&p), read(&p, PACKET), read(&p, LOOP_STATE));
+    // Later, same state: no rewrite (written_at kept), no commit.
+    let out = relay_at(&p, &["handoff"], STATE_YAML, "2026-11-30T11:00:00Z");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("already holds this state"), "{out:?}");
+    assert!(out.stdout.contains("no new commit"), "{out:?}");
+    assert_eq!(before, (head(&p), read(&p, PACKET), read(&p, LOOP_STATE)));
+    // A changed field is a new packet and a new commit.
+    let out = relay_at(
+        &p,
+        &["handoff", "--phase", "land"],
+        STATE_YAML,
+        "2026-11-30T11:05:00Z",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(commit_count(&p), 3);
+    let packet = read(&p, PACKET);
+    assert!(packet.contains("orchestrator_phase: land\n"), "{packet}");
+    assert!(
+        packet.contains("written_at: 2026-11-30T11:05:00Z\n"),
+        "{packet}"
+    );
+    // Fields not given carry over.
+    let out = relay_at(
+        &p,
+        &["handoff", "--landed", "4"],
+        "",
+        "2026-11-30T11:10:00Z",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let packet = read(&p, PACKET);
+    assert!(packet.contains("orchestrator_phase: land\n"), "{packet}");
+    assert!(packet.contains("landed_this_session: 4\n"), "{packet}");
+    assert!(
+        packet.contains("- keep git2 without default features\n"),
+        "{packet}"
+    );
+}
+
+#[test]
+fn stop_and_needs_human_short_circuit_the_handoff() {
+    for (sentinel, says) in [("STOP", "stopped"), ("NEEDS-HUMAN", "halted for a human")] {
+        let p = Project::new();
+        p.write(&format!(".handoff/loop/{sentinel}"), "halt\n");
+        let out = relay(&p, &["handoff"], STATE_YAML);
+        assert_eq!(out.code, 0, "{sentinel}: {out:?}");
+        assert!(out.stdout.contains(says), "{sentinel}: {out:?}");
+        assert!(
+            out.stdout.contains("nothing to hand off"),
+            "{sentinel}: {out:?}"
+        );
+        assert!(!exists(&p, PACKET), "{sentinel}");
+        assert_eq!(commit_count(&p), 1, "{sentinel}");
+    }
+}
+
+#[test]
+fn handoff_without_a_loop_id_is_a_usage_error_and_secrets_are_redacted() {
+    let p = Project::new();
+    let out = relay(&p, &["handoff", "--phase", "verify"], "");
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("--loop-id WL-NNN"), "{out:?}");
+    let out = relay(&p, &["handoff", "--loop-id", "../x"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("invalid loop id"), "{out:?}");
+    let out = relay(&p, &["handoff"], "loop_id: WL-1\nphase: x\n");
+    assert_ne!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("phase"), "{out:?}");
+
+    let secret = ["ghp_", "abcdefghijklmnopqrstuvwxyz0123456789"].concat();
+    let out = relay(
+        &p,
+        &[
+            "handoff",
+            "--loop-id",
+            "WL-7",
+            "--finding",
+            &format!("token {secret} leaked"),
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let packet = read(&p, PACKET);
+    assert!(
+        !packet.contains(&secret) && packet.contains("[REDACTED]"),
+        "{packet}"
+    );
+}
+
+fn write_verify(p: &Project, body: &str) {
+    p.write(VERIFY, body);
+}
+
+#[test]
+fn resume_with_a_passing_verify_resets_bumps_and_commits() {
+    let p = Project::new();
+    handed_off(&p);
+    relay(&p, &["cycle"], "");
+    relay(&p, &["cycle"], "");
+    write_verify(&p, "echo all good\nexit 0\n");
+    let out = relay_at(&p, &["resume"], "", "2026-11-30T10:20:00Z");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("verify: .handoff/loop/verify-on-resume.sh passed"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("CYCLE mode"), "{out:?}");
+    let state = read(&p, LOOP_STATE);
+    assert!(state.contains("cycles_this_session: 0\n"), "{state}");
+    assert!(state.contains("cycles_total: 1\n"), "{state}");
+    assert!(
+        state.contains("last_resumed_packet: WL-012@2026-11-30T10:15:00Z\n"),
+        "{state}"
+    );
+    assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
+    assert_eq!(head_paths(&p), vec![LOOP_STATE]);
+    // The verify script itself is the user's: not committed by the relay.
+    assert!(!head_paths(&p).contains(&VERIFY.to_string()));
+}
+
+#[test]
+fn resume_twice_bumps_once() {
+    let p = Project::new();
+    handed_off(&p);
+    assert_eq!(relay(&p, &["resume"], "").code, 0);
+    let after_first = (head(&p), read(&p, LOOP_STATE));
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("already resumed: nothing bumped"),
+        "{out:?}"
+    );
+    assert_eq!(after_first, (head(&p), read(&p, LOOP_STATE)));
+    assert!(read(&p, LOOP_STATE).contains("cycles_total: 1\n"));
+    // A new handoff of the same state after a resume is a new packet, pending again.
+    let out = relay_at(&p, &["handoff"], "", "2026-11-30T12:00:00Z");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(read(&p, PACKET).contains("written_at: 2026-11-30T12:00:00Z\n"));
+    assert_eq!(relay(&p, &["resume"], "").code, 0);
+    assert!(read(&p, LOOP_STATE).contains("cycles_total: 2\n"));
+    // Even within the same second: the new packet's written_at is after the last one.
+    let out = relay_at(&p, &["handoff"], "", "2026-11-30T12:00:00Z");
+    assert!(out.stdout.contains("handed off WL-012"), "{out:?}");
+    assert!(read(&p, PACKET).contains("written_at: 2026-11-30T12:00:01Z\n"));
+    let v = relay(&p, &["status", "--json"], "").json();
+    assert_eq!(v["pending"], true, "{v}");
+}
+
+#[test]
+fn a_failing_verify_writes_needs_human_with_its_output_and_exits_non_zero() {
+    let p = Project::new();
+    handed_off(&p);
+    let secret = ["ghp_", "abcdefghijklmnopqrstuvwxyz0123456789"].concat();
+    write_verify(
+        &p,
+        &format!("echo 'cargo test: 2 failed'\necho 'token {secret}' >&2\nexit 3\n"),
+    );
+    let before = (head(&p), read(&p, LOOP_STATE));
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("exited 3"), "{out:?}");
+    assert!(out.stderr.contains("Do not continue the loop"), "{out:?}");
+    assert!(out.stdout.contains("cargo test: 2 failed"), "{out:?}");
+    let nh = read(&p, NEEDS_HUMAN);
+    assert!(
+        nh.starts_with("NEEDS-HUMAN: .handoff/loop/verify-on-resume.sh exited 3"),
+        "{nh}"
+    );
+    assert!(nh.contains("cargo test: 2 failed"), "{nh}");
+    assert!(!nh.contains(&secret) && nh.contains("[REDACTED]"), "{nh}");
+    assert_eq!(before, (head(&p), read(&p, LOOP_STATE)));
+    // The loop is now halted: another resume refuses without running the script.
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("halted for a human"), "{out:?}");
+}
+
+#[test]
+fn a_hanging_verify_is_killed_at_the_timeout_and_counts_as_a_failure() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "relay:\n  verify_timeout_secs: 1\n");
+    handed_off(&p);
+    write_verify(&p, "echo started\nsleep 60\necho never\n");
+    let start = std::time::Instant::now();
+    let out = relay(&p, &["resume"], "");
+    let took = start.elapsed();
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(took < std::time::Duration::from_secs(20), "took {took:?}");
+    let nh = read(&p, NEEDS_HUMAN);
+    assert!(nh.contains("timed out after 1 s and was killed"), "{nh}");
+    assert!(nh.contains("started") && !nh.contains("never"), "{nh}");
+    assert!(read(&p, LOOP_STATE).contains("cycles_total: 0\n"));
+}
+
+#[test]
+fn resume_without_a_packet_falls_back_to_discover() {
+    let p = Project::new();
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("DISCOVER mode"), "{out:?}");
+    assert_eq!(commit_count(&p), 1);
+}
+
+#[test]
+fn cycle_and_status() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "relay:\n  cycle_budget: 2\n");
+    let out = relay(&p, &["cycle", "--loop-id", "WL-003"], "");
+    assert_eq!(
+        out.stdout, "relay: cycle 1 of 2 this session (WL-003)\n",
+        "{out:?}"
+    );
+    let out = relay(&p, &["cycle"], "");
+    assert!(out.stdout.contains("Cycle budget reached"), "{out:?}");
+    let out = relay(&p, &["status", "--json"], "");
+    let v = out.json();
+    assert_eq!(v["cycles_this_session"], 2);
+    assert_eq!(v["cycle_budget"], 2);
+    assert_eq!(v["loop_id"], "WL-003");
+    assert_eq!(v["pending"], false);
+    let out = relay(&p, &["status"], "");
+    assert!(
+        out.stdout
+            .contains("2 of 2 this session, 0 total (budget reached: hand off)"),
+        "{out:?}"
+    );
+}
+
+fn stop_event(p: &Project, active: bool) -> String {
+    p.event("Stop").replace(
+        "\"stop_hook_active\":false",
+        &format!("\"stop_hook_active\":{active}"),
+    )
+}
+
+#[test]
+fn stop_hook_at_the_budget_hands_off_and_never_blocks() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "relay:\n  cycle_budget: 2\n");
+    handed_off(&p);
+    assert_eq!(
+        relay_at(&p, &["resume"], "", "2026-11-30T10:20:00Z").code,
+        0
+    );
+    let commits = commit_count(&p);
+    // Under the budget: nothing.
+    relay(&p, &["cycle"], "");
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    assert_eq!(commit_count(&p), commits);
+    // At the budget: a handoff, carried over from the previous packet, committed.
+    relay(&p, &["cycle"], "");
+    let out = p.run(
+        &["hook", "Stop"],
+        stop_event(&p, false).as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", p.root.to_str().unwrap()),
+            ("BATON_NOW", "2026-11-30T11:30:00Z"),
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let v = out.json();
+    assert!(v.get("decision").is_none(), "{v}");
+    assert!(v.get("hookSpecificOutput").is_none(), "{v}");
+    let msg = v["systemMessage"].as_str().unwrap();
+    assert!(
+        msg.contains("cycle budget reached (2/2): handed off WL-012"),
+        "{msg}"
+    );
+    assert_eq!(commit_count(&p), commits + 1);
+    assert_eq!(head(&p).1, "weave-loop: handoff (at WL-012)");
+    let packet = read(&p, PACKET);
+    assert!(
+        packet.contains("written_at: 2026-11-30T11:30:00Z\n"),
+        "{packet}"
+    );
+    assert!(packet.contains("orchestrator_phase: verify\n"), "{packet}");
+    // What the resumed packet landed belonged to the session before.
+    assert!(packet.contains("landed_this_session: 0\n"), "{packet}");
+    // Stopping again: the same state, nothing new and nothing said.
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    assert_eq!(commit_count(&p), commits + 1);
+}
+
+#[test]
+fn stop_hook_does_nothing_when_stop_hook_active_or_a_sentinel_is_set() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "relay:\n  cycle_budget: 1\n");
+    relay(&p, &["cycle", "--loop-id", "WL-001"], "");
+    let out = p.hook("Stop", stop_event(&p, true).as_bytes());
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "", ""),
+        "{out:?}"
+    );
+    assert!(!exists(&p, PACKET));
+    p.write(".handoff/loop/STOP", "");
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    assert!(!exists(&p, PACKET));
+    assert_eq!(commit_count(&p), 1);
+}
+
+fn context(out: &Output) -> String {
+    out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn session_start_announces_a_pending_packet() {
+    let p = Project::new();
+    handed_off(&p);
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    insta::assert_snapshot!("relay_session_start_pending", stable(&p, &context(&out)));
+    // After compaction the running session keeps its loop: not announced again.
+    let out = p.hook("SessionStart", p.event("SessionStart.compact").as_bytes());
+    assert!(!context(&out).contains("Relay packet waiting"), "{out:?}");
+    // Once resumed, nothing is pending.
+    assert_eq!(relay(&p, &["resume"], "").code, 0);
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    assert!(!context(&out).contains("Relay"), "{out:?}");
+}
+
+#[test]
+fn session_start_banners_for_needs_human_and_stop() {
+    let p = Project::new();
+    handed_off(&p);
+    write_verify(&p, "echo 'error: 3 tests failed'\nexit 1\n");
+    assert_eq!(relay(&p, &["resume"], "").code, 1);
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let ctx = context(&out);
+    assert!(ctx.contains("Do not continue the loop"), "{ctx}");
+    assert!(!ctx.contains("Relay packet waiting"), "{ctx}");
+    insta::assert_snapshot!("relay_session_start_needs_human", stable(&p, &ctx));
+
+    std::fs::remove_file(p.root.join(NEEDS_HUMAN)).unwrap();
+    p.write(".handoff/loop/STOP", "");
+    let ctx = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
+    assert!(ctx.contains("## Relay: loop stopped"), "{ctx}");
+    assert!(!ctx.contains("Relay packet waiting"), "{ctx}");
+}
+
+/// A fake `weave` that records its arguments.
+fn fake_weave(p: &Project) -> (String, std::path::PathBuf) {
+    let bin = p.home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = p.home.path().join("weave.log");
+    let script = bin.join("weave");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho \"$@\" >> '{}'\n", log.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (path, log)
+}
+
+#[test]
+fn heartbeat_goes_to_weave_unless_the_last_commit_is_a_bootstrap_hazard() {
+    let p = Project::new();
+    let (path, log) = fake_weave(&p);
+    let out = p.run(
+        &["relay", "handoff"],
+        STATE_YAML.as_bytes(),
+        &[("PATH", &path)],
+    );
+    assert!(
+        out.stdout
+            .contains("heartbeat: sent `weave send relay:handoff`"),
+        "{out:?}"
+    );
+    let out = p.run(&["relay", "resume"], b"", &[("PATH", &path)]);
+    assert!(out.stdout.contains("heartbeat: sent"), "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "send relay:handoff\nsend relay:resumed\n"
+    );
+
+    // The user's last commit touched src/mcp.rs: no heartbeat.
+    p.write("src/mcp.rs", "// changed\n");
+    let r = repo(&p);
+    let mut idx = r.index().unwrap();
+    idx.add_path(Path::new("src/mcp.rs")).unwrap();
+    idx.write().unwrap();
+    let tree = r.find_tree(idx.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    let parent = r.head().unwrap().peel_to_commit().unwrap();
+    r.commit(Some("HEAD"), &sig, &sig, "touch mcp", &tree, &[&parent])
+        .unwrap();
+    let out = p.run(
+        &["relay", "handoff", "--phase", "land"],
+        b"",
+        &[("PATH", &path), ("BATON_NOW", "2026-11-30T12:00:00Z")],
+    );
+    assert!(
+        out.stdout
+            .contains("heartbeat: skipped (bootstrap hazard: the last commit touched src/mcp.rs)"),
+        "{out:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
+}
+
+#[test]
+fn resume_follows_the_packets_worktree_or_stays_when_it_is_gone() {
+    // Gone (a packet pulled from another machine): resumed where the packet is.
+    let p = Project::new();
+    handed_off(&p);
+    let packet = read(&p, PACKET).replace(p.root.to_str().unwrap(), "/nonexistent/elsewhere");
+    p.write(PACKET, &packet);
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("worktree /nonexistent/elsewhere does not exist here"),
+        "{out:?}"
+    );
+    assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
+
+    // Another existing worktree: the resume (verify, loop state, commit) happens there.
+    let a = Project::new();
+    let b = Project::new();
+    handed_off(&b);
+    std::fs::create_dir_all(a.root.join("inbox")).unwrap();
+    std::fs::copy(b.root.join(PACKET), a.root.join("inbox/packet.md")).unwrap();
+    let out = relay(&a, &["resume", "--from", "inbox/packet.md"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("resumed there"), "{out:?}");
+    assert_eq!(head(&b).1, "weave-loop: resume (at WL-012)");
+    assert_eq!(commit_count(&a), 1);
+    assert!(!exists(&a, LOOP_STATE));
+}
+
+#[test]
+fn an_ignored_handoff_dir_is_reported_not_called_committed() {
+    let p = Project::new();
+    p.write(".gitignore", ".handoff/\n");
+    let out = relay(&p, &["handoff"], STATE_YAML);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("NOT committed: git ignores .handoff/"),
+        "{out:?}"
+    );
+    assert_eq!(commit_count(&p), 1);
+}
+
+#[test]
+fn a_project_below_the_git_top_commits_its_own_paths() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.root.join("svc")).unwrap();
+    let sub = p.root.join("svc");
+    let out = p.run(
+        &["--root", sub.to_str().unwrap(), "relay", "handoff"],
+        STATE_YAML.as_bytes(),
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        head_paths(&p),
+        vec![
+            "svc/.handoff/loop/loop_state.md",
+            "svc/.handoff/packets/latest.md"
+        ]
+    );
+    // The SessionStart of a resumed Claude Code conversation announces it too.
+    let ev = p.event("SessionStart").replace("\"startup\"", "\"resume\"");
+    let out = p.run(
+        &["hook", "SessionStart"],
+        ev.as_bytes(),
+        &[("CLAUDE_PROJECT_DIR", sub.to_str().unwrap())],
+    );
+    assert!(context(&out).contains("## Relay packet waiting"), "{out:?}");
+}
