@@ -6,6 +6,7 @@ pub mod clock;
 pub mod config;
 pub mod ctx;
 pub mod error;
+pub mod exec;
 pub mod fsx;
 pub mod git;
 pub mod jsonl;

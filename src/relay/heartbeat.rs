@@ -2,9 +2,9 @@
 //! PATH and the last commit did not touch a bootstrap-hazard path (`relay.hazard_paths`):
 //! a `weave` built from a half-changed tree is not run. It never fails the caller.
 
-use super::proc::{self, Ended};
 use crate::core::config::Config;
 use crate::core::ctx::Ctx;
+use crate::core::exec::{self, Ended};
 use crate::core::git;
 use serde::Serialize;
 use std::path::Path;
@@ -63,7 +63,7 @@ pub(crate) fn send(
     event: &str,
     hazards: &[String],
 ) -> Heartbeat {
-    let Some(weave) = proc::which("weave", ctx.env.var("PATH").as_deref()) else {
+    let Some(weave) = exec::which("weave", ctx.env.var("PATH").as_deref()) else {
         return Heartbeat::Skipped {
             reason: "weave is not on PATH".into(),
         };
@@ -79,7 +79,7 @@ pub(crate) fn send(
     let mut cmd = Command::new(weave);
     cmd.args(["send", event]).current_dir(root);
     let timeout = Duration::from_millis(config.relay.heartbeat_timeout_ms);
-    let run = proc::run(cmd, timeout, false);
+    let run = exec::run(cmd, timeout, false);
     match run.ended {
         Ended::Exited(Some(0)) => Heartbeat::Sent,
         Ended::Exited(Some(code)) => Heartbeat::Failed {

@@ -19,7 +19,6 @@ mod heartbeat;
 mod layout;
 mod loop_state;
 mod packet;
-mod proc;
 mod resume;
 mod status;
 mod verify;

@@ -6,8 +6,8 @@
 //! `relay.verify_timeout_secs` its whole process group is killed and the run is a failure.
 
 use super::layout::{ensure_dirs, Layout};
-use super::proc::{self, Ended};
 use crate::core::error::Result;
+use crate::core::exec::{self, Ended};
 use crate::core::fsx;
 use crate::core::redact::Redactor;
 use serde::Serialize;
@@ -43,7 +43,7 @@ pub(crate) fn run(layout: &Layout, timeout: Duration, redactor: &Redactor) -> Ve
     }
     let mut cmd = Command::new("bash");
     cmd.arg(&path).current_dir(&layout.root);
-    let run = proc::run(cmd, timeout, true);
+    let run = exec::run(cmd, timeout, true);
     if run.ok() {
         return Verdict::Passed {
             script,

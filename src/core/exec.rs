@@ -18,7 +18,7 @@ const DRAIN: Duration = Duration::from_secs(1);
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Ended {
+pub enum Ended {
     /// Exited with this code (`None`: killed by a signal).
     Exited(Option<i32>),
     /// Still running at the deadline: killed.
@@ -29,22 +29,22 @@ pub(crate) enum Ended {
 
 /// What a run did.
 #[derive(Debug, Clone)]
-pub(crate) struct Run {
-    pub(crate) ended: Ended,
+pub struct Run {
+    pub ended: Ended,
     /// stdout and stderr, merged, lossy UTF-8 (the tail when long).
-    pub(crate) output: String,
-    pub(crate) elapsed: Duration,
+    pub output: String,
+    pub elapsed: Duration,
 }
 
 impl Run {
     /// Whether the process exited 0.
-    pub(crate) fn ok(&self) -> bool {
+    pub fn ok(&self) -> bool {
         self.ended == Ended::Exited(Some(0))
     }
 }
 
 /// Runs `cmd` (stdin closed) for at most `timeout`. With `capture` false, output is dropped.
-pub(crate) fn run(mut cmd: Command, timeout: Duration, capture: bool) -> Run {
+pub fn run(mut cmd: Command, timeout: Duration, capture: bool) -> Run {
     let start = Instant::now();
     let spawn_failed = |e: std::io::Error| Run {
         ended: Ended::SpawnFailed(e.to_string()),
@@ -142,7 +142,7 @@ fn kill_group(pgid: u32) {
 }
 
 /// Where `name` is on `path` (a `PATH` value): the first executable file.
-pub(crate) fn which(name: &str, path: Option<&str>) -> Option<std::path::PathBuf> {
+pub fn which(name: &str, path: Option<&str>) -> Option<std::path::PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     path?
         .split(':')
