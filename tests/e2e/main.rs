@@ -12,4 +12,5 @@
 
 mod foundation;
 mod mock_api;
+mod relay;
 mod support;
