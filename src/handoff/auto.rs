@@ -34,7 +34,13 @@ pub(crate) fn request(
         .filter_map(|l| l.strip_prefix("- ")?.split_whitespace().next())
         .map(str::to_string)
         .collect();
-    let body = tag_claims(&render_body(root, &state, tasks_md.is_some(), &active));
+    let body = tag_claims(&render_body(
+        root,
+        &state,
+        tasks_md.is_some(),
+        &active,
+        Purpose::Automatic,
+    ));
     Ok(Request {
         root: root.to_path_buf(),
         session_id: id.clone(),
@@ -65,10 +71,41 @@ fn active_lines(tasks_md: &str) -> Vec<String> {
     out
 }
 
-fn render_body(root: &Path, state: &GitState, has_tasks_md: bool, active: &[String]) -> String {
-    let mut out = String::from(
-        "Automatic save written by baton before a context compaction; the agent did not write it.\n\n## Layer 1 — Git State\n\n",
-    );
+/// Who the body is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Saved as is at PreCompact.
+    Automatic,
+    /// A draft for `/baton:dr-save`, which the agent completes.
+    Draft,
+}
+
+/// A draft body for `/baton:dr-save`: the same git and task facts, with the layers only the
+/// agent can write marked for it.
+pub(crate) fn draft(root: &Path) -> Result<String> {
+    let state = git::state(root)?;
+    let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
+    let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
+    Ok(tag_claims(&render_body(
+        root,
+        &state,
+        tasks_md.is_some(),
+        &active,
+        Purpose::Draft,
+    )))
+}
+
+fn render_body(
+    root: &Path,
+    state: &GitState,
+    has_tasks_md: bool,
+    active: &[String],
+    purpose: Purpose,
+) -> String {
+    let mut out = String::from(match purpose {
+        Purpose::Automatic => "Automatic save written by baton before a context compaction; the agent did not write it.\n\n## Layer 1 — Git State\n\n",
+        Purpose::Draft => "## Layer 1 — Git State\n\n",
+    });
     let status: &[String] = match state {
         GitState::NoGit => {
             out.push_str(&format!(
@@ -128,8 +165,16 @@ fn render_body(root: &Path, state: &GitState, has_tasks_md: bool, active: &[Stri
         };
         out.push_str(&format!("- {path} — {note}\n"));
     }
-    out.push_str("\n## Layer 4 — Open Questions\n\nNone recorded (automatic save).\n");
-    out.push_str("\n## Layer 5 — Failed Approaches\n\nNone recorded (automatic save): ask the user what was tried if it matters.\n");
+    match purpose {
+        Purpose::Automatic => {
+            out.push_str("\n## Layer 4 — Open Questions\n\nNone recorded (automatic save).\n");
+            out.push_str("\n## Layer 5 — Failed Approaches\n\nNone recorded (automatic save): ask the user what was tried if it matters.\n");
+        }
+        Purpose::Draft => {
+            out.push_str("\n## Layer 4 — Open Questions\n\n(agent: each open question, tagged verified: or assumed:, or None.)\n");
+            out.push_str("\n## Layer 5 — Failed Approaches\n\n(agent: each approach tried and abandoned, and why it failed, or None.)\n");
+        }
+    }
     out
 }
 
@@ -176,6 +221,7 @@ mod tests {
             &state,
             true,
             &["- A-0001 · wip · P1 · L1 · Get CI passing".into()],
+            Purpose::Automatic,
         ));
         for n in 1..=5 {
             assert!(body::has_layer(&text, n), "{n}: {text}");

@@ -64,10 +64,10 @@ pub(crate) struct WriteArgs {
     /// One line: what to do on resume
     #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     next_action: String,
-    /// File listing the active tasks, one per line: TASK-ID | status
+    /// File listing the active tasks, one per line: TASK-ID | status (`-`: stdin)
     #[arg(long, value_name = "FILE")]
     active_tasks_file: PathBuf,
-    /// File holding the 5-layer body (## Layer 1 … ## Layer 5)
+    /// File holding the 5-layer body, ## Layer 1 … ## Layer 5 (`-`: stdin)
     #[arg(long, value_name = "FILE")]
     body_file: PathBuf,
     /// Override the capture time (ISO 8601 UTC; default: now)
@@ -121,6 +121,11 @@ pub(crate) enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Print a fresh session id (SESSION-YYYYMMDD-HHMMSS, now, not taken yet)
+    NewId,
+    /// Print a draft 5-layer body from the repository (git state, datarim/tasks.md, git
+    /// status) for the agent to complete before `write`
+    Draft,
     /// The saved sessions of this project, newest first
     Status {
         /// Print JSON instead of text
@@ -174,6 +179,15 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             quiet,
             &env.config().handoff.stale_runtime_globs,
         )),
+        Command::NewId => {
+            let dir = session::sessions_dir(&env.root, env.config());
+            println!("{}", writer::next_free_id(&dir, env.ctx.clock.now()));
+            Ok(0)
+        }
+        Command::Draft => {
+            print!("{}", redact(env, &auto::draft(&env.root)?));
+            Ok(0)
+        }
         Command::Status { json } => {
             status(env, json);
             Ok(0)
@@ -187,6 +201,11 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
         return Ok(0);
     }
     session::validate_id(&args.session)?;
+    if args.body_file == Path::new("-") && args.active_tasks_file == Path::new("-") {
+        return Err(Error::Usage(
+            "only one of --body-file and --active-tasks-file can be - (stdin)".into(),
+        ));
+    }
     let body = read_input("--body-file", &args.body_file)?;
     let tasks_text = read_input("--active-tasks-file", &args.active_tasks_file)?;
     let now = env.ctx.clock.now();
@@ -264,7 +283,14 @@ fn redact(env: &CliEnv, text: &str) -> String {
         .text
 }
 
+/// An input file's text; `-` is stdin (for a quoted heredoc: no shell expansion either way).
 fn read_input(flag: &str, path: &Path) -> Result<String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| Error::Invalid(format!("{flag} -: cannot read stdin: {e}")))?;
+        return Ok(text);
+    }
     std::fs::read_to_string(path).map_err(|e| {
         Error::Invalid(format!(
             "{flag} {}: {e}; write the file first (a path, not inline text)",

@@ -1133,3 +1133,113 @@ fn stale_runtime_advises_only_when_shipped_files_changed() {
     );
     assert_eq!((out.code, out.stdout.as_str()), (0, ""));
 }
+
+// ------------------------------------------------------------------- helpers and plugin files
+
+#[test]
+fn new_id_draft_and_stdin_body_feed_the_writer() {
+    let p = Project::new();
+    p.write(
+        "datarim/tasks.md",
+        "## Active\n- TUNE-0420 · wip · P1 · L1 · Ship it → t.md\n",
+    );
+    let out = p.run(&["handoff", "new-id"], b"", &[]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "SESSION-20261130-101500\n")
+    );
+    let draft = p.run(&["handoff", "draft"], b"", &[]);
+    assert_eq!(draft.code, 0, "{draft:?}");
+    for n in 1..=5 {
+        assert!(
+            draft.stdout.contains(&format!("## Layer {n} — ")),
+            "{}",
+            draft.stdout
+        );
+    }
+    assert!(
+        draft.stdout.contains("- TUNE-0420 · wip"),
+        "{}",
+        draft.stdout
+    );
+    assert!(
+        draft.stdout.contains("- datarim/tasks.md — untracked"),
+        "{}",
+        draft.stdout
+    );
+    let tasks = temp_file(&p, "t.txt", "TUNE-0420 | wip\n");
+    let out = p.run(
+        &[
+            "handoff",
+            "write",
+            "--session",
+            ID,
+            "--captured-by",
+            "operator",
+            "--recommended-next",
+            "/dr-next TUNE-0420",
+            "--next-action",
+            "Ship it.",
+            "--active-tasks-file",
+            &tasks,
+            "--body-file",
+            "-",
+        ],
+        draft.stdout.as_bytes(),
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("  ↳ TUNE-0420 — Ship it   (saved 2026-11-30 10:15 UTC)\n"),
+        "{}",
+        out.stdout
+    );
+    let out = p.run(&["handoff", "new-id"], b"", &[]);
+    assert_eq!(
+        out.stdout, "SESSION-20261130-101501\n",
+        "a taken id is skipped"
+    );
+}
+
+#[test]
+fn plugin_files_have_valid_front_matter() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for rel in [
+        "commands/dr-save.md",
+        "commands/dr-continue.md",
+        "skills/session-handoff-writer/SKILL.md",
+    ] {
+        let text = std::fs::read_to_string(repo.join(rel)).unwrap();
+        let front = text
+            .strip_prefix("---\n")
+            .unwrap()
+            .split("\n---\n")
+            .next()
+            .unwrap();
+        let v: serde_yaml::Value =
+            serde_yaml::from_str(front).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        assert!(
+            v["description"].as_str().is_some_and(|d| d.len() > 20),
+            "{rel}"
+        );
+        assert!(
+            v["allowed-tools"]
+                .as_str()
+                .unwrap()
+                .contains("Bash(${CLAUDE_PLUGIN_ROOT}/bin/baton:*)"),
+            "{rel}"
+        );
+    }
+    let save = std::fs::read_to_string(repo.join("commands/dr-save.md")).unwrap();
+    for needle in [
+        "handoff new-id`",
+        "handoff draft`",
+        "handoff write --session",
+        "verbatim",
+    ] {
+        assert!(save.contains(needle), "dr-save.md lacks {needle}");
+    }
+    let cont = std::fs::read_to_string(repo.join("commands/dr-continue.md")).unwrap();
+    assert!(cont.contains("handoff continue <SESSION-ID>"));
+}
