@@ -11,6 +11,7 @@ mod body;
 mod check_cli;
 mod frontmatter;
 mod handler;
+mod heads;
 mod replay;
 mod resume_block;
 mod reverify;

@@ -1243,3 +1243,58 @@ fn plugin_files_have_valid_front_matter() {
     let cont = std::fs::read_to_string(repo.join("commands/dr-continue.md")).unwrap();
     assert!(cont.contains("handoff continue <SESSION-ID>"));
 }
+
+#[test]
+fn parallel_saves_to_one_id_all_land_as_whole_blocks() {
+    let p = Project::new();
+    let body_file = temp_file(&p, "body.md", BODY);
+    let tasks_file = temp_file(&p, "tasks.txt", "TUNE-0420 | in_progress\n");
+    let root = p.root.to_str().unwrap().to_string();
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            let next = format!("Parallel save {i}.");
+            let mut c = p.command(&[
+                "handoff",
+                "write",
+                "--root",
+                &root,
+                "--session",
+                ID,
+                "--captured-by",
+                "agent",
+                "--recommended-next",
+                "/dr-next TUNE-0420",
+                "--next-action",
+                &next,
+                "--active-tasks-file",
+                &tasks_file,
+                "--body-file",
+                &body_file,
+            ]);
+            c.stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(artefact(&p, ID)).unwrap();
+    for i in 0..8 {
+        assert_eq!(
+            text.matches(&format!("next_action: Parallel save {i}.\n"))
+                .count(),
+            1,
+            "{text}"
+        );
+    }
+    assert_eq!(text.matches("\nartifact: session-handoff\n").count(), 8);
+    assert_eq!(check_session(&p, true).code, 0);
+    assert!(!p.root.join(format!("datarim/sessions/.lock.{ID}")).exists());
+}
