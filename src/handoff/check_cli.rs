@@ -4,6 +4,7 @@
 use super::session;
 use super::validate::{self, Mode, Verdict};
 use crate::cli_env::CliEnv;
+use crate::core::config;
 use std::path::PathBuf;
 
 const USAGE: &str = "usage:
@@ -103,8 +104,14 @@ pub(crate) fn run(args: &[String], env: &CliEnv) -> i32 {
             };
         }
         Request::Session { id, root, strict } => {
-            let root = root.map_or_else(|| env.root.clone(), |r| env.ctx.cwd.join(r));
-            let dir = session::sessions_dir(&root, env.config());
+            // The sessions folder is the one configured for that root.
+            let dir = match root {
+                Some(r) => {
+                    let root = env.ctx.cwd.join(r);
+                    session::sessions_dir(&root, &config::load(&env.ctx, &root).config)
+                }
+                None => session::sessions_dir(&env.root, env.config()),
+            };
             let mode = if strict { Mode::Strict } else { Mode::Light };
             (session::artefact_path(&dir, &id), Some(id), mode)
         }
