@@ -111,6 +111,7 @@ pub(crate) fn write(req: &Request, config: &Config) -> Result<Written> {
             req.root.display()
         )));
     }
+    refuse_nested_root(&req.root, config)?;
     session::validate_id(&req.session_id)?;
     if let Some(first) = problems(req).first() {
         return Err(Error::Invalid(first.clone()));
@@ -200,6 +201,36 @@ pub(crate) fn write(req: &Request, config: &Config) -> Result<Written> {
         cut: capped.cut,
         unlinked_symlink,
     })
+}
+
+/// T-4: a root inside a `datarim/` folder (a consumer that passed `<repo>/datarim` for the
+/// repository) would write `datarim/datarim/sessions/`; a root with `..` could go anywhere.
+fn refuse_nested_root(root: &Path, config: &Config) -> Result<()> {
+    use std::path::Component;
+    let components: Vec<Component<'_>> = root.components().collect();
+    if components.contains(&Component::ParentDir) {
+        return Err(Error::Invalid(format!(
+            "root {} contains `..`; pass the repository root as a plain path",
+            root.display()
+        )));
+    }
+    let store_in_datarim = config
+        .paths
+        .handoff
+        .components()
+        .next()
+        .is_some_and(|c| c.as_os_str() == "datarim");
+    if store_in_datarim
+        && components
+            .iter()
+            .any(|c| c.as_os_str() == std::ffi::OsStr::new("datarim"))
+    {
+        return Err(Error::Invalid(format!(
+            "root {} is inside a datarim/ folder (the save would go to datarim/datarim/); pass the repository root, the parent of datarim/",
+            root.display()
+        )));
+    }
+    Ok(())
 }
 
 /// T-7: a symlink at the target is removed, never followed; what it pointed to is untouched.

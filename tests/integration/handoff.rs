@@ -391,6 +391,17 @@ fn root_must_be_a_directory_and_inputs_must_exist() {
     let out = run(args(&body_file, &body_file));
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("root is not a directory"), "{out:?}");
+    // T-4: a root inside datarim/ would write datarim/datarim/sessions/.
+    std::fs::create_dir_all(p.root.join("datarim")).unwrap();
+    let nested = p.root.join("datarim");
+    let out = run(args(nested.to_str().unwrap(), &body_file));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("inside a datarim/ folder"), "{out:?}");
+    assert!(!nested.join("datarim").exists());
+    let dotted = format!("{}/../proj", p.root.display());
+    let out = run(args(&dotted, &body_file));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("contains `..`"), "{out:?}");
     let out = run(args(p.root.to_str().unwrap(), "/nonexistent/body.md"));
     assert_eq!(out.code, 1, "{out:?}");
     assert!(
