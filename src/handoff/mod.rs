@@ -341,3 +341,57 @@ fn status(env: &CliEnv, json: bool) {
         print!("{}", replay::render_list(&env.root, &dir, &sessions));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::config;
+    use crate::core::ctx::Env;
+
+    fn problems_for(yaml: &str) -> Vec<String> {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join(".claude")).unwrap();
+        std::fs::write(t.path().join(config::PROJECT_CONFIG), yaml).unwrap();
+        let ctx = Ctx::for_test(
+            Env::fixed([("HOME", t.path().to_str().unwrap())]),
+            Clock::System,
+            t.path().to_path_buf(),
+        );
+        config::load(&ctx, t.path())
+            .problems
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn handoff_config_keys_are_checked_by_name() {
+        assert!(problems_for(
+            "handoff:\n  resume_command: /dr-continue\n  stale_runtime_globs: ['lib/**']\n"
+        )
+        .is_empty());
+        let p = problems_for("handoff:\n  resume_command: dr continue\n");
+        assert!(p[0].contains("handoff.resume_command"), "{p:?}");
+        let p = problems_for("handoff:\n  stale_runtime_globs: ['']\n");
+        assert!(p[0].contains("handoff.stale_runtime_globs[0]"), "{p:?}");
+        let p = problems_for("handoff:\n  auto_save: false\n");
+        assert!(p[0].contains("auto_save"), "{p:?}");
+    }
+
+    #[test]
+    fn lock_timeout_reads_seconds_with_a_default() {
+        let ctx = |v: &str| {
+            Ctx::for_test(
+                Env::fixed([(LOCK_TIMEOUT_VAR, v)]),
+                Clock::System,
+                "/".into(),
+            )
+        };
+        assert_eq!(lock_timeout(&ctx("")), Duration::from_secs(60));
+        assert_eq!(lock_timeout(&ctx("2")), Duration::from_secs(2));
+        assert_eq!(lock_timeout(&ctx("0.25")), Duration::from_millis(250));
+        assert_eq!(lock_timeout(&ctx("soon")), Duration::from_secs(60));
+        assert_eq!(lock_timeout(&ctx("-1")), Duration::from_secs(60));
+    }
+}
