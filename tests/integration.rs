@@ -9,6 +9,8 @@ mod harness;
 mod cli;
 #[path = "integration/concurrency.rs"]
 mod concurrency;
+#[path = "integration/handoff.rs"]
+mod handoff;
 #[path = "integration/hook_protocol.rs"]
 mod hook_protocol;
 #[path = "integration/plugin_files.rs"]

@@ -177,13 +177,34 @@ pub struct Handoff {
     pub enabled: bool,
     /// Commit handoff artefacts with the repository (default: kept out of git).
     pub shared: bool,
+    /// PreCompact with `trigger: auto` writes a minimal artefact, so an unplanned compaction
+    /// still leaves a handoff.
+    pub auto_save_on_compact: bool,
+    /// The slash command that resumes a saved session, as printed in the resume block and at
+    /// SessionStart (`/dr-continue` for datarim's own command).
+    pub resume_command: String,
+    /// `baton handoff stale-runtime`: globs of shipped files whose change makes other
+    /// installs stale. `*` stays inside one path segment, `**` crosses segments; a glob
+    /// matches at any depth (`scripts/lib/*.sh` also matches `a/scripts/lib/x.sh`).
+    pub stale_runtime_globs: Vec<String>,
 }
 
 impl Handoff {
-    /// Range checks of the `handoff:` keys; the error names the key. (None yet: the keys'
-    /// types say it all. The subsystem adds its checks here.)
-    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    /// Range checks of the `handoff:` keys; the error names the key.
     fn check(&self) -> std::result::Result<(), String> {
+        let cmd = &self.resume_command;
+        if !cmd.starts_with('/') || cmd.len() < 2 || cmd.chars().any(char::is_whitespace) {
+            return Err(format!(
+                "key `handoff.resume_command`: {cmd:?} must be a slash command without spaces, like /baton:dr-continue"
+            ));
+        }
+        for (i, glob) in self.stale_runtime_globs.iter().enumerate() {
+            if glob.trim().is_empty() || glob.starts_with('/') {
+                return Err(format!(
+                    "key `handoff.stale_runtime_globs[{i}]`: {glob:?} must be a non-empty path glob relative to the repository"
+                ));
+            }
+        }
         Ok(())
     }
 }
@@ -193,6 +214,9 @@ impl Default for Handoff {
         Handoff {
             enabled: true,
             shared: false,
+            auto_save_on_compact: true,
+            resume_command: "/baton:dr-continue".into(),
+            stale_runtime_globs: vec!["scripts/lib/*.sh".into(), "skills/*/SKILL.md".into()],
         }
     }
 }

@@ -1,8 +1,19 @@
-//! The handoff subsystem's hook handler: which events it takes and what it adds.
+//! The handoff subsystem's hook handler.
+//!
+//! - SessionStart: names the newest saved artefact of this repository (id, next action, the
+//!   resume command line) as one short protected section.
+//! - PreCompact with `trigger: auto`: saves a minimal artefact (see `auto`) under a fresh id.
+//!   It prints nothing: no compaction instructions.
 
+use super::{auto, replay, resume_block, session, writer, KILL_SWITCH};
+use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::hook::bus::{Contribution, Handler, HookEnv};
-use crate::hook::input::{EventName, HookEvent};
+use crate::hook::input::{EventKind, EventName, HookEvent};
+use std::time::Duration;
+
+/// The lock wait of the automatic save (its id is fresh, so the lock is normally free).
+const AUTO_LOCK_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The handoff handler on the bus.
 pub(crate) struct HandoffHandler;
@@ -12,15 +23,72 @@ impl Handler for HandoffHandler {
         "handoff"
     }
 
-    fn subscribes(&self, _event: EventName) -> bool {
-        false
+    fn subscribes(&self, event: EventName) -> bool {
+        matches!(event, EventName::SessionStart | EventName::PreCompact)
     }
 
     fn enabled(&self, config: &crate::core::config::Config) -> bool {
         config.handoff.enabled
     }
 
-    fn handle(&self, _event: &HookEvent, _env: &HookEnv<'_>) -> Result<Contribution> {
-        Ok(Contribution::default())
+    fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution> {
+        match &event.kind {
+            EventKind::SessionStart { .. } => Ok(session_start(env)),
+            EventKind::PreCompact { trigger, .. } if trigger == "auto" => {
+                pre_compact(env)?;
+                Ok(Contribution::default())
+            }
+            _ => Ok(Contribution::default()),
+        }
     }
+}
+
+fn session_start(env: &HookEnv<'_>) -> Contribution {
+    let dir = session::sessions_dir(&env.root, env.config);
+    let Some(newest) = session::list(&dir)
+        .iter()
+        .find_map(|id| replay::summary(&dir, id))
+    else {
+        return Contribution::default();
+    };
+    let cmd = &env.config.handoff.resume_command;
+    let next = resume_block::sanitize_annotation(&newest.next_action);
+    let saved = session::saved_time(&newest.id).unwrap_or_default();
+    let by = if newest.captured_by.is_empty() {
+        String::new()
+    } else {
+        format!(" by {}", newest.captured_by)
+    };
+    let body = format!(
+        "Newest saved session artefact here: {} (saved {saved} UTC{by}).\nNext action: {}\nTo resume from it, the user runs: {cmd} {}",
+        newest.id,
+        if next.is_empty() { "(none given)" } else { &next },
+        newest.id
+    );
+    Contribution {
+        sections: vec![Section::new("Session handoff", body, 40)
+            .protected()
+            .source(session::display_path(
+                &env.root,
+                &session::artefact_path(&dir, &newest.id),
+            ))],
+        ..Contribution::default()
+    }
+}
+
+fn pre_compact(env: &HookEnv<'_>) -> Result<()> {
+    if !env.config.handoff.auto_save_on_compact
+        || env.ctx.env.var(KILL_SWITCH).as_deref() == Some("1")
+        || !env.root.is_dir()
+    {
+        return Ok(());
+    }
+    let req = auto::request(
+        &env.root,
+        env.config,
+        env.ctx.clock.now(),
+        AUTO_LOCK_TIMEOUT,
+    )?;
+    writer::write(&req, env.config)?;
+    Ok(())
 }

@@ -1,17 +1,133 @@
-//! handoff: see DESIGN.md. This folder holds the subsystem: its CLI (`baton handoff …`) and its
-//! hook handler (`handler.rs`), both calling the same functions.
+//! handoff: a self-contained, size-capped, secret-free session artefact written before a
+//! session is destroyed (`datarim/sessions/SESSION-YYYYMMDD-HHMMSS.session.md`, datarim's
+//! format), its validator, and a resume that re-checks the artefact's claims first.
+//!
+//! `writer` saves, `validate` checks, `resume_block` renders what the user copies,
+//! `replay` + `reverify` resume, `auto` builds the artefact PreCompact saves, `stale` is the
+//! stale-runtime advisory, `handler` wires SessionStart and PreCompact.
 
+mod auto;
+mod body;
+mod check_cli;
+mod frontmatter;
 mod handler;
+mod heads;
+mod replay;
+mod resume_block;
+mod reverify;
+mod session;
+mod stale;
+mod validate;
+mod writer;
 
 pub(crate) use handler::HandoffHandler;
 
 use crate::cli_env::CliEnv;
-use crate::core::error::Result;
+use crate::core::ctx::Ctx;
+use crate::core::error::{Error, Result};
+use crate::core::redact::Redactor;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The kill switch: set to `1`, saves do nothing and exit 0.
+pub(crate) const KILL_SWITCH: &str = "DATARIM_DISABLE_SESSION_HANDOFF";
+/// Seconds to wait for another save's lock (default 60).
+pub(crate) const LOCK_TIMEOUT_VAR: &str = "DR_SESSION_LOCK_TIMEOUT";
+
+/// Who triggered a save.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CapturedBy {
+    Agent,
+    Operator,
+}
+
+impl CapturedBy {
+    fn as_str(self) -> &'static str {
+        match self {
+            CapturedBy::Agent => "agent",
+            CapturedBy::Operator => "operator",
+        }
+    }
+}
+
+/// `baton handoff write` (datarim's writer flags; `--root` is baton's global flag).
+#[derive(Debug, clap::Args)]
+pub(crate) struct WriteArgs {
+    /// Session id, SESSION-YYYYMMDD-HHMMSS (one file per id; a second save appends a block)
+    #[arg(long, value_name = "ID", allow_hyphen_values = true)]
+    session: String,
+    /// Who triggered the save
+    #[arg(long, value_enum)]
+    captured_by: CapturedBy,
+    /// The command the resumed session should run, e.g. "/dr-next TASK-0001"
+    #[arg(long, value_name = "CMD", allow_hyphen_values = true)]
+    recommended_next: String,
+    /// One line: what to do on resume
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    next_action: String,
+    /// File listing the active tasks, one per line: TASK-ID | status (`-`: stdin)
+    #[arg(long, value_name = "FILE")]
+    active_tasks_file: PathBuf,
+    /// File holding the 5-layer body, ## Layer 1 … ## Layer 5 (`-`: stdin)
+    #[arg(long, value_name = "FILE")]
+    body_file: PathBuf,
+    /// Override the capture time (ISO 8601 UTC; default: now)
+    #[arg(long, value_name = "ISO")]
+    captured_at: Option<String>,
+}
 
 /// `baton handoff` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
-    /// What the handoff subsystem has in this project
+    /// Save a session artefact before the session is destroyed, then print the resume block.
+    /// Exit 0 ok, 1 invalid input or full file, 2 usage, 3 lock held
+    Write(WriteArgs),
+    /// Print the resume block for a saved session (what `write` prints after a save)
+    ResumeBlock {
+        /// The session id, exactly as saved
+        session_id: String,
+        /// The recommended next command (the TASK-ID is read from it)
+        recommended_next: String,
+        /// What to do next
+        next_action: String,
+        /// The active tasks file (TASK-ID | status per line)
+        active_tasks_file: PathBuf,
+        /// datarim/tasks.md, for the task's title
+        tasks_md: Option<PathBuf>,
+    },
+    /// Validate an artefact: --session ID [--root R] | --validate-frontmatter --session ID
+    /// [--root R] | --self-test | FILE. Exit 0 ok, 1 missing, 2 malformed, 3 usage
+    #[command(disable_help_flag = true)]
+    Check {
+        /// The arguments, as datarim's check-session-handoff.sh takes them
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+    /// Validate a saved session, re-check its claims against the repository, and replay its
+    /// newest block. Without an id: list the saved sessions and exit 2
+    Continue {
+        /// The session id to resume (never guessed)
+        session_id: Option<String>,
+    },
+    /// Advisory: did a commit range change shipped files (default scripts/lib/*.sh,
+    /// skills/*/SKILL.md)? Exit 0 (advisory or silent), 3 git failed (fail-open)
+    StaleRuntime {
+        /// The repository to inspect
+        #[arg(long, value_name = "PATH", default_value = ".")]
+        repo: PathBuf,
+        /// The commit range
+        #[arg(long, value_name = "A..B", default_value = "HEAD~1..HEAD")]
+        range: String,
+        /// Print nothing; the exit code still says whether git could be read
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Print a fresh session id (SESSION-YYYYMMDD-HHMMSS, now, not taken yet)
+    NewId,
+    /// Print a draft 5-layer body from the repository (git state, datarim/tasks.md, git
+    /// status) for the agent to complete before `write`
+    Draft,
+    /// The saved sessions of this project, newest first
     Status {
         /// Print JSON instead of text
         #[arg(long)]
@@ -20,14 +136,262 @@ pub(crate) enum Command {
 }
 
 /// Runs a `baton handoff` command; returns the exit code.
-// A stub until the subsystem lands; it keeps the signature the real one will have.
-#[allow(clippy::unnecessary_wraps, clippy::needless_pass_by_value)]
 pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
     match command {
-        Command::Status { json } => {
-            let _ = (json, env);
-            eprintln!("baton: the handoff subsystem is not built yet");
-            Ok(1)
+        Command::Write(args) => write_command(&args, env),
+        Command::ResumeBlock {
+            session_id,
+            recommended_next,
+            next_action,
+            active_tasks_file,
+            tasks_md,
+        } => {
+            let active = std::fs::read_to_string(&active_tasks_file).unwrap_or_default();
+            let md = tasks_md.and_then(|p| std::fs::read_to_string(p).ok());
+            let saved_to = env
+                .config()
+                .paths
+                .handoff
+                .join(format!("{session_id}.session.md"))
+                .to_string_lossy()
+                .into_owned();
+            print!(
+                "{}",
+                redact(
+                    env,
+                    &resume_block::render(&resume_block::Input {
+                        session_id: &session_id,
+                        recommended_next: &recommended_next,
+                        next_action: &next_action,
+                        active_tasks: &active,
+                        tasks_md: md.as_deref(),
+                        saved_to: &saved_to,
+                        command: &env.config().handoff.resume_command,
+                    })
+                )
+            );
+            Ok(0)
         }
+        Command::Check { args } => Ok(check_cli::run(&args, env)),
+        Command::Continue { session_id } => replay::run(session_id.as_deref(), env),
+        Command::StaleRuntime { repo, range, quiet } => Ok(stale::run(
+            &env.ctx.cwd.join(repo),
+            &range,
+            quiet,
+            &env.config().handoff.stale_runtime_globs,
+        )),
+        Command::NewId => {
+            let dir = session::sessions_dir(&env.root, env.config());
+            println!("{}", writer::next_free_id(&dir, env.ctx.clock.now()));
+            Ok(0)
+        }
+        Command::Draft => {
+            print!("{}", redact(env, &auto::draft(&env.root)?));
+            Ok(0)
+        }
+        Command::Status { json } => {
+            status(env, json);
+            Ok(0)
+        }
+    }
+}
+
+fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
+    if env.ctx.env.var(KILL_SWITCH).as_deref() == Some("1") {
+        eprintln!("baton handoff write: {KILL_SWITCH}=1: handoff is switched off; nothing written");
+        return Ok(0);
+    }
+    session::validate_id(&args.session)?;
+    if args.body_file == Path::new("-") && args.active_tasks_file == Path::new("-") {
+        return Err(Error::Usage(
+            "only one of --body-file and --active-tasks-file can be - (stdin)".into(),
+        ));
+    }
+    let body = read_input("--body-file", &args.body_file)?;
+    let tasks_text = read_input("--active-tasks-file", &args.active_tasks_file)?;
+    let now = env.ctx.clock.now();
+    let req = writer::Request {
+        root: env.root.clone(),
+        session_id: args.session.clone(),
+        captured_by: args.captured_by.as_str().into(),
+        captured_at: args
+            .captured_at
+            .clone()
+            .unwrap_or_else(|| now.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
+        recommended_next: args.recommended_next.clone(),
+        next_action: args.next_action.clone(),
+        active_tasks: resume_block::task_ids(&tasks_text),
+        body,
+        lock_timeout: lock_timeout(&env.ctx),
+        now,
+    };
+    let problems = writer::problems(&req);
+    if !problems.is_empty() {
+        for p in &problems {
+            eprintln!("baton handoff write: {p}");
+        }
+        eprintln!("baton handoff write: nothing written; fix the lines above and run it again");
+        return Ok(1);
+    }
+    for hint in body::raw_output_hints(&req.body) {
+        eprintln!("baton handoff write: warning: {hint}");
+    }
+    let written = writer::write(&req, env.config())?;
+    let shown = session::display_path(&env.root, &written.path);
+    if written.unlinked_symlink {
+        eprintln!(
+            "baton handoff write: T-7 removed a symlink at {shown} (its target is untouched)"
+        );
+    }
+    if written.redacted > 0 {
+        eprintln!(
+            "baton handoff write: T-8 redacted {} secret pattern(s) in the artefact",
+            written.redacted
+        );
+    }
+    for (part, bytes) in &written.cut {
+        eprintln!("baton handoff write: cap: cut {bytes} bytes of {part} (marked in the file)");
+    }
+    eprintln!(
+        "baton handoff write: saved block {} of {shown} ({} of {} bytes)",
+        written.block,
+        written.file_bytes,
+        session::MAX_BYTES
+    );
+    let md = std::fs::read_to_string(env.root.join("datarim/tasks.md")).ok();
+    print!(
+        "{}",
+        redact(
+            env,
+            &resume_block::render(&resume_block::Input {
+                session_id: &req.session_id,
+                recommended_next: &req.recommended_next,
+                next_action: &req.next_action,
+                active_tasks: &tasks_text,
+                tasks_md: md.as_deref(),
+                saved_to: &shown,
+                command: &env.config().handoff.resume_command,
+            })
+        )
+    );
+    Ok(0)
+}
+
+/// Text for the terminal, through the secret redactor.
+fn redact(env: &CliEnv, text: &str) -> String {
+    Redactor::with_extra(&env.config().redact.extra_patterns)
+        .redact(text)
+        .text
+}
+
+/// An input file's text; `-` is stdin (for a quoted heredoc: no shell expansion either way).
+fn read_input(flag: &str, path: &Path) -> Result<String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .map_err(|e| Error::Invalid(format!("{flag} -: cannot read stdin: {e}")))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path).map_err(|e| {
+        Error::Invalid(format!(
+            "{flag} {}: {e}; write the file first (a path, not inline text)",
+            path.display()
+        ))
+    })
+}
+
+/// `DR_SESSION_LOCK_TIMEOUT` in seconds (fractions allowed), default 60.
+pub(crate) fn lock_timeout(ctx: &Ctx) -> Duration {
+    const DEFAULT: Duration = Duration::from_secs(60);
+    match ctx.env.var(LOCK_TIMEOUT_VAR) {
+        None => DEFAULT,
+        Some(v) => match v.trim().parse::<f64>() {
+            Ok(s) if s.is_finite() && (0.0..=86_400.0).contains(&s) => Duration::from_secs_f64(s),
+            _ => {
+                eprintln!(
+                    "baton handoff: {LOCK_TIMEOUT_VAR}={v:?} is not a number of seconds; using 60"
+                );
+                DEFAULT
+            }
+        },
+    }
+}
+
+fn status(env: &CliEnv, json: bool) {
+    let dir = session::sessions_dir(&env.root, env.config());
+    let sessions = replay::summaries(&dir);
+    if json {
+        let list: Vec<_> = sessions
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "session_id": s.id,
+                    "captured_at": s.captured_at,
+                    "captured_by": s.captured_by,
+                    "next_action": s.next_action,
+                    "blocks": s.blocks,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({ "dir": session::display_path(&env.root, &dir), "sessions": list })
+        );
+    } else {
+        print!("{}", replay::render_list(&env.root, &dir, &sessions));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::config;
+    use crate::core::ctx::Env;
+
+    fn problems_for(yaml: &str) -> Vec<String> {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join(".claude")).unwrap();
+        std::fs::write(t.path().join(config::PROJECT_CONFIG), yaml).unwrap();
+        let ctx = Ctx::for_test(
+            Env::fixed([("HOME", t.path().to_str().unwrap())]),
+            Clock::System,
+            t.path().to_path_buf(),
+        );
+        config::load(&ctx, t.path())
+            .problems
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn handoff_config_keys_are_checked_by_name() {
+        assert!(problems_for(
+            "handoff:\n  resume_command: /dr-continue\n  stale_runtime_globs: ['lib/**']\n"
+        )
+        .is_empty());
+        let p = problems_for("handoff:\n  resume_command: dr continue\n");
+        assert!(p[0].contains("handoff.resume_command"), "{p:?}");
+        let p = problems_for("handoff:\n  stale_runtime_globs: ['']\n");
+        assert!(p[0].contains("handoff.stale_runtime_globs[0]"), "{p:?}");
+        let p = problems_for("handoff:\n  auto_save: false\n");
+        assert!(p[0].contains("auto_save"), "{p:?}");
+    }
+
+    #[test]
+    fn lock_timeout_reads_seconds_with_a_default() {
+        let ctx = |v: &str| {
+            Ctx::for_test(
+                Env::fixed([(LOCK_TIMEOUT_VAR, v)]),
+                Clock::System,
+                "/".into(),
+            )
+        };
+        assert_eq!(lock_timeout(&ctx("")), Duration::from_secs(60));
+        assert_eq!(lock_timeout(&ctx("2")), Duration::from_secs(2));
+        assert_eq!(lock_timeout(&ctx("0.25")), Duration::from_millis(250));
+        assert_eq!(lock_timeout(&ctx("soon")), Duration::from_secs(60));
+        assert_eq!(lock_timeout(&ctx("-1")), Duration::from_secs(60));
     }
 }

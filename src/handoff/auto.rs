@@ -1,0 +1,238 @@
+//! The minimal artefact PreCompact (trigger `auto`) saves, so that an unplanned compaction
+//! still leaves a handoff: Layer 1 from git, Layer 2 from `datarim/tasks.md`'s Active
+//! section, Layer 3 from `git status`, under a fresh id, `captured_by: agent`.
+//!
+//! Nothing in it is the agent's word, so any line that happens to hold a claim keyword (a
+//! branch called `merged-fix`, a task titled "… deployed …") is tagged `assumed:`.
+
+use super::body;
+use super::writer::{self, Request};
+use crate::core::config::Config;
+use crate::core::error::Result;
+use crate::core::git::{self, GitState};
+use chrono::{DateTime, Utc};
+use std::path::Path;
+use std::time::Duration;
+
+/// The status lines listed before "… N more".
+const MAX_STATUS_LINES: usize = 60;
+
+/// The request for an automatic save at `now`.
+pub(crate) fn request(
+    root: &Path,
+    config: &Config,
+    now: DateTime<Utc>,
+    lock_timeout: Duration,
+) -> Result<Request> {
+    let dir = super::session::sessions_dir(root, config);
+    let id = writer::next_free_id(&dir, now);
+    let state = git::state(root)?;
+    let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
+    let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
+    let active_ids: Vec<String> = active
+        .iter()
+        .filter_map(|l| l.strip_prefix("- ")?.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    let body = tag_claims(&render_body(
+        root,
+        &state,
+        tasks_md.is_some(),
+        &active,
+        Purpose::Automatic,
+    ));
+    Ok(Request {
+        root: root.to_path_buf(),
+        session_id: id.clone(),
+        captured_by: "agent".into(),
+        captured_at: now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        recommended_next: format!("{} {id}", config.handoff.resume_command),
+        next_action: "Context was compacted automatically; re-check the git state below, then continue the interrupted work.".into(),
+        active_tasks: active_ids,
+        body,
+        lock_timeout,
+        now,
+    })
+}
+
+/// The lines of the `## Active` section of tasks.md that list a task (`- …`).
+fn active_lines(tasks_md: &str) -> Vec<String> {
+    let mut inside = false;
+    let mut out = Vec::new();
+    for line in tasks_md.lines() {
+        if line.starts_with("## ") {
+            inside = line.trim_end() == "## Active";
+            continue;
+        }
+        if inside && line.starts_with("- ") {
+            out.push(line.to_string());
+        }
+    }
+    out
+}
+
+/// Who the body is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Saved as is at PreCompact.
+    Automatic,
+    /// A draft for `/baton:dr-save`, which the agent completes.
+    Draft,
+}
+
+/// A draft body for `/baton:dr-save`: the same git and task facts, with the layers only the
+/// agent can write marked for it.
+pub(crate) fn draft(root: &Path) -> Result<String> {
+    let state = git::state(root)?;
+    let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
+    let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
+    Ok(tag_claims(&render_body(
+        root,
+        &state,
+        tasks_md.is_some(),
+        &active,
+        Purpose::Draft,
+    )))
+}
+
+fn render_body(
+    root: &Path,
+    state: &GitState,
+    has_tasks_md: bool,
+    active: &[String],
+    purpose: Purpose,
+) -> String {
+    let mut out = String::from(match purpose {
+        Purpose::Automatic => "Automatic save written by baton before a context compaction; the agent did not write it.\n\n## Layer 1 — Git State\n\n",
+        Purpose::Draft => "## Layer 1 — Git State\n\n",
+    });
+    let status: &[String] = match state {
+        GitState::NoGit => {
+            out.push_str(&format!(
+                "repo: {}  (not a git repository)\n",
+                root.display()
+            ));
+            &[]
+        }
+        GitState::Repo(r) => {
+            out.push_str(&format!(
+                "repo: {}  branch: {}  HEAD: {}  status: {}\n",
+                root.display(),
+                r.branch.as_deref().unwrap_or("(detached)"),
+                r.head_sha.as_deref().unwrap_or("(no commits)"),
+                if r.status.is_empty() {
+                    "clean"
+                } else {
+                    "dirty"
+                }
+            ));
+            for line in r.status.iter().take(MAX_STATUS_LINES) {
+                out.push_str(&format!("    {line}\n"));
+            }
+            if r.status.len() > MAX_STATUS_LINES {
+                out.push_str(&format!(
+                    "    … {} more\n",
+                    r.status.len() - MAX_STATUS_LINES
+                ));
+            }
+            &r.status
+        }
+    };
+    out.push_str("\n## Layer 2 — Active Tasks\n\n");
+    if active.is_empty() {
+        out.push_str(if has_tasks_md {
+            "No active tasks listed in datarim/tasks.md.\n"
+        } else {
+            "No datarim/tasks.md in this repository.\n"
+        });
+    }
+    for line in active {
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("\n## Layer 3 — Related Files\n\n");
+    if status.is_empty() {
+        out.push_str("No uncommitted changes (git status is clean).\n");
+    }
+    for line in status.iter().take(MAX_STATUS_LINES) {
+        let (code, path) = line.split_at(line.len().min(3));
+        let note = if code.contains('D') {
+            "deleted, uncommitted"
+        } else if code.contains('?') {
+            "untracked"
+        } else {
+            "changed, uncommitted"
+        };
+        out.push_str(&format!("- {path} — {note}\n"));
+    }
+    match purpose {
+        Purpose::Automatic => {
+            out.push_str("\n## Layer 4 — Open Questions\n\nNone recorded (automatic save).\n");
+            out.push_str("\n## Layer 5 — Failed Approaches\n\nNone recorded (automatic save): ask the user what was tried if it matters.\n");
+        }
+        Purpose::Draft => {
+            out.push_str("\n## Layer 4 — Open Questions\n\n(agent: each open question, tagged verified: or assumed:, or None.)\n");
+            out.push_str("\n## Layer 5 — Failed Approaches\n\n(agent: each approach tried and abandoned, and why it failed, or None.)\n");
+        }
+    }
+    out
+}
+
+/// Tags every line that holds a claim keyword as an assumption.
+fn tag_claims(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        out.push_str(line);
+        if body::claim_keyword(line).is_some() && !body::is_tagged(line) {
+            out.push_str("  assumed: captured automatically, not checked");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::git::RepoState;
+
+    #[test]
+    fn active_section_only() {
+        let md = "# Tasks\n\n## Active\n- A-0001 · wip · P1 · L1 · One → tasks/a.md\nnot a task\n- B-0002 · wip · P1 · L1 · Two\n\n## Done\n- C-0003 · done\n";
+        let lines = active_lines(md);
+        assert_eq!(lines.len(), 2);
+        assert!(lines[1].starts_with("- B-0002"));
+    }
+
+    #[test]
+    fn body_has_every_layer_and_no_untagged_claim() {
+        let state = GitState::Repo(RepoState {
+            head_sha: Some("0123456789abcdef0123456789abcdef01234567".into()),
+            branch: Some("merged-fix".into()),
+            status: vec![
+                " M src/green.rs".into(),
+                "?? new.txt".into(),
+                " D old.rs".into(),
+            ],
+            last_commit_paths: vec![],
+        });
+        let text = tag_claims(&render_body(
+            Path::new("/r"),
+            &state,
+            true,
+            &["- A-0001 · wip · P1 · L1 · Get CI passing".into()],
+            Purpose::Automatic,
+        ));
+        for n in 1..=5 {
+            assert!(body::has_layer(&text, n), "{n}: {text}");
+        }
+        assert!(body::untagged_claims(&text, 1).is_empty(), "{text}");
+        assert!(text.contains("repo: /r  branch: merged-fix  HEAD: 0123456789abcdef0123456789abcdef01234567  status: dirty"), "{text}");
+        assert!(
+            text.contains("- src/green.rs — changed, uncommitted  assumed:"),
+            "{text}"
+        );
+        assert!(text.contains("- old.rs — deleted, uncommitted\n"), "{text}");
+        assert!(text.contains("- new.txt — untracked\n"), "{text}");
+    }
+}

@@ -1,0 +1,235 @@
+//! The resume block printed after every successful save (the spec's rendering rules).
+//!
+//! - the command line carries the exact SESSION-ID given, never a re-derived one;
+//! - the TASK-ID comes from RECOMMENDED_NEXT only (`[A-Z]+-[0-9]{4}`; a `SESSION-…` id is not
+//!   a task); with none, the `↳` and `Next:` lines are left out, never invented;
+//! - the title is the 5th `·` field of the task's Active line in `datarim/tasks.md`,
+//!   sanitised (control characters, backticks and `$(…)` removed, line breaks collapsed, a
+//!   leading `/` stripped, at most 55 characters cut on a word boundary + `…`), plain prose;
+//!   no title → `↳ TASK-ID` alone, no em-dash;
+//! - the saved time is `YYYY-MM-DD HH:MM` from the id, never from the clock;
+//! - "Also active this session" lists the other active task ids only (sorted, unique), and
+//!   is left out when there are none.
+
+use super::session;
+use regex::Regex;
+use std::sync::LazyLock;
+
+static TASK_ID: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new("[A-Z]+-[0-9]{4}").ok());
+static SUBSTITUTION: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\$\([^)]*\)|`[^`]*`").ok());
+
+/// What the block is rendered from (the positional arguments of datarim's renderer).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Input<'a> {
+    pub(crate) session_id: &'a str,
+    pub(crate) recommended_next: &'a str,
+    pub(crate) next_action: &'a str,
+    /// The active tasks file's text (one task per line, `TASK-ID | status`).
+    pub(crate) active_tasks: &'a str,
+    /// `datarim/tasks.md`'s text, when there is one.
+    pub(crate) tasks_md: Option<&'a str>,
+    /// Where the artefact was saved, as shown to the user.
+    pub(crate) saved_to: &'a str,
+    /// The resume slash command (`/baton:dr-continue`).
+    pub(crate) command: &'a str,
+}
+
+/// Renders the block.
+pub(crate) fn render(input: &Input<'_>) -> String {
+    let id = input.session_id;
+    let cmd = input.command;
+    let task = task_id(input.recommended_next);
+    let mut active = task_ids(input.active_tasks);
+    active.sort();
+    active.dedup();
+    let others: Vec<&str> = active
+        .iter()
+        .map(String::as_str)
+        .filter(|t| Some(*t) != task.as_deref())
+        .collect();
+
+    let mut out = format!(
+        "Session saved → {}\n\nTo resume in a fresh window, copy this line exactly:\n\n  {cmd} {id}\n\n",
+        input.saved_to
+    );
+    if let Some(task) = &task {
+        let title = input
+            .tasks_md
+            .and_then(|md| lookup_title(task, md))
+            .map(|t| sanitize_title(&t))
+            .filter(|t| !t.is_empty());
+        let saved = session::saved_time(id);
+        out.push_str(&format!("  ↳ {task}"));
+        if let Some(title) = &title {
+            out.push_str(&format!(" — {title}"));
+        }
+        if let Some(saved) = &saved {
+            out.push_str(&format!("   (saved {saved} UTC)"));
+        }
+        out.push('\n');
+        let next = sanitize_annotation(input.next_action);
+        if !next.is_empty() {
+            out.push_str(&format!("    Next: {next}\n"));
+        }
+    }
+    if !others.is_empty() {
+        out.push_str(&format!(
+            "    Also active this session: {}\n",
+            others.join(" ")
+        ));
+    }
+    out.push_str(&format!(
+        "\n{id} is the only argument that selects this saved session — a bare\n\
+{cmd} may grab another agent's session in a shared workspace. The\n\
+task name and date are labels for you, not command input.\n\n\
+Do NOT use claude --continue / codex resume / Cursor chat history.\n\
+A fresh session + {cmd} is the only safe resume path.\n"
+    ));
+    out
+}
+
+/// The TASK-ID named in RECOMMENDED_NEXT: the first `[A-Z]+-[0-9]{4}` that is not part of a
+/// session id.
+pub(crate) fn task_id(recommended_next: &str) -> Option<String> {
+    let re = TASK_ID.as_ref()?;
+    re.find_iter(recommended_next)
+        .map(|m| m.as_str())
+        .find(|m| !m.starts_with("SESSION-"))
+        .map(str::to_string)
+}
+
+/// The task ids of an active tasks file, in file order: each non-empty line's first token
+/// (up to a `|` or a blank).
+pub(crate) fn task_ids(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let end = t.find(['|', ' ', '\t']).unwrap_or(t.len());
+            let id = t[..end].trim();
+            (!id.is_empty()).then(|| id.to_string())
+        })
+        .collect()
+}
+
+/// The raw title of `task` in tasks.md: its Active line is
+/// `- {TASK-ID} · {status} · {prio} · {level} · {TITLE} → tasks/…`.
+pub(crate) fn lookup_title(task: &str, tasks_md: &str) -> Option<String> {
+    let prefix = format!("- {task} ·");
+    let line = tasks_md.lines().find(|l| l.starts_with(&prefix))?;
+    let field = line.split(" · ").nth(4)?;
+    let title = field.split(" → ").next().unwrap_or(field).trim();
+    (!title.is_empty()).then(|| title.to_string())
+}
+
+/// One line of at most 80 characters, without control characters, backticks or `$(…)`.
+pub(crate) fn sanitize_annotation(raw: &str) -> String {
+    let flat: String = raw
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let stripped = match SUBSTITUTION.as_ref() {
+        Some(re) => re.replace_all(&flat, "").into_owned(),
+        None => flat,
+    };
+    let stripped = stripped.replace('`', "").replace("$(", "(");
+    let one_line = stripped.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 80 {
+        let head: String = one_line.chars().take(79).collect();
+        format!("{}…", head.trim_end())
+    } else {
+        one_line
+    }
+}
+
+/// A title for the `↳` line: the annotation rules, a leading `/` stripped (it could forge a
+/// command line), at most 55 characters cut on a word boundary + `…`.
+pub(crate) fn sanitize_title(raw: &str) -> String {
+    let base = sanitize_annotation(raw);
+    let t = base.strip_prefix('/').unwrap_or(&base).trim_start();
+    if t.chars().count() <= 55 {
+        return t.to_string();
+    }
+    let prefix: String = t.chars().take(55).collect();
+    match prefix.rfind(' ') {
+        Some(sp) if prefix[..sp].trim_end().chars().count() >= 5 => {
+            format!("{}…", prefix[..sp].trim_end())
+        }
+        _ => {
+            let hard: String = t.chars().take(54).collect();
+            format!("{hard}…")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_id_comes_from_recommended_next_only() {
+        assert_eq!(task_id("/dr-next TUNE-0441").as_deref(), Some("TUNE-0441"));
+        assert_eq!(task_id("continue"), None);
+        assert_eq!(task_id("/baton:dr-continue SESSION-20261130-101500"), None);
+        assert_eq!(
+            task_id("/baton:dr-continue SESSION-20261130-101500 then AB-1234").as_deref(),
+            Some("AB-1234")
+        );
+    }
+
+    #[test]
+    fn task_ids_are_first_tokens() {
+        assert_eq!(
+            task_ids("TUNE-0420 | in_progress\n\nVERD-0050|done\n  X-0001 wip\n"),
+            vec!["TUNE-0420", "VERD-0050", "X-0001"]
+        );
+    }
+
+    #[test]
+    fn title_is_the_fifth_field() {
+        let md = "# Tasks\n\n## Active\n- TUNE-0441 · in_progress · P2 · L2 · Improve the block → tasks/TUNE-0441.md\n- VERD-0050 · x · P2 · L4\n";
+        assert_eq!(
+            lookup_title("TUNE-0441", md).as_deref(),
+            Some("Improve the block")
+        );
+        assert_eq!(lookup_title("VERD-0050", md), None);
+        assert_eq!(lookup_title("NOPE-0001", md), None);
+        assert_eq!(lookup_title("TUNE-044", md), None);
+    }
+
+    #[test]
+    fn annotation_is_one_safe_line() {
+        let evil = "do `evil` $(rm -rf /) thing\nwith a very very very very very very very very very very very very very long tail";
+        let s = sanitize_annotation(evil);
+        assert!(
+            !s.contains('`') && !s.contains("$(") && !s.contains('\n'),
+            "{s}"
+        );
+        assert!(s.chars().count() <= 80, "{s}");
+        assert!(s.starts_with("do thing with a very"), "{s}");
+        assert!(s.ends_with('…'));
+        assert_eq!(sanitize_annotation("a\u{7}b\tc"), "a b c");
+        assert_eq!(sanitize_annotation("unclosed $(x"), "unclosed (x");
+    }
+
+    #[test]
+    fn title_rules() {
+        assert_eq!(
+            sanitize_title("/dr-continue forged-title-attempt"),
+            "dr-continue forged-title-attempt"
+        );
+        let long = "This is a very long title that should be truncated because it exceeds the fifty-five character limit";
+        let t = sanitize_title(long);
+        assert_eq!(t, "This is a very long title that should be truncated…");
+        assert!(t.chars().count() <= 56);
+        let one_word = "x".repeat(70);
+        let t = sanitize_title(&one_word);
+        assert_eq!(t.chars().count(), 55);
+        assert!(t.ends_with('…'));
+        assert_eq!(
+            sanitize_title("Title with `whoami` and $(id) payload"),
+            "Title with and payload"
+        );
+        assert_eq!(sanitize_title("Short"), "Short");
+    }
+}

@@ -1,0 +1,162 @@
+//! `baton handoff stale-runtime`: an advisory when a commit range changed a shipped file
+//! (by default a script under `scripts/lib/*.sh` or a skill `skills/*/SKILL.md`), whose
+//! change is live only where it was committed. Read-only, no network; never blocks.
+//!
+//! Exit 0 with the advisory (a shipped file changed) or silent (none did); 3 when git could
+//! not be read (fail-open: the caller goes on); 2 for a bad range.
+
+use git2::Repository;
+use regex::Regex;
+use std::path::Path;
+
+/// The advisory printed when a shipped file changed.
+const ADVISORY: &str = "Advisory: update your other installs.
+This range changed one or more shipped scripts or skills. If this framework runs on more
+than one machine, the change is only where it was committed so far: update each install
+the way your setup does it, so the change is not stranded on one box. This reminder does
+not block anything; go on after noting it.";
+
+/// Runs the detector; returns the exit code.
+pub(crate) fn run(repo: &Path, range: &str, quiet: bool, globs: &[String]) -> i32 {
+    let matchers = match compile(globs) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("baton handoff stale-runtime: {e}");
+            return 2;
+        }
+    };
+    let changed = match changed_paths(repo, range) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "baton handoff stale-runtime: git diff failed for range {range} in {}: {e} (fail-open, advisory skipped)",
+                repo.display()
+            );
+            return 3;
+        }
+    };
+    let shipped: Vec<&String> = changed
+        .iter()
+        .filter(|p| matchers.iter().any(|m| m.is_match(p)))
+        .collect();
+    if !shipped.is_empty() && !quiet {
+        println!("{ADVISORY}");
+        println!("Shipped files changed in {range}:");
+        for p in shipped {
+            println!("  {p}");
+        }
+    }
+    0
+}
+
+/// A glob as a regex matching a whole path segment sequence at any depth: `*` and `?` stay
+/// inside one segment, `**` crosses segments.
+pub(crate) fn glob_regex(glob: &str) -> String {
+    let mut re = String::from("(?:^|/)");
+    let chars: Vec<char> = glob.trim_start_matches("./").chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '*' if chars.get(i + 1) == Some(&'*') => {
+                if chars.get(i + 2) == Some(&'/') {
+                    re.push_str("(?:.*/)?");
+                    i += 3;
+                } else {
+                    re.push_str(".*");
+                    i += 2;
+                }
+                continue;
+            }
+            '*' => re.push_str("[^/]*"),
+            '?' => re.push_str("[^/]"),
+            c => re.push_str(&regex::escape(&c.to_string())),
+        }
+        i += 1;
+    }
+    re.push('$');
+    re
+}
+
+fn compile(globs: &[String]) -> Result<Vec<Regex>, String> {
+    globs
+        .iter()
+        .map(|g| {
+            Regex::new(&glob_regex(g))
+                .map_err(|e| format!("glob {g:?} (handoff.stale_runtime_globs): {e}"))
+        })
+        .collect()
+}
+
+/// The paths a range changed (`A..B`, `A...B` from the merge base, or `A` = `A..HEAD`).
+fn changed_paths(repo_dir: &Path, range: &str) -> Result<Vec<String>, String> {
+    let repo = Repository::discover(repo_dir).map_err(|e| e.message().to_string())?;
+    let (from, to, merge_base) = if let Some((a, b)) = range.split_once("...") {
+        (a, b, true)
+    } else if let Some((a, b)) = range.split_once("..") {
+        (a, b, false)
+    } else {
+        (range, "HEAD", false)
+    };
+    let to = if to.is_empty() { "HEAD" } else { to };
+    let from = if from.is_empty() { "HEAD" } else { from };
+    let commit = |rev: &str| {
+        repo.revparse_single(rev)
+            .and_then(|o| o.peel_to_commit())
+            .map_err(|e| format!("{rev}: {}", e.message()))
+    };
+    let to_c = commit(to)?;
+    let mut from_c = commit(from)?;
+    if merge_base {
+        let base = repo
+            .merge_base(from_c.id(), to_c.id())
+            .map_err(|e| e.message().to_string())?;
+        from_c = repo
+            .find_commit(base)
+            .map_err(|e| e.message().to_string())?;
+    }
+    let from_tree = from_c.tree().map_err(|e| e.message().to_string())?;
+    let to_tree = to_c.tree().map_err(|e| e.message().to_string())?;
+    let diff = repo
+        .diff_tree_to_tree(Some(&from_tree), Some(&to_tree), None)
+        .map_err(|e| e.message().to_string())?;
+    let mut paths = Vec::new();
+    for d in diff.deltas() {
+        for f in [d.old_file(), d.new_file()] {
+            if let Some(p) = f.path() {
+                let p = p.to_string_lossy().into_owned();
+                if !paths.contains(&p) {
+                    paths.push(p);
+                }
+            }
+        }
+    }
+    Ok(paths)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(glob: &str, path: &str) -> bool {
+        Regex::new(&glob_regex(glob)).unwrap().is_match(path)
+    }
+
+    #[test]
+    fn globs_match_like_the_defaults_say() {
+        assert!(matches("scripts/lib/*.sh", "scripts/lib/writer.sh"));
+        assert!(matches(
+            "scripts/lib/*.sh",
+            "vendor/datarim/scripts/lib/x.sh"
+        ));
+        assert!(!matches("scripts/lib/*.sh", "scripts/lib/sub/x.sh"));
+        assert!(!matches("scripts/lib/*.sh", "scripts/lib/x.sh.bak"));
+        assert!(!matches("scripts/lib/*.sh", "myscripts/lib/x.sh"));
+        assert!(matches("skills/*/SKILL.md", "skills/save/SKILL.md"));
+        assert!(!matches("skills/*/SKILL.md", "skills/SKILL.md"));
+        assert!(matches("docs/**/*.md", "docs/a/b/c.md"));
+        assert!(matches("docs/**/*.md", "docs/c.md"));
+        assert!(matches("a?.txt", "ab.txt"));
+        assert!(!matches("a?.txt", "a/.txt"));
+        assert!(matches("file(1).md", "file(1).md"));
+    }
+}
