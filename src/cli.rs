@@ -67,6 +67,9 @@ where
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let is_hook = args.get(1).is_some_and(|a| a == "hook");
+    if !is_hook {
+        install_cli_panic_hook();
+    }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) if is_hook => {
@@ -109,6 +112,29 @@ where
             e.exit_code()
         }
     }
+}
+
+/// For the CLI: a closed stdout (`baton … | head`) ends the command quietly with exit 0, as
+/// ripgrep does; any other panic is one line on stderr and exit 1, never a backtrace dump.
+/// (The hook path has its own hook that keeps handlers' panics for its one-line report.)
+fn install_cli_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(ToString::to_string)
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        if msg.contains("Broken pipe") || msg.contains("failed printing to stdout") {
+            std::process::exit(0);
+        }
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("baton: internal error (this is a bug in baton): {msg}{at}");
+        std::process::exit(1);
+    }));
 }
 
 fn status_command(env: &CliEnv, json: bool) -> i32 {
