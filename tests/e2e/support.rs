@@ -146,14 +146,14 @@ pub(crate) fn build_plugin(dst: &Path) {
 }
 
 pub(crate) fn install_binary(plugin: &Path, binary: &Path) {
-    use std::os::unix::fs::PermissionsExt;
     let bin = plugin.join("bin");
     fs::create_dir_all(&bin).unwrap();
     let target = bin.join("baton");
     let _ = fs::remove_file(&target);
-    fs::copy(binary, &target)
-        .unwrap_or_else(|e| panic!("copy {} to {}: {e}", binary.display(), target.display()));
-    fs::set_permissions(&target, fs::Permissions::from_mode(0o755)).unwrap();
+    // A symlink, not a copy: exec'ing a file just written fails with ETXTBSY when another
+    // test thread forks while the copy's write handle is open.
+    std::os::unix::fs::symlink(binary, &target)
+        .unwrap_or_else(|e| panic!("link {} to {}: {e}", binary.display(), target.display()));
 }
 
 pub(crate) fn copy_dir_all(src: &Path, dst: &Path) {
@@ -309,7 +309,22 @@ impl Sandbox {
         tools: &str,
         label: &str,
     ) -> (Run, Vec<Value>) {
+        self.claude_p_env(claude, api, prompt, tools, label, &[])
+    }
+
+    /// `claude_p` with extra environment variables for Claude Code and its hooks (e.g.
+    /// `BATON_NOW` to pin the time baton sees).
+    pub(crate) fn claude_p_env(
+        &self,
+        claude: &Path,
+        api: &crate::mock_api::MockApi,
+        prompt: &str,
+        tools: &str,
+        label: &str,
+        env: &[(&str, &str)],
+    ) -> (Run, Vec<Value>) {
         let mut cmd = self.claude(claude, &api.base_url());
+        cmd.envs(env.iter().copied());
         cmd.arg("-p")
             .arg(prompt)
             .arg("--plugin-dir")

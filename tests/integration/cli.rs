@@ -1,7 +1,6 @@
 //! The CLI around the hook: `--help`, `status`, `doctor`.
 
 use crate::harness::{bin, Project};
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 #[test]
@@ -59,8 +58,9 @@ fn plugin_copy(with_binary: bool) -> tempfile::TempDir {
     if with_binary {
         let b: PathBuf = t.path().join("bin/baton");
         std::fs::create_dir_all(b.parent().unwrap()).unwrap();
-        std::fs::copy(bin(), &b).unwrap();
-        std::fs::set_permissions(&b, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // A symlink, not a copy: exec'ing a file just written can fail with ETXTBSY while
+        // other test threads fork.
+        std::os::unix::fs::symlink(bin(), &b).unwrap();
     }
     t
 }

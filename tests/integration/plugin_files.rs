@@ -3,7 +3,6 @@
 
 use crate::harness::{bin, run_command, Project};
 use serde_json::Value;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Command;
 
@@ -57,8 +56,9 @@ fn session_start_with_the_binary_answers_through_it() {
     let plugin = tempfile::tempdir().unwrap();
     let b = plugin.path().join("bin/baton");
     std::fs::create_dir_all(b.parent().unwrap()).unwrap();
-    std::fs::copy(bin(), &b).unwrap();
-    std::fs::set_permissions(&b, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // A symlink, not a copy: exec'ing a file just written can fail with ETXTBSY while
+    // other test threads fork.
+    std::os::unix::fs::symlink(bin(), &b).unwrap();
     let out = run_session_start(&p, plugin.path());
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(
