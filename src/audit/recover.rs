@@ -153,7 +153,7 @@ pub(crate) fn l2(store: &Store, index: &Index) -> Result<String> {
                 format!("integrity: {}", e.integrity.join("; "))
             };
             let figures = e.stats.as_ref().map_or(String::new(), |s| {
-                format!(", {} records, {} files changed", s.records, s.files.len())
+                format!(", {} records, {} file(s) changed", s.records, s.files.len())
             });
             out.push_str(&format!("- {} {}{figures}, {integrity}\n", e.id, e.task));
         }
@@ -267,7 +267,12 @@ pub(crate) fn recover(store: &Store, arg: Option<&str>) -> Result<String> {
             }
         }
         Some(id) => {
-            crate::core::fsx::validate_component("session id", id)?;
+            if !store.run_dir(id)?.is_dir() {
+                return Err(Error::Invalid(format!(
+                    "no session {id} under {}; `baton audit status` lists them",
+                    store.runs().display()
+                )));
+            }
             out.push_str(&format!("## L1 — {id}\n{}\n\n", l1(store, Some(id))?));
             out.push_str(&format!("## L3 — {id}\n{}\n", l3(store, id)?));
         }
