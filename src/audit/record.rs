@@ -8,7 +8,6 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use regex::Regex;
 use serde_json::{json, Map, Value};
 use std::path::Path;
-use std::sync::LazyLock;
 
 /// Longest summary of a tool input, in characters.
 const SUMMARY_CHARS: usize = 200;
@@ -47,32 +46,100 @@ pub(crate) fn fnv(parts: &[&str]) -> u64 {
     h
 }
 
-/// Bash commands that write files other than by a redirect, told cheaply from the command.
-static BASH_WRITES: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
-        r"(?x)
-        (^|[;&|(]\s*|\s)(sed\s+(-[a-zA-Z]*i|--in-place)|tee|mv|cp|rm|touch|mkdir|rmdir|ln|patch|truncate|install|chmod)\s
-        | (^|[;&|]\s*)git\s+(apply|checkout|restore|reset|mv|rm|stash|merge|rebase|cherry-pick|revert)\b",
-    )
-    .ok()
-});
+/// Commands that write files when they start a pipeline stage.
+const WRITERS: [&str; 12] = [
+    "tee", "mv", "cp", "rm", "touch", "mkdir", "rmdir", "ln", "patch", "truncate", "install",
+    "chmod",
+];
+/// git subcommands that change the work tree.
+const GIT_WRITERS: [&str; 11] = [
+    "apply",
+    "checkout",
+    "restore",
+    "reset",
+    "mv",
+    "rm",
+    "stash",
+    "merge",
+    "rebase",
+    "cherry-pick",
+    "revert",
+];
 
-/// A stdout redirect and its target.
-static REDIRECT: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"(?:^|[^0-9&<>])>>?\s*([^\s;&|<>()]+)").ok());
-
-/// Whether a Bash command writes files, and the file when it redirects into one.
+/// Whether a Bash command writes files, and the first file it redirects stdout into. Told
+/// cheaply from the command line (no regex, no shell parsing): a `>`/`>>` redirect to a file
+/// other than /dev/…, or a stage starting with a writing command (`sed -i`, `tee`, `mv`,
+/// `git checkout` …).
 fn bash_change(command: &str) -> (bool, Option<String>) {
-    let Some(redirect) = REDIRECT.as_ref() else {
-        return (false, None);
-    };
-    let path = redirect
-        .captures_iter(command)
-        .map(|c| c[1].to_string())
-        .find(|p| !p.starts_with("/dev/"));
-    let rest = redirect.replace_all(command, " ");
-    let writes = path.is_some() || BASH_WRITES.as_ref().is_some_and(|re| re.is_match(&rest));
+    let path = redirect_target(command);
+    let writes = path.is_some()
+        || command
+            .split([';', '&', '|', '(', ')', '\n'])
+            .any(|stage| stage_writes(stage.split_whitespace()));
     (writes, path)
+}
+
+fn stage_writes<'a>(mut words: impl Iterator<Item = &'a str>) -> bool {
+    let mut first = words.next();
+    // Skip `VAR=value` prefixes and sudo/env.
+    while let Some(w) = first {
+        if w.contains('=') || w == "sudo" || w == "env" {
+            first = words.next();
+        } else {
+            break;
+        }
+    }
+    let Some(cmd) = first else {
+        return false;
+    };
+    let cmd = cmd.rsplit('/').next().unwrap_or(cmd);
+    match cmd {
+        "sed" => words.any(|w| {
+            w == "--in-place" || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
+        }),
+        "git" => words
+            .find(|w| !w.starts_with('-'))
+            .is_some_and(|sub| GIT_WRITERS.contains(&sub)),
+        _ => WRITERS.contains(&cmd),
+    }
+}
+
+/// The first file a `>` or `>>` redirect of stdout names (not `2>`, `&>`, `>&2`, /dev/…).
+fn redirect_target(command: &str) -> Option<String> {
+    let b = command.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'>' {
+            i += 1;
+            continue;
+        }
+        let prev = if i == 0 { b' ' } else { b[i - 1] };
+        let mut j = i + 1;
+        if j < b.len() && b[j] == b'>' {
+            j += 1;
+        }
+        let next = b.get(j).copied().unwrap_or(b' ');
+        if prev.is_ascii_digit()
+            || matches!(prev, b'&' | b'>' | b'=' | b'-')
+            || matches!(next, b'=' | b'&')
+        {
+            i = j;
+            continue;
+        }
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+        let start = j;
+        while j < b.len() && !b" \t;&|<>()\n".contains(&b[j]) {
+            j += 1;
+        }
+        let target = &command[start..j];
+        if !target.is_empty() && !target.starts_with("/dev/") {
+            return Some(target.trim_matches(['"', '\'']).to_string());
+        }
+        i = j.max(i + 1);
+    }
+    None
 }
 
 /// A path relative to `root` when inside it.
@@ -333,6 +400,11 @@ mod tests {
             bash_change("echo hi >> log/a.txt").1.as_deref(),
             Some("log/a.txt")
         );
+        assert_eq!(bash_change("cmd 2>&1 >/dev/null").1, None);
+        assert!(bash_change("ls | tee out.log").0);
+        assert!(!bash_change("git -C x log").0);
+        assert!(!bash_change("awk '$1 >= 3' f").0);
+        assert!(bash_change("FOO=1 mv a b").0);
     }
 
     #[test]
