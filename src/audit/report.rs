@@ -97,18 +97,24 @@ fn gather(store: &Store, config: &Config, date: NaiveDate, now: DateTime<Utc>) -
             stats,
         });
     }
-    anomalies(&mut day, config, now);
-    backlog(store, config, &idx, &mut day);
-    for row in &day.rows {
+    // session.json may have been edited by hand since the index saw it (one small read per
+    // session of the day).
+    for row in &mut day.rows {
+        match store::read_meta(store, &row.entry.id) {
+            Ok(meta) => row.entry.status = meta.status,
+            Err(e) => day.integrity.push(format!("{}: {e}", row.entry.id)),
+        }
         if !store::STATUSES.contains(&row.entry.status.as_str()) {
             day.integrity.push(format!(
-                "{}: session.json has status {:?} (expected one of {})",
+                "{}: session.json has status {:?} (expected one of {}); fix it by hand",
                 row.entry.id,
                 row.entry.status,
                 store::STATUSES.join(", ")
             ));
         }
     }
+    anomalies(&mut day, config, now);
+    backlog(store, config, &idx, &mut day);
     Ok(day)
 }
 

@@ -90,7 +90,13 @@ impl Store {
     /// Creates `.boo/` and `runs/` (0700) and keeps them out of git unless shared.
     pub(crate) fn ensure(&self) -> Result<()> {
         fsx::ensure_private_dir(&self.dir)?;
-        if !self.shared {
+        if self.shared {
+            // Shared trails are merged by git's union driver; ids collapse duplicates on read.
+            let attributes = self.dir.join(".gitattributes");
+            if std::fs::symlink_metadata(&attributes).is_err() {
+                fsx::atomic_write(&attributes, b"*.jsonl merge=union\n", fsx::SHARED_FILE)?;
+            }
+        } else {
             fsx::keep_out_of_git(&self.dir)?;
         }
         fsx::ensure_private_dir(&self.runs())

@@ -373,7 +373,6 @@ fn a_hand_edited_bad_status_is_reported_not_a_panic() {
             .contains("WARNING: session.json has status \"half-done\""),
         "{out:?}"
     );
-    assert_eq!(audit(&p, &["reindex"]).code, 0);
     let out = audit(&p, &["report-daily"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("has status \"half-done\""), "{out:?}");
@@ -619,4 +618,19 @@ fn report_daily_scale() {
         &out.stdout[..500]
     );
     eprintln!("report-daily over 100,000 records in 200 sessions: {took:?}");
+}
+
+#[test]
+fn a_shared_trail_is_left_to_git_and_merges_by_union() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "audit:\n  shared: true\n");
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    assert!(!p.root.join(".boo/.gitignore").exists());
+    let attributes = std::fs::read_to_string(p.root.join(".boo/.gitattributes")).unwrap();
+    assert!(attributes.contains("*.jsonl merge=union"));
+    let buffer = runs(&p).join(current(&p)).join("audit_buffer.jsonl");
+    assert_eq!(
+        std::fs::metadata(buffer).unwrap().permissions().mode() & 0o777,
+        0o644
+    );
 }
