@@ -54,8 +54,15 @@ impl Handler for AuditHandler {
                 };
                 let failed = matches!(event.kind, EventKind::PostToolUseFailure(_));
                 let redactor = Redactor::with_extra(&env.config.redact.extra_patterns);
-                let rec =
-                    record::tool_record(call, failed, claude_session, now, &env.root, &redactor);
+                let rec = record::tool_record(
+                    call,
+                    failed,
+                    claude_session,
+                    event.common.agent_type.as_deref(),
+                    now,
+                    &env.root,
+                    &redactor,
+                );
                 jsonl::append(&store.run_dir(&id)?.join(BUFFER), &rec, store.file_mode())?;
                 Ok(Contribution::default())
             }

@@ -216,6 +216,7 @@ pub(crate) fn tool_record(
     call: &ToolCall,
     failed: bool,
     claude_session: &str,
+    agent: Option<&str>,
     now: DateTime<Utc>,
     root: &Path,
     redactor: &Redactor,
@@ -276,6 +277,9 @@ pub(crate) fn tool_record(
         m.insert("duration_ms".into(), json!(d));
     }
     m.insert("claude_session".into(), json!(claude_session));
+    if let Some(agent) = agent {
+        m.insert("agent".into(), json!(agent));
+    }
     if !tool_use_id.is_empty() {
         m.insert("tool_use_id".into(), json!(tool_use_id));
     }
@@ -370,6 +374,7 @@ mod tests {
             &c,
             false,
             "cs",
+            None,
             now(),
             Path::new("/p"),
             &Redactor::builtin(),
@@ -414,7 +419,15 @@ mod tests {
             json!({"command": format!("curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123456789' {}", "x".repeat(400))}),
         );
         c.error = Some("Exit code 7\ncurl failed".into());
-        let r = tool_record(&c, true, "cs", now(), Path::new("/p"), &Redactor::builtin());
+        let r = tool_record(
+            &c,
+            true,
+            "cs",
+            Some("Explore"),
+            now(),
+            Path::new("/p"),
+            &Redactor::builtin(),
+        );
         assert_eq!(r["outcome"], "error");
         assert_eq!(r["exit_code"], 7);
         let input = r["input"].as_str().unwrap();

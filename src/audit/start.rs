@@ -60,7 +60,11 @@ pub(crate) fn start(
                     m.session_id, m.task, m.session_id
                 ));
             }
-            _ => {}
+            Ok(_) => {}
+            Err(e) => out.push_str(&format!(
+                "The current session {cur} could not be read ({e}); left as it is — \
+                 `baton audit status` lists it.\n"
+            )),
         }
     }
     let meta = match meta {
@@ -78,6 +82,13 @@ pub(crate) fn start(
         meta.task,
         store.run_dir(&meta.session_id)?.display()
     ));
+    out.push_str(&recovery(store, &meta.session_id)?);
+    Ok(out)
+}
+
+/// Steps 5-7: recent sessions, corrections to follow, priorities, unfinished sessions.
+fn recovery(store: &Store, id: &str) -> Result<String> {
+    let mut out = String::new();
     let (idx, _) = index::load(store)?;
     out.push_str(&format!(
         "## Recent sessions (L0)\n{}\n\n",
@@ -93,7 +104,7 @@ pub(crate) fn start(
         let mark = if *done { "" } else { " — not yet persisted" };
         out.push_str(&format!("- {text} ({id}, {sid}{mark})\n"));
     }
-    let unfinished = recover::unfinished(&idx, Some(&meta.session_id));
+    let unfinished = recover::unfinished(&idx, Some(id));
     out.push_str("\n## Priorities\n");
     let open = corrections.iter().filter(|c| !c.3).count();
     let mut any = false;
