@@ -63,7 +63,9 @@ fn timeline(day: &Day, now: DateTime<Utc>) -> String {
         return "<p>No sessions.</p>".into();
     }
     let row = 24;
-    let height = row * day.rows.len() + 30;
+    let sessions_h = row * day.rows.len();
+    // One more row: tool calls per hour, all sessions together.
+    let height = sessions_h + row + 30;
     let mut svg = format!(
         "<svg id=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"{height}\" role=\"img\" aria-label=\"Sessions over the day\">"
     );
@@ -93,6 +95,28 @@ fn timeline(day: &Day, now: DateTime<Utc>) -> String {
             esc(&r.entry.id),
             esc(&r.entry.task),
             esc(&r.entry.status)
+        ));
+    }
+    let mut hours = [0u64; 24];
+    for r in &day.rows {
+        for (h, n) in &r.stats.hours {
+            if let Some(slot) = h.parse::<usize>().ok().and_then(|h| hours.get_mut(h)) {
+                *slot += n;
+            }
+        }
+    }
+    let peak = hours.iter().copied().max().unwrap_or(0).max(1);
+    let y = sessions_h + 4;
+    svg.push_str(&format!(
+        "<text x=\"0\" y=\"{}\" font-size=\"12\">tool calls / hour</text>",
+        y + 13
+    ));
+    for (h, n) in hours.iter().enumerate().filter(|(_, n)| **n > 0) {
+        let bar = (n * 16).div_ceil(peak);
+        svg.push_str(&format!(
+            "<rect x=\"{}\" y=\"{}\" width=\"22\" height=\"{bar}\" fill=\"#4a7bd0\"><title>{h:02}:00 — {n} call(s)</title></rect>",
+            160 + h * 24 + 1,
+            y as u64 + 16 - bar
         ));
     }
     svg.push_str("</svg>");

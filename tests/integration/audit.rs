@@ -634,3 +634,26 @@ fn a_shared_trail_is_left_to_git_and_merges_by_union() {
         0o644
     );
 }
+
+#[test]
+fn session_start_recaps_history_and_lists_unfinished_sessions() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "left open"]).code, 0);
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    assert_eq!(audit(&p, &["start", "current work", "--force"]).code, 0);
+    p.hook("PostToolUse", tool_event(&p, 2).as_bytes());
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        ctx.contains("Recording tool calls to audit session adhoc_20261130_1015_2 — current work"),
+        "{ctx}"
+    );
+    assert!(ctx.contains("echo call-2"), "{ctx}");
+    assert!(ctx.contains("Recent sessions:"), "{ctx}");
+    assert!(ctx.contains("Unfinished sessions"), "{ctx}");
+    assert!(ctx.contains("- adhoc_20261130_1015 started"), "{ctx}");
+    assert!(ctx.contains("baton audit end --session ID"), "{ctx}");
+}
