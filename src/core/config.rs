@@ -485,6 +485,29 @@ mod tests {
     }
 
     #[test]
+    fn audit_keys_are_checked() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "audit:\n  correction_patterns: ['^nope', '(']\n",
+        );
+        let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+        assert!(msg.contains("audit.correction_patterns[1]"), "{msg}");
+        write(t.path(), PROJECT_CONFIG, "audit: {hot_file_edits: 0}\n");
+        let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+        assert!(msg.contains("audit.hot_file_edits"), "{msg}");
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "audit: {correction_patterns: ['^nope']}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        assert_eq!(l.config.audit.correction_patterns, vec!["^nope"]);
+    }
+
+    #[test]
     fn empty_file_is_fine() {
         let t = tempfile::tempdir().unwrap();
         write(t.path(), PROJECT_CONFIG, "# nothing yet\n");

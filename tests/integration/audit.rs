@@ -657,3 +657,23 @@ fn session_start_recaps_history_and_lists_unfinished_sessions() {
     assert!(ctx.contains("- adhoc_20261130_1015 started"), "{ctx}");
     assert!(ctx.contains("baton audit end --session ID"), "{ctx}");
 }
+
+#[test]
+fn a_broken_index_is_rebuilt_from_the_run_directories() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "indexed task"]).code, 0);
+    assert_eq!(audit(&p, &["end"]).code, 0);
+    std::fs::write(p.root.join(".boo/index.json"), "{ not json").unwrap();
+    let out = audit(&p, &["status"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("rebuilt it from the run directories"),
+        "{out:?}"
+    );
+    let index: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.root.join(".boo/index.json")).unwrap())
+            .unwrap();
+    assert_eq!(index["sessions"][0]["task"], "indexed task");
+    assert_eq!(index["sessions"][0]["status"], "completed");
+    assert!(index["sessions"][0]["stats"].is_object());
+}
