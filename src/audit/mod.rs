@@ -2,6 +2,7 @@
 //! corrections (`.boo/`). The hooks record (handler.rs); the CLI starts, ends, recalls and
 //! reports (`baton audit …`). Layout and formats: store.rs and README's `### audit`.
 
+mod bash;
 mod end;
 mod handler;
 mod index;
@@ -12,6 +13,7 @@ mod record;
 mod recover;
 mod report;
 mod report_html;
+mod report_review;
 mod start;
 mod stats;
 mod store;
