@@ -3,7 +3,7 @@
 use super::index::{self, Entry};
 use super::store::{self, SessionMeta, Store, BUFFER, PENDING};
 use super::trail;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::git;
 use chrono::{DateTime, Utc};
 use std::path::Path;
@@ -63,11 +63,15 @@ pub(crate) fn current_or_start(
     Ok(Some(begin(store, "(auto)", now, "auto", root)?.session_id))
 }
 
-/// The current session if its run directory exists.
+/// The current session if its run directory exists. A `.current_session` that holds no valid
+/// id counts as none (auto-start then replaces it) instead of failing every tool call.
 fn usable(store: &Store) -> Result<Option<String>> {
-    Ok(store
-        .current()?
-        .filter(|id| store.run_dir(id).is_ok_and(|d| d.is_dir())))
+    let current = match store.current() {
+        Ok(c) => c,
+        Err(Error::InvalidId { .. }) => None,
+        Err(e) => return Err(e),
+    };
+    Ok(current.filter(|id| store.run_dir(id).is_ok_and(|d| d.is_dir())))
 }
 
 /// Moves the current session's buffer to its pending file. Returns the lines moved.

@@ -677,3 +677,13 @@ fn a_broken_index_is_rebuilt_from_the_run_directories() {
     assert_eq!(index["sessions"][0]["status"], "completed");
     assert!(index["sessions"][0]["stats"].is_object());
 }
+
+#[test]
+fn a_garbled_current_session_file_heals_instead_of_failing_every_call() {
+    let p = Project::new();
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    std::fs::write(runs(&p).join(".current_session"), "../../etc\n").unwrap();
+    let out = p.hook("PostToolUse", tool_event(&p, 2).as_bytes());
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    assert_eq!(current(&p), "adhoc_20261130_1015_2");
+}
