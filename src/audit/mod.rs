@@ -1,33 +1,209 @@
-//! audit: see DESIGN.md. This folder holds the subsystem: its CLI (`baton audit …`) and its
-//! hook handler (`handler.rs`), both calling the same functions.
+//! audit: named audit sessions over a crash-safe trail of tool calls, changes and
+//! corrections (`.boo/`). The hooks record (handler.rs); the CLI starts, ends, recalls and
+//! reports (`baton audit …`). Layout and formats: store.rs and README's `### audit`.
 
+mod bash;
+mod end;
 mod handler;
+mod index;
+mod integrity;
+mod lifecycle;
+mod persist;
+mod record;
+mod recover;
+mod report;
+mod report_html;
+mod report_review;
+mod start;
+mod stats;
+mod store;
+mod summary;
+mod time_serde;
+mod trail;
 
 pub(crate) use handler::AuditHandler;
 
 use crate::cli_env::CliEnv;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
+use store::Store;
 
 /// `baton audit` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
+    /// Start a named audit session (adopts a session the hooks started on their own)
+    Start {
+        /// What this session is for, e.g. "fix the login bug"
+        task: String,
+        /// Start even though another session is current (it stays in_progress)
+        #[arg(long)]
+        force: bool,
+    },
+    /// End the current session: move its records to the trail, check integrity, summarise
+    End {
+        /// End this session instead of the current one (e.g. an unfinished one)
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Mark a correction as persisted (it became a convention, instinct or note)
+    Persist {
+        /// The correction's id (c-…), as `baton audit status` or the summary shows it
+        correction_id: String,
+        /// Where it now lives (a file path)
+        #[arg(long, value_name = "PATH")]
+        to: String,
+    },
+    /// Graded recall: L0-L2 by default, `full` for the whole trail (L3), or one session by id
+    Recover {
+        /// `full`, or a session id
+        target: Option<String>,
+    },
+    /// The daily report: `report-daily [YYYYMMDD] [review] [--html]`
+    ReportDaily {
+        /// A date (YYYYMMDD, default today) and/or `review`
+        args: Vec<String>,
+        /// Also write a self-contained HTML page with a chart and a timeline
+        #[arg(long)]
+        html: bool,
+    },
     /// What the audit subsystem has in this project
     Status {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
     },
+    /// Rebuild .boo/index.json from the run directories
+    #[command(hide = true)]
+    Reindex,
 }
 
 /// Runs a `baton audit` command; returns the exit code.
-// A stub until the subsystem lands; it keeps the signature the real one will have.
-#[allow(clippy::unnecessary_wraps, clippy::needless_pass_by_value)]
 pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
+    let config = env.config();
+    let store = Store::new(&env.root, config);
+    let now = env.ctx.clock.now();
     match command {
-        Command::Status { json } => {
-            let _ = (json, env);
-            eprintln!("baton: the audit subsystem is not built yet");
-            Ok(1)
+        Command::Start { task, force } => {
+            print!("{}", start::start(&store, &env.root, &task, force, now)?);
+            Ok(0)
+        }
+        Command::End { session, json } => {
+            let ended = end::end(&store, &env.root, config, session.as_deref(), now)?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({
+                        "session_id": ended.id,
+                        "status": "completed",
+                        "integrity_ok": ended.problems.is_empty(),
+                        "problems": ended.problems,
+                    })
+                );
+            } else {
+                print!("{}", ended.summary);
+                println!(
+                    "\nSummary written to {}",
+                    store.run_dir(&ended.id)?.join(store::SUMMARY).display()
+                );
+            }
+            Ok(0)
+        }
+        Command::Persist { correction_id, to } => {
+            println!("{}", persist::persist(&store, &correction_id, &to, now)?);
+            Ok(0)
+        }
+        Command::Recover { target } => {
+            print!("{}", recover::recover(&store, target.as_deref())?);
+            Ok(0)
+        }
+        Command::ReportDaily { args, html } => {
+            let (date, review) = report::parse_args(&args, now)?;
+            let out = report::run(&store, config, date, review, html, now)?;
+            print!("{out}");
+            Ok(0)
+        }
+        Command::Status { json } => status(&store, json),
+        Command::Reindex => {
+            let i = index::update(&store, |i| {
+                *i = index::rebuild(&store);
+                Ok(())
+            })?;
+            println!(
+                "indexed {} session(s) in {}",
+                i.sessions.len(),
+                store.index_file().display()
+            );
+            Ok(0)
         }
     }
+}
+
+/// `baton audit status`.
+fn status(store: &Store, json: bool) -> Result<i32> {
+    let (idx, problem) = index::load(store)?;
+    let current = store.current()?;
+    let mut open_corrections = Vec::new();
+    if let Some(id) = &current {
+        if store.run_dir(id)?.is_dir() {
+            open_corrections = persist::unpersisted_in(store, id)?;
+        }
+    }
+    let bad: Vec<String> = store
+        .session_ids()
+        .into_iter()
+        .filter_map(|id| match store::read_meta(store, &id) {
+            Ok(m) if m.status_ok() => None,
+            Ok(m) => Some(format!(
+                "{id}: session.json has status {:?} (expected one of {}); fix it by hand",
+                m.status,
+                store::STATUSES.join(", ")
+            )),
+            Err(e) => Some(format!("{id}: {e}")),
+        })
+        .collect();
+    let unfinished = recover::unfinished(&idx, current.as_deref());
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "dir": store.dir,
+                "current": current,
+                "sessions": idx.sessions.len(),
+                "unfinished": unfinished.iter().map(|e| &e.id).collect::<Vec<_>>(),
+                "unpersisted_corrections": open_corrections.iter().map(|(id, t)| serde_json::json!({"id": id, "text": t})).collect::<Vec<_>>(),
+                "problems": bad.iter().chain(problem.iter()).collect::<Vec<_>>(),
+            })
+        );
+        return Ok(i32::from(!bad.is_empty()));
+    }
+    println!("audit: {}", store.dir.display());
+    match &current {
+        Some(id) => {
+            let task = idx.get(id).map_or("", |e| e.task.as_str());
+            println!("current session: {id} — {task}");
+        }
+        None => println!("current session: none (`baton audit start \"task\"` starts one)"),
+    }
+    println!("sessions: {}", idx.sessions.len());
+    for e in &unfinished {
+        println!(
+            "unfinished: {} — {} (`baton audit end --session {}`)",
+            e.id, e.task, e.id
+        );
+    }
+    for (id, text) in &open_corrections {
+        println!("correction not persisted: {id} \"{text}\"");
+    }
+    for p in bad.iter().chain(problem.iter()) {
+        println!("problem: {p}");
+    }
+    if !bad.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{} session file(s) need fixing (listed above)",
+            bad.len()
+        )));
+    }
+    Ok(0)
 }

@@ -148,13 +148,31 @@ pub struct Audit {
     pub auto_start: bool,
     /// Commit the audit trail with the repository (default: kept out of git).
     pub shared: bool,
+    /// Regexes (case-insensitive) that mark a prompt as a correction of the agent; a prompt
+    /// matching any of them also gets a `user_correction` record.
+    pub correction_patterns: Vec<String>,
+    /// A session open longer than this many hours is flagged in the daily report.
+    pub long_session_hours: u32,
+    /// A file edited more than this many times in a day is flagged in the daily report.
+    pub hot_file_edits: u32,
 }
 
 impl Audit {
-    /// Range checks of the `audit:` keys; the error names the key. (None yet: the keys'
-    /// types say it all. The subsystem adds its checks here.)
-    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    /// Range checks of the `audit:` keys; the error names the key.
     fn check(&self) -> std::result::Result<(), String> {
+        for (i, pattern) in self.correction_patterns.iter().enumerate() {
+            if let Err(e) = regex::Regex::new(pattern) {
+                return Err(format!(
+                    "key `audit.correction_patterns[{i}]`: invalid regex: {e}"
+                ));
+            }
+        }
+        if self.long_session_hours == 0 {
+            return Err("key `audit.long_session_hours`: must be at least 1".into());
+        }
+        if self.hot_file_edits == 0 {
+            return Err("key `audit.hot_file_edits`: must be at least 1".into());
+        }
         Ok(())
     }
 }
@@ -165,6 +183,24 @@ impl Default for Audit {
             enabled: true,
             auto_start: true,
             shared: false,
+            correction_patterns: [
+                r"^(no|nope)([,.!:;-]|\s*$)",
+                r"^(don'?t|do not)\b",
+                r"^stop\b",
+                r"^actually\b",
+                r"\bthat'?s (wrong|not (right|what i))",
+                r"\bi (said|told you|asked)\b",
+                r"^instead\b",
+                r"^(revert|undo)\b",
+                r"\bnot what i (asked|meant|wanted)\b",
+                r"^wrong\b",
+                r"\byou (broke|shouldn'?t have)\b",
+            ]
+            .iter()
+            .map(|p| (*p).to_string())
+            .collect(),
+            long_session_hours: 8,
+            hot_file_edits: 10,
         }
     }
 }
@@ -544,6 +580,29 @@ mod tests {
         let l = load(&ctx_with(t.path()), t.path());
         assert!(l.problems.is_empty(), "{:?}", l.problems);
         assert_eq!(l.config.relay.hazard_paths, ["src/db.rs"]);
+    }
+
+    #[test]
+    fn audit_keys_are_checked() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "audit:\n  correction_patterns: ['^nope', '(']\n",
+        );
+        let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+        assert!(msg.contains("audit.correction_patterns[1]"), "{msg}");
+        write(t.path(), PROJECT_CONFIG, "audit: {hot_file_edits: 0}\n");
+        let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+        assert!(msg.contains("audit.hot_file_edits"), "{msg}");
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "audit: {correction_patterns: ['^nope']}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        assert_eq!(l.config.audit.correction_patterns, vec!["^nope"]);
     }
 
     #[test]

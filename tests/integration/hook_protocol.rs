@@ -204,9 +204,11 @@ fn hooks_leave_the_project_untouched_when_nothing_subscribes() {
     let entries: Vec<String> = std::fs::read_dir(&p.root)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n != ".git")
+        .filter(|n| n != ".git" && n != ".boo")
         .collect();
     assert_eq!(entries, vec!["README.md"]);
+    // The audit records these events (auto_start) in .boo/, which keeps itself out of git.
+    assert!(p.root.join(".boo/.gitignore").exists());
 }
 
 #[test]

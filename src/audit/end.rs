@@ -1,0 +1,116 @@
+//! `baton audit end [--session ID]`: the seed's nine steps, in an order that a rerun after a
+//! crash completes without losing or doubling a record:
+//!
+//! 1. the session: `--session`, else `.current_session`;
+//! 2. buffer → pending (`trail::drain`: copy then truncate, under the appenders' lock);
+//! 3. pending → trail, dropping records whose id the trail already has (so a crash between
+//!    the copy and the truncation is harmless on rerun);
+//! 4. (the truncations of 2 and 3 are the "clear buffer files" step);
+//! 5. corrections extracted; 6. integrity checks; 7. `session_summary.md` (atomic);
+//! 8. the index entry and `session.json` (status `completed`, `end_time`; both atomic; a
+//!    rerun keeps the first end time);
+//! 9. `.current_session` cleared if it names this session; then one more drain picks up a
+//!    hook that appended while the session was ending.
+//!
+//! Every step is idempotent, so `baton audit end --session ID` finishes a half-ended one.
+
+use super::index::{self, Entry};
+use super::integrity;
+use super::stats::Stats;
+use super::store::{self, Store, BUFFER, PENDING, SUMMARY, TRAIL};
+use super::summary;
+use super::trail;
+use crate::core::config::Config;
+use crate::core::error::{Error, Result};
+use crate::core::fsx;
+use chrono::{DateTime, Utc};
+use std::path::Path;
+
+/// What ending a session produced.
+#[derive(Debug)]
+pub(crate) struct Ended {
+    pub(crate) id: String,
+    pub(crate) summary: String,
+    pub(crate) problems: Vec<String>,
+}
+
+/// Ends `session` (or the current one).
+pub(crate) fn end(
+    store: &Store,
+    root: &Path,
+    config: &Config,
+    session: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Ended> {
+    let id = match session {
+        Some(s) => {
+            fsx::validate_component("session id", s)?;
+            s.to_string()
+        }
+        None => store.current()?.ok_or_else(|| {
+            Error::Invalid(
+                "no audit session is current; `baton audit status` lists sessions, \
+                 `baton audit end --session ID` ends one by id"
+                    .into(),
+            )
+        })?,
+    };
+    let dir = store.run_dir(&id)?;
+    if !dir.is_dir() {
+        return Err(Error::Invalid(format!(
+            "no session {id} under {}; `baton audit status` lists them",
+            store.runs().display()
+        )));
+    }
+    let _lock = store.lock(&format!("end.{id}"))?;
+    let mut meta = store::read_meta(store, &id)?;
+    let mode = store.file_mode();
+    move_all(&dir, mode)?;
+
+    let mut records = trail::Records::default();
+    records.add_file(&dir.join(TRAIL), &format!("{id}/{TRAIL}"))?;
+    records.dedupe();
+    let persisted = super::persist::load(store)?;
+    let stats = Stats::compute(&records.records, records.problems.len(), &persisted);
+
+    let mut problems = integrity::check(&meta, &records, &stats, root, config);
+    if !meta.status_ok() {
+        problems.push(format!(
+            "session.json had status {:?} (expected one of {}); set to completed",
+            meta.status,
+            store::STATUSES.join(", ")
+        ));
+    }
+    let end_time = meta.end_time.unwrap_or(now);
+    meta.status = "completed".into();
+    meta.end_time = Some(end_time);
+
+    let text = summary::render(&meta, &stats, &records.problems, &problems);
+    fsx::atomic_write(&dir.join(SUMMARY), text.as_bytes(), mode)?;
+
+    let mut entry = Entry::from_meta(&meta);
+    entry.integrity.clone_from(&problems);
+    entry.stats = Some(stats);
+    index::update(store, |i| {
+        index::upsert(i, entry);
+        Ok(())
+    })?;
+    store::write_meta(store, &meta)?;
+    if store.current()?.as_deref() == Some(id.as_str()) {
+        store.clear_current()?;
+    }
+    // A hook that read .current_session before it was cleared may have appended since.
+    move_all(&dir, mode)?;
+    Ok(Ended {
+        id,
+        summary: text,
+        problems,
+    })
+}
+
+/// Buffer → pending → trail.
+fn move_all(dir: &Path, mode: u32) -> Result<()> {
+    trail::drain(&dir.join(BUFFER), &dir.join(PENDING), mode, false)?;
+    trail::drain(&dir.join(PENDING), &dir.join(TRAIL), mode, true)?;
+    Ok(())
+}

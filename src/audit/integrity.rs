@@ -1,0 +1,143 @@
+//! The integrity checks of `baton audit end`:
+//!
+//! * the session has records;
+//! * every file git says changed during the session appears in a `change` record (changed =
+//!   touched by commits since the session's starting HEAD, or dirty now, minus what was
+//!   already dirty at the start and baton's own state folders);
+//! * every correction has somewhere it was persisted to;
+//! * no line of the trail was unreadable.
+
+use super::stats::Stats;
+use super::store::SessionMeta;
+use super::trail::{field, kind, Records};
+use crate::core::config::Config;
+use crate::core::git;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The problems found (empty: all checks passed).
+pub(crate) fn check(
+    meta: &SessionMeta,
+    records: &Records,
+    stats: &Stats,
+    root: &Path,
+    config: &Config,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    if records.records.is_empty() {
+        problems.push("no records: the trail of this session is empty".to_string());
+    }
+    let uncovered = uncovered_files(meta, records, root, config);
+    if !uncovered.is_empty() {
+        let pathless = records
+            .records
+            .iter()
+            .filter(|r| kind(r) == "change" && field(r, "path").is_empty())
+            .count();
+        let mut p = format!(
+            "{} file(s) changed in git without a change record: {}",
+            uncovered.len(),
+            uncovered
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if pathless > 0 {
+            p.push_str(&format!(
+                " ({pathless} Bash change record(s) name no file and may cover them)"
+            ));
+        }
+        problems.push(p);
+    }
+    let open: Vec<&str> = stats.unpersisted().map(|c| c.id.as_str()).collect();
+    if !open.is_empty() {
+        problems.push(format!(
+            "{} correction(s) not persisted: {} (`baton audit persist ID --to PATH` once each is a convention or instinct)",
+            open.len(),
+            open.join(", ")
+        ));
+    }
+    if !records.problems.is_empty() {
+        problems.push(format!(
+            "{} unreadable line(s) skipped: {}",
+            records.problems.len(),
+            records
+                .problems
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    problems
+}
+
+/// Files git says changed during the session that no change record names.
+fn uncovered_files(
+    meta: &SessionMeta,
+    records: &Records,
+    root: &Path,
+    config: &Config,
+) -> Vec<String> {
+    let Ok(git::GitState::Repo(now)) = git::state(root) else {
+        return Vec::new();
+    };
+    let mut changed: BTreeSet<String> = now
+        .status
+        .iter()
+        .map(|l| super::lifecycle::porcelain_path(l))
+        .collect();
+    if let (Some(start), Some(head)) = (&meta.git_head, &now.head_sha) {
+        if start != head {
+            changed.extend(committed_since(root, start));
+        }
+    }
+    for p in &meta.git_dirty_at_start {
+        changed.remove(p);
+    }
+    let own: Vec<String> = [
+        &config.paths.audit,
+        &config.paths.bridge,
+        &config.paths.relay,
+        &config.paths.handoff,
+    ]
+    .iter()
+    .map(|p| format!("{}/", p.display()))
+    .collect();
+    changed.retain(|p| {
+        !own.iter()
+            .any(|o| p.starts_with(o.as_str()) || format!("{p}/") == *o)
+    });
+    let touched: BTreeSet<&str> = records
+        .records
+        .iter()
+        .filter(|r| kind(r) == "change")
+        .map(|r| field(r, "path"))
+        .collect();
+    changed
+        .into_iter()
+        .filter(|p| !touched.contains(p.as_str()))
+        .collect()
+}
+
+/// Paths changed between commit `start` and HEAD (empty when either cannot be read).
+fn committed_since(root: &Path, start: &str) -> Vec<String> {
+    let diff = || -> std::result::Result<Vec<String>, git2::Error> {
+        let repo = git2::Repository::discover(root)?;
+        let old = repo.revparse_single(start)?.peel_to_tree()?;
+        let new = repo.head()?.peel_to_tree()?;
+        let d = repo.diff_tree_to_tree(Some(&old), Some(&new), None)?;
+        Ok(d.deltas()
+            .filter_map(|x| {
+                x.new_file()
+                    .path()
+                    .or_else(|| x.old_file().path())
+                    .map(|p| p.to_string_lossy().into_owned())
+            })
+            .collect())
+    };
+    diff().unwrap_or_default()
+}

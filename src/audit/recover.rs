@@ -1,0 +1,281 @@
+//! Graded recall (`baton audit recover`, SessionStart, `baton audit start`):
+//!
+//! | level | budget | what |
+//! |---|---|---|
+//! | L0 | ~200 tokens | index.json: the last 5 sessions (id, task, status) |
+//! | L1 | ~500 tokens | the current session: session.json and its last 3 records |
+//! | L2 | ~1000 tokens | corrections across sessions, ended sessions' outcomes, the latest daily report's corrections and backlog |
+//! | L3 | ~3000 tokens | the whole trail and pending records of one session |
+//!
+//! Each level is cut to its budget with `core::budget::cut_to_tokens`, which says how much
+//! was left out.
+
+use super::index::Index;
+use super::store::{self, Store};
+use super::trail::{self, field, kind};
+use crate::core::budget::cut_to_tokens;
+use crate::core::error::{Error, Result};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+
+pub(crate) const L0_TOKENS: usize = 200;
+pub(crate) const L1_TOKENS: usize = 500;
+pub(crate) const L2_TOKENS: usize = 1000;
+pub(crate) const L3_TOKENS: usize = 3000;
+
+/// One record as one short line.
+pub(crate) fn line(r: &Value) -> String {
+    let ts = field(r, "ts");
+    let hm = ts.get(11..16).unwrap_or("--:--");
+    match kind(r) {
+        "data" | "change" => {
+            let mut l = format!(
+                "{hm} {} {}: {}",
+                kind(r),
+                field(r, "tool"),
+                field(r, "input")
+            );
+            if field(r, "outcome") == "error" {
+                l.push_str(" [error]");
+            }
+            l
+        }
+        "conversation" => format!("{hm} prompt: {}", super::record::cut(field(r, "text"), 160)),
+        "user_correction" => format!("{hm} CORRECTION {}: {}", field(r, "id"), field(r, "text")),
+        other => format!("{hm} {other}"),
+    }
+}
+
+/// L0: the last five sessions.
+pub(crate) fn l0(index: &Index) -> String {
+    let last = index.last(5);
+    if last.is_empty() {
+        return "No audit sessions yet.".into();
+    }
+    let mut out = String::new();
+    for e in last.iter().rev() {
+        out.push_str(&format!("- {} [{}] {}\n", e.id, e.status, e.task));
+    }
+    cut_to_tokens(out.trim_end(), L0_TOKENS)
+}
+
+/// L1: the current session (or `id`) with its last three records.
+pub(crate) fn l1(store: &Store, id: Option<&str>) -> Result<String> {
+    let id = match id {
+        Some(i) => i.to_string(),
+        None => match store.current()? {
+            Some(i) => i,
+            None => return Ok("No session is current.".into()),
+        },
+    };
+    let meta = store::read_meta(store, &id)?;
+    let dir = store.run_dir(&id)?;
+    let r = trail::session_records(&dir, &id)?;
+    let mut out = format!(
+        "Session {} [{}]: {}\nstarted {}",
+        meta.session_id,
+        meta.status,
+        meta.task,
+        meta.start_time.format("%Y-%m-%d %H:%M UTC")
+    );
+    if let Some(end) = meta.end_time {
+        out.push_str(&format!(", ended {}", end.format("%Y-%m-%d %H:%M UTC")));
+    }
+    out.push_str(&format!("; {} records\n", r.records.len()));
+    if !meta.status_ok() {
+        out.push_str(&format!(
+            "WARNING: session.json has status {:?} (expected one of {})\n",
+            meta.status,
+            store::STATUSES.join(", ")
+        ));
+    }
+    let tail = &r.records[r.records.len().saturating_sub(3)..];
+    if !tail.is_empty() {
+        out.push_str("Last records:\n");
+        for rec in tail {
+            out.push_str(&format!("- {}\n", line(rec)));
+        }
+    }
+    Ok(cut_to_tokens(out.trim_end(), L1_TOKENS))
+}
+
+/// The corrections of every session, newest first: `(session, id, text, persisted)`.
+pub(crate) fn all_corrections(
+    store: &Store,
+    index: &Index,
+    persisted: &HashMap<String, Vec<String>>,
+) -> Vec<(String, String, String, bool)> {
+    let mut out = Vec::new();
+    for e in index.sessions.iter().rev() {
+        let Ok((stats, _)) = super::index::stats_of(store, e, persisted) else {
+            continue;
+        };
+        for c in stats.corrections.iter().rev() {
+            out.push((
+                e.id.clone(),
+                c.id.clone(),
+                c.text.clone(),
+                !c.persisted_to.is_empty(),
+            ));
+        }
+    }
+    out
+}
+
+/// L2: corrections, outcomes of ended sessions, the latest daily report's §4 and §6.
+pub(crate) fn l2(store: &Store, index: &Index) -> Result<String> {
+    let persisted = super::persist::load(store)?;
+    let mut out = String::new();
+    let corrections = all_corrections(store, index, &persisted);
+    if corrections.is_empty() {
+        out.push_str("Corrections: none recorded.\n");
+    } else {
+        out.push_str("Corrections (newest first; keep following them):\n");
+        for (sid, id, text, done) in corrections.iter().take(15) {
+            let mark = if *done { "persisted" } else { "NOT persisted" };
+            out.push_str(&format!("- {text} ({id}, {sid}, {mark})\n"));
+        }
+    }
+    let ended: Vec<_> = index
+        .sessions
+        .iter()
+        .rev()
+        .filter(|e| e.status == "completed")
+        .take(5)
+        .collect();
+    if !ended.is_empty() {
+        out.push_str("Conclusions of recent sessions:\n");
+        for e in ended {
+            let integrity = if e.integrity.is_empty() {
+                "integrity ok".to_string()
+            } else {
+                format!("integrity: {}", e.integrity.join("; "))
+            };
+            let figures = e.stats.as_ref().map_or(String::new(), |s| {
+                format!(", {} records, {} file(s) changed", s.records, s.files.len())
+            });
+            out.push_str(&format!("- {} {}{figures}, {integrity}\n", e.id, e.task));
+        }
+    }
+    if let Some(report) = latest_report(store) {
+        for title in ["## 4.", "## 6."] {
+            if let Some(section) = section_of(&report, title) {
+                out.push_str(&section);
+                out.push('\n');
+            }
+        }
+    }
+    Ok(cut_to_tokens(out.trim_end(), L2_TOKENS))
+}
+
+fn latest_report(store: &Store) -> Option<String> {
+    let mut names: Vec<String> = std::fs::read_dir(store.reports())
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.starts_with("daily_") && Path::new(n).extension().is_some_and(|e| e == "md"))
+        .collect();
+    names.sort();
+    std::fs::read_to_string(store.reports().join(names.last()?)).ok()
+}
+
+/// The markdown section starting with a heading that begins with `prefix`.
+fn section_of(text: &str, prefix: &str) -> Option<String> {
+    let start = text.find(&format!("\n{prefix}"))? + 1;
+    let rest = &text[start..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 3);
+    Some(rest[..end].trim_end().to_string())
+}
+
+/// L3: every record of session `id` (trail, pending, buffer).
+pub(crate) fn l3(store: &Store, id: &str) -> Result<String> {
+    let dir = store.run_dir(id)?;
+    if !dir.is_dir() {
+        return Err(Error::Invalid(format!(
+            "no session {id} under {}; `baton audit status` lists them",
+            store.runs().display()
+        )));
+    }
+    let r = trail::session_records(&dir, id)?;
+    let mut out = format!("Full trail of {id} ({} records):\n", r.records.len());
+    for p in &r.problems {
+        out.push_str(&format!("! {p}\n"));
+    }
+    for rec in &r.records {
+        out.push_str(&format!("- {}\n", line(rec)));
+    }
+    Ok(cut_to_tokens(out.trim_end(), L3_TOKENS))
+}
+
+/// Sessions still `in_progress` other than `current`.
+pub(crate) fn unfinished<'a>(
+    index: &'a Index,
+    current: Option<&str>,
+) -> Vec<&'a super::index::Entry> {
+    index
+        .sessions
+        .iter()
+        .filter(|e| e.status == "in_progress" && Some(e.id.as_str()) != current)
+        .collect()
+}
+
+/// What to say about unfinished sessions.
+pub(crate) fn unfinished_text(list: &[&super::index::Entry]) -> String {
+    let mut out = String::from("Unfinished sessions (status in_progress):\n");
+    for e in list {
+        out.push_str(&format!(
+            "- {} started {}: {}\n",
+            e.id,
+            e.start.format("%Y-%m-%d %H:%M"),
+            e.task
+        ));
+    }
+    out.push_str(
+        "To close one: `baton audit end --session ID` (runs its integrity check and summary), \
+         or review it first with `baton audit recover ID`.",
+    );
+    out
+}
+
+/// What `baton audit recover` prints for `arg` (none, `full`, or a session id).
+pub(crate) fn recover(store: &Store, arg: Option<&str>) -> Result<String> {
+    let (index, problem) = super::index::load(store)?;
+    let mut out = String::new();
+    if let Some(p) = problem {
+        out.push_str(&format!("note: {p}\n\n"));
+    }
+    match arg {
+        None => {
+            out.push_str(&format!("## L0 — recent sessions\n{}\n\n", l0(&index)));
+            out.push_str(&format!(
+                "## L1 — current session\n{}\n\n",
+                l1(store, None)?
+            ));
+            out.push_str(&format!(
+                "## L2 — corrections and conclusions\n{}\n",
+                l2(store, &index)?
+            ));
+        }
+        Some("full") => {
+            let id = store
+                .current()?
+                .or_else(|| index.sessions.last().map(|e| e.id.clone()));
+            match id {
+                Some(id) => out.push_str(&format!("## L3 — {id}\n{}\n", l3(store, &id)?)),
+                None => out.push_str("No audit sessions yet.\n"),
+            }
+        }
+        Some(id) => {
+            if !store.run_dir(id)?.is_dir() {
+                return Err(Error::Invalid(format!(
+                    "no session {id} under {}; `baton audit status` lists them",
+                    store.runs().display()
+                )));
+            }
+            out.push_str(&format!("## L1 — {id}\n{}\n\n", l1(store, Some(id))?));
+            out.push_str(&format!("## L3 — {id}\n{}\n", l3(store, id)?));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,134 @@
+//! `baton audit start TASK [--force]`: the seed's seven steps — id, run dir, session.json,
+//! `.current_session`, context recovery (L0 + corrections from L2), the recovery summary, and
+//! the unfinished sessions with what to do about them.
+//!
+//! A current session that was started by hand is never ended silently: start refuses and
+//! says to run `/baton:end` or pass `--force` (which leaves it `in_progress`, listed as
+//! unfinished). A current session the hooks started on their own (task "(auto)") is adopted:
+//! it gets the task, and the records it holds stay with it.
+
+use super::index::{self, Entry};
+use super::lifecycle;
+use super::recover;
+use super::store::{self, Store};
+use crate::core::error::{Error, Result};
+use chrono::{DateTime, Utc};
+use std::path::Path;
+
+/// Runs start; returns the text to print.
+pub(crate) fn start(
+    store: &Store,
+    root: &Path,
+    task: &str,
+    force: bool,
+    now: DateTime<Utc>,
+) -> Result<String> {
+    let task = task.trim();
+    if task.is_empty() || task.contains(['\n', '\r']) {
+        return Err(Error::Usage(
+            "TASK must be one non-empty line, e.g. baton audit start \"fix the login bug\"".into(),
+        ));
+    }
+    store.ensure()?;
+    let lock = store.lock("start")?;
+    let mut out = String::new();
+    let mut meta = None;
+    if let Some(cur) = store.current()? {
+        match store::read_meta(store, &cur) {
+            Ok(m) if m.status == "in_progress" && m.started_by.as_deref() == Some("auto") => {
+                let mut m = m;
+                m.task = task.to_string();
+                m.started_by = Some("start".into());
+                store::write_meta(store, &m)?;
+                out.push_str(&format!(
+                    "Named the session the hooks had started ({}): its records stay with it.\n",
+                    m.session_id
+                ));
+                meta = Some(m);
+            }
+            Ok(m) if m.status == "in_progress" && !force => {
+                return Err(Error::Invalid(format!(
+                    "session {} (\"{}\") is still current; end it first with /baton:end \
+                     (baton audit end), or pass --force to start anyway and leave it in_progress",
+                    m.session_id, m.task
+                )));
+            }
+            Ok(m) if m.status == "in_progress" => {
+                out.push_str(&format!(
+                    "Left session {} (\"{}\") in_progress (--force); end it later with \
+                     `baton audit end --session {}`.\n",
+                    m.session_id, m.task, m.session_id
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => out.push_str(&format!(
+                "The current session {cur} could not be read ({e}); left as it is — \
+                 `baton audit status` lists it.\n"
+            )),
+        }
+    }
+    let meta = match meta {
+        Some(m) => m,
+        None => lifecycle::begin(store, task, now, "start", Some(root))?,
+    };
+    drop(lock);
+    index::update(store, |i| {
+        index::upsert(i, Entry::from_meta(&meta));
+        Ok(())
+    })?;
+    out.push_str(&format!(
+        "Started audit session {} — {}\nRecording to {}\n\n",
+        meta.session_id,
+        meta.task,
+        store.run_dir(&meta.session_id)?.display()
+    ));
+    out.push_str(&recovery(store, &meta.session_id)?);
+    Ok(out)
+}
+
+/// Steps 5-7: recent sessions, corrections to follow, priorities, unfinished sessions.
+fn recovery(store: &Store, id: &str) -> Result<String> {
+    let mut out = String::new();
+    let (idx, _) = index::load(store)?;
+    out.push_str(&format!(
+        "## Recent sessions (L0)\n{}\n\n",
+        recover::l0(&idx)
+    ));
+    let persisted = super::persist::load(store)?;
+    let corrections = recover::all_corrections(store, &idx, &persisted);
+    out.push_str("## Corrections to keep following (L2)\n");
+    if corrections.is_empty() {
+        out.push_str("None recorded.\n");
+    }
+    for (sid, id, text, done) in corrections.iter().take(10) {
+        let mark = if *done { "" } else { " — not yet persisted" };
+        out.push_str(&format!("- {text} ({id}, {sid}{mark})\n"));
+    }
+    let unfinished = recover::unfinished(&idx, Some(id));
+    out.push_str("\n## Priorities\n");
+    let open = corrections.iter().filter(|c| !c.3).count();
+    let mut any = false;
+    if open > 0 {
+        any = true;
+        out.push_str(&format!(
+            "- {open} correction(s) not persisted: turn each into a convention or instinct, then \
+             `baton audit persist ID --to PATH`\n"
+        ));
+    }
+    if !unfinished.is_empty() {
+        any = true;
+        out.push_str(&format!(
+            "- {} unfinished session(s): ask the user whether to end them\n",
+            unfinished.len()
+        ));
+    }
+    if !any {
+        out.push_str("- Nothing outstanding from earlier sessions.\n");
+    }
+    if !unfinished.is_empty() {
+        out.push('\n');
+        out.push_str(&recover::unfinished_text(&unfinished));
+        out.push('\n');
+    }
+    Ok(out)
+}

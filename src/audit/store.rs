@@ -1,0 +1,317 @@
+//! Where the audit keeps its files, and the session files themselves: `session.json`,
+//! `.current_session`, session ids.
+//!
+//! ```text
+//! .boo/                      0700, `.gitignore` with `*` unless `audit.shared`
+//!   index.json               one entry per session (see index.rs)
+//!   persisted.jsonl          `baton audit persist` marks
+//!   reports/daily_YYYYMMDD.md
+//!   runs/.current_session    the current session's id
+//!   runs/<id>/session.json   task, times, status
+//!   runs/<id>/audit_buffer.jsonl   hot-path appends
+//!   runs/<id>/audit_pending.jsonl  buffer moved here at Stop / PreCompact / SessionEnd
+//!   runs/<id>/audit_trail.jsonl    everything, once, at `baton audit end`
+//!   runs/<id>/session_summary.md
+//! ```
+
+use crate::core::config::Config;
+use crate::core::error::{Error, Result};
+use crate::core::fsx;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// File names inside a run directory.
+pub(crate) const BUFFER: &str = "audit_buffer.jsonl";
+pub(crate) const PENDING: &str = "audit_pending.jsonl";
+pub(crate) const TRAIL: &str = "audit_trail.jsonl";
+pub(crate) const SESSION: &str = "session.json";
+pub(crate) const SUMMARY: &str = "session_summary.md";
+
+/// The statuses a session can have.
+pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"];
+
+/// The audit's directory layout for one project.
+#[derive(Debug, Clone)]
+pub(crate) struct Store {
+    /// The project root.
+    pub(crate) root: PathBuf,
+    /// `.boo/` (absolute).
+    pub(crate) dir: PathBuf,
+    /// Whether the trail is meant to be committed (`audit.shared`).
+    pub(crate) shared: bool,
+}
+
+impl Store {
+    pub(crate) fn new(root: &Path, config: &Config) -> Store {
+        Store {
+            root: root.to_path_buf(),
+            dir: root.join(&config.paths.audit),
+            shared: config.audit.shared,
+        }
+    }
+
+    pub(crate) fn runs(&self) -> PathBuf {
+        self.dir.join("runs")
+    }
+
+    pub(crate) fn current_file(&self) -> PathBuf {
+        self.runs().join(".current_session")
+    }
+
+    pub(crate) fn index_file(&self) -> PathBuf {
+        self.dir.join("index.json")
+    }
+
+    pub(crate) fn persisted_file(&self) -> PathBuf {
+        self.dir.join("persisted.jsonl")
+    }
+
+    pub(crate) fn reports(&self) -> PathBuf {
+        self.dir.join("reports")
+    }
+
+    /// The run directory of `id` (validated).
+    pub(crate) fn run_dir(&self, id: &str) -> Result<PathBuf> {
+        fsx::validate_component("session id", id)?;
+        Ok(self.runs().join(id))
+    }
+
+    /// The mode of files the audit writes.
+    pub(crate) fn file_mode(&self) -> u32 {
+        if self.shared {
+            fsx::SHARED_FILE
+        } else {
+            fsx::PRIVATE_FILE
+        }
+    }
+
+    /// Creates `.boo/` and `runs/` (0700) and keeps them out of git unless shared.
+    pub(crate) fn ensure(&self) -> Result<()> {
+        fsx::ensure_private_dir(&self.dir)?;
+        if self.shared {
+            // Shared trails are merged by git's union driver; ids collapse duplicates on read.
+            let attributes = self.dir.join(".gitattributes");
+            if std::fs::symlink_metadata(&attributes).is_err() {
+                fsx::atomic_write(&attributes, b"*.jsonl merge=union\n", fsx::SHARED_FILE)?;
+            }
+        } else {
+            fsx::keep_out_of_git(&self.dir)?;
+        }
+        fsx::ensure_private_dir(&self.runs())
+    }
+
+    /// The current session's id, if one is set (and valid).
+    pub(crate) fn current(&self) -> Result<Option<String>> {
+        let path = self.current_file();
+        fsx::refuse_symlink(&path)?;
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let id = text.trim();
+                if id.is_empty() {
+                    return Ok(None);
+                }
+                fsx::validate_component("session id in .current_session", id)?;
+                Ok(Some(id.to_string()))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::io("read", &path, e)),
+        }
+    }
+
+    pub(crate) fn set_current(&self, id: &str) -> Result<()> {
+        fsx::atomic_write(
+            &self.current_file(),
+            format!("{id}\n").as_bytes(),
+            self.file_mode(),
+        )
+    }
+
+    pub(crate) fn clear_current(&self) -> Result<()> {
+        match std::fs::remove_file(self.current_file()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io("remove", &self.current_file(), e)),
+        }
+    }
+
+    /// A lock serialising session creation and ending (not used on the hot path).
+    pub(crate) fn lock(&self, name: &str) -> Result<fsx::MkdirLock> {
+        fsx::MkdirLock::acquire(
+            &self.runs().join(format!(".{name}.lock")),
+            Duration::from_secs(5),
+            Duration::from_secs(60),
+        )
+    }
+
+    /// Every session id that has a run directory, sorted.
+    pub(crate) fn session_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = std::fs::read_dir(self.runs())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| fsx::validate_component("id", n).is_ok())
+            .collect();
+        ids.sort();
+        ids
+    }
+}
+
+/// `session.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct SessionMeta {
+    pub(crate) session_id: String,
+    pub(crate) task: String,
+    #[serde(with = "super::time_serde::required")]
+    pub(crate) start_time: DateTime<Utc>,
+    pub(crate) status: String,
+    #[serde(default)]
+    pub(crate) expected_record_types: Vec<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "super::time_serde::optional"
+    )]
+    pub(crate) end_time: Option<DateTime<Utc>>,
+    /// HEAD when the session started (for the integrity check); none when unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) git_head: Option<String>,
+    /// Paths already dirty in git when the session started.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) git_dirty_at_start: Vec<String>,
+    /// How the session began: `start` (by command) or `auto`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) started_by: Option<String>,
+}
+
+impl SessionMeta {
+    pub(crate) fn new(id: &str, task: &str, now: DateTime<Utc>) -> SessionMeta {
+        SessionMeta {
+            session_id: id.to_string(),
+            task: task.to_string(),
+            start_time: now,
+            status: "in_progress".into(),
+            expected_record_types: vec!["data".into(), "change".into(), "conversation".into()],
+            end_time: None,
+            git_head: None,
+            git_dirty_at_start: Vec::new(),
+            started_by: None,
+        }
+    }
+
+    /// Whether the status is one the audit knows.
+    pub(crate) fn status_ok(&self) -> bool {
+        STATUSES.contains(&self.status.as_str())
+    }
+}
+
+/// Reads `session.json` of `id`. A bad file is an error that names it; a status that is not
+/// one of the known ones is kept (callers report it via `status_ok`).
+pub(crate) fn read_meta(store: &Store, id: &str) -> Result<SessionMeta> {
+    let path = store.run_dir(id)?.join(SESSION);
+    fsx::refuse_symlink(&path)?;
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    serde_json::from_str(&text).map_err(|e| {
+        Error::Invalid(format!(
+            "{} is not a valid session file ({e}); fix or remove it",
+            path.display()
+        ))
+    })
+}
+
+pub(crate) fn write_meta(store: &Store, meta: &SessionMeta) -> Result<()> {
+    let path = store.run_dir(&meta.session_id)?.join(SESSION);
+    let mut text = serde_json::to_string_pretty(meta)
+        .map_err(|e| Error::Internal(format!("serialize session.json: {e}")))?;
+    text.push('\n');
+    fsx::atomic_write(&path, text.as_bytes(), store.file_mode())
+}
+
+/// A new session id `adhoc_YYYYMMDD_HHMM`, with `_2`, `_3` … when taken. Creates its run
+/// directory (the creation is what claims the id).
+pub(crate) fn claim_new_id(store: &Store, now: DateTime<Utc>) -> Result<String> {
+    store.ensure()?;
+    let base = format!("adhoc_{}", now.format("%Y%m%d_%H%M"));
+    for n in 1..1000 {
+        let id = if n == 1 {
+            base.clone()
+        } else {
+            format!("{base}_{n}")
+        };
+        let dir = store.runs().join(&id);
+        match std::fs::create_dir(&dir) {
+            Ok(()) => {
+                fsx::ensure_private_dir(&dir)?;
+                return Ok(id);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::io("create directory", &dir, e)),
+        }
+    }
+    Err(Error::Invalid(format!(
+        "999 sessions named {base}_* exist already; end or remove some under {}",
+        store.runs().display()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(t: &Path) -> Store {
+        Store {
+            root: t.to_path_buf(),
+            dir: t.join(".boo"),
+            shared: false,
+        }
+    }
+
+    #[test]
+    fn ids_get_suffixes_and_dirs_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let s = store(t.path());
+        let now = "2026-11-30T10:15:00Z".parse().unwrap();
+        assert_eq!(claim_new_id(&s, now).unwrap(), "adhoc_20261130_1015");
+        assert_eq!(claim_new_id(&s, now).unwrap(), "adhoc_20261130_1015_2");
+        let mode = std::fs::metadata(s.runs().join("adhoc_20261130_1015"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert!(s.dir.join(".gitignore").exists());
+    }
+
+    #[test]
+    fn current_session_round_trip_and_bad_id() {
+        let t = tempfile::tempdir().unwrap();
+        let s = store(t.path());
+        s.ensure().unwrap();
+        assert_eq!(s.current().unwrap(), None);
+        s.set_current("adhoc_20261130_1015").unwrap();
+        assert_eq!(s.current().unwrap().as_deref(), Some("adhoc_20261130_1015"));
+        std::fs::write(s.current_file(), "../etc\n").unwrap();
+        assert!(s.current().is_err());
+        s.clear_current().unwrap();
+        s.clear_current().unwrap();
+    }
+
+    #[test]
+    fn bad_status_is_kept_and_flagged() {
+        let t = tempfile::tempdir().unwrap();
+        let s = store(t.path());
+        let now = "2026-11-30T10:15:00Z".parse().unwrap();
+        let id = claim_new_id(&s, now).unwrap();
+        let mut m = SessionMeta::new(&id, "t", now);
+        m.status = "wibble".into();
+        write_meta(&s, &m).unwrap();
+        let back = read_meta(&s, &id).unwrap();
+        assert!(!back.status_ok());
+        std::fs::write(s.runs().join(&id).join(SESSION), "{not json").unwrap();
+        let e = read_meta(&s, &id).unwrap_err().to_string();
+        assert!(e.contains("not a valid session file"), "{e}");
+    }
+}

@@ -1,0 +1,259 @@
+//! Reading and moving the audit's JSON Lines files.
+//!
+//! * `read_numbered`: records with their line numbers; a corrupt line is reported as
+//!   `file:line` and skipped, the rest still counts; records with the same `id` (a union merge
+//!   or a rerun) collapse, the later one wins.
+//! * `drain`: moves every line of one file to the end of another without losing or doubling a
+//!   line when hooks append and other processes drain at the same time. The source is never
+//!   renamed: the drainer takes the same advisory lock the appenders take (`fsx::append_line`
+//!   locks the file it opened), copies the lines, and truncates the file while still holding
+//!   the lock. An appender that opened the file before the drain waits for the lock and then
+//!   writes at the (new) end, because the file is opened with `O_APPEND`. Nothing is ever
+//!   written to an inode that is no longer reachable, which is what a rename would risk.
+
+use crate::core::error::{Error, Result};
+use serde_json::Value;
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+/// Records of one or more files, and the lines that could not be read.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Records {
+    pub(crate) records: Vec<Value>,
+    /// `path:line: why` for each skipped line.
+    pub(crate) problems: Vec<String>,
+}
+
+impl Records {
+    /// Adds the records of `path` (missing file: nothing). `label` names it in problems.
+    pub(crate) fn add_file(&mut self, path: &Path, label: &str) -> Result<()> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+                String::from_utf8_lossy(&bytes).into_owned()
+            }
+            Err(e) => return Err(Error::io("read", path, e)),
+        };
+        self.add_text(&text, label);
+        Ok(())
+    }
+
+    pub(crate) fn add_text(&mut self, text: &str, label: &str) {
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<Value>(line) {
+                Ok(v @ Value::Object(_)) => self.records.push(v),
+                Ok(_) => self
+                    .problems
+                    .push(format!("{label}:{}: not a JSON object; skipped", i + 1)),
+                Err(e) => self
+                    .problems
+                    .push(format!("{label}:{}: not valid JSON ({e}); skipped", i + 1)),
+            }
+        }
+    }
+
+    /// Collapses records with the same `id` (the later one wins, in the earlier's place).
+    pub(crate) fn dedupe(&mut self) {
+        let mut last: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        for (i, r) in self.records.iter().enumerate() {
+            if let Some(id) = r.get("id").and_then(Value::as_str) {
+                last.insert(id.to_string(), i);
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut out = Vec::with_capacity(self.records.len());
+        for r in &self.records {
+            match r.get("id").and_then(Value::as_str) {
+                Some(id) => {
+                    if seen.insert(id.to_string()) {
+                        out.push(self.records[last[id]].clone());
+                    }
+                }
+                None => out.push(r.clone()),
+            }
+        }
+        self.records = out;
+    }
+}
+
+/// The records of a session's trail, pending and buffer, in that order, deduplicated.
+pub(crate) fn session_records(run_dir: &Path, id: &str) -> Result<Records> {
+    let mut r = Records::default();
+    for name in [
+        super::store::TRAIL,
+        super::store::PENDING,
+        super::store::BUFFER,
+    ] {
+        r.add_file(&run_dir.join(name), &format!("{id}/{name}"))?;
+    }
+    r.dedupe();
+    Ok(r)
+}
+
+/// The type of a record (`""` when missing).
+pub(crate) fn kind(r: &Value) -> &str {
+    r.get("type").and_then(Value::as_str).unwrap_or("")
+}
+
+/// A string field (`""` when missing).
+pub(crate) fn field<'a>(r: &'a Value, key: &str) -> &'a str {
+    r.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// Opens `path` for appending (created with `mode`, never through a symlink).
+fn open_append(path: &Path, mode: u32) -> Result<std::fs::File> {
+    OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(mode)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| Error::io("open for append", path, e))
+}
+
+/// Moves every line of `src` to the end of `dst` (see the module doc). With `dedupe`, lines
+/// whose record `id` is already in `dst` (or earlier in the batch) are dropped: that makes a
+/// rerun after a crash between the copy and the truncation append nothing twice. Returns the
+/// number of lines appended.
+pub(crate) fn drain(src: &Path, dst: &Path, mode: u32, dedupe: bool) -> Result<usize> {
+    let mut f = match OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(src)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(Error::io("open", src, e)),
+    };
+    f.lock().map_err(|e| Error::io("lock", src, e))?;
+    let result = drain_locked(&mut f, src, dst, mode, dedupe);
+    let _ = f.unlock();
+    result
+}
+
+fn drain_locked(
+    f: &mut std::fs::File,
+    src: &Path,
+    dst: &Path,
+    mode: u32,
+    dedupe: bool,
+) -> Result<usize> {
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)
+        .map_err(|e| Error::io("read", src, e))?;
+    if bytes.is_empty() {
+        return Ok(0);
+    }
+    // A torn last line (a writer died mid-write) is kept whole by adding its newline.
+    if bytes.last() != Some(&b'\n') {
+        bytes.push(b'\n');
+    }
+    let mut out = open_append(dst, mode)?;
+    out.lock().map_err(|e| Error::io("lock", dst, e))?;
+    let written = (|| {
+        let block = if dedupe {
+            filter_known(&bytes, dst)?
+        } else {
+            bytes
+        };
+        let lines = block.split(|&b| b == b'\n').count() - 1;
+        out.write_all(&block)
+            .map_err(|e| Error::io("append to", dst, e))?;
+        out.sync_data().map_err(|e| Error::io("sync", dst, e))?;
+        Ok(lines)
+    })();
+    let _ = out.unlock();
+    let lines = written?;
+    f.set_len(0).map_err(|e| Error::io("truncate", src, e))?;
+    Ok(lines)
+}
+
+/// The lines of `block` whose `id` is not yet in `dst` (lines without an id are kept).
+fn filter_known(block: &[u8], dst: &Path) -> Result<Vec<u8>> {
+    let mut known: HashSet<String> = HashSet::new();
+    let existing = match std::fs::read(dst) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(Error::io("read", dst, e)),
+    };
+    for line in existing.split(|&b| b == b'\n') {
+        if let Some(id) = id_of(line) {
+            known.insert(id);
+        }
+    }
+    let mut out = Vec::with_capacity(block.len());
+    for line in block.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        if let Some(id) = id_of(line) {
+            if !known.insert(id) {
+                continue;
+            }
+        }
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+    Ok(out)
+}
+
+fn id_of(line: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Id {
+        id: Option<String>,
+    }
+    serde_json::from_slice::<Id>(line).ok()?.id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::fsx;
+
+    #[test]
+    fn corrupt_line_is_reported_with_its_number() {
+        let mut r = Records::default();
+        r.add_text("{\"a\":1}\n{torn\n\n[1]\n{\"a\":2}\n", "x/trail");
+        assert_eq!(r.records.len(), 2);
+        assert_eq!(r.problems.len(), 2);
+        assert!(
+            r.problems[0].starts_with("x/trail:2: not valid JSON"),
+            "{:?}",
+            r.problems
+        );
+        assert!(r.problems[1].starts_with("x/trail:4: not a JSON object"));
+    }
+
+    #[test]
+    fn same_id_collapses_later_wins() {
+        let mut r = Records::default();
+        r.add_text(
+            "{\"id\":\"a\",\"n\":1}\n{\"n\":9}\n{\"id\":\"b\"}\n{\"id\":\"a\",\"n\":2}\n",
+            "t",
+        );
+        r.dedupe();
+        assert_eq!(r.records.len(), 3);
+        assert_eq!(r.records[0]["n"], 2);
+    }
+
+    #[test]
+    fn drain_moves_everything_and_rerun_adds_nothing_twice() {
+        let t = tempfile::tempdir().unwrap();
+        let (src, dst) = (t.path().join("p"), t.path().join("t"));
+        for i in 0..3 {
+            fsx::append_line(&src, &format!("{{\"id\":\"r{i}\"}}"), 0o600).unwrap();
+        }
+        fsx::append_line(&dst, "{\"id\":\"r0\"}", 0o600).unwrap();
+        assert_eq!(drain(&src, &dst, 0o600, true).unwrap(), 2);
+        assert_eq!(std::fs::read_to_string(&src).unwrap(), "");
+        assert_eq!(std::fs::read_to_string(&dst).unwrap().lines().count(), 3);
+        assert_eq!(drain(&src, &dst, 0o600, true).unwrap(), 0);
+        assert_eq!(drain(&t.path().join("none"), &dst, 0o600, true).unwrap(), 0);
+    }
+}

@@ -1,0 +1,689 @@
+//! audit: the real binary records, moves, ends, recalls and reports.
+
+use crate::harness::Project;
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+fn tool_event(p: &Project, n: usize) -> String {
+    json!({
+        "session_id": "cs-1",
+        "cwd": p.root,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": format!("echo call-{n}")},
+        "tool_response": {"stdout": "x"},
+        "tool_use_id": format!("toolu_{n:03}"),
+        "duration_ms": n,
+    })
+    .to_string()
+}
+
+fn edit_event(p: &Project, file: &str, n: usize) -> String {
+    json!({
+        "session_id": "cs-1",
+        "cwd": p.root,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": p.root.join(file), "old_string": "a", "new_string": "FILE BODY"},
+        "tool_use_id": format!("toolu_e{n:03}"),
+        "duration_ms": 3,
+    })
+    .to_string()
+}
+
+fn prompt_event(p: &Project, prompt: &str) -> String {
+    json!({"session_id": "cs-1", "cwd": p.root, "hook_event_name": "UserPromptSubmit", "prompt": prompt}).to_string()
+}
+
+fn simple_event(p: &Project, name: &str) -> String {
+    json!({"session_id": "cs-1", "cwd": p.root, "hook_event_name": name}).to_string()
+}
+
+fn runs(p: &Project) -> PathBuf {
+    p.root.join(".boo/runs")
+}
+
+fn current(p: &Project) -> String {
+    std::fs::read_to_string(runs(p).join(".current_session"))
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn audit(p: &Project, args: &[&str]) -> crate::harness::Output {
+    let mut all = vec!["audit"];
+    all.extend_from_slice(args);
+    p.run(&all, b"", &[])
+}
+
+/// 32 PostToolUse hooks and Stops run at once (released together by closing their stdin),
+/// three rounds, from no session at all: one session is started, and every call is recorded
+/// exactly once.
+#[test]
+fn parallel_hooks_and_stops_lose_and_duplicate_nothing() {
+    let p = Project::new();
+    let root = p.root.to_str().unwrap().to_string();
+    let mut expected = HashSet::new();
+    for round in 0..3 {
+        let mut children = Vec::new();
+        for i in 0..32 {
+            let n = round * 100 + i;
+            expected.insert(format!("toolu_{n:03}"));
+            children.push((tool_event(&p, n), "PostToolUse"));
+            if i % 8 == 4 {
+                children.push((simple_event(&p, "Stop"), "Stop"));
+            }
+        }
+        let spawned: Vec<_> = children
+            .iter()
+            .map(|(_, name)| {
+                let mut c = p.command(&["hook", name]);
+                c.env("CLAUDE_PROJECT_DIR", &root)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped());
+                c.spawn().unwrap()
+            })
+            .collect();
+        let mut waiting = Vec::new();
+        for (mut child, (input, _)) in spawned.into_iter().zip(&children) {
+            let mut sin = child.stdin.take().unwrap();
+            sin.write_all(input.as_bytes()).unwrap();
+            waiting.push((child, sin));
+        }
+        // Release: close every stdin at once.
+        let children: Vec<_> = waiting
+            .into_iter()
+            .map(|(c, sin)| {
+                drop(sin);
+                c
+            })
+            .collect();
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "{out:?}");
+            assert!(
+                out.stderr.is_empty(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    let sessions: Vec<_> = std::fs::read_dir(runs(&p))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_type().unwrap().is_dir())
+        .collect();
+    assert_eq!(sessions.len(), 1, "one auto session, not one per process");
+    let id = current(&p);
+    let dir = runs(&p).join(&id);
+    // Before ending: buffer + pending hold every record once (raw lines, no dedupe).
+    let mut raw: Vec<Value> = lines(&dir.join("audit_buffer.jsonl"));
+    raw.extend(lines(&dir.join("audit_pending.jsonl")));
+    let ids: Vec<String> = raw
+        .iter()
+        .map(|r| r["tool_use_id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 96, "raw lines");
+    assert_eq!(ids.iter().cloned().collect::<HashSet<_>>(), expected);
+
+    let out = audit(&p, &["end"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let trail = lines(&dir.join("audit_trail.jsonl"));
+    let ids: Vec<&str> = trail
+        .iter()
+        .map(|r| r["tool_use_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 96);
+    assert_eq!(
+        ids.iter().map(|s| (*s).to_string()).collect::<HashSet<_>>(),
+        expected
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("audit_pending.jsonl")).unwrap(),
+        ""
+    );
+}
+
+#[test]
+fn a_session_is_recorded_redacted_and_ended_with_a_summary() {
+    let p = Project::new();
+    let out = audit(&p, &["start", "fix the login bug"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("Started audit session adhoc_20261130_1015"),
+        "{out:?}"
+    );
+    let secret = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].concat();
+    let mut bash = tool_event(&p, 1);
+    bash = bash.replace(
+        "echo call-1",
+        &format!("git push https://x:{secret}@example.invalid"),
+    );
+    for ev in [
+        bash,
+        edit_event(&p, "src/app.rs", 2),
+        prompt_event(&p, "No, keep the old API"),
+    ] {
+        let name = serde_json::from_str::<Value>(&ev).unwrap()["hook_event_name"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let out = p.hook(&name, ev.as_bytes());
+        assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    }
+    let failure = json!({"session_id":"cs-1","cwd":p.root,"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"cargo test"},"tool_use_id":"toolu_f","error":"Exit code 101\ntests failed"}).to_string();
+    p.hook("PostToolUseFailure", failure.as_bytes());
+    // PreCompact moves the buffer and prints nothing.
+    let out = p.hook("PreCompact", simple_event(&p, "PreCompact").as_bytes());
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "", "")
+    );
+    let dir = runs(&p).join("adhoc_20261130_1015");
+    let pending = std::fs::read_to_string(dir.join("audit_pending.jsonl")).unwrap();
+    assert!(!pending.contains(&secret), "{pending}");
+    assert!(!pending.contains("FILE BODY"), "{pending}");
+    assert!(pending.contains("[REDACTED]"));
+    assert_eq!(pending.lines().count(), 5);
+    let recs = lines(&dir.join("audit_pending.jsonl"));
+    assert_eq!(recs[1]["type"], "change");
+    assert_eq!(recs[1]["path"], "src/app.rs");
+    assert_eq!(recs[4]["exit_code"], 101);
+    let correction = recs
+        .iter()
+        .find(|r| r["type"] == "user_correction")
+        .unwrap();
+    let cid = correction["id"].as_str().unwrap().to_string();
+
+    // The edited file shows in git too; an unrecorded one does not pass the check.
+    p.write("src/app.rs", "fn main() {}\n");
+    p.write("notes.txt", "stray\n");
+    let out = audit(&p, &["persist", &cid, "--to", ".rune/conventions.md"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = audit(&p, &["end"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = std::fs::read_to_string(dir.join("session_summary.md")).unwrap();
+    insta::assert_snapshot!("audit_session_summary", summary);
+    assert!(summary.contains("notes.txt"));
+    assert!(!summary.contains("src/app.rs without"));
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("session.json")).unwrap()).unwrap();
+    assert_eq!(meta["status"], "completed");
+    assert_eq!(meta["end_time"], "2026-11-30T10:15:00Z");
+    assert!(!runs(&p).join(".current_session").exists());
+    let index: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.root.join(".boo/index.json")).unwrap())
+            .unwrap();
+    assert_eq!(index["sessions"][0]["status"], "completed");
+    // Ending again: nothing current, a clear error.
+    let out = audit(&p, &["end"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("no audit session is current"),
+        "{out:?}"
+    );
+    // But ending by id again is idempotent and appends nothing.
+    let before = std::fs::read_to_string(dir.join("audit_trail.jsonl")).unwrap();
+    assert_eq!(
+        audit(&p, &["end", "--session", "adhoc_20261130_1015"]).code,
+        0
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("audit_trail.jsonl")).unwrap(),
+        before
+    );
+
+    // Privacy: dirs 0700, files 0600, kept out of git.
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&p.root.join(".boo")), 0o700);
+    assert_eq!(mode(&dir), 0o700);
+    assert_eq!(mode(&dir.join("audit_trail.jsonl")), 0o600);
+    assert_eq!(mode(&dir.join("session_summary.md")), 0o600);
+    assert!(std::fs::read_to_string(p.root.join(".boo/.gitignore"))
+        .unwrap()
+        .contains('*'));
+}
+
+#[test]
+fn a_crash_between_copy_and_truncate_does_not_double_records() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "t"]).code, 0);
+    for n in 0..3 {
+        p.hook("PostToolUse", tool_event(&p, n).as_bytes());
+    }
+    p.hook("Stop", simple_event(&p, "Stop").as_bytes());
+    let dir = runs(&p).join(current(&p));
+    // As if a previous end copied pending to the trail and died before truncating pending.
+    std::fs::copy(
+        dir.join("audit_pending.jsonl"),
+        dir.join("audit_trail.jsonl"),
+    )
+    .unwrap();
+    assert_eq!(audit(&p, &["end"]).code, 0);
+    assert_eq!(lines(&dir.join("audit_trail.jsonl")).len(), 3);
+}
+
+#[test]
+fn start_refuses_to_replace_a_named_session_without_force() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "first"]).code, 0);
+    let out = audit(&p, &["start", "second"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("/baton:end"), "{out:?}");
+    assert!(out.stderr.contains("--force"), "{out:?}");
+    let out = audit(&p, &["start", "second", "--force"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("adhoc_20261130_1015_2"), "{out:?}");
+    assert!(out.stdout.contains("Unfinished sessions"), "{out:?}");
+    assert!(
+        out.stdout.contains("adhoc_20261130_1015 started"),
+        "{out:?}"
+    );
+    // An auto session is adopted instead.
+    let q = Project::new();
+    q.hook("PostToolUse", tool_event(&q, 1).as_bytes());
+    let out = audit(&q, &["start", "named later"]);
+    assert!(
+        out.stdout
+            .contains("Named the session the hooks had started"),
+        "{out:?}"
+    );
+    assert!(!runs(&q).join("adhoc_20261130_1015_2").exists());
+}
+
+#[test]
+fn with_auto_start_off_nothing_is_recorded_and_session_start_says_how() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "audit:\n  auto_start: false\n");
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    p.hook("UserPromptSubmit", prompt_event(&p, "stop that").as_bytes());
+    assert!(!runs(&p).exists() || std::fs::read_dir(runs(&p)).unwrap().count() == 0);
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(ctx.contains("/baton:start"), "{ctx}");
+}
+
+#[test]
+fn a_corrupt_line_is_reported_with_its_number_and_the_rest_counts() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "t"]).code, 0);
+    let dir = runs(&p).join(current(&p));
+    let good = |n: usize| {
+        json!({"id": format!("x{n}"), "ts": "2026-11-30T10:15:00.000Z", "type": "data", "tool": "Read", "input": "a", "outcome": "ok"}).to_string()
+    };
+    std::fs::write(
+        dir.join("audit_trail.jsonl"),
+        format!("{}\n{{\"torn\": \n{}\n", good(1), good(2)),
+    )
+    .unwrap();
+    let out = audit(&p, &["end", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let problems = out.json()["problems"].to_string();
+    assert!(problems.contains("audit_trail.jsonl:2"), "{problems}");
+    let summary = std::fs::read_to_string(dir.join("session_summary.md")).unwrap();
+    assert!(summary.contains("- Records: 2"), "{summary}");
+    let out = audit(&p, &["recover", &current_or_last(&p)]);
+    assert!(out.stdout.contains("audit_trail.jsonl:2"), "{out:?}");
+}
+
+fn current_or_last(p: &Project) -> String {
+    let index: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.root.join(".boo/index.json")).unwrap())
+            .unwrap();
+    index["sessions"].as_array().unwrap().last().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_hand_edited_bad_status_is_reported_not_a_panic() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "t"]).code, 0);
+    let id = current(&p);
+    let path = runs(&p).join(&id).join("session.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("in_progress", "half-done");
+    std::fs::write(&path, text).unwrap();
+    let out = audit(&p, &["status"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stdout.contains("\"half-done\""), "{out:?}");
+    assert!(out.stderr.starts_with("baton: "), "{out:?}");
+    let out = audit(&p, &["recover"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("WARNING: session.json has status \"half-done\""),
+        "{out:?}"
+    );
+    let out = audit(&p, &["report-daily"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("has status \"half-done\""), "{out:?}");
+    // A hook still answers.
+    let out = p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    assert_eq!(out.code, 0);
+    // Garbage in session.json: a one-line error naming the file.
+    std::fs::write(&path, "{oops").unwrap();
+    let out = audit(&p, &["recover", &id]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("not a valid session file"), "{out:?}");
+}
+
+#[test]
+fn recover_levels_and_invalid_ids() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "earlier work"]).code, 0);
+    p.hook("PostToolUse", edit_event(&p, "src/lib.rs", 1).as_bytes());
+    p.hook(
+        "UserPromptSubmit",
+        prompt_event(&p, "don't add dependencies").as_bytes(),
+    );
+    assert_eq!(audit(&p, &["end"]).code, 0);
+    assert_eq!(audit(&p, &["start", "today's work"]).code, 0);
+    for n in 0..5 {
+        p.hook("PostToolUse", tool_event(&p, n).as_bytes());
+    }
+    let out = audit(&p, &["recover"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    insta::assert_snapshot!("audit_recover_default", out.stdout);
+    let out = audit(&p, &["recover", "full"]);
+    assert!(
+        out.stdout.contains("## L3 — adhoc_20261130_1015_2"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("echo call-4"), "{out:?}");
+    let out = audit(&p, &["recover", "adhoc_20261130_1015"]);
+    assert!(out.stdout.contains("src/lib.rs"), "{out:?}");
+    for bad in ["../etc", "a/b", "..", ".hidden"] {
+        let out = audit(&p, &["recover", bad]);
+        assert_eq!(out.code, 1, "{bad}: {out:?}");
+        assert!(out.stderr.contains("invalid session id"), "{bad}: {out:?}");
+    }
+    let out = audit(&p, &["recover", "adhoc_19990101_0000"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("no session adhoc_19990101_0000"),
+        "{out:?}"
+    );
+    // Budgets: a long trail is cut with a note.
+    for n in 10..400 {
+        p.hook("PostToolUse", tool_event(&p, n).as_bytes());
+    }
+    let out = audit(&p, &["recover", "full"]);
+    assert!(out.stdout.contains("more characters cut]"), "{out:?}");
+    assert!(out.stdout.chars().count() < 3000 * 4 + 200);
+}
+
+/// Two sessions on the report day, one the day before (for the review's trend).
+fn day_of_work(p: &Project) {
+    let yesterday = [("BATON_NOW", "2026-11-29T16:40:00Z")];
+    let root = p.root.to_str().unwrap().to_string();
+    let env = |now: &'static str| vec![("BATON_NOW", now), ("CLAUDE_PROJECT_DIR", root.as_str())];
+    assert_eq!(
+        p.run(&["audit", "start", "yesterday's task"], b"", &yesterday)
+            .code,
+        0
+    );
+    for n in 0..4 {
+        p.run(
+            &["hook", "PostToolUse"],
+            tool_event(p, n).as_bytes(),
+            &env("2026-11-29T16:45:00Z"),
+        );
+    }
+    assert_eq!(
+        p.run(
+            &["audit", "end"],
+            b"",
+            &[("BATON_NOW", "2026-11-29T17:30:00Z")]
+        )
+        .code,
+        0
+    );
+
+    assert_eq!(
+        p.run(
+            &["audit", "start", "add the export button"],
+            b"",
+            &[("BATON_NOW", "2026-11-30T08:05:00Z")]
+        )
+        .code,
+        0
+    );
+    for n in 10..16 {
+        p.run(
+            &["hook", "PostToolUse"],
+            tool_event(p, n).as_bytes(),
+            &env("2026-11-30T08:10:00Z"),
+        );
+    }
+    for n in 0..12 {
+        p.run(
+            &["hook", "PostToolUse"],
+            edit_event(p, "src/export.rs", n).as_bytes(),
+            &env("2026-11-30T08:20:00Z"),
+        );
+    }
+    let fail = json!({"session_id":"cs-1","cwd":p.root,"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"cargo build"},"tool_use_id":"toolu_f1","error":"Exit code 101"}).to_string();
+    p.run(
+        &["hook", "PostToolUseFailure"],
+        fail.as_bytes(),
+        &env("2026-11-30T08:30:00Z"),
+    );
+    p.run(
+        &["hook", "UserPromptSubmit"],
+        prompt_event(p, "Actually, export CSV not JSON").as_bytes(),
+        &env("2026-11-30T08:31:00Z"),
+    );
+    p.write("src/export.rs", "// export\n");
+    assert_eq!(
+        p.run(
+            &["audit", "end"],
+            b"",
+            &[("BATON_NOW", "2026-11-30T09:00:00Z")]
+        )
+        .code,
+        0
+    );
+
+    assert_eq!(
+        p.run(
+            &["audit", "start", "review the PR"],
+            b"",
+            &[("BATON_NOW", "2026-11-30T10:00:00Z")]
+        )
+        .code,
+        0
+    );
+    p.run(&["hook", "PostToolUse"], json!({"session_id":"cs-2","cwd":p.root,"hook_event_name":"PostToolUse","tool_name":"Grep","tool_input":{"pattern":"TODO","path":p.root.join("src")},"tool_use_id":"toolu_g"}).to_string().as_bytes(), &env("2026-11-30T10:05:00Z"));
+    p.write(
+        ".rune/progress.md",
+        "# Progress\n## Blocked\n- release: waiting for the signing key\n## Next\n- docs\n",
+    );
+}
+
+#[test]
+fn report_daily_markdown_review_and_html() {
+    let p = Project::new();
+    day_of_work(&p);
+    let out = audit(&p, &["report-daily"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    insta::assert_snapshot!("audit_report_daily", out.stdout);
+    let written = std::fs::read_to_string(p.root.join(".boo/reports/daily_20261130.md")).unwrap();
+    assert!(out.stdout.starts_with(&written));
+    let out = audit(&p, &["report-daily", "20261130", "review", "--html"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    insta::assert_snapshot!("audit_report_daily_review", out.stdout);
+    let html = std::fs::read_to_string(p.root.join(".boo/reports/daily_20261130.html")).unwrap();
+    check_well_formed(&html);
+    assert!(html.contains("<svg id=\"tool-chart\""));
+    assert!(html.contains("<svg id=\"timeline\""));
+    assert!(html.contains("<rect"));
+    assert!(!html.contains("<script"));
+    // An earlier day, and bad arguments.
+    let out = audit(&p, &["report-daily", "20261129"]);
+    assert!(out.stdout.contains("yesterday's task"), "{out:?}");
+    assert!(!out.stdout.contains("| adhoc_20261130_1000"), "{out:?}");
+    let out = audit(&p, &["report-daily", "tomorrow"]);
+    assert_eq!(out.code, 2, "{out:?}");
+}
+
+/// A minimal XML-ish check: every tag closes in order (void elements excepted), attributes
+/// are quoted, no stray `<` in text.
+fn check_well_formed(html: &str) {
+    const VOID: [&str; 6] = ["meta", "br", "hr", "img", "input", "link"];
+    let body = html.strip_prefix("<!DOCTYPE html>\n").expect("doctype");
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = body;
+    while let Some(open) = rest.find('<') {
+        let text = &rest[..open];
+        assert!(!text.contains('>'), "stray > in text: {text:.80}");
+        let close = rest[open..].find('>').expect("unclosed tag") + open;
+        let tag = &rest[open + 1..close];
+        assert!(!tag.contains('<'), "< inside a tag: {tag:.80}");
+        assert_eq!(
+            tag.matches('"').count() % 2,
+            0,
+            "unbalanced quotes: {tag:.80}"
+        );
+        if let Some(name) = tag.strip_prefix('/') {
+            let top = stack
+                .pop()
+                .unwrap_or_else(|| panic!("</{name}> closes nothing"));
+            assert_eq!(top, name, "</{name}> closes <{top}>");
+        } else if !tag.ends_with('/') {
+            let name: String = tag
+                .chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect();
+            if !VOID.contains(&name.as_str()) {
+                stack.push(name);
+            }
+        }
+        rest = &rest[close + 1..];
+    }
+    assert!(stack.is_empty(), "unclosed: {stack:?}");
+}
+
+/// Measures report-daily over 100,000 records in 200 sessions (run by hand:
+/// `cargo test --test integration audit::report_daily_scale -- --ignored --nocapture`).
+#[test]
+#[ignore = "a measurement, run by hand"]
+fn report_daily_scale() {
+    const TOOLS: [&str; 4] = ["Bash", "Edit", "Read", "Grep"];
+    let p = Project::new();
+    let runs = runs(&p);
+    std::fs::create_dir_all(&runs).unwrap();
+    for s in 0..200 {
+        let id = format!("adhoc_20261130_{s:04}");
+        let dir = runs.join(&id);
+        std::fs::create_dir_all(&dir).unwrap();
+        let hm = format!("{:02}:{:02}", s % 24, s % 60);
+        std::fs::write(
+            dir.join("session.json"),
+            json!({"session_id": id, "task": format!("task {s}"), "start_time": format!("2026-11-30T{hm}:00Z"), "end_time": format!("2026-11-30T{hm}:30Z"), "status": "completed", "expected_record_types": []}).to_string(),
+        )
+        .unwrap();
+        let mut f = std::fs::File::create(dir.join("audit_trail.jsonl")).unwrap();
+        for n in 0..500 {
+            let kind = if n % 5 == 0 { "change" } else { "data" };
+            writeln!(f, "{}", json!({"id": format!("t-{s}-{n}"), "ts": format!("2026-11-30T{hm}:10.000Z"), "type": kind, "tool": TOOLS[n % 4], "input": "x", "path": format!("src/f{}.rs", n % 50), "outcome": if n % 97 == 0 {"error"} else {"ok"}, "duration_ms": 3})).unwrap();
+        }
+    }
+    assert_eq!(audit(&p, &["reindex"]).code, 0);
+    let start = std::time::Instant::now();
+    let out = audit(&p, &["report-daily", "20261130"]);
+    let took = start.elapsed();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("100000 tool calls"),
+        "{}",
+        &out.stdout[..500]
+    );
+    eprintln!("report-daily over 100,000 records in 200 sessions: {took:?}");
+}
+
+#[test]
+fn a_shared_trail_is_left_to_git_and_merges_by_union() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "audit:\n  shared: true\n");
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    assert!(!p.root.join(".boo/.gitignore").exists());
+    let attributes = std::fs::read_to_string(p.root.join(".boo/.gitattributes")).unwrap();
+    assert!(attributes.contains("*.jsonl merge=union"));
+    let buffer = runs(&p).join(current(&p)).join("audit_buffer.jsonl");
+    assert_eq!(
+        std::fs::metadata(buffer).unwrap().permissions().mode() & 0o777,
+        0o644
+    );
+}
+
+#[test]
+fn session_start_recaps_history_and_lists_unfinished_sessions() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "left open"]).code, 0);
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    assert_eq!(audit(&p, &["start", "current work", "--force"]).code, 0);
+    p.hook("PostToolUse", tool_event(&p, 2).as_bytes());
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        ctx.contains("Recording tool calls to audit session adhoc_20261130_1015_2 — current work"),
+        "{ctx}"
+    );
+    assert!(ctx.contains("echo call-2"), "{ctx}");
+    assert!(ctx.contains("Recent sessions:"), "{ctx}");
+    assert!(ctx.contains("Unfinished sessions"), "{ctx}");
+    assert!(ctx.contains("- adhoc_20261130_1015 started"), "{ctx}");
+    assert!(ctx.contains("baton audit end --session ID"), "{ctx}");
+}
+
+#[test]
+fn a_broken_index_is_rebuilt_from_the_run_directories() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "indexed task"]).code, 0);
+    assert_eq!(audit(&p, &["end"]).code, 0);
+    std::fs::write(p.root.join(".boo/index.json"), "{ not json").unwrap();
+    let out = audit(&p, &["status"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("rebuilt it from the run directories"),
+        "{out:?}"
+    );
+    let index: Value =
+        serde_json::from_str(&std::fs::read_to_string(p.root.join(".boo/index.json")).unwrap())
+            .unwrap();
+    assert_eq!(index["sessions"][0]["task"], "indexed task");
+    assert_eq!(index["sessions"][0]["status"], "completed");
+    assert!(index["sessions"][0]["stats"].is_object());
+}
+
+#[test]
+fn a_garbled_current_session_file_heals_instead_of_failing_every_call() {
+    let p = Project::new();
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    std::fs::write(runs(&p).join(".current_session"), "../../etc\n").unwrap();
+    let out = p.hook("PostToolUse", tool_event(&p, 2).as_bytes());
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    assert_eq!(current(&p), "adhoc_20261130_1015_2");
+}
