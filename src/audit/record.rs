@@ -237,15 +237,23 @@ pub(crate) fn correction_match(prompt: &str, patterns: &[Regex]) -> Option<Strin
     patterns
         .iter()
         .find(|re| re.is_match(text))
-        .map(|re| re.as_str().trim_start_matches("(?i)").to_string())
+        .map(|re| re.as_str().to_string())
 }
 
 /// Compiles the correction patterns case-insensitively (invalid ones are skipped; config
-/// validation names them).
+/// validation names them). ASCII classes where the pattern allows it: Unicode-aware `\b` and
+/// case folding cost milliseconds to compile, and this runs on every prompt.
 pub(crate) fn compile_patterns(patterns: &[String]) -> Vec<Regex> {
     patterns
         .iter()
-        .filter_map(|p| Regex::new(&format!("(?i){p}")).ok())
+        .filter_map(|p| {
+            regex::RegexBuilder::new(p)
+                .case_insensitive(true)
+                .unicode(false)
+                .build()
+                .or_else(|_| regex::RegexBuilder::new(p).case_insensitive(true).build())
+                .ok()
+        })
         .collect()
 }
 
