@@ -131,14 +131,38 @@ pub fn append_line(path: &Path, line: &str, mode: u32) -> Result<()> {
     written.map_err(|e| Error::io("append to", path, e))
 }
 
-/// A lock held as a directory; removed when dropped.
+/// A lock held as a directory; removed when dropped (only while it is still ours).
 #[derive(Debug)]
 pub struct MkdirLock {
     path: PathBuf,
+    /// Written into the owner file: tells this holder's lock from a successor's.
+    token: String,
 }
 
 /// The file inside a lock directory that names its holder.
 const OWNER_FILE: &str = "owner";
+/// Breaking stale locks in a directory is serialised by an advisory lock on this file.
+const BREAK_FILE: &str = ".baton-lock-break";
+
+/// What a lock's owner file says.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Owner {
+    pid: Option<u32>,
+    token: Option<String>,
+}
+
+fn read_owner(path: &Path) -> Owner {
+    let text = fs::read_to_string(path.join(OWNER_FILE)).unwrap_or_default();
+    let mut owner = Owner::default();
+    for line in text.lines() {
+        if let Some(v) = line.strip_prefix("pid=") {
+            owner.pid = v.trim().parse().ok();
+        } else if let Some(v) = line.strip_prefix("token=") {
+            owner.token = Some(v.trim().to_string());
+        }
+    }
+    owner
+}
 
 impl MkdirLock {
     /// Takes the lock at `path`, waiting up to `timeout`. A lock whose holder process is gone,
@@ -148,16 +172,18 @@ impl MkdirLock {
         loop {
             match fs::create_dir(path) {
                 Ok(()) => {
-                    let owner = format!("pid={}\n", std::process::id());
+                    let token = format!("{}-{}", std::process::id(), unique_suffix());
+                    let owner = format!("pid={}\ntoken={token}\n", std::process::id());
                     let _ = fs::write(path.join(OWNER_FILE), owner);
                     return Ok(MkdirLock {
                         path: path.to_path_buf(),
+                        token,
                     });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     refuse_symlink(path)?;
-                    if is_stale(path, stale_after) {
-                        break_lock(path);
+                    if let Some(seen) = stale_owner(path, stale_after) {
+                        break_lock(path, &seen, stale_after);
                         continue;
                     }
                 }
@@ -181,28 +207,26 @@ impl MkdirLock {
 
 impl Drop for MkdirLock {
     fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.path);
+        // A holder that overran `stale_after` may have been replaced: never remove a
+        // successor's lock.
+        if read_owner(&self.path).token.as_deref() == Some(self.token.as_str()) {
+            let _ = fs::remove_dir_all(&self.path);
+        }
     }
 }
 
-/// A lock is stale when its recorded holder no longer runs, or when it is older than
-/// `stale_after` (which also covers a holder that died before writing its owner file).
-fn is_stale(path: &Path, stale_after: Duration) -> bool {
+/// The owner of the lock at `path` when the lock is stale: its recorded holder no longer
+/// runs, or it is older than `stale_after` (which also covers a holder that died before
+/// writing its owner file).
+fn stale_owner(path: &Path, stale_after: Duration) -> Option<Owner> {
+    let owner = read_owner(path);
     let age = fs::metadata(path)
         .and_then(|m| m.modified())
         .ok()
         .and_then(|t| SystemTime::now().duration_since(t).ok())
         .unwrap_or_default();
-    if age > stale_after {
-        return true;
-    }
-    let holder = fs::read_to_string(path.join(OWNER_FILE))
-        .ok()
-        .and_then(|s| s.trim().strip_prefix("pid=")?.parse::<u32>().ok());
-    match holder {
-        Some(pid) => !process_alive(pid),
-        None => false,
-    }
+    let stale = age > stale_after || owner.pid.is_some_and(|pid| !process_alive(pid));
+    stale.then_some(owner)
 }
 
 /// Whether a process with `pid` exists. Where `/proc` is not available the answer is "yes",
@@ -215,13 +239,29 @@ fn process_alive(pid: u32) -> bool {
     proc_root.join(pid.to_string()).exists()
 }
 
-/// Removes a stale lock without racing another breaker: the lock is first renamed to a unique
-/// name (only one rename can win), then deleted.
-fn break_lock(path: &Path) {
-    let aside = path.with_extension(format!("stale.{}.{}", std::process::id(), unique_suffix()));
-    if fs::rename(path, &aside).is_ok() {
-        let _ = fs::remove_dir_all(&aside);
+/// Removes a stale lock without racing other breakers or a new holder: under an advisory
+/// lock on the directory's break file, the lock is removed only if it is still stale and
+/// still held by the owner that was judged stale (a lock taken afresh in between has
+/// another token).
+fn break_lock(path: &Path, seen: &Owner, stale_after: Duration) {
+    let Some(dir) = path.parent() else { return };
+    let Ok(guard) = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(PRIVATE_FILE)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(dir.join(BREAK_FILE))
+    else {
+        return;
+    };
+    if guard.lock().is_err() {
+        return;
     }
+    if stale_owner(path, stale_after).as_ref() == Some(seen) {
+        let _ = fs::remove_dir_all(path);
+    }
+    let _ = guard.unlock();
 }
 
 /// Checks that `value` is safe as one path component: 1–128 characters of letters, digits,
@@ -344,7 +384,7 @@ mod tests {
         let p = t.path().join(".lock.Y");
         fs::create_dir(&p).unwrap();
         // pid 0x7fff_fff0 does not exist on any ordinary system.
-        fs::write(p.join(OWNER_FILE), "pid=2147483632\n").unwrap();
+        fs::write(p.join(OWNER_FILE), "pid=2147483632\ntoken=dead\n").unwrap();
         let l = MkdirLock::acquire(&p, Duration::from_millis(200), Duration::from_secs(60));
         assert!(l.is_ok());
     }
@@ -375,6 +415,62 @@ mod tests {
             fs::read_to_string(t.path().join(".gitignore")).unwrap(),
             "mine\n"
         );
+    }
+
+    #[test]
+    fn breaking_a_stale_lock_never_gives_two_holders() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+        let t = tempfile::tempdir().unwrap();
+        for round in 0..40 {
+            let p = t.path().join(format!(".lock.R{round}"));
+            fs::create_dir(&p).unwrap();
+            fs::write(p.join(OWNER_FILE), "pid=2147483632\ntoken=dead\n").unwrap();
+            let holders = Arc::new(AtomicUsize::new(0));
+            let max = Arc::new(AtomicUsize::new(0));
+            let threads: Vec<_> = (0..8)
+                .map(|_| {
+                    let (p, holders, max) = (p.clone(), holders.clone(), max.clone());
+                    std::thread::spawn(move || {
+                        let l = MkdirLock::acquire(
+                            &p,
+                            Duration::from_secs(10),
+                            Duration::from_secs(60),
+                        )
+                        .unwrap();
+                        let now = holders.fetch_add(1, Ordering::SeqCst) + 1;
+                        max.fetch_max(now, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_millis(2));
+                        holders.fetch_sub(1, Ordering::SeqCst);
+                        drop(l);
+                    })
+                })
+                .collect();
+            for th in threads {
+                th.join().unwrap();
+            }
+            assert_eq!(
+                max.load(Ordering::SeqCst),
+                1,
+                "round {round}: two holders at once"
+            );
+        }
+    }
+
+    #[test]
+    fn a_replaced_holder_does_not_remove_its_successors_lock() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join(".lock.S");
+        let first =
+            MkdirLock::acquire(&p, Duration::from_secs(1), Duration::from_secs(60)).unwrap();
+        // As if the first holder overran stale_after and another process took over.
+        fs::write(
+            p.join(OWNER_FILE),
+            format!("pid={}\ntoken=successor\n", std::process::id()),
+        )
+        .unwrap();
+        drop(first);
+        assert!(p.exists(), "the successor's lock was removed");
     }
 
     #[test]
