@@ -86,12 +86,26 @@ const RULES: &[Rule] = &[
     Rule {
         name: "url-password",
         triggers: &["://"],
-        pattern: r"(?P<keep>\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)[^/\s@]{1,256}(?P<tail>@)",
+        pattern: r"(?P<keep>\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]*:)[^/\s@]{1,256}(?P<tail>@)",
     },
     Rule {
+        // Environment-style assignments: `OPENAI_API_KEY=…`, `DB_PASSWORD='…'`, also with
+        // JSON-escaped quotes. `==` comparisons and trivial values (numbers, a few letters,
+        // `$VAR`) are left alone: `MAX_TOKEN = 4096`, `SORT_KEY=name`, `if API_KEY == ""`.
         name: "secret-assignment",
         triggers: &["KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD"],
-        pattern: r#"(?P<keep>\b(?:[A-Z0-9_]*_(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD)|PASSWORD|PASSWD|SECRET|TOKEN)\s*=\s*)(?:"[^"\n]+"|'[^'\n]+'|[^\s"'\[][^\s"']*)"#,
+        pattern: r#"(?P<keep>\b(?:[A-Z0-9_]*_(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD)|PASSWORD|PASSWD|SECRET|TOKEN)\s*=\s*)(?P<value>\\"(?:[^"\\\n]|\\[^"\n])*\\"|"[^"\n]+"|'[^'\n]+'|[^\s"'\[=\\][^\s"']*)"#,
+    },
+    Rule {
+        // Keys in config files, JSON and YAML: `"api_key": "…"`, `password: …`,
+        // `aws_secret_access_key = …`. The value must look like a secret (8+ characters with
+        // a letter and a digit), so code such as `password: String` stays as it is.
+        name: "secret-key-value",
+        triggers: &[
+            "key", "KEY", "Key", "secret", "SECRET", "password", "PASSWORD", "Password", "passwd",
+            "token", "TOKEN", "Token",
+        ],
+        pattern: r#"(?P<keep>(?i:["']?\b[a-z0-9_\-]*(?:api[_\-]?key|secret[_\-]?key|access[_\-]?key|private[_\-]?key|client[_\-]?secret|secret|password|passwd|auth[_\-]?token|access[_\-]?token|refresh[_\-]?token|api[_\-]?token)["']?)\s*[:=]\s*["']?)(?P<kvalue>[A-Za-z0-9_\-+/=.~!@#$%^&*]{8,})"#,
     },
 ];
 
@@ -101,7 +115,15 @@ static COMPILED: [OnceLock<Option<Regex>>; RULES.len()] = [const { OnceLock::new
 
 fn compiled(i: usize) -> Option<&'static Regex> {
     COMPILED[i]
-        .get_or_init(|| Regex::new(RULES[i].pattern).ok())
+        .get_or_init(|| {
+            // ASCII classes compile several times faster; rules whose pattern needs Unicode
+            // semantics (a `.` that must not split a character) fall back to them.
+            regex::RegexBuilder::new(RULES[i].pattern)
+                .unicode(false)
+                .build()
+                .or_else(|_| Regex::new(RULES[i].pattern))
+                .ok()
+        })
         .as_ref()
 }
 
@@ -171,15 +193,40 @@ impl Redactor {
 fn replace(re: &Regex, text: &str) -> Option<(String, usize)> {
     let mut count = 0;
     let new = re.replace_all(text, |caps: &regex::Captures<'_>| {
+        if let Some(value) = caps.name("value") {
+            if trivial(value.as_str()) {
+                return caps[0].to_string();
+            }
+        }
+        if let Some(value) = caps.name("kvalue") {
+            let v = value.as_str();
+            let secret_like =
+                v.bytes().any(|b| b.is_ascii_digit()) && v.bytes().any(|b| b.is_ascii_alphabetic());
+            if trivial(v) || !secret_like {
+                return caps[0].to_string();
+            }
+        }
         let keep = caps.name("keep").map_or("", |m| m.as_str());
         let tail = caps.name("tail").map_or("", |m| m.as_str());
         count += 1;
         format!("{keep}{MARK}{tail}")
     });
     match new {
-        std::borrow::Cow::Borrowed(_) => None,
-        std::borrow::Cow::Owned(s) => Some((s, count)),
+        std::borrow::Cow::Owned(s) if count > 0 => Some((s, count)),
+        _ => None,
     }
+}
+
+/// A value that cannot be a secret worth hiding: already redacted, a number, a few
+/// characters, a `$VAR` reference, or (in a key-value pair) text without both a letter and a
+/// digit.
+fn trivial(value: &str) -> bool {
+    let v = value.trim_matches(|c| c == '"' || c == '\'' || c == '\\');
+    v.is_empty()
+        || v.contains(MARK)
+        || v.len() <= 4
+        || v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        || v.starts_with('$')
 }
 
 /// Redacts `text` with the built-in rules.
@@ -268,7 +315,7 @@ mod tests {
         let env = s(&[
             "export OPENAI_API_KEY=",
             "abc123def456\nDB_PASSWORD='p4ss w0rd'\nPASSWORD=",
-            "x",
+            "x9y8z7",
         ]);
         let r = redact(&env);
         assert_eq!(
@@ -298,6 +345,46 @@ sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
         let r = redact(text);
         assert_eq!(r.count, 0, "{}", r.text);
         assert_eq!(r.text, text);
+    }
+
+    #[test]
+    fn key_value_secrets_in_config_json_and_yaml() {
+        let cases = [
+            (
+                s(&[
+                    "aws_secret_access_key = ",
+                    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                ]),
+                "aws_secret_access_key = [REDACTED]",
+            ),
+            (
+                s(&["{\"api_key\": \"", "a1b2c3d4e5f6g7h8\"}"]),
+                "{\"api_key\": \"[REDACTED]\"}",
+            ),
+            (s(&["password: ", "hunter2hunter2"]), "password: [REDACTED]"),
+            (
+                s(&["client_secret: '", "Zx9yW8vU7tS6'"]),
+                "client_secret: '[REDACTED]'",
+            ),
+            (s(&["API_KEY=\\\"", "abc def\\\""]), "API_KEY=[REDACTED]"),
+            (
+                s(&["curl https://:", "tok3nvalue@example.com"]),
+                "curl https://:[REDACTED]@example.com",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(redact(&text).text, want, "{text}");
+        }
+    }
+
+    #[test]
+    fn code_that_names_keys_is_left_alone() {
+        let text = "MAX_TOKEN = 4096\nSORT_KEY=name\nPRIMARY_KEY = 'id'\nif API_KEY == \"\" { }\n\
+            struct C { password: String, api_key: Option<String> }\nlet token = get_token();\n\
+            secret: SecretString,\nAPI_KEY=$API_KEY\nmax_tokens: 4096\n";
+        let r = redact(text);
+        assert_eq!(r.text, text);
+        assert_eq!(r.count, 0);
     }
 
     #[test]
