@@ -10,6 +10,7 @@
 //! `PATH`. Without one, each test prints `SKIPPED: …` to stderr and passes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod audit;
 mod foundation;
 mod handoff;
 mod mock_api;
