@@ -125,19 +125,5 @@ fn uncovered_files(
 
 /// Paths changed between commit `start` and HEAD (empty when either cannot be read).
 fn committed_since(root: &Path, start: &str) -> Vec<String> {
-    let diff = || -> std::result::Result<Vec<String>, git2::Error> {
-        let repo = git2::Repository::discover(root)?;
-        let old = repo.revparse_single(start)?.peel_to_tree()?;
-        let new = repo.head()?.peel_to_tree()?;
-        let d = repo.diff_tree_to_tree(Some(&old), Some(&new), None)?;
-        Ok(d.deltas()
-            .filter_map(|x| {
-                x.new_file()
-                    .path()
-                    .or_else(|| x.old_file().path())
-                    .map(|p| p.to_string_lossy().into_owned())
-            })
-            .collect())
-    };
-    diff().unwrap_or_default()
+    crate::core::git::changed_since(root, start).unwrap_or_default()
 }

@@ -145,15 +145,37 @@ fn paths_changed_by(repo: &Repository, commit: &git2::Commit<'_>) -> Result<Vec<
     let diff = repo
         .diff_tree_to_tree(parent_tree.as_ref(), Some(&tree), None)
         .map_err(git_err)?;
-    Ok(diff
-        .deltas()
+    Ok(delta_paths(&diff))
+}
+
+/// The paths a diff touches (the new path, or the old one for a deletion).
+fn delta_paths(diff: &git2::Diff<'_>) -> Vec<String> {
+    diff.deltas()
         .filter_map(|d| {
             d.new_file()
                 .path()
                 .or_else(|| d.old_file().path())
                 .map(|p| p.to_string_lossy().into_owned())
         })
-        .collect())
+        .collect()
+}
+
+/// Paths changed between revision `from` and HEAD in the repository containing `dir`.
+pub fn changed_since(dir: &Path, from: &str) -> Result<Vec<String>> {
+    let git_err = |e: git2::Error| Error::Git(format!("diff {from}..HEAD: {}", e.message()));
+    let repo = Repository::discover(dir).map_err(git_err)?;
+    let old = repo
+        .revparse_single(from)
+        .and_then(|o| o.peel_to_tree())
+        .map_err(git_err)?;
+    let new = repo
+        .head()
+        .and_then(|h| h.peel_to_tree())
+        .map_err(git_err)?;
+    let diff = repo
+        .diff_tree_to_tree(Some(&old), Some(&new), None)
+        .map_err(git_err)?;
+    Ok(delta_paths(&diff))
 }
 
 /// What `commit_paths` did.
@@ -302,6 +324,29 @@ mod tests {
         ));
         let s = state(t.path()).unwrap();
         assert_eq!(s.repo().unwrap().last_commit_paths, vec![".rune/sub/x.md"]);
+    }
+
+    #[test]
+    fn changed_since_lists_paths_of_later_commits() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = Repository::init(t.path()).unwrap();
+        std::fs::write(t.path().join("a.txt"), "a").unwrap();
+        commit_all(&repo, "first");
+        let first = state(t.path())
+            .unwrap()
+            .repo()
+            .unwrap()
+            .head_sha
+            .clone()
+            .unwrap();
+        std::fs::write(t.path().join("b.txt"), "b").unwrap();
+        commit_all(&repo, "second");
+        std::fs::remove_file(t.path().join("a.txt")).unwrap();
+        commit_all(&repo, "third");
+        let mut paths = changed_since(t.path(), &first).unwrap();
+        paths.sort();
+        assert_eq!(paths, vec!["a.txt", "b.txt"]);
+        assert!(changed_since(t.path(), "0000000").is_err());
     }
 
     #[test]
