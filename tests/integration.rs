@@ -5,6 +5,8 @@
 #[path = "harness.rs"]
 mod harness;
 
+#[path = "integration/bridge.rs"]
+mod bridge;
 #[path = "integration/cli.rs"]
 mod cli;
 #[path = "integration/concurrency.rs"]

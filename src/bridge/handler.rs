@@ -1,26 +1,109 @@
 //! The bridge subsystem's hook handler: which events it takes and what it adds.
+//!
+//! | event | what the bridge does |
+//! |---|---|
+//! | SessionStart | load mode (integrity → checkpoint → invariants → summary) |
+//! | PreToolUse (Edit, Write, MultiEdit, NotebookEdit) | invariants whose WHERE matches the file |
+//! | PreCompact | automatic checkpoint; asks the summary to keep its resume point |
+//! | PostCompact | compaction summary → session log |
 
+use super::compact;
+use super::integrity::{self, Status};
+use super::invariants;
+use super::load::{self, Source};
+use super::store::{self, Rune};
+use crate::core::budget::Section;
 use crate::core::error::Result;
+use crate::core::redact::Redactor;
 use crate::hook::bus::{Contribution, Handler, HookEnv};
-use crate::hook::input::{EventName, HookEvent};
+use crate::hook::input::{EventKind, EventName, HookEvent};
 
 /// The bridge handler on the bus.
 pub(crate) struct BridgeHandler;
+
+const EDIT_TOOLS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 impl Handler for BridgeHandler {
     fn name(&self) -> &'static str {
         "bridge"
     }
 
-    fn subscribes(&self, _event: EventName) -> bool {
-        false
+    fn subscribes(&self, event: EventName) -> bool {
+        matches!(
+            event,
+            EventName::SessionStart
+                | EventName::PreToolUse
+                | EventName::PreCompact
+                | EventName::PostCompact
+        )
     }
 
     fn enabled(&self, config: &crate::core::config::Config) -> bool {
         config.bridge.enabled
     }
 
-    fn handle(&self, _event: &HookEvent, _env: &HookEnv<'_>) -> Result<Contribution> {
-        Ok(Contribution::default())
+    fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution> {
+        let now = env.ctx.clock.now();
+        match &event.kind {
+            EventKind::SessionStart { source } => {
+                let src = if source == "compact" {
+                    Source::Compact
+                } else {
+                    Source::Start
+                };
+                let l = load::load(&env.root, env.config, now, src)?;
+                Ok(Contribution {
+                    sections: l.sections,
+                    system_message: l.system_message,
+                    ..Contribution::default()
+                })
+            }
+            EventKind::PreToolUse(call) if EDIT_TOOLS.contains(&call.tool_name.as_str()) => {
+                let path = call
+                    .tool_input
+                    .get("file_path")
+                    .or_else(|| call.tool_input.get("notebook_path"))
+                    .and_then(|v| v.as_str());
+                let Some(path) = path else {
+                    return Ok(Contribution::default());
+                };
+                Ok(Contribution {
+                    sections: edit_context(env, path).into_iter().collect(),
+                    ..Contribution::default()
+                })
+            }
+            EventKind::PreCompact { trigger, .. } => Ok(Contribution {
+                compaction_instructions: compact::pre_compact(&env.root, env.config, now, trigger)?,
+                ..Contribution::default()
+            }),
+            EventKind::PostCompact {
+                compact_summary: Some(summary),
+                ..
+            } => {
+                compact::post_compact(&env.root, env.config, now, summary)?;
+                Ok(Contribution::default())
+            }
+            _ => Ok(Contribution::default()),
+        }
     }
+}
+
+/// The invariants that apply to an edit of `path`, unless the file is missing or TAINTED.
+fn edit_context(env: &HookEnv<'_>, path: &str) -> Option<Section> {
+    let rune = Rune::new(&env.root, env.config);
+    let file = rune.path(store::INVARIANTS);
+    if !file.is_file() {
+        return None;
+    }
+    let text = store::read_opt(&file).ok()??;
+    let red = Redactor::with_extra(&env.config.redact.extra_patterns);
+    let show = rune.show(store::INVARIANTS);
+    let findings = integrity::scan_text(&show, &text, &red);
+    if findings.iter().any(|f| f.severity == Status::Tainted) {
+        return None;
+    }
+    let loaded = invariants::load(&rune, env.ctx.clock.now());
+    let rel = invariants::relative(&env.root, path);
+    let body = invariants::for_edit(&loaded, &rel, &show)?;
+    Some(Section::new("", red.redact(body.trim_end()).text, 80).source(show))
 }

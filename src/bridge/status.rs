@@ -1,0 +1,108 @@
+//! `baton bridge status`: what the bridge holds in this project, in one screen.
+
+use super::checkpoint;
+use super::integrity;
+use super::invariants;
+use super::store::{self, Rune};
+use crate::core::error::Result;
+use crate::core::redact::Redactor;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// The survey.
+#[derive(Debug, Serialize)]
+pub(crate) struct Survey {
+    pub(crate) dir: String,
+    pub(crate) exists: bool,
+    pub(crate) integrity: &'static str,
+    pub(crate) decisions: usize,
+    pub(crate) conventions: usize,
+    pub(crate) progress_entries: usize,
+    pub(crate) sessions: usize,
+    pub(crate) instincts: usize,
+    pub(crate) learnings: usize,
+    pub(crate) checkpoint: Option<String>,
+    pub(crate) resolved_checkpoints: usize,
+    pub(crate) invariants: usize,
+    pub(crate) invariants_stale: bool,
+}
+
+fn count(rune: &Rune, file: &str, pat: &str) -> usize {
+    rune.read(file)
+        .ok()
+        .flatten()
+        .map_or(0, |t| t.lines().filter(|l| l.starts_with(pat)).count())
+}
+
+/// Surveys the folder.
+pub(crate) fn survey(rune: &Rune, now: DateTime<Utc>) -> Result<Survey> {
+    let exists = rune.exists();
+    let status = if exists {
+        integrity::scan(rune, &Redactor::builtin())?
+            .status()
+            .as_str()
+    } else {
+        "CLEAN"
+    };
+    let inv = invariants::load(rune, now);
+    let checkpoint = rune
+        .read(store::CHECKPOINT)?
+        .map(|t| checkpoint::parse(&t).resume)
+        .filter(|r| !r.is_empty());
+    let resolved = std::fs::read_dir(&rune.dir).map_or(0, |rd| {
+        rd.filter_map(std::result::Result::ok)
+            .filter(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.starts_with("checkpoint-") && n.ends_with(".resolved.md")
+            })
+            .count()
+    });
+    Ok(Survey {
+        dir: format!("{}/", rune.rel.display()),
+        exists,
+        integrity: status,
+        decisions: count(rune, store::DECISIONS, "## ["),
+        conventions: count(rune, store::CONVENTIONS, "## ["),
+        progress_entries: count(rune, store::PROGRESS, "## ["),
+        sessions: count(rune, store::SESSION_LOG, "["),
+        instincts: count(rune, store::INSTINCTS, "## ["),
+        learnings: count(rune, store::LEARNINGS, "{"),
+        checkpoint,
+        resolved_checkpoints: resolved,
+        invariants: inv.count,
+        invariants_stale: inv.stale,
+    })
+}
+
+/// The screen.
+pub(crate) fn render(s: &Survey) -> String {
+    if !s.exists {
+        return format!(
+            "bridge: no project memory in {} yet (`baton bridge save` creates it).\n",
+            s.dir
+        );
+    }
+    let mut out = format!("bridge — {}  integrity: {}\n", s.dir, s.integrity);
+    out.push_str(&format!(
+        "  decisions {}  conventions {}  progress entries {}  sessions logged {}\n",
+        s.decisions, s.conventions, s.progress_entries, s.sessions
+    ));
+    out.push_str(&format!(
+        "  instincts {}  learnings {}  invariants {}{}\n",
+        s.instincts,
+        s.learnings,
+        s.invariants,
+        if s.invariants_stale { " (stale)" } else { "" }
+    ));
+    match &s.checkpoint {
+        Some(r) => out.push_str(&format!("  checkpoint: {r}\n")),
+        None => out.push_str("  checkpoint: none\n"),
+    }
+    if s.resolved_checkpoints > 0 {
+        out.push_str(&format!(
+            "  resolved checkpoints kept: {}\n",
+            s.resolved_checkpoints
+        ));
+    }
+    out
+}
