@@ -7,11 +7,11 @@
 //! | PreCompact | automatic checkpoint; asks the summary to keep its resume point |
 //! | PostCompact | compaction summary → session log |
 
-use super::compact;
 use super::integrity::{self, Status};
 use super::invariants;
 use super::load::{self, Source};
 use super::store::{self, Rune};
+use super::{compact, scan_cache};
 use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::redact::Redactor;
@@ -51,7 +51,9 @@ impl Handler for BridgeHandler {
                 } else {
                     Source::Start
                 };
-                let l = load::load(&env.root, env.config, now, src)?;
+                let cache =
+                    scan_cache::location(&env.ctx.env, &Rune::new(&env.root, env.config).dir);
+                let l = load::load(&env.root, env.config, now, src, cache.as_deref())?;
                 Ok(Contribution {
                     sections: l.sections,
                     system_message: l.system_message,

@@ -6,6 +6,7 @@
 //! instructions, download-piped-to-shell and exfiltration commands. SUSPICIOUS (injected
 //! under a warning): zero-width characters, long base64 runs, secrets.
 
+use super::scan_cache;
 use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::redact::Redactor;
@@ -14,7 +15,7 @@ use serde::Serialize;
 use std::sync::OnceLock;
 
 /// The verdict for a folder or a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub(crate) enum Status {
     Clean,
@@ -121,10 +122,15 @@ const RULES: &[Rule] = &[
 fn set() -> Option<&'static (RegexSet, Vec<Regex>)> {
     static SET: OnceLock<Option<(RegexSet, Vec<Regex>)>> = OnceLock::new();
     SET.get_or_init(|| {
-        let set = RegexSet::new(RULES.iter().map(|r| r.pattern)).ok()?;
-        let each = RULES
+        // ASCII word boundaries keep the fast DFA engines on non-ASCII text.
+        let patterns: Vec<String> = RULES
             .iter()
-            .map(|r| Regex::new(r.pattern).ok())
+            .map(|r| r.pattern.replace(r"\b", r"(?-u:\b)"))
+            .collect();
+        let set = RegexSet::new(&patterns).ok()?;
+        let each = patterns
+            .iter()
+            .map(|p| Regex::new(p).ok())
             .collect::<Option<Vec<_>>>()?;
         Some((set, each))
     })
@@ -238,18 +244,64 @@ pub(crate) fn files(rune: &Rune) -> Vec<String> {
     names
 }
 
-/// Scans every memory file of the folder.
-pub(crate) fn scan(rune: &Rune, red: &Redactor) -> Result<Report> {
+/// Scans every memory file of the folder. With a cache path, unchanged files reuse their
+/// cached verdict (see `scan_cache`); `extra` names the project's extra redaction rules,
+/// which are part of the cache key.
+pub(crate) fn scan(
+    rune: &Rune,
+    red: &Redactor,
+    cache_path: Option<&std::path::Path>,
+    extra: &[String],
+) -> Result<Report> {
+    let rules_key = format!(
+        "{}:{:016x}",
+        env!("CARGO_PKG_VERSION"),
+        scan_cache::fnv(
+            RULES
+                .iter()
+                .map(|r| r.pattern)
+                .chain(extra.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join("\u{0}")
+                .as_bytes()
+        )
+    );
+    let mut cache = scan_cache::Cache::read(cache_path, &rules_key);
     let mut report = Report::default();
-    for name in files(rune) {
-        if let Some(text) = store::read_opt(&rune.path(&name))? {
-            report
-                .findings
-                .extend(scan_text(&rune.show(&name), &text, red));
+    let names = files(rune);
+    for name in &names {
+        let path = rune.path(name);
+        let stamp = scan_cache::Stamp::of(&path);
+        if let Some(found) = stamp.as_ref().and_then(|s| cache.get(name, s)) {
+            report.findings.extend(found);
+            continue;
+        }
+        if let Some(text) = store::read_opt(&path)? {
+            let found = scan_text(&rune.show(name), &text, red);
+            // Only a stamp taken before the read and unchanged after it is cached.
+            if let Some(s) = stamp
+                .filter(|s| !s.is_racy())
+                .filter(|s| scan_cache::Stamp::of(&path).as_ref() == Some(s))
+            {
+                cache.put(name, s, &found);
+            }
+            report.findings.extend(found);
         }
     }
+    cache.retain(&names);
+    cache.write(cache_path);
     report.status = Some(report.status());
     Ok(report)
+}
+
+/// The static name of a rule read back from the cache.
+pub(crate) fn rule_name(name: &str) -> &'static str {
+    RULES
+        .iter()
+        .map(|r| r.name)
+        .chain(["unicode-tag-chars", "bidi-control", "zero-width", "secret"])
+        .find(|n| *n == name)
+        .unwrap_or("unknown")
 }
 
 /// The report for people.

@@ -145,7 +145,7 @@ fn item_with_age(item: &str, now: DateTime<Utc>) -> String {
 }
 
 fn count_lines(path: &Path) -> usize {
-    std::fs::read(path).map_or(0, |b| b.split(|&c| c == b'\n').count().saturating_sub(1))
+    std::fs::read(path).map_or(0, |b| String::from_utf8_lossy(&b).matches('\n').count())
 }
 
 /// Runs load mode.
@@ -155,6 +155,7 @@ pub(crate) fn load(
     config: &Config,
     now: DateTime<Utc>,
     source: Source,
+    cache: Option<&Path>,
 ) -> Result<Loaded> {
     let rune = Rune::new(root, config);
     let mut out = Loaded::default();
@@ -162,7 +163,7 @@ pub(crate) fn load(
         return Ok(out);
     }
     let red = Redactor::with_extra(&config.redact.extra_patterns);
-    let report = integrity::scan(&rune, &red)?;
+    let report = integrity::scan(&rune, &red, cache, &config.redact.extra_patterns)?;
     let ok = |file: &str| report.file_status(&rune.show(file)) != Status::Tainted;
     let suspicious = |file: &str| report.file_status(&rune.show(file)) == Status::Suspicious;
     let mark = |file: &str, title: String| {

@@ -23,6 +23,7 @@ mod learn;
 mod load;
 mod notes;
 mod save;
+mod scan_cache;
 mod status;
 mod store;
 
@@ -133,11 +134,22 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
         Command::Save => {
             let input: save::SaveInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
             let saved = save::save(&env.root, config, &input, now)?;
+            // Warm the integrity cache so the next session start does not rescan.
+            let cache = scan_cache::location(&env.ctx.env, &rune.dir);
+            let red = Redactor::with_extra(&config.redact.extra_patterns);
+            let _ = integrity::scan(&rune, &red, cache.as_deref(), &config.redact.extra_patterns);
             print!("{}", save::report(&saved));
             Ok(0)
         }
         Command::Load { json: as_json } => {
-            let l = load::load(&env.root, config, now, load::Source::Start)?;
+            let cache = scan_cache::location(&env.ctx.env, &rune.dir);
+            let l = load::load(
+                &env.root,
+                config,
+                now,
+                load::Source::Start,
+                cache.as_deref(),
+            )?;
             if as_json {
                 let sections: Vec<serde_json::Value> = l
                     .sections
@@ -181,7 +193,8 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
         }
         Command::Integrity { json: as_json } => {
             let red = Redactor::with_extra(&config.redact.extra_patterns);
-            let report = integrity::scan(&rune, &red)?;
+            // An explicit scan reads every file (no cache).
+            let report = integrity::scan(&rune, &red, None, &config.redact.extra_patterns)?;
             if as_json {
                 println!("{}", json(&report)?);
             } else {
@@ -268,7 +281,8 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             Ok(0)
         }
         Command::Status { json: as_json } => {
-            let s = status::survey(&rune, now)?;
+            let cache = scan_cache::location(&env.ctx.env, &rune.dir);
+            let s = status::survey(&rune, now, cache.as_deref(), &config.redact.extra_patterns)?;
             if as_json {
                 println!("{}", json(&s)?);
             } else {

@@ -35,10 +35,15 @@ fn count(rune: &Rune, file: &str, pat: &str) -> usize {
 }
 
 /// Surveys the folder.
-pub(crate) fn survey(rune: &Rune, now: DateTime<Utc>) -> Result<Survey> {
+pub(crate) fn survey(
+    rune: &Rune,
+    now: DateTime<Utc>,
+    cache: Option<&std::path::Path>,
+    extra: &[String],
+) -> Result<Survey> {
     let exists = rune.exists();
     let status = if exists {
-        integrity::scan(rune, &Redactor::builtin())?
+        integrity::scan(rune, &Redactor::with_extra(extra), cache, extra)?
             .status()
             .as_str()
     } else {
