@@ -11,7 +11,7 @@ use super::integrity::{self, Status};
 use super::invariants;
 use super::load::{self, Source};
 use super::store::{self, Rune};
-use super::{compact, scan_cache};
+use super::{compact, detach, scan_cache};
 use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::redact::Redactor;
@@ -51,8 +51,10 @@ impl Handler for BridgeHandler {
                 } else {
                     Source::Start
                 };
-                let cache =
-                    scan_cache::location(&env.ctx.env, &Rune::new(&env.root, env.config).dir);
+                let rune = Rune::new(&env.root, env.config);
+                // Orphaned detach records go first; a failure there must not stop the load.
+                let _ = detach::cleanup(&rune, now);
+                let cache = scan_cache::location(&env.ctx.env, &rune.dir);
                 let l = load::load(&env.root, env.config, now, src, cache.as_deref())?;
                 Ok(Contribution {
                     sections: l.sections,

@@ -15,6 +15,7 @@
 
 mod checkpoint;
 mod compact;
+mod detach;
 mod handler;
 mod instincts;
 mod integrity;
@@ -104,6 +105,24 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Record a slow second-model dispatch (YAML/JSON on stdin: sessionId, triggerSignal,
+    /// sourceSkill, targetModel, bundleHash, timeoutAt); idempotent on sessionId and bundleHash
+    Detach,
+    /// Check a dispatch: complete (response, record consumed), not_ready, or failed (timeout)
+    Reattach {
+        /// The sessionId that `detach` returned
+        session_id: String,
+    },
+    /// Store a dispatch's response (the excerpt on stdin, at most 500 characters kept)
+    Complete {
+        /// The sessionId that `detach` returned
+        session_id: String,
+        /// The response's id
+        #[arg(long)]
+        response_id: String,
+    },
+    /// Delete pending records older than 24 hours (also done at every session start)
+    Cleanup,
     /// What the bridge has in this project
     Status {
         /// Print JSON instead of text
@@ -278,6 +297,45 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             } else {
                 print!("{}", learn::render(&recs));
             }
+            Ok(0)
+        }
+        Command::Detach => {
+            let d: detach::Dispatch = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
+            let out = detach::detach(&rune, &d, now, env.ctx.clock.random_u64())?;
+            println!(
+                "{}",
+                serde_json::to_string(&out).map_err(|e| Error::Internal(e.to_string()))?
+            );
+            Ok(0)
+        }
+        Command::Reattach { session_id } => {
+            let out = detach::reattach(&rune, &session_id, now)?;
+            println!(
+                "{}",
+                serde_json::to_string(&out).map_err(|e| Error::Internal(e.to_string()))?
+            );
+            if let Some(signal) = &out.signal {
+                println!("{signal}");
+            }
+            Ok(0)
+        }
+        Command::Complete {
+            session_id,
+            response_id,
+        } => {
+            let r = detach::complete(&rune, &session_id, &response_id, &stdin_text()?)?;
+            println!(
+                "Record {} is complete; `baton bridge reattach {}` returns it.",
+                r.session_id, r.session_id
+            );
+            Ok(0)
+        }
+        Command::Cleanup => {
+            let n = detach::cleanup(&rune, now)?;
+            println!(
+                "Removed {n} orphaned pending record{} (older than 24 hours).",
+                if n == 1 { "" } else { "s" }
+            );
             Ok(0)
         }
         Command::Status { json: as_json } => {

@@ -3,6 +3,7 @@
 //! edits, learnings, and load over a large folder.
 
 use crate::harness::{Output, Project};
+use std::io::Write;
 use std::path::Path;
 
 const SAVE: &str = r#"summary: Implemented the audit buffer and its flush on Stop
@@ -653,8 +654,8 @@ fn load_over_a_large_folder_stays_in_budget() {
     assert!(ctx.contains("Choice number 4999"), "{ctx}");
     assert!(ctx.contains("Sessions migration"), "{ctx}");
     assert!(ctx.contains("## Top learnings"), "{ctx}");
-    // A debug build on a shared VM; the figure for a release build is in the README.
-    assert!(took.as_millis() < 2_000, "load took {took:?}");
+    // No timed assertion (CONTRIBUTING: measure with scripts/bench-hooks); the figure is
+    // printed for the record.
     eprintln!("large .rune/ SessionStart: cold {cold_took:?}, warm {took:?} (debug build, spawn included)");
 }
 
@@ -697,4 +698,98 @@ fn the_integrity_cache_sees_an_edit_that_restores_the_mtime() {
         msg.contains(".rune/decisions.md line 6 (instruction-override)"),
         "{out:?}"
     );
+}
+
+#[test]
+fn detach_from_many_processes_at_once_makes_one_record() {
+    let p = Project::new();
+    let children: Vec<std::process::Child> = (0..8)
+        .map(|i| {
+            let mut c = p.command(&["bridge", "detach"]);
+            c.stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            let mut child = c.spawn().unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(format!("sessionId: oracle-1764497700-p{i}\ntriggerSignal: agent.stuck\nsourceSkill: debug\ntargetModel: claude-opus-4-8\nbundleHash: sha256:9f3a1b2c\n").as_bytes())
+                .unwrap();
+            child
+        })
+        .collect();
+    let outs: Vec<serde_json::Value> = children
+        .into_iter()
+        .map(|c| {
+            let o = c.wait_with_output().unwrap();
+            assert!(o.status.success(), "{o:?}");
+            serde_json::from_slice(&o.stdout).unwrap()
+        })
+        .collect();
+    let winner = outs.iter().find(|o| o["created"] == true).unwrap()["sessionId"].clone();
+    assert_eq!(outs.iter().filter(|o| o["created"] == true).count(), 1);
+    assert!(outs.iter().all(|o| o["sessionId"] == winner));
+    let records: Vec<String> = std::fs::read_dir(p.root.join(".rune/oracle-pending"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| {
+            std::path::Path::new(n)
+                .extension()
+                .is_some_and(|x| x == "json")
+        })
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let rec: serde_json::Value =
+        serde_json::from_str(&read(&p, &format!(".rune/oracle-pending/{}", records[0]))).unwrap();
+    assert_eq!(rec["timeoutAt"], "2026-11-30T10:25:00Z");
+    assert_eq!(rec["responseId"], serde_json::Value::Null);
+
+    // Reattach: not ready, then complete and consumed; another one times out.
+    let id = winner.as_str().unwrap();
+    let out = bridge(&p, &["reattach", id], "");
+    assert_eq!(out.json()["status"], "not_ready");
+    let out = bridge(
+        &p,
+        &["complete", id, "--response-id", "resp_1"],
+        "The bug is in the retry loop.",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = bridge(&p, &["reattach", id], "");
+    assert_eq!(
+        out.json()["responseExcerpt"],
+        "The bug is in the retry loop."
+    );
+    assert!(bridge(&p, &["reattach", id], "")
+        .stderr
+        .contains("no pending record"));
+    bridge(&p, &["detach"], "sessionId: oracle-1764497700-late\ntriggerSignal: manual\nsourceSkill: manual\ntargetModel: gpt-5.6-sol\nbundleHash: sha256:00000001\n");
+    let out = p.run(
+        &["bridge", "reattach", "oracle-1764497700-late"],
+        b"",
+        &[("BATON_NOW", "2026-11-30T10:40:00Z")],
+    );
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{out:?}");
+    assert!(
+        lines[0].contains(r#""status":"failed""#) && lines[0].contains(r#""reason":"timeout""#)
+    );
+    assert_eq!(
+        lines[1],
+        r#"oracle.failed {"reason":"timeout","sessionId":"oracle-1764497700-late"}"#
+    );
+
+    // A day later the session start drops it.
+    p.run(
+        &["hook", "SessionStart"],
+        p.event("SessionStart").as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", &root_str(&p)),
+            ("BATON_NOW", "2026-12-01T11:00:00Z"),
+        ],
+    );
+    assert!(!p
+        .root
+        .join(".rune/oracle-pending/oracle-1764497700-late.json")
+        .exists());
 }
