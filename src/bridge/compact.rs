@@ -89,6 +89,36 @@ pub(crate) fn pre_compact(
     }))
 }
 
+/// The marker of the line SessionEnd writes; load skips such lines for "last session".
+pub(crate) const SESSION_END: &str = "(session end";
+
+/// Appends one line for the end of a session, when the project has a `.rune/` folder.
+pub(crate) fn session_end(
+    root: &Path,
+    config: &Config,
+    now: DateTime<Utc>,
+    session_id: &str,
+    reason: &str,
+) -> Result<()> {
+    let rune = Rune::new(root, config);
+    if !rune.exists() {
+        return Ok(());
+    }
+    let short: String = session_id.chars().take(8).collect();
+    let line = one_line(&format!(
+        "[{}] — {SESSION_END}: {}{})",
+        store::stamp(now),
+        if reason.is_empty() { "other" } else { reason },
+        if short.is_empty() {
+            String::new()
+        } else {
+            format!(", session {short}")
+        }
+    ));
+    let _lock = rune.lock()?;
+    rune.append(store::SESSION_LOG, &line)
+}
+
 /// Appends the compaction summary to the session log as one line.
 pub(crate) fn post_compact(
     root: &Path,

@@ -6,12 +6,13 @@
 //! | PreToolUse (Edit, Write, MultiEdit, NotebookEdit) | invariants whose WHERE matches the file |
 //! | PreCompact | automatic checkpoint; asks the summary to keep its resume point |
 //! | PostCompact | compaction summary → session log |
+//! | SessionEnd | one session-log line (only where `.rune/` exists) |
 
 use super::integrity::{self, Status};
 use super::invariants;
 use super::load::{self, Source};
 use super::store::{self, Rune};
-use super::{compact, detach, scan_cache};
+use super::{compact, detach};
 use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::redact::Redactor;
@@ -35,6 +36,7 @@ impl Handler for BridgeHandler {
                 | EventName::PreToolUse
                 | EventName::PreCompact
                 | EventName::PostCompact
+                | EventName::SessionEnd
         )
     }
 
@@ -54,8 +56,8 @@ impl Handler for BridgeHandler {
                 let rune = Rune::new(&env.root, env.config);
                 // Orphaned detach records go first; a failure there must not stop the load.
                 let _ = detach::cleanup(&rune, now);
-                let cache = scan_cache::location(&env.ctx.env, &rune.dir);
-                let l = load::load(&env.root, env.config, now, src, cache.as_deref())?;
+                let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+                let l = load::load(&env.root, env.config, now, src, &user)?;
                 Ok(Contribution {
                     sections: l.sections,
                     system_message: l.system_message,
@@ -85,6 +87,10 @@ impl Handler for BridgeHandler {
                 ..
             } => {
                 compact::post_compact(&env.root, env.config, now, summary)?;
+                Ok(Contribution::default())
+            }
+            EventKind::SessionEnd { reason } => {
+                compact::session_end(&env.root, env.config, now, &event.common.session_id, reason)?;
                 Ok(Contribution::default())
             }
             _ => Ok(Contribution::default()),

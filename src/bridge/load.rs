@@ -155,7 +155,7 @@ pub(crate) fn load(
     config: &Config,
     now: DateTime<Utc>,
     source: Source,
-    cache: Option<&Path>,
+    user: &store::UserDirs,
 ) -> Result<Loaded> {
     let rune = Rune::new(root, config);
     let mut out = Loaded::default();
@@ -163,7 +163,12 @@ pub(crate) fn load(
         return Ok(out);
     }
     let red = Redactor::with_extra(&config.redact.extra_patterns);
-    let report = integrity::scan(&rune, &red, cache, &config.redact.extra_patterns)?;
+    let report = integrity::scan(
+        &rune,
+        &red,
+        user.cache.as_deref(),
+        &config.redact.extra_patterns,
+    )?;
     let ok = |file: &str| report.file_status(&rune.show(file)) != Status::Tainted;
     let suspicious = |file: &str| report.file_status(&rune.show(file)) == Status::Suspicious;
     let mark = |file: &str, title: String| {
@@ -283,7 +288,7 @@ pub(crate) fn load(
         store::read_tail(&rune.path(store::SESSION_LOG), 4096)?.and_then(|(t, _)| {
             t.lines()
                 .rev()
-                .find(|l| l.starts_with('['))
+                .find(|l| l.starts_with('[') && !l.contains(super::compact::SESSION_END))
                 .map(str::to_string)
         })
     } else {
@@ -514,6 +519,22 @@ pub(crate) fn load(
                     50,
                 )
                 .source("baton bridge learnings"),
+            );
+        }
+    }
+
+    // Cross-project instincts from the user-level store.
+    if let Some(g) = &user.global {
+        let local = if ok(store::INSTINCTS) {
+            rune.read(store::INSTINCTS)?.unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let lines = super::global::for_load(g, &local, &red);
+        if !lines.is_empty() {
+            out.sections.push(
+                Section::new("Cross-project instincts", lines.join("\n"), 40)
+                    .source("~/.local/share/baton/global.jsonl"),
             );
         }
     }

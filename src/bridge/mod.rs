@@ -16,6 +16,7 @@
 mod checkpoint;
 mod compact;
 mod detach;
+mod global;
 mod handler;
 mod instincts;
 mod integrity;
@@ -152,23 +153,22 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
     match command {
         Command::Save => {
             let input: save::SaveInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
-            let saved = save::save(&env.root, config, &input, now)?;
+            let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+            let saved = save::save(&env.root, config, &input, now, user.global.as_deref())?;
             // Warm the integrity cache so the next session start does not rescan.
-            let cache = scan_cache::location(&env.ctx.env, &rune.dir);
             let red = Redactor::with_extra(&config.redact.extra_patterns);
-            let _ = integrity::scan(&rune, &red, cache.as_deref(), &config.redact.extra_patterns);
+            let _ = integrity::scan(
+                &rune,
+                &red,
+                user.cache.as_deref(),
+                &config.redact.extra_patterns,
+            );
             print!("{}", save::report(&saved));
             Ok(0)
         }
         Command::Load { json: as_json } => {
-            let cache = scan_cache::location(&env.ctx.env, &rune.dir);
-            let l = load::load(
-                &env.root,
-                config,
-                now,
-                load::Source::Start,
-                cache.as_deref(),
-            )?;
+            let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+            let l = load::load(&env.root, config, now, load::Source::Start, &user)?;
             if as_json {
                 let sections: Vec<serde_json::Value> = l
                     .sections

@@ -91,6 +91,7 @@ pub(crate) struct Saved {
     learnings: Option<(usize, bool)>,
     notes: Option<(usize, usize)>,
     task_notes: Option<usize>,
+    promoted: Vec<String>,
     commit: String,
 }
 
@@ -214,6 +215,7 @@ pub(crate) fn save(
     config: &Config,
     input: &SaveInput,
     now: DateTime<Utc>,
+    global_store: Option<&Path>,
 ) -> Result<Saved> {
     let rune = Rune::new(root, config);
     let red = Redactor::with_extra(&config.redact.extra_patterns);
@@ -285,6 +287,22 @@ pub(crate) fn save(
             let compacted = learn::append_all(&rune, &red, &input.learnings, now)?;
             saved.learnings = Some((input.learnings.len(), compacted));
         }
+    }
+    if let Some(store) = global_store {
+        let strong: Vec<(String, String, String, f64)> = input
+            .instincts
+            .iter()
+            .map(|i| {
+                (
+                    i.name.clone(),
+                    i.trigger.clone(),
+                    i.action.clone(),
+                    i.confidence.unwrap_or(0.5),
+                )
+            })
+            .collect();
+        // The promotion is a bonus: a failure there must not fail the save.
+        saved.promoted = super::global::record(store, root, &strong, &red, now).unwrap_or_default();
     }
     saved.commit = commit(root, config, &rune);
     Ok(saved)
@@ -367,6 +385,12 @@ pub(crate) fn report(s: &Saved) -> String {
         out.push_str(&format!(
             "- **task-notes.md**: {n} note{} added\n",
             plural(n)
+        ));
+    }
+    if !s.promoted.is_empty() {
+        out.push_str(&format!(
+            "- **Cross-project**: promoted to the user-level store (seen in 2+ projects): {}\n",
+            s.promoted.join(", ")
         ));
     }
     out.push_str(&format!("- **Git commit**: {}\n", s.commit));

@@ -115,6 +115,25 @@ impl Rune {
     }
 }
 
+/// The user-level places the bridge uses beside `.rune/`: the integrity cache and the
+/// cross-project store.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct UserDirs {
+    /// The integrity cache file for this folder.
+    pub(crate) cache: Option<PathBuf>,
+    /// The user-level store (`$XDG_DATA_HOME/baton`).
+    pub(crate) global: Option<PathBuf>,
+}
+
+impl UserDirs {
+    pub(crate) fn from_env(env: &crate::core::ctx::Env, rune: &Rune) -> UserDirs {
+        UserDirs {
+            cache: super::scan_cache::location(env, &rune.dir),
+            global: super::global::location(env),
+        }
+    }
+}
+
 /// Reads a file whole; `None` when missing. Refuses a symlink.
 pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
     fsx::refuse_symlink(path)?;

@@ -793,3 +793,83 @@ fn detach_from_many_processes_at_once_makes_one_record() {
         .join(".rune/oracle-pending/oracle-1764497700-late.json")
         .exists());
 }
+
+#[test]
+fn an_instinct_strong_in_two_projects_is_promoted_and_shown_elsewhere() {
+    let data = tempfile::tempdir().unwrap();
+    let xdg = data.path().to_str().unwrap().to_string();
+    let instinct = "instincts:\n  - {name: Format before commit, trigger: before every commit, action: run cargo fmt --all, confidence: 0.9, evidence: CI failed on fmt}\n";
+    let (a, b, c) = (Project::new(), Project::new(), Project::new());
+    let out = a.run(
+        &["bridge", "save"],
+        instinct.as_bytes(),
+        &[("XDG_DATA_HOME", &xdg)],
+    );
+    assert!(!out.stdout.contains("Cross-project"), "{out:?}");
+    let out = b.run(
+        &["bridge", "save"],
+        instinct
+            .replace("run cargo fmt --all", "Run cargo fmt --all.")
+            .as_bytes(),
+        &[("XDG_DATA_HOME", &xdg)],
+    );
+    assert!(
+        out.stdout.contains("- **Cross-project**: promoted to the user-level store (seen in 2+ projects): Format before commit\n"),
+        "{out:?}"
+    );
+    let global = std::fs::read_to_string(data.path().join("baton/global.jsonl")).unwrap();
+    assert_eq!(global.lines().count(), 1);
+    assert!(
+        global.contains(r#""tags":["cross-project","instinct"]"#),
+        "{global}"
+    );
+
+    c.write(
+        ".rune/session-log.md",
+        "# Session Log\n[2026-11-29 10:00] — started\n",
+    );
+    let out = c.run(
+        &["hook", "SessionStart"],
+        c.event("SessionStart").as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", &root_str(&c)),
+            ("XDG_DATA_HOME", &xdg),
+        ],
+    );
+    let ctx = context(&out);
+    assert!(
+        ctx.contains(
+            "## Cross-project instincts\n- Format before commit: when before every commit → "
+        ),
+        "{ctx}"
+    );
+    // In a project that already has it, it is not repeated.
+    let out = a.run(
+        &["hook", "SessionStart"],
+        a.event("SessionStart").as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", &root_str(&a)),
+            ("XDG_DATA_HOME", &xdg),
+        ],
+    );
+    assert!(!context(&out).contains("Cross-project"), "{out:?}");
+}
+
+#[test]
+fn session_end_logs_one_line_that_load_does_not_take_for_the_summary() {
+    let p = Project::new();
+    bridge(&p, &["save"], "summary: Built the thing\n");
+    let out = p.hook("SessionEnd", p.event("SessionEnd").as_bytes());
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    let log = read(&p, ".rune/session-log.md");
+    let last = log.lines().last().unwrap();
+    assert!(
+        last.starts_with("[2026-11-30 10:15] — (session end: "),
+        "{log}"
+    );
+    let ctx = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
+    assert!(
+        ctx.contains("**Last session**: [2026-11-30 10:15] — Built the thing"),
+        "{ctx}"
+    );
+}
