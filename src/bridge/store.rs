@@ -74,17 +74,46 @@ impl Rune {
         }
         fsx::refuse_symlink(&self.dir)?;
         // The lock lives beside the folder so `git add .rune/` never sees it.
-        let name = format!(
-            ".{}.lock",
-            self.dir
-                .file_name()
-                .map_or_else(|| "rune".into(), |n| n.to_string_lossy().into_owned())
-        );
+        let base = self
+            .dir
+            .file_name()
+            .map_or_else(|| "rune".into(), |n| n.to_string_lossy().into_owned());
+        let name = format!(".{}.lock", base.trim_start_matches('.'));
         let lock = self
             .dir
             .parent()
             .map_or_else(|| PathBuf::from(&name), |p| p.join(&name));
-        fsx::MkdirLock::acquire(&lock, Duration::from_secs(10), Duration::from_secs(60))
+        // Ten seconds in all, in short tries so an ownerless lock is broken as soon as it
+        // is old enough.
+        let start = std::time::Instant::now();
+        let held = loop {
+            break_ownerless(&lock);
+            match fsx::MkdirLock::acquire(
+                &lock,
+                Duration::from_millis(500),
+                Duration::from_secs(60),
+            ) {
+                Err(crate::core::error::Error::LockTimeout { .. })
+                    if start.elapsed() < Duration::from_secs(10) => {}
+                other => break other?,
+            }
+        };
+        self.sweep_temps();
+        Ok(held)
+    }
+
+    /// Removes temp files a killed writer left (`.<name>.tmp.<pid>.<n>`): under the lock no
+    /// live writer has one, and `git add .rune/` must not pick them up.
+    fn sweep_temps(&self) {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for e in rd.filter_map(std::result::Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.contains(".tmp.") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
     }
 
     /// Reads `file` whole; `None` when missing. Refuses a symlink.
@@ -130,6 +159,37 @@ impl UserDirs {
         UserDirs {
             cache: super::scan_cache::location(env, &rune.dir),
             global: super::global::location(env),
+        }
+    }
+}
+
+/// A writer killed between creating the lock directory and naming itself in it leaves a
+/// lock with no readable owner, which `MkdirLock` would honour for a minute. One older than
+/// two seconds is broken here (renamed aside first, so two breakers cannot both win).
+fn break_ownerless(lock: &Path) {
+    let Ok(meta) = std::fs::symlink_metadata(lock) else {
+        return;
+    };
+    if !meta.is_dir() {
+        return;
+    }
+    let owner = std::fs::read_to_string(lock.join("owner")).unwrap_or_default();
+    if owner
+        .trim()
+        .strip_prefix("pid=")
+        .is_some_and(|p| p.parse::<u32>().is_ok())
+    {
+        return;
+    }
+    let old = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > Duration::from_secs(2));
+    if old {
+        let aside = lock.with_extension(format!("ownerless.{}", std::process::id()));
+        if std::fs::rename(lock, &aside).is_ok() {
+            let _ = std::fs::remove_dir_all(&aside);
         }
     }
 }
@@ -250,6 +310,29 @@ mod tests {
             age(parse_stamp("[2026-11-29 18:00]").unwrap(), now),
             "16 hours ago"
         );
+    }
+
+    #[test]
+    fn an_old_ownerless_lock_is_broken_a_fresh_one_is_not() {
+        let t = tempfile::tempdir().unwrap();
+        let rune = Rune {
+            dir: t.path().join(".rune"),
+            rel: ".rune".into(),
+        };
+        let lock = t.path().join(".rune.lock");
+        std::fs::create_dir(&lock).unwrap();
+        break_ownerless(&lock);
+        assert!(
+            lock.exists(),
+            "a fresh ownerless lock may be a writer starting up"
+        );
+        let old = std::time::SystemTime::now() - Duration::from_secs(5);
+        std::fs::File::open(&lock)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        let held = rune.lock().unwrap();
+        assert!(held.path().join("owner").exists());
     }
 
     #[test]
