@@ -35,6 +35,57 @@ impl Entry {
     }
 }
 
+impl Entry {
+    /// The value of a `**Field:**` line.
+    pub(crate) fn field(&self, name: &str) -> String {
+        let tag = format!("**{name}:**");
+        self.text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(&tag).map(|v| v.trim().to_string()))
+            .unwrap_or_default()
+    }
+
+    /// The name in the heading.
+    pub(crate) fn name(&self) -> String {
+        self.text
+            .lines()
+            .next()
+            .and_then(|h| h.split_once("Instinct:"))
+            .map(|(_, n)| n.trim().to_string())
+            .unwrap_or_default()
+    }
+}
+
+/// Removes the stale instincts (older than 30 days, confidence below 0.5); `None` when
+/// there are none.
+pub(crate) fn prune(text: &str, now: DateTime<Utc>) -> Option<(String, usize)> {
+    let (pre, entries) = parse(text);
+    let keep: Vec<&Entry> = entries.iter().filter(|e| !is_stale(e, now)).collect();
+    let removed = entries.len() - keep.len();
+    if removed == 0 {
+        return None;
+    }
+    let mut out = pre.trim_end().to_string();
+    out.push('\n');
+    for e in keep {
+        out.push('\n');
+        out.push_str(&e.text);
+    }
+    Some((out, removed))
+}
+
+/// The strongest `n` instincts, strongest first.
+pub(crate) fn strongest(text: &str, n: usize) -> Vec<Entry> {
+    let (_, mut entries) = parse(text);
+    entries.sort_by(|a, b| {
+        b.confidence
+            .partial_cmp(&a.confidence)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    entries.truncate(n);
+    entries
+}
+
 /// Splits the file into its preamble and its entries.
 pub(crate) fn parse(text: &str) -> (String, Vec<Entry>) {
     let mut pre = String::new();

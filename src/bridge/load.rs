@@ -523,6 +523,46 @@ pub(crate) fn load(
         }
     }
 
+    // Instincts: the stale ones are pruned (the spec prunes at load), the strongest shown.
+    if ok(store::INSTINCTS) {
+        if let Some(text) = rune.read(store::INSTINCTS)? {
+            let text = match super::instincts::prune(&text, now) {
+                Some((pruned, _)) => {
+                    // Pruning is housekeeping: a busy lock or a failed write must not stop
+                    // the load.
+                    if let Ok(_lock) = rune.lock() {
+                        let _ = rune.write(store::INSTINCTS, &pruned);
+                    }
+                    pruned
+                }
+                None => text,
+            };
+            let lines: Vec<String> = super::instincts::strongest(&text, 5)
+                .iter()
+                .map(|e| {
+                    format!(
+                        "- {}: when {} → {} ({:.1}, {})",
+                        e.name(),
+                        e.field("Trigger"),
+                        e.field("Action"),
+                        e.confidence,
+                        e.at.map_or_else(|| "undated".into(), |t| store::age(t, now))
+                    )
+                })
+                .collect();
+            if !lines.is_empty() {
+                out.sections.push(
+                    Section::new(
+                        mark(store::INSTINCTS, "Instincts".into()),
+                        lines.join("\n"),
+                        45,
+                    )
+                    .source(rune.show(store::INSTINCTS)),
+                );
+            }
+        }
+    }
+
     // Cross-project instincts from the user-level store.
     if let Some(g) = &user.global {
         let local = if ok(store::INSTINCTS) {

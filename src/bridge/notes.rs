@@ -19,6 +19,8 @@ pub(crate) const NOTE_SECTIONS: [&str; 7] = [
 const RESOLVED: &str = "Resolved";
 /// Resolved follow-ups kept.
 const RESOLVED_KEPT: usize = 10;
+/// Items of Recurring Themes and Relationship Map older than this are pruned at save.
+const PRUNE_DAYS: i64 = 60;
 /// Above this many lines, the save report asks for a summary of older entries.
 pub(crate) const NOTES_MAX_LINES: usize = 200;
 
@@ -132,11 +134,27 @@ fn new_doc(text: Option<&str>, header: &str, sections: &[&str]) -> Doc {
     }
 }
 
-/// Adds the notes; returns the new text and how many items changed.
-pub(crate) fn add_notes(text: Option<&str>, n: &NotesInput, now: DateTime<Utc>) -> (String, usize) {
+/// Adds the notes; returns the new text, how many items were added or resolved, and how
+/// many stale ones were pruned.
+pub(crate) fn add_notes(
+    text: Option<&str>,
+    n: &NotesInput,
+    now: DateTime<Utc>,
+) -> (String, usize, usize) {
     let mut doc = new_doc(text, store::header(store::NOTES), &NOTE_SECTIONS);
     let d = store::day(now);
     let mut added = 0;
+    let mut pruned = 0;
+    // Themes and relationships older than 60 days may be stale: they go.
+    for name in [NOTE_SECTIONS[2], NOTE_SECTIONS[4]] {
+        let body = doc.section(name);
+        let before = body.len();
+        body.retain(|l| {
+            let item = l.trim_start().strip_prefix("- ").unwrap_or("");
+            store::parse_stamp(item).is_none_or(|t| (now - t).num_days() <= PRUNE_DAYS)
+        });
+        pruned += before - body.len();
+    }
     let groups: [(&str, &Vec<String>); 7] = [
         (NOTE_SECTIONS[0], &n.project_profile),
         (NOTE_SECTIONS[1], &n.architecture_map),
@@ -196,7 +214,7 @@ pub(crate) fn add_notes(text: Option<&str>, n: &NotesInput, now: DateTime<Utc>) 
     {
         doc.sections.retain(|(h, _)| h != RESOLVED);
     }
-    (doc.render(), added)
+    (doc.render(), added, pruned)
 }
 
 const TASK_SECTIONS: [&str; 4] = [
@@ -255,7 +273,7 @@ mod tests {
             follow_up: vec!["fix the flaky test".into(), "write docs".into()],
             ..NotesInput::default()
         };
-        let (text, added) = add_notes(None, &n, now());
+        let (text, added, _) = add_notes(None, &n, now());
         assert_eq!(added, 3);
         assert!(text.starts_with("# Cumulative Project Notes\n\n## Project Profile\n"));
         let n2 = NotesInput {
@@ -263,7 +281,7 @@ mod tests {
             resolved: vec!["flaky test".into()],
             ..NotesInput::default()
         };
-        let (text2, _) = add_notes(Some(&text), &n2, now());
+        let (text2, _, _) = add_notes(Some(&text), &n2, now());
         let doc = Doc::parse(&text2);
         assert_eq!(
             doc.items("Active Topics"),
@@ -276,6 +294,23 @@ mod tests {
         assert_eq!(
             doc.items("Resolved"),
             vec!["[x] [2026-11-30] fix the flaky test (resolved 2026-11-30)"]
+        );
+    }
+
+    #[test]
+    fn old_themes_and_relationships_are_pruned_other_sections_kept() {
+        let text = "# Cumulative Project Notes\n\n## Recurring Themes\n- [2026-08-01] old theme\n- [2026-11-01] recent theme\n\n## Relationship Map\n- [2026-07-01] old link\n\n## Project Profile\n- [2026-01-01] ancient but kept\n";
+        let (out, added, pruned) = add_notes(Some(text), &NotesInput::default(), now());
+        assert_eq!((added, pruned), (0, 2));
+        let doc = Doc::parse(&out);
+        assert_eq!(
+            doc.items("Recurring Themes"),
+            vec!["[2026-11-01] recent theme"]
+        );
+        assert!(doc.items("Relationship Map").is_empty());
+        assert_eq!(
+            doc.items("Project Profile"),
+            vec!["[2026-01-01] ancient but kept"]
         );
     }
 

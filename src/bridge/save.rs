@@ -269,8 +269,8 @@ pub(crate) fn save(
         }
         if let Some(n) = &input.notes {
             let text = rune.read(store::NOTES)?;
-            let (new_text, added) = notes::add_notes(text.as_deref(), n, now);
-            if added > 0 {
+            let (new_text, added, pruned) = notes::add_notes(text.as_deref(), n, now);
+            if added + pruned > 0 {
                 rune.write(store::NOTES, &clean(new_text.clone()))?;
             }
             saved.notes = Some((added, new_text.lines().count()));
