@@ -153,7 +153,12 @@ pub(crate) fn read_global(store: &Path) -> Vec<Promoted> {
 
 /// Lines for load: the promoted instincts not already in this project's instincts text,
 /// strongest first, at most five; a line that fails the integrity scan is left out.
-pub(crate) fn for_load(store: &Path, project_instincts: &str, red: &Redactor) -> Vec<String> {
+pub(crate) fn for_load(
+    store: &Path,
+    project_instincts: &str,
+    red: &Redactor,
+    now: DateTime<Utc>,
+) -> Vec<String> {
     let local = project_instincts.to_lowercase();
     let mut all = read_global(store);
     all.sort_by(|a, b| {
@@ -164,8 +169,12 @@ pub(crate) fn for_load(store: &Path, project_instincts: &str, red: &Redactor) ->
     all.into_iter()
         .filter(|p| !local.contains(&one_line(&p.action).to_lowercase()))
         .map(|p| {
+            let age = DateTime::parse_from_rfc3339(&p.ts).map_or_else(
+                |_| "undated".to_string(),
+                |t| super::store::age(t.with_timezone(&Utc), now),
+            );
             format!(
-                "- {}: when {} → {} ({:.1}, {} projects)",
+                "- {}: when {} → {} ({:.1}, {} projects, promoted {age})",
                 p.name, p.trigger, p.action, p.confidence, p.projects
             )
         })
@@ -229,11 +238,11 @@ mod tests {
                 .is_empty(),
             "promoted once"
         );
-        let lines = for_load(t.path(), "", &red);
+        let lines = for_load(t.path(), "", &red, now);
         assert_eq!(
             lines,
-            vec!["- fmt first: when Before a commit → run the formatter. (0.9, 2 projects)"]
+            vec!["- fmt first: when Before a commit → run the formatter. (0.9, 2 projects, promoted just now)"]
         );
-        assert!(for_load(t.path(), "**Action:** Run the formatter.", &red).is_empty());
+        assert!(for_load(t.path(), "**Action:** Run the formatter.", &red, now).is_empty());
     }
 }

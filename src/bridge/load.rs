@@ -162,6 +162,8 @@ pub(crate) fn load(
     if !rune.exists() {
         return Ok(out);
     }
+    // Memory is read through its folder; a symlinked folder could point anywhere.
+    crate::core::fsx::refuse_symlink(&rune.dir)?;
     let red = Redactor::with_extra(&config.redact.extra_patterns);
     let report = integrity::scan(
         &rune,
@@ -570,7 +572,7 @@ pub(crate) fn load(
         } else {
             String::new()
         };
-        let lines = super::global::for_load(g, &local, &red);
+        let lines = super::global::for_load(g, &local, &red, now);
         if !lines.is_empty() {
             out.sections.push(
                 Section::new("Cross-project instincts", lines.join("\n"), 40)

@@ -79,6 +79,33 @@ pub(crate) fn survey(
     })
 }
 
+/// One line for `baton status`'s bridge row (for the lead to wire into src/status.rs):
+/// counts and the checkpoint, without the integrity scan (that is `baton bridge status`).
+// Not called yet: src/status.rs belongs to the foundation; the lead wires it in.
+#[allow(dead_code)]
+pub(crate) fn summary_line(
+    root: &std::path::Path,
+    config: &crate::core::config::Config,
+) -> Option<String> {
+    let rune = Rune::new(root, config);
+    if !rune.exists() {
+        return None;
+    }
+    let checkpoint = rune
+        .read(store::CHECKPOINT)
+        .ok()
+        .flatten()
+        .map(|t| checkpoint::parse(&t).resume)
+        .filter(|r| !r.is_empty());
+    Some(format!(
+        "session-bridge: {} decisions, {} conventions, {} learnings; checkpoint: {}",
+        count(&rune, store::DECISIONS, "## ["),
+        count(&rune, store::CONVENTIONS, "## ["),
+        count(&rune, store::LEARNINGS, "{"),
+        checkpoint.unwrap_or_else(|| "none".into())
+    ))
+}
+
 /// The screen.
 pub(crate) fn render(s: &Survey) -> String {
     if !s.exists {
@@ -110,4 +137,26 @@ pub(crate) fn render(s: &Survey) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_line_counts_and_names_the_checkpoint() {
+        let t = tempfile::tempdir().unwrap();
+        let config = crate::core::config::Config::default();
+        assert_eq!(summary_line(t.path(), &config), None);
+        std::fs::create_dir(t.path().join(".rune")).unwrap();
+        std::fs::write(
+            t.path().join(".rune/decisions.md"),
+            "# Decisions Log\n\n## [2026-11-30 10:00] Decision: a\n",
+        )
+        .unwrap();
+        assert_eq!(
+            summary_line(t.path(), &config).unwrap(),
+            "session-bridge: 1 decisions, 0 conventions, 0 learnings; checkpoint: none"
+        );
+    }
 }
