@@ -996,3 +996,54 @@ fn session_start_over_an_ordinary_folder() {
         "{inst}"
     );
 }
+
+#[test]
+fn python_projects_get_the_python_context() {
+    let p = Project::new();
+    p.write(
+        "pyproject.toml",
+        "[project]\nname = \"x\"\nrequires-python = \">=3.11\"\n",
+    );
+    p.write(".venv/pyvenv.cfg", "home = /usr/bin\n");
+    let out = bridge(
+        &p,
+        &["save"],
+        "progress: {completed: [api], next: [tests], python: {mypy: \"0 errors (strict)\", coverage: \"87%\"}}\n",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(read(&p, ".rune/progress.md").ends_with(
+        "**Python Context:**\n- Python: >=3.11 (venv)\n- Installed extras: n/a\n- mypy: 0 errors (strict)\n- Coverage: 87%\n- Migration: n/a\n"
+    ));
+    // Not a Python project: no block.
+    let q = Project::new();
+    bridge(&q, &["save"], "progress: {completed: [api]}\n");
+    assert!(!read(&q, ".rune/progress.md").contains("Python"));
+}
+
+#[test]
+fn the_commit_holds_rune_only_and_the_users_staged_work_stays_staged() {
+    let p = Project::new();
+    p.write("src/wip.rs", "fn wip() {}\n");
+    let repo = git2::Repository::open(&p.root).unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(Path::new("src/wip.rs")).unwrap();
+    index.write().unwrap();
+    let out = bridge(&p, &["save"], "summary: only memory\n");
+    assert_eq!(out.code, 0, "{out:?}");
+    let head = repo.head().unwrap().peel_to_commit().unwrap();
+    let parent = head.parent(0).unwrap();
+    let diff = repo
+        .diff_tree_to_tree(
+            Some(&parent.tree().unwrap()),
+            Some(&head.tree().unwrap()),
+            None,
+        )
+        .unwrap();
+    let paths: Vec<String> = diff
+        .deltas()
+        .map(|d| d.new_file().path().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(paths, vec![".rune/session-log.md"]);
+    let status = repo.status_file(Path::new("src/wip.rs")).unwrap();
+    assert!(status.contains(git2::Status::INDEX_NEW), "{status:?}");
+}
