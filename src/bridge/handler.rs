@@ -105,11 +105,18 @@ fn edit_context(env: &HookEnv<'_>, path: &str) -> Option<Section> {
     if !file.is_file() {
         return None;
     }
-    let text = store::read_opt(&file).ok()??;
     let red = Redactor::with_extra(&env.config.redact.extra_patterns);
     let show = rune.show(store::INVARIANTS);
-    let findings = integrity::scan_text(&show, &text, &red);
-    if findings.iter().any(|f| f.severity == Status::Tainted) {
+    let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+    let verdict = integrity::file_verdict(
+        &rune,
+        store::INVARIANTS,
+        &red,
+        user.cache.as_deref(),
+        &env.config.redact.extra_patterns,
+    )
+    .ok()?;
+    if verdict == Status::Tainted {
         return None;
     }
     let loaded = invariants::load(&rune, env.ctx.clock.now());

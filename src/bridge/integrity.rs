@@ -253,7 +253,23 @@ pub(crate) fn scan(
     cache_path: Option<&std::path::Path>,
     extra: &[String],
 ) -> Result<Report> {
-    let rules_key = format!(
+    let mut cache = scan_cache::Cache::read(cache_path, &rules_key(extra));
+    let mut report = Report::default();
+    let names = files(rune);
+    for name in &names {
+        report
+            .findings
+            .extend(scan_cached(rune, name, red, &mut cache)?);
+    }
+    cache.retain(&names);
+    cache.write(cache_path);
+    report.status = Some(report.status());
+    Ok(report)
+}
+
+/// The cache key of the rule set: baton's version and every pattern, extra ones included.
+fn rules_key(extra: &[String]) -> String {
+    format!(
         "{}:{:016x}",
         env!("CARGO_PKG_VERSION"),
         scan_cache::fnv(
@@ -265,33 +281,53 @@ pub(crate) fn scan(
                 .join("\u{0}")
                 .as_bytes()
         )
-    );
-    let mut cache = scan_cache::Cache::read(cache_path, &rules_key);
-    let mut report = Report::default();
-    let names = files(rune);
-    for name in &names {
-        let path = rune.path(name);
-        let stamp = scan_cache::Stamp::of(&path);
-        if let Some(found) = stamp.as_ref().and_then(|s| cache.get(name, s)) {
-            report.findings.extend(found);
-            continue;
-        }
-        if let Some(text) = store::read_opt(&path)? {
-            let found = scan_text(&rune.show(name), &text, red);
-            // Only a stamp taken before the read and unchanged after it is cached.
-            if let Some(s) = stamp
-                .filter(|s| !s.is_racy())
-                .filter(|s| scan_cache::Stamp::of(&path).as_ref() == Some(s))
-            {
-                cache.put(name, s, &found);
-            }
-            report.findings.extend(found);
-        }
+    )
+}
+
+/// Scans one file of the folder, reusing the cached verdict while the file is unchanged.
+fn scan_cached(
+    rune: &Rune,
+    name: &str,
+    red: &Redactor,
+    cache: &mut scan_cache::Cache,
+) -> Result<Vec<Finding>> {
+    let path = rune.path(name);
+    let shown = rune.show(name);
+    let stamp = scan_cache::Stamp::of(&path);
+    if let Some(found) = stamp.as_ref().and_then(|s| cache.get(name, &shown, s)) {
+        return Ok(found);
     }
-    cache.retain(&names);
+    let Some(text) = store::read_opt(&path)? else {
+        return Ok(Vec::new());
+    };
+    let found = scan_text(&shown, &text, red);
+    // Only a stamp taken before the read and unchanged after it is cached.
+    if let Some(s) = stamp
+        .filter(|s| !s.is_racy())
+        .filter(|s| scan_cache::Stamp::of(&path).as_ref() == Some(s))
+    {
+        cache.put(name, s, &found);
+    }
+    Ok(found)
+}
+
+/// The verdict for one file of the folder, through the cache (the edit hook's check of
+/// INVARIANTS.md: no rescan, and no regex compiled, while the file is unchanged).
+pub(crate) fn file_verdict(
+    rune: &Rune,
+    name: &str,
+    red: &Redactor,
+    cache_path: Option<&std::path::Path>,
+    extra: &[String],
+) -> Result<Status> {
+    let mut cache = scan_cache::Cache::read(cache_path, &rules_key(extra));
+    let found = scan_cached(rune, name, red, &mut cache)?;
     cache.write(cache_path);
-    report.status = Some(report.status());
-    Ok(report)
+    Ok(found
+        .iter()
+        .map(|f| f.severity)
+        .max()
+        .unwrap_or(Status::Clean))
 }
 
 /// The static name of a rule read back from the cache.

@@ -114,14 +114,15 @@ impl Cache {
         })
     }
 
-    /// The cached findings for `file`, if its stamp is unchanged.
-    pub(crate) fn get(&self, file: &str, stamp: &Stamp) -> Option<Vec<Finding>> {
+    /// The cached findings for `file`, if its stamp is unchanged; `shown` is the file's
+    /// name in findings (`.rune/<file>`).
+    pub(crate) fn get(&self, file: &str, shown: &str, stamp: &Stamp) -> Option<Vec<Finding>> {
         let e = self.files.get(file).filter(|e| &e.stamp == stamp)?;
         Some(
             e.findings
                 .iter()
                 .map(|f| Finding {
-                    file: file.to_string(),
+                    file: shown.to_string(),
                     line: f.line,
                     rule: super::integrity::rule_name(&f.rule),
                     excerpt: f.excerpt.clone(),
