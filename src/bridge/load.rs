@@ -19,6 +19,8 @@ use std::path::Path;
 
 /// Bytes read from the end of a log to find its last entries (doubled when too few).
 const TAIL: u64 = 16 * 1024;
+/// Characters of the resume command shown in the protected checkpoint section.
+const RESUME_MAX: usize = 1200;
 /// Bytes of learnings.jsonl read for the top 5.
 const LEARN_TAIL: u64 = 64 * 1024;
 
@@ -621,13 +623,17 @@ fn checkpoint_sections(
         ),
         _ => "not recorded".into(),
     };
+    // The section is protected (never cut), so its one free-text part is bounded here.
+    let resume = if cp.resume.is_empty() {
+        "(no resume command recorded)".to_string()
+    } else if cp.resume.chars().count() > RESUME_MAX {
+        let head: String = cp.resume.chars().take(RESUME_MAX).collect();
+        format!("{head}… (full text in {})", rune.show(store::CHECKPOINT))
+    } else {
+        cp.resume.clone()
+    };
     let mut body = format!(
-        "**Resume**: {}\n**Git state**: {git}\n**Tasks remaining**: {}",
-        if cp.resume.is_empty() {
-            "(no resume command recorded)"
-        } else {
-            &cp.resume
-        },
+        "**Resume**: {resume}\n**Git state**: {git}\n**Tasks remaining**: {}",
         cp.left.len()
     );
     if let (Some(now_git), Some(b), Some(c)) = (checkpoint::git_facts(root), &cp.branch, &cp.commit)
