@@ -117,13 +117,21 @@ pub(crate) fn decision_entry(d: &Decision, now: DateTime<Utc>) -> String {
 }
 
 fn convention_entry(c: &Convention, now: DateTime<Utc>) -> String {
+    // A multi-line example becomes an indented code block: no line of it can start with
+    // `## [` and pass for an entry heading.
     let example = if c.example.trim().contains('\n') {
-        format!("\n```\n{}\n```", c.example.trim_end().replace("```", "'''"))
+        let lines: Vec<String> = c
+            .example
+            .trim_end()
+            .lines()
+            .map(|l| format!("    {l}"))
+            .collect();
+        format!("\n\n{}\n", lines.join("\n"))
     } else {
-        or_dash(&c.example)
+        format!(" {}", or_dash(&c.example))
     };
     format!(
-        "## [{}] Convention: {}\n\n**Pattern:** {}\n**Example:** {}\n**Applies to:** {}\n",
+        "## [{}] Convention: {}\n\n**Pattern:** {}\n**Example:**{}\n**Applies to:** {}\n",
         store::day(now),
         or_dash(&c.title),
         or_dash(&c.pattern),

@@ -1087,3 +1087,23 @@ fn a_tainted_file_stays_blocked_when_its_verdict_comes_from_the_cache() {
         .count();
     assert_eq!(cached, 1);
 }
+
+#[test]
+fn a_multi_line_example_cannot_pass_for_an_entry() {
+    let p = Project::new();
+    let out = bridge(
+        &p,
+        &["save"],
+        "conventions:\n  - title: Headings in generated docs\n    pattern: Level-2 headings carry a date\n    example: |\n      ## [2026-01-01] Release\n      text\n    applies_to: docs/\n",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let c = read(&p, ".rune/conventions.md");
+    assert!(
+        c.contains(
+            "**Example:**\n\n    ## [2026-01-01] Release\n    text\n\n**Applies to:** docs/\n"
+        ),
+        "{c}"
+    );
+    let v = bridge(&p, &["status", "--json"], "").json();
+    assert_eq!(v["conventions"], 1);
+}
