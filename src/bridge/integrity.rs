@@ -90,12 +90,12 @@ const RULES: &[Rule] = &[
     Rule {
         name: "instruction-override",
         severity: Status::Tainted,
-        pattern: r"(?i)\b(?:new|updated|real|actual|hidden|secret)\s+instructions?\s*:|\bfrom\s+now\s+on,?\s+(?:you|always|never|ignore)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\b|\bwithout\s+(?:telling|informing|alerting)\s+the\s+user\b|\bforget\s+everything\b",
+        pattern: r"(?i)\b(?:new|updated|real|actual|hidden|secret)\s+instructions?\s*:|\bfrom\s+now\s+on,?\s+(?:you|always|never|ignore)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\b|\bwithout\s+(?:telling|informing|alerting)\s+the\s+user\b|\bforget\s+everything\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously\s+said)\b|\b(?:ignore|disregard)\s+the\s+above\s*(?:[.,;:!]|$|and\b)|\bno\s+longer\s+bound\s+by\b",
     },
     Rule {
         name: "role-impersonation",
         severity: Status::Tainted,
-        pattern: r"(?im)^\s*(?:#+\s*)?(?:system|assistant|developer)(?:\s+(?:prompt|message))?\s*:\s*(?:$|you\b|your\b|ignore\b|from\s+now\b|new\b|i\s+will\b|i'll\b|sure\b|as\s+an?\b)|<\|?(?:system|im_start|im_end|endoftext)\|?>|\[/?(?:SYSTEM|INST)\]|</?\s*(?:system|system-prompt|system_prompt|system-reminder|instructions)\s*>|\byou\s+are\s+now\s+(?:a|an|the|in|my|DAN)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|DAN)\b|\b(?:enter|enable|activate)\s+(?:developer|god|DAN|jailbreak)\s+mode\b",
+        pattern: r"(?im)^\s*(?:#+\s*)?(?:system|assistant|developer)(?:\s+(?:prompt|message))?\s*:\s*(?:$|you\b|your\b|ignore\b|from\s+now\b|new\b|i\s+will\b|i'll\b|sure\b|as\s+an?\b)|<\|?(?:system|im_start|im_end|endoftext)\|?>|\[/?(?:SYSTEM|INST)\]|</?\s*(?:system|system-prompt|system_prompt|system-reminder|instructions)\s*>|\byou\s+are\s+now\s+(?:a|an|the|in|my|DAN)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|DAN)\b|\b(?:enter|enable|activate)\s+(?:developer|god|DAN|jailbreak)\s+mode\b|\bpretend\s+(?:that\s+)?you\s+are\s+(?:a|an|the|my|not)\b",
     },
     Rule {
         name: "html-comment-instruction",

@@ -239,9 +239,9 @@ fn every_poisoned_file_is_flagged_on_every_poisoned_line() {
             "instruction-override.md",
             "instruction-override",
             "TAINTED",
-            7,
+            9,
         ),
-        ("role-impersonation.md", "role-impersonation", "TAINTED", 7),
+        ("role-impersonation.md", "role-impersonation", "TAINTED", 8),
         ("unicode-tags.md", "unicode-tag-chars", "TAINTED", 3),
         ("zero-width.md", "zero-width", "SUSPICIOUS", 4),
     ];
