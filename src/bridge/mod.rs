@@ -42,7 +42,11 @@ use std::io::Read;
 pub(crate) enum Command {
     /// Append the session's decisions, conventions, progress, learnings, instincts and notes
     /// (YAML on stdin) to .rune/ and commit it
-    Save,
+    Save {
+        /// Print what was saved as JSON instead of the report
+        #[arg(long)]
+        json: bool,
+    },
     /// Print what a new session is told about the project (integrity scan first)
     Load {
         /// Print JSON (sections, integrity) instead of text
@@ -151,7 +155,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
     let now = env.ctx.clock.now();
     let rune = store::Rune::new(&env.root, config);
     match command {
-        Command::Save => {
+        Command::Save { json: as_json } => {
             let input: save::SaveInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
             let user = store::UserDirs::from_env(&env.ctx.env, &rune);
             let saved = save::save(&env.root, config, &input, now, user.global.as_deref())?;
@@ -163,7 +167,11 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
                 user.cache.as_deref(),
                 &config.redact.extra_patterns,
             );
-            print!("{}", save::report(&saved));
+            if as_json {
+                println!("{}", json(&saved)?);
+            } else {
+                print!("{}", save::report(&saved));
+            }
             Ok(0)
         }
         Command::Load { json: as_json } => {

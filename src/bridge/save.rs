@@ -80,8 +80,8 @@ pub(crate) struct Instinct {
     pub(crate) evidence: String,
 }
 
-/// What one save did, for the report.
-#[derive(Debug, Default)]
+/// What one save did, for the report (`--json` prints it as is).
+#[derive(Debug, Default, serde::Serialize)]
 pub(crate) struct Saved {
     decisions: usize,
     conventions: usize,

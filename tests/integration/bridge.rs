@@ -1107,3 +1107,13 @@ fn a_multi_line_example_cannot_pass_for_an_entry() {
     let v = bridge(&p, &["status", "--json"], "").json();
     assert_eq!(v["conventions"], 1);
 }
+
+#[test]
+fn save_json_says_what_was_saved() {
+    let p = Project::new();
+    let v = bridge(&p, &["save", "--json"], "summary: s\ndecisions: [{title: a}, {title: b}]\nprogress: {completed: [x], blocked: [y]}\n").json();
+    assert_eq!(v["decisions"], 2);
+    assert_eq!(v["session_log"], 1);
+    assert_eq!(v["progress"], serde_json::json!([1, 0, 1]));
+    assert_eq!(v["commit"].as_str().unwrap().len(), 7);
+}
