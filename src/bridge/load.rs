@@ -384,6 +384,32 @@ pub(crate) fn load(
         );
     }
 
+    // Recent conventions (titles; the file holds the patterns).
+    if ok(store::CONVENTIONS) && conventions_n > 0 {
+        let entries = last_entries(&rune.path(store::CONVENTIONS), 3)?;
+        let lines: Vec<String> = entries
+            .iter()
+            .rev()
+            .map(|e| {
+                let h = heading_of(e);
+                let title = h.split_once("Convention:").map_or(h, |(_, t)| t).trim();
+                let mut l = format!("- {title} ({})", aged(h, now));
+                if let Some(a) = field(e, "Applies to") {
+                    l.push_str(&format!(" — applies to {a}"));
+                }
+                l
+            })
+            .collect();
+        out.sections.push(
+            Section::new(
+                mark(store::CONVENTIONS, "Recent conventions".into()),
+                lines.join("\n"),
+                55,
+            )
+            .source(rune.show(store::CONVENTIONS)),
+        );
+    }
+
     // Recent decisions.
     if ok(store::DECISIONS) && decisions_n > 0 {
         let entries = last_entries(&rune.path(store::DECISIONS), 3)?;
@@ -438,7 +464,7 @@ pub(crate) fn load(
     if ok(store::NOTES) {
         if let Some(text) = rune.read(store::NOTES)? {
             let mut lines = Vec::new();
-            for name in ["Active Topics", "Attention Points"] {
+            for name in ["Active Topics", "Attention Points", "Follow-Up Items"] {
                 let items = section_items(&text, name);
                 if items.is_empty() {
                     continue;
@@ -466,7 +492,15 @@ pub(crate) fn load(
         if let Some((text, _)) = store::read_tail(&rune.path(store::TASK_NOTES), 8192)? {
             let left = section_items(&text, "What's Left");
             let failed = section_items(&text, "What Failed");
+            let worked = section_items(&text, "What Worked (with evidence)");
+            let key = section_items(&text, "Key Context for Next Iteration");
             let mut lines = Vec::new();
+            for i in worked.iter().rev().take(3).rev() {
+                lines.push(format!(
+                    "Worked: {}",
+                    item_with_age(i, now).trim_start_matches("- ")
+                ));
+            }
             for i in failed.iter().rev().take(5).rev() {
                 lines.push(format!(
                     "Failed before: {}",
@@ -476,6 +510,12 @@ pub(crate) fn load(
             for i in left.iter().rev().take(5).rev() {
                 lines.push(format!(
                     "Left: {}",
+                    item_with_age(i, now).trim_start_matches("- ")
+                ));
+            }
+            for i in key.iter().rev().take(3).rev() {
+                lines.push(format!(
+                    "Key context: {}",
                     item_with_age(i, now).trim_start_matches("- ")
                 ));
             }
@@ -492,16 +532,20 @@ pub(crate) fn load(
         }
     }
 
-    // Learnings: top 5 when there are 10+.
-    if ok(store::LEARNINGS) && learnings_n >= 10 {
+    // Learnings: the top 5 (confidence, then recency) when there are 10+, else the latest.
+    if ok(store::LEARNINGS) && learnings_n > 0 {
         if let Some((text, _)) = store::read_tail(&learn_path, LEARN_TAIL)? {
             let mut recs = learn::latest(&learn::parse(&text));
-            recs.sort_by(|a, b| {
-                b.confidence
-                    .partial_cmp(&a.confidence)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then_with(|| b.ts.cmp(&a.ts))
-            });
+            if learnings_n >= 10 {
+                recs.sort_by(|a, b| {
+                    b.confidence
+                        .partial_cmp(&a.confidence)
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                        .then_with(|| b.ts.cmp(&a.ts))
+                });
+            } else {
+                recs.reverse();
+            }
             recs.truncate(5);
             let lines: Vec<String> = recs
                 .iter()
@@ -518,7 +562,15 @@ pub(crate) fn load(
                 .collect();
             out.sections.push(
                 Section::new(
-                    mark(store::LEARNINGS, "Top learnings".into()),
+                    mark(
+                        store::LEARNINGS,
+                        if learnings_n >= 10 {
+                            "Top learnings"
+                        } else {
+                            "Learnings"
+                        }
+                        .into(),
+                    ),
                     lines.join("\n"),
                     50,
                 )

@@ -114,6 +114,12 @@ fn save_then_load_in_a_fresh_process_shows_every_item() {
         "PreCompact prints plain text only (1 day ago)",
         "Left: detach mode (1 day ago)",
         "Failed before: append_line for entries: refuses newlines",
+        "Worked: atomic rewrite: tests green",
+        "Key context: BATON_NOW pins time in tests",
+        "Async-free hooks (1 day ago) — applies to src/hook/",
+        "error `git2-openssl` (0.7, 22 hours ago): Linking failed because git2 pulled OpenSSL",
+        "Format before commit: when before every commit → run cargo fmt --all",
+        "Follow-Up Items:\n- global instinct store (1 day ago)",
     ] {
         assert!(ctx.contains(item), "missing {item:?} in:\n{ctx}");
     }
