@@ -58,9 +58,15 @@ pub(crate) fn pre_compact(
             decisions_all.push(d);
         }
     }
-    let mut context = previous.context.clone();
+    // One auto note, however many compactions there were.
+    let mut context: Vec<String> = previous
+        .context
+        .iter()
+        .filter(|c| !c.starts_with(AUTO_NOTE))
+        .cloned()
+        .collect();
     context.push(format!(
-        "Auto-checkpoint written by baton at PreCompact ({trigger}); files touched are listed under the git state."
+        "{AUTO_NOTE} at PreCompact ({trigger}); files touched are listed under the git state."
     ));
     let resume = if previous.resume.is_empty() {
         left.first().cloned().unwrap_or_else(|| {
@@ -88,6 +94,9 @@ pub(crate) fn pre_compact(
         .text
     }))
 }
+
+/// How the automatic checkpoint marks its context note.
+const AUTO_NOTE: &str = "Auto-checkpoint written by baton";
 
 /// The marker of the line SessionEnd writes; load skips such lines for "last session".
 pub(crate) const SESSION_END: &str = "(session end";

@@ -106,7 +106,7 @@ pub(crate) enum Command {
         /// At most this many
         #[arg(long)]
         limit: Option<usize>,
-        /// Print JSON lines' records as a JSON array
+        /// Print the records as a JSON array
         #[arg(long)]
         json: bool,
     },

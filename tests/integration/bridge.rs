@@ -459,6 +459,21 @@ fn pre_compact_writes_a_checkpoint_that_the_compact_session_start_shows() {
         "{ctx}"
     );
 
+    // A second compaction keeps one auto note and the same resume point.
+    p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    let cp = read(&p, ".rune/checkpoint.md");
+    assert_eq!(
+        cp.matches("Auto-checkpoint written by baton").count(),
+        1,
+        "{cp}"
+    );
+    assert!(
+        cp.ends_with(
+            "## Resume Command\nContinue Phase 2 Task 3: error handling in src/api/client.ts\n"
+        ),
+        "{cp}"
+    );
+
     let out = p.hook("PostCompact", p.event("PostCompact").as_bytes());
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
     assert!(read(&p, ".rune/session-log.md")
