@@ -116,7 +116,12 @@ fn edit_context(env: &HookEnv<'_>, path: &str) -> Option<Section> {
         &env.config.redact.extra_patterns,
     )
     .ok()?;
-    if verdict == Status::Tainted {
+    let blocked = if env.config.bridge.integrity_block_on == "suspicious" {
+        verdict >= Status::Suspicious
+    } else {
+        verdict == Status::Tainted
+    };
+    if blocked {
         return None;
     }
     let loaded = invariants::load(&rune, env.ctx.clock.now());

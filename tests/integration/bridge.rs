@@ -1138,3 +1138,45 @@ fn save_json_says_what_was_saved() {
     assert_eq!(v["progress"], serde_json::json!([1, 0, 1]));
     assert_eq!(v["commit"].as_str().unwrap().len(), 7);
 }
+
+#[test]
+fn block_on_suspicious_keeps_suspicious_files_out_too() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "bridge: {integrity_block_on: suspicious}\n",
+    );
+    p.write(
+        ".rune/session-log.md",
+        "# Session Log\n[2026-11-29 10:00] — Did\u{200B} things\n",
+    );
+    p.write(
+        ".rune/decisions.md",
+        "# Decisions Log\n\n## [2026-11-29 10:00] Decision: Kept\n\n**Decision:** fine\n",
+    );
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let v = out.json();
+    assert!(
+        v["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains(".rune/session-log.md line 2 (zero-width)"),
+        "{v}"
+    );
+    let ctx = context(&out);
+    assert!(!ctx.contains("Did"), "{ctx}");
+    assert!(
+        ctx.contains("Decision: Kept") || ctx.contains("Kept (1 day ago)"),
+        "{ctx}"
+    );
+    p.write(
+        ".claude/baton.yaml",
+        "bridge: {integrity_block_on: never}\n",
+    );
+    let out = p.run(&["doctor"], b"", &[]);
+    assert!(
+        out.stdout.contains("bridge.integrity_block_on")
+            || out.stderr.contains("bridge.integrity_block_on"),
+        "{out:?}"
+    );
+}
