@@ -4,7 +4,7 @@
 //! compaction summary to the session log.
 
 use super::checkpoint::{self, CheckpointInput};
-use super::load::{heading_of, last_entries, progress_items};
+use super::entries::{heading_of, last_entries, progress_items};
 use super::store::{self, one_line, Rune};
 use crate::core::config::Config;
 use crate::core::error::Result;

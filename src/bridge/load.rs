@@ -1,14 +1,16 @@
 //! Load mode: what a new session (or the one after a compaction) is told about the project.
-//! Integrity first; then the checkpoint, invariants, last session, recent decisions,
-//! progress, notes and learnings, each entry with its age, as budget sections.
+//! Integrity first (blocked files are not read; the user is told); then the checkpoint,
+//! the invariants preview and the summary here, and the memory sections (`memory.rs`), each
+//! entry with its age, as budget sections.
 //!
 //! Reads stay small over a large folder: entries come from file tails, counts from one
-//! byte scan, and the notes from their two sections only.
+//! pass, and the notes from the sections shown only (`entries.rs`).
 
 use super::checkpoint::{self, GitFacts};
+use super::entries::{aged, count_entries, count_lines, heading_of, last_entries, progress_items};
 use super::integrity::{self, Report, Status};
 use super::invariants;
-use super::learn;
+use super::memory::{Counts, View};
 use super::store::{self, Rune};
 use crate::core::budget::Section;
 use crate::core::config::Config;
@@ -17,12 +19,8 @@ use crate::core::redact::Redactor;
 use chrono::{DateTime, Utc};
 use std::path::Path;
 
-/// Bytes read from the end of a log to find its last entries (doubled when too few).
-const TAIL: u64 = 16 * 1024;
 /// Characters of the resume command shown in the protected checkpoint section.
 const RESUME_MAX: usize = 1200;
-/// Bytes of learnings.jsonl read for the top 5.
-const LEARN_TAIL: u64 = 64 * 1024;
 
 /// What load produced.
 #[derive(Debug, Default)]
@@ -39,115 +37,6 @@ pub(crate) enum Source {
     Start,
     /// SessionStart with source `compact`.
     Compact,
-}
-
-/// The last `n` entries of a markdown log whose entries start with `## [`.
-pub(crate) fn last_entries(path: &Path, n: usize) -> Result<Vec<String>> {
-    let mut window = TAIL;
-    loop {
-        let Some((text, whole)) = store::read_tail(path, window)? else {
-            return Ok(Vec::new());
-        };
-        let mut starts: Vec<usize> = text.match_indices("\n## [").map(|(i, _)| i + 1).collect();
-        if text.starts_with("## [") {
-            starts.insert(0, 0);
-        }
-        if starts.len() > n || whole {
-            let from = starts.len().saturating_sub(n);
-            let mut out = Vec::new();
-            for (k, &s) in starts.iter().enumerate().skip(from) {
-                let end = starts.get(k + 1).copied().unwrap_or(text.len());
-                out.push(text[s..end].trim_end().to_string());
-            }
-            return Ok(out);
-        }
-        window *= 4;
-    }
-}
-
-/// How many entries (`## [` headings) a file holds: one pass over its bytes.
-fn count_entries(path: &Path) -> usize {
-    let Ok(Some(text)) = store::read_opt(path) else {
-        return 0;
-    };
-    text.matches("\n## [").count() + usize::from(text.starts_with("## ["))
-}
-
-pub(crate) fn heading_of(entry: &str) -> &str {
-    entry.lines().next().unwrap_or("").trim_start_matches("## ")
-}
-
-fn field(entry: &str, name: &str) -> Option<String> {
-    let tag = format!("**{name}:**");
-    entry
-        .lines()
-        .find_map(|l| l.trim().strip_prefix(&tag).map(|v| v.trim().to_string()))
-        .filter(|v| !v.is_empty() && v != "—")
-}
-
-fn aged(entry_head: &str, now: DateTime<Utc>) -> String {
-    store::parse_stamp(entry_head).map_or_else(|| "(undated)".into(), |t| store::age(t, now))
-}
-
-/// The items under `**Title:**` in a progress entry.
-pub(crate) fn progress_items(entry: &str, title: &str) -> Vec<String> {
-    let tag = format!("**{title}:**");
-    let mut out = Vec::new();
-    let mut on = false;
-    for l in entry.lines() {
-        let t = l.trim();
-        if t.starts_with("**") {
-            on = t == tag;
-            continue;
-        }
-        if on {
-            if let Some(item) = t.strip_prefix("- ") {
-                let item = item
-                    .trim_start_matches("[ ] ")
-                    .trim_start_matches("[x] ")
-                    .trim();
-                if item != "none" && !item.is_empty() {
-                    out.push(item.to_string());
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The `- ` items of one `## Name` section of a big markdown file, without parsing the rest.
-fn section_items(text: &str, name: &str) -> Vec<String> {
-    let tag = format!("## {name}\n");
-    let Some(start) = text
-        .match_indices(&tag)
-        .find(|(i, _)| *i == 0 || text.as_bytes()[i - 1] == b'\n')
-        .map(|(i, _)| i + tag.len())
-    else {
-        return Vec::new();
-    };
-    let end = text[start..]
-        .find("\n## ")
-        .map_or(text.len(), |e| start + e);
-    text[start..end]
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("- ").map(str::to_string))
-        .collect()
-}
-
-/// An item with a leading `[date]` shown with its age.
-fn item_with_age(item: &str, now: DateTime<Utc>) -> String {
-    let body = item.trim_start_matches("[ ] ").trim_start_matches("[x] ");
-    match store::parse_stamp(body) {
-        Some(t) => {
-            let rest = body.split_once(']').map_or(body, |(_, r)| r).trim();
-            format!("- {rest} ({})", store::age(t, now))
-        }
-        None => format!("- {body} (undated)"),
-    }
-}
-
-fn count_lines(path: &Path) -> usize {
-    std::fs::read(path).map_or(0, |b| String::from_utf8_lossy(&b).matches('\n').count())
 }
 
 /// Runs load mode.
@@ -178,15 +67,16 @@ pub(crate) fn load(
     } else {
         Status::Tainted
     };
-    let ok = |file: &str| report.file_status(&rune.show(file)) < block_at;
-    let suspicious = |file: &str| report.file_status(&rune.show(file)) == Status::Suspicious;
-    let mark = |file: &str, title: String| {
-        if suspicious(file) {
-            format!("{title} (⚠ SUSPICIOUS source: {})", rune.show(file))
-        } else {
-            title
-        }
+    let view = View {
+        rune: &rune,
+        report: &report,
+        block_at,
+        now,
+        red: &red,
     };
+    let ok = |file: &str| view.ok(file);
+    let suspicious = |file: &str| view.suspicious(file);
+    let mark = |file: &str, title: String| view.mark(file, title);
 
     // Integrity warnings: protected.
     let tainted: Vec<&integrity::Finding> = report
@@ -315,9 +205,8 @@ pub(crate) fn load(
     } else {
         0
     };
-    let learn_path = rune.path(store::LEARNINGS);
     let learnings_n = if ok(store::LEARNINGS) {
-        count_lines(&learn_path)
+        count_lines(&rune.path(store::LEARNINGS))
     } else {
         0
     };
@@ -391,256 +280,16 @@ pub(crate) fn load(
         );
     }
 
-    // Recent conventions (titles; the file holds the patterns).
-    if ok(store::CONVENTIONS) && conventions_n > 0 {
-        let entries = last_entries(&rune.path(store::CONVENTIONS), 3)?;
-        let lines: Vec<String> = entries
-            .iter()
-            .rev()
-            .map(|e| {
-                let h = heading_of(e);
-                let title = h.split_once("Convention:").map_or(h, |(_, t)| t).trim();
-                let mut l = format!("- {title} ({})", aged(h, now));
-                if let Some(a) = field(e, "Applies to") {
-                    l.push_str(&format!(" — applies to {a}"));
-                }
-                l
-            })
-            .collect();
-        out.sections.push(
-            Section::new(
-                mark(store::CONVENTIONS, "Recent conventions".into()),
-                lines.join("\n"),
-                55,
-            )
-            .source(rune.show(store::CONVENTIONS)),
-        );
-    }
-
-    // Recent decisions.
-    if ok(store::DECISIONS) && decisions_n > 0 {
-        let entries = last_entries(&rune.path(store::DECISIONS), 3)?;
-        let lines: Vec<String> = entries
-            .iter()
-            .rev()
-            .map(|e| {
-                let h = heading_of(e);
-                let title = h.split_once("Decision:").map_or(h, |(_, t)| t).trim();
-                let date = h.get(1..17).unwrap_or("");
-                let mut l = format!("- [{date}] {title} ({})", aged(h, now));
-                if let Some(d) = field(e, "Decision") {
-                    l.push_str(&format!(": {d}"));
-                }
-                l
-            })
-            .collect();
-        out.sections.push(
-            Section::new(
-                mark(store::DECISIONS, "Recent decisions".into()),
-                lines.join("\n"),
-                70,
-            )
-            .source(rune.show(store::DECISIONS)),
-        );
-    }
-
-    // Progress.
-    if let Some(p) = &progress {
-        let mut lines = Vec::new();
-        for (title, label) in [("In Progress", "In progress"), ("Blocked", "Blocked")] {
-            for item in progress_items(p, title) {
-                lines.push(format!("- {label}: {item}"));
-            }
-        }
-        if !lines.is_empty() {
-            out.sections.push(
-                Section::new(
-                    mark(
-                        store::PROGRESS,
-                        format!("Progress as of {}", aged(heading_of(p), now)),
-                    ),
-                    lines.join("\n"),
-                    75,
-                )
-                .source(rune.show(store::PROGRESS)),
-            );
-        }
-    }
-
-    // Notes: active topics and attention points.
-    if ok(store::NOTES) {
-        if let Some(text) = rune.read(store::NOTES)? {
-            let mut lines = Vec::new();
-            for name in ["Active Topics", "Attention Points", "Follow-Up Items"] {
-                let items = section_items(&text, name);
-                if items.is_empty() {
-                    continue;
-                }
-                lines.push(format!("{name}:"));
-                for i in items.iter().skip(items.len().saturating_sub(5)) {
-                    lines.push(item_with_age(i, now));
-                }
-            }
-            if !lines.is_empty() {
-                out.sections.push(
-                    Section::new(
-                        mark(store::NOTES, "Project understanding".into()),
-                        lines.join("\n"),
-                        60,
-                    )
-                    .source(rune.show(store::NOTES)),
-                );
-            }
-        }
-    }
-
-    // Task notes (autonomous loops).
-    if ok(store::TASK_NOTES) {
-        if let Some((text, _)) = store::read_tail(&rune.path(store::TASK_NOTES), 8192)? {
-            let left = section_items(&text, "What's Left");
-            let failed = section_items(&text, "What Failed");
-            let worked = section_items(&text, "What Worked (with evidence)");
-            let key = section_items(&text, "Key Context for Next Iteration");
-            let mut lines = Vec::new();
-            for i in worked.iter().rev().take(3).rev() {
-                lines.push(format!(
-                    "Worked: {}",
-                    item_with_age(i, now).trim_start_matches("- ")
-                ));
-            }
-            for i in failed.iter().rev().take(5).rev() {
-                lines.push(format!(
-                    "Failed before: {}",
-                    item_with_age(i, now).trim_start_matches("- ")
-                ));
-            }
-            for i in left.iter().rev().take(5).rev() {
-                lines.push(format!(
-                    "Left: {}",
-                    item_with_age(i, now).trim_start_matches("- ")
-                ));
-            }
-            for i in key.iter().rev().take(3).rev() {
-                lines.push(format!(
-                    "Key context: {}",
-                    item_with_age(i, now).trim_start_matches("- ")
-                ));
-            }
-            if !lines.is_empty() {
-                out.sections.push(
-                    Section::new(
-                        mark(store::TASK_NOTES, "Task notes".into()),
-                        lines.join("\n"),
-                        65,
-                    )
-                    .source(rune.show(store::TASK_NOTES)),
-                );
-            }
-        }
-    }
-
-    // Learnings: the top 5 (confidence, then recency) when there are 10+, else the latest.
-    if ok(store::LEARNINGS) && learnings_n > 0 {
-        if let Some((text, _)) = store::read_tail(&learn_path, LEARN_TAIL)? {
-            let mut recs = learn::latest(&learn::parse(&text));
-            if learnings_n >= 10 {
-                recs.sort_by(|a, b| {
-                    b.confidence
-                        .partial_cmp(&a.confidence)
-                        .unwrap_or(std::cmp::Ordering::Equal)
-                        .then_with(|| b.ts.cmp(&a.ts))
-                });
-            } else {
-                recs.reverse();
-            }
-            recs.truncate(5);
-            let lines: Vec<String> = recs
-                .iter()
-                .map(|r| {
-                    let age = DateTime::parse_from_rfc3339(&r.ts).map_or_else(
-                        |_| "undated".into(),
-                        |t| store::age(t.with_timezone(&Utc), now),
-                    );
-                    format!(
-                        "- {} `{}` ({:.1}, {age}): {}",
-                        r.kind, r.key, r.confidence, r.insight
-                    )
-                })
-                .collect();
-            out.sections.push(
-                Section::new(
-                    mark(
-                        store::LEARNINGS,
-                        if learnings_n >= 10 {
-                            "Top learnings"
-                        } else {
-                            "Learnings"
-                        }
-                        .into(),
-                    ),
-                    lines.join("\n"),
-                    50,
-                )
-                .source("baton bridge learnings"),
-            );
-        }
-    }
-
-    // Instincts: the stale ones are pruned (the spec prunes at load), the strongest shown.
-    if ok(store::INSTINCTS) {
-        if let Some(text) = rune.read(store::INSTINCTS)? {
-            let text = match super::instincts::prune(&text, now) {
-                Some((pruned, _)) => {
-                    // Pruning is housekeeping: a busy lock or a failed write must not stop
-                    // the load.
-                    if let Ok(_lock) = rune.lock() {
-                        let _ = rune.write(store::INSTINCTS, &pruned);
-                    }
-                    pruned
-                }
-                None => text,
-            };
-            let lines: Vec<String> = super::instincts::strongest(&text, 5)
-                .iter()
-                .map(|e| {
-                    format!(
-                        "- {}: when {} → {} ({:.1}, {})",
-                        e.name(),
-                        e.field("Trigger"),
-                        e.field("Action"),
-                        e.confidence,
-                        e.at.map_or_else(|| "undated".into(), |t| store::age(t, now))
-                    )
-                })
-                .collect();
-            if !lines.is_empty() {
-                out.sections.push(
-                    Section::new(
-                        mark(store::INSTINCTS, "Instincts".into()),
-                        lines.join("\n"),
-                        45,
-                    )
-                    .source(rune.show(store::INSTINCTS)),
-                );
-            }
-        }
-    }
-
-    // Cross-project instincts from the user-level store.
-    if let Some(g) = &user.global {
-        let local = if ok(store::INSTINCTS) {
-            rune.read(store::INSTINCTS)?.unwrap_or_default()
-        } else {
-            String::new()
-        };
-        let lines = super::global::for_load(g, &local, &red, now);
-        if !lines.is_empty() {
-            out.sections.push(
-                Section::new("Cross-project instincts", lines.join("\n"), 40)
-                    .source("~/.local/share/baton/global.jsonl"),
-            );
-        }
-    }
+    out.sections.extend(super::memory::sections(
+        &view,
+        &Counts {
+            decisions: decisions_n,
+            conventions: conventions_n,
+            learnings: learnings_n,
+        },
+        progress.as_deref(),
+        user.global.as_deref(),
+    )?);
 
     // Everything injected passes the redactor.
     for s in &mut out.sections {

@@ -7,15 +7,18 @@
 //! | store.rs | the folder, its files, atomic rewrite under a lock, file tails, stamps |
 //! | save.rs | save mode: entries appended, commit, the Saved report |
 //! | instincts.rs, notes.rs, learn.rs | instincts (max 20), cumulative and task notes, learnings JSONL |
-//! | integrity.rs | the poisoning scan |
-//! | load.rs | load mode as budget sections |
+//! | load.rs, memory.rs, entries.rs | load mode as budget sections; the memory sections; reading tails and counts |
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
+//! | integrity.rs, scan_cache.rs | the poisoning scan; its per-user verdict cache |
+//! | detach.rs | detach mode: oracle pending records |
+//! | global.rs | cross-project instinct promotion (user-level store) |
 //! | status.rs | `baton bridge status` |
 
 mod checkpoint;
 mod compact;
 mod detach;
+mod entries;
 mod global;
 mod handler;
 mod instincts;
@@ -23,6 +26,7 @@ mod integrity;
 mod invariants;
 mod learn;
 mod load;
+mod memory;
 mod notes;
 mod save;
 mod scan_cache;
