@@ -7,6 +7,8 @@ mod harness;
 
 #[path = "integration/audit.rs"]
 mod audit;
+#[path = "integration/bridge.rs"]
+mod bridge;
 #[path = "integration/cli.rs"]
 mod cli;
 #[path = "integration/concurrency.rs"]

@@ -273,13 +273,20 @@ pub struct Bridge {
     pub enabled: bool,
     /// Commit `.rune/` after a save.
     pub commit: bool,
+    /// The integrity verdict from which a memory file is not injected at session start:
+    /// `tainted` (default; SUSPICIOUS files are injected under a warning) or `suspicious`.
+    pub integrity_block_on: String,
 }
 
 impl Bridge {
-    /// Range checks of the `bridge:` keys; the error names the key. (None yet: the keys'
-    /// types say it all. The subsystem adds its checks here.)
-    #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
+    /// Range checks of the `bridge:` keys; the error names the key.
     fn check(&self) -> std::result::Result<(), String> {
+        if !matches!(self.integrity_block_on.as_str(), "tainted" | "suspicious") {
+            return Err(format!(
+                "key `bridge.integrity_block_on`: {:?} is not one of tainted, suspicious",
+                self.integrity_block_on
+            ));
+        }
         Ok(())
     }
 }
@@ -289,6 +296,7 @@ impl Default for Bridge {
         Bridge {
             enabled: true,
             commit: true,
+            integrity_block_on: "tainted".into(),
         }
     }
 }

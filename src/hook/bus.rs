@@ -4,11 +4,17 @@
 //! enabled in the config) runs in turn and returns a `Contribution`; a handler that errors or
 //! panics is reported and the others still run. `hook::output` merges the contributions.
 //!
-//! | event | handlers |
+//! | event | handlers, in order (see each `src/<subsystem>/handler.rs`) |
 //! |---|---|
-//! | SessionStart | active (baton's status line) |
-//!
-//! The subsystem issues add relay, audit, handoff and bridge handlers to `HANDLERS`.
+//! | SessionStart | active (status line), relay (packet notice, STOP/NEEDS-HUMAN banner), bridge (integrity scan, checkpoint, memory), handoff (newest artefact), audit (recap; auto-start) |
+//! | UserPromptSubmit | audit (conversation, corrections) |
+//! | PreToolUse | bridge (invariants for the file; hooks.json matches Edit/Write/MultiEdit/NotebookEdit) |
+//! | PostToolUse, PostToolUseFailure | audit (one buffered record) |
+//! | PreCompact | bridge (checkpoint; compaction instructions), handoff (automatic artefact on `auto`), audit (buffer → pending) |
+//! | PostCompact | bridge (compaction summary to the session log) |
+//! | Stop | relay (handoff at the cycle budget), audit (buffer → pending) |
+//! | SessionEnd | bridge (session-log line), audit (buffer → pending) |
+//! | SubagentStop, others | nobody: the hook exits before loading config |
 
 use super::handlers;
 use super::input::{EventName, HookEvent};
@@ -58,13 +64,15 @@ pub trait Handler: Sync {
     fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution>;
 }
 
-/// Every handler, in the order their contributions appear.
+/// Every handler, in the order their contributions appear: a relay banner (STOP,
+/// NEEDS-HUMAN) before everything, then the bridge's checkpoint and memory, the newest handoff
+/// artefact, and the audit recap last.
 static HANDLERS: &[&dyn Handler] = &[
     &handlers::Active,
     &crate::relay::RelayHandler,
-    &crate::audit::AuditHandler,
-    &crate::handoff::HandoffHandler,
     &crate::bridge::BridgeHandler,
+    &crate::handoff::HandoffHandler,
+    &crate::audit::AuditHandler,
 ];
 
 /// The handlers in the registry.

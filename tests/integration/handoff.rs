@@ -987,6 +987,8 @@ fn session_start_names_the_newest_artefact() {
 #[test]
 fn pre_compact_auto_saves_a_minimal_artefact_and_prints_nothing() {
     let p = Project::new();
+    // The handoff alone: the bridge asks PreCompact to keep its checkpoint's resume point.
+    p.write(".claude/baton.yaml", "bridge: {enabled: false}\n");
     p.write("datarim/tasks.md", "# Tasks\n\n## Active\n- TUNE-0441 · in_progress · P2 · L2 · Get CI passing → tasks/x.md\n\n## Done\n- OLD-0001 · done · P1 · L1 · Old\n");
     p.write("src/lib.rs", "// new\n");
     p.write("README.md", "# changed\n");

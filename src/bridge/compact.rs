@@ -1,0 +1,148 @@
+//! Around a compaction: PreCompact writes a checkpoint from what the bridge knows (git
+//! state, the last progress entry, the last decisions, the previous checkpoint's resume
+//! point) and asks the summary to keep that resume point; PostCompact appends Claude Code's
+//! compaction summary to the session log.
+
+use super::checkpoint::{self, CheckpointInput};
+use super::entries::{heading_of, last_entries, progress_items};
+use super::store::{self, one_line, Rune};
+use crate::core::config::Config;
+use crate::core::error::Result;
+use crate::core::redact::Redactor;
+use chrono::{DateTime, Utc};
+use std::path::Path;
+
+/// Writes the automatic checkpoint; returns the compaction instructions (when there is a
+/// resume point worth keeping).
+pub(crate) fn pre_compact(
+    root: &Path,
+    config: &Config,
+    now: DateTime<Utc>,
+    trigger: &str,
+) -> Result<Option<String>> {
+    let rune = Rune::new(root, config);
+    let previous = rune
+        .read(store::CHECKPOINT)?
+        .map(|t| checkpoint::parse(&t))
+        .unwrap_or_default();
+    let progress = last_entries(&rune.path(store::PROGRESS), 1)?.pop();
+    let in_progress = progress
+        .as_deref()
+        .map(|p| progress_items(p, "In Progress"))
+        .unwrap_or_default();
+    let next = progress
+        .as_deref()
+        .map(|p| progress_items(p, "Next Session Should"))
+        .unwrap_or_default();
+    let decisions: Vec<String> = last_entries(&rune.path(store::DECISIONS), 3)?
+        .iter()
+        .map(|e| heading_of(e).replacen("Decision: ", "", 1))
+        .collect();
+
+    let doing = if !previous.doing.is_empty() {
+        previous.doing.clone()
+    } else if let Some(first) = in_progress.first() {
+        first.clone()
+    } else {
+        "The work of the session that was compacted (no explicit checkpoint was saved).".into()
+    };
+    let mut left: Vec<String> = previous.left.clone();
+    for item in in_progress.iter().chain(&next) {
+        if !left.contains(item) {
+            left.push(item.clone());
+        }
+    }
+    let mut decisions_all = previous.decisions.clone();
+    for d in decisions {
+        if !decisions_all.contains(&d) {
+            decisions_all.push(d);
+        }
+    }
+    // One auto note, however many compactions there were.
+    let mut context: Vec<String> = previous
+        .context
+        .iter()
+        .filter(|c| !c.starts_with(AUTO_NOTE))
+        .cloned()
+        .collect();
+    context.push(format!(
+        "{AUTO_NOTE} at PreCompact ({trigger}); files touched are listed under the git state."
+    ));
+    let resume = if previous.resume.is_empty() {
+        left.first().cloned().unwrap_or_else(|| {
+            "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.".into()
+        })
+    } else {
+        previous.resume.clone()
+    };
+    let input = CheckpointInput {
+        doing,
+        decisions: decisions_all,
+        left,
+        context,
+        resume: resume.clone(),
+    };
+    checkpoint::write(root, config, &input, now)?;
+    let red = Redactor::with_extra(&config.redact.extra_patterns);
+    let has_real_resume = !previous.resume.is_empty() || progress.is_some();
+    Ok(has_real_resume.then(|| {
+        red.redact(&format!(
+            "Keep this resume point word for word in the summary (baton saved it in {}): {}",
+            rune.show(store::CHECKPOINT),
+            one_line(&resume)
+        ))
+        .text
+    }))
+}
+
+/// How the automatic checkpoint marks its context note.
+const AUTO_NOTE: &str = "Auto-checkpoint written by baton";
+
+/// The marker of the line SessionEnd writes; load skips such lines for "last session".
+pub(crate) const SESSION_END: &str = "(session end";
+
+/// Appends one line for the end of a session, when the project has a `.rune/` folder.
+pub(crate) fn session_end(
+    root: &Path,
+    config: &Config,
+    now: DateTime<Utc>,
+    session_id: &str,
+    reason: &str,
+) -> Result<()> {
+    let rune = Rune::new(root, config);
+    if !rune.exists() {
+        return Ok(());
+    }
+    let short: String = session_id.chars().take(8).collect();
+    let line = one_line(&format!(
+        "[{}] — {SESSION_END}: {}{})",
+        store::stamp(now),
+        if reason.is_empty() { "other" } else { reason },
+        if short.is_empty() {
+            String::new()
+        } else {
+            format!(", session {short}")
+        }
+    ));
+    let _lock = rune.lock()?;
+    rune.append(store::SESSION_LOG, &line)
+}
+
+/// Appends the compaction summary to the session log as one line.
+pub(crate) fn post_compact(
+    root: &Path,
+    config: &Config,
+    now: DateTime<Utc>,
+    summary: &str,
+) -> Result<()> {
+    let summary = one_line(summary);
+    if summary.is_empty() {
+        return Ok(());
+    }
+    let rune = Rune::new(root, config);
+    let red = Redactor::with_extra(&config.redact.extra_patterns);
+    let short: String = summary.chars().take(1000).collect();
+    let line = format!("[{}] — (compaction) {}", store::stamp(now), short);
+    let _lock = rune.lock()?;
+    rune.append(store::SESSION_LOG, &red.redact(&line).text)
+}

@@ -1,0 +1,209 @@
+//! `.rune/instincts.md`: learned trigger→action patterns. At most 20 are kept (the lowest
+//! confidence is evicted); those older than 30 days with confidence below 0.5 are pruned.
+
+use super::save::Instinct;
+use super::store::{self, one_line};
+use chrono::{DateTime, Utc};
+
+/// The most instincts kept.
+pub(crate) const MAX: usize = 20;
+
+/// One instinct entry.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Entry {
+    pub(crate) text: String,
+    pub(crate) confidence: f64,
+    pub(crate) at: Option<DateTime<Utc>>,
+}
+
+impl Entry {
+    pub(crate) fn new(i: &Instinct, now: DateTime<Utc>) -> Entry {
+        let confidence = i.confidence.unwrap_or(0.5).clamp(0.1, 1.0);
+        let text = format!(
+            "## [{}] Instinct: {}\n\n**Trigger:** {}\n**Action:** {}\n**Confidence:** {confidence:.1}\n**Evidence:** {}\n",
+            store::day(now),
+            one_line(&i.name),
+            one_line(&i.trigger),
+            one_line(&i.action),
+            one_line(&i.evidence)
+        );
+        Entry {
+            text,
+            confidence,
+            at: Some(now),
+        }
+    }
+}
+
+impl Entry {
+    /// The value of a `**Field:**` line.
+    pub(crate) fn field(&self, name: &str) -> String {
+        let tag = format!("**{name}:**");
+        self.text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(&tag).map(|v| v.trim().to_string()))
+            .unwrap_or_default()
+    }
+
+    /// The name in the heading.
+    pub(crate) fn name(&self) -> String {
+        self.text
+            .lines()
+            .next()
+            .and_then(|h| h.split_once("Instinct:"))
+            .map(|(_, n)| n.trim().to_string())
+            .unwrap_or_default()
+    }
+}
+
+/// Removes the stale instincts (older than 30 days, confidence below 0.5); `None` when
+/// there are none.
+pub(crate) fn prune(text: &str, now: DateTime<Utc>) -> Option<(String, usize)> {
+    let (pre, entries) = parse(text);
+    let keep: Vec<&Entry> = entries.iter().filter(|e| !is_stale(e, now)).collect();
+    let removed = entries.len() - keep.len();
+    if removed == 0 {
+        return None;
+    }
+    let mut out = pre.trim_end().to_string();
+    out.push('\n');
+    for e in keep {
+        out.push('\n');
+        out.push_str(&e.text);
+    }
+    Some((out, removed))
+}
+
+/// The strongest `n` instincts, strongest first.
+pub(crate) fn strongest(text: &str, n: usize) -> Vec<Entry> {
+    let (_, mut entries) = parse(text);
+    entries.sort_by(|a, b| {
+        b.confidence
+            .partial_cmp(&a.confidence)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    entries.truncate(n);
+    entries
+}
+
+/// Splits the file into its preamble and its entries.
+pub(crate) fn parse(text: &str) -> (String, Vec<Entry>) {
+    let mut pre = String::new();
+    let mut entries: Vec<Entry> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("## ") && line.contains("Instinct:") {
+            entries.push(Entry {
+                text: String::new(),
+                confidence: 0.5,
+                at: store::parse_stamp(&line[3..]),
+            });
+        }
+        match entries.last_mut() {
+            Some(e) => {
+                if let Some(v) = line.trim().strip_prefix("**Confidence:**") {
+                    e.confidence = v.trim().parse().unwrap_or(0.5);
+                }
+                e.text.push_str(line);
+            }
+            None => pre.push_str(line),
+        }
+    }
+    for e in &mut entries {
+        let t = e.text.trim_end().to_string();
+        e.text = t + "\n";
+    }
+    (pre, entries)
+}
+
+/// Adds `new` to the file text; returns the new text and how many were evicted or pruned.
+pub(crate) fn add(text: Option<&str>, new: &[Entry]) -> (String, usize) {
+    let (pre, mut entries) = parse(text.unwrap_or(""));
+    let pre = if pre.trim().is_empty() {
+        store::header(store::INSTINCTS).to_string()
+    } else {
+        pre
+    };
+    let now = new.iter().filter_map(|e| e.at).max();
+    let before = entries.len() + new.len();
+    if let Some(now) = now {
+        entries.retain(|e| !is_stale(e, now));
+    }
+    entries.extend(new.iter().cloned());
+    while entries.len() > MAX {
+        // Lowest confidence goes; among equals, the oldest (earliest in the file).
+        let mut worst = 0;
+        for (i, e) in entries.iter().enumerate() {
+            if e.confidence < entries[worst].confidence {
+                worst = i;
+            }
+        }
+        entries.remove(worst);
+    }
+    let removed = before - entries.len();
+    let mut out = pre.trim_end().to_string();
+    out.push('\n');
+    for e in &entries {
+        out.push('\n');
+        out.push_str(&e.text);
+    }
+    (out, removed)
+}
+
+/// Older than 30 days with confidence below 0.5.
+pub(crate) fn is_stale(e: &Entry, now: DateTime<Utc>) -> bool {
+    e.confidence < 0.5 && e.at.is_some_and(|at| (now - at).num_days() > 30)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    fn inst(name: &str, c: f64) -> Instinct {
+        Instinct {
+            name: name.into(),
+            trigger: "when x".into(),
+            action: "do y".into(),
+            confidence: Some(c),
+            evidence: "seen".into(),
+        }
+    }
+
+    #[test]
+    fn twenty_kept_lowest_confidence_evicted() {
+        let now = t("2026-11-30T10:00:00Z");
+        let mut text = None::<String>;
+        for i in 0..20 {
+            let c = if i == 7 { 0.3 } else { 0.8 };
+            let (out, removed) = add(
+                text.as_deref(),
+                &[Entry::new(&inst(&format!("i{i}"), c), now)],
+            );
+            assert_eq!(removed, 0);
+            text = Some(out);
+        }
+        let (out, removed) = add(text.as_deref(), &[Entry::new(&inst("new", 0.6), now)]);
+        assert_eq!(removed, 1);
+        let (_, entries) = parse(&out);
+        assert_eq!(entries.len(), 20);
+        assert!(!out.contains("Instinct: i7\n"), "{out}");
+        assert!(out.contains("Instinct: new\n"));
+        assert!(out.starts_with("# Instincts\n"));
+    }
+
+    #[test]
+    fn old_low_confidence_pruned() {
+        let old = Entry::new(&inst("old-weak", 0.4), t("2026-09-01T00:00:00Z"));
+        let strong = Entry::new(&inst("old-strong", 0.9), t("2026-09-01T00:00:00Z"));
+        let (text, _) = add(None, &[old, strong]);
+        let (out, removed) = add(
+            Some(&text),
+            &[Entry::new(&inst("fresh", 0.4), t("2026-11-30T00:00:00Z"))],
+        );
+        assert_eq!(removed, 1);
+        assert!(!out.contains("old-weak") && out.contains("old-strong") && out.contains("fresh"));
+    }
+}

@@ -1,0 +1,275 @@
+//! `.rune/learnings.jsonl`: structured learnings, append-only. Reads take the latest entry
+//! per key+type; past 100 lines the file is compacted to those winners by atomic rewrite.
+
+use super::store::{self, Rune};
+use crate::core::error::{Error, Result};
+use crate::core::redact::Redactor;
+use crate::core::{fsx, jsonl};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Lines past which the file is compacted.
+pub(crate) const COMPACT_AFTER: usize = 100;
+/// The learning types.
+pub(crate) const TYPES: [&str; 5] = ["decision", "error", "insight", "convention", "performance"];
+
+/// One learning as given (save input or `baton bridge learn`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct Learning {
+    #[serde(rename = "type")]
+    pub(crate) kind: String,
+    pub(crate) key: String,
+    pub(crate) insight: String,
+    pub(crate) confidence: Option<f64>,
+    pub(crate) files: Vec<String>,
+    pub(crate) skill: Option<String>,
+}
+
+/// One line of the file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Record {
+    pub(crate) ts: String,
+    #[serde(default)]
+    pub(crate) skill: String,
+    #[serde(rename = "type")]
+    pub(crate) kind: String,
+    pub(crate) key: String,
+    pub(crate) insight: String,
+    #[serde(default)]
+    pub(crate) confidence: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) files: Vec<String>,
+}
+
+fn is_kebab(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 80
+        && s.split('-').all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+impl Learning {
+    /// Checks type, key, insight and confidence; the error names the field.
+    pub(crate) fn check(&self) -> Result<()> {
+        if !TYPES.contains(&self.kind.as_str()) {
+            return Err(Error::Invalid(format!(
+                "learning `type` {:?} is not one of {}",
+                self.kind,
+                TYPES.join(", ")
+            )));
+        }
+        if !is_kebab(&self.key) {
+            return Err(Error::Invalid(format!(
+                "learning `key` {:?} must be kebab-case (lowercase letters and digits joined by -), e.g. auth-lib",
+                self.key
+            )));
+        }
+        if self.insight.trim().is_empty() {
+            return Err(Error::Invalid(format!(
+                "learning {:?}: `insight` is empty; say what was learned and why",
+                self.key
+            )));
+        }
+        if let Some(c) = self.confidence {
+            if !(0.1..=1.0).contains(&c) {
+                return Err(Error::Invalid(format!(
+                    "learning {:?}: `confidence` {c} is out of range (0.1 to 1.0)",
+                    self.key
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn record(&self, red: &Redactor, now: DateTime<Utc>) -> Record {
+        Record {
+            ts: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            skill: self
+                .skill
+                .clone()
+                .unwrap_or_else(|| "session-bridge".into()),
+            kind: self.kind.clone(),
+            key: self.key.clone(),
+            insight: red.redact(&store::one_line(&self.insight)).text,
+            confidence: self.confidence.unwrap_or(0.5),
+            files: self.files.iter().map(|f| red.redact(f).text).collect(),
+        }
+    }
+}
+
+/// Appends the learnings (checked first) and compacts when the file passed 100 lines.
+/// Returns whether it compacted. Call under the folder lock.
+pub(crate) fn append_all(
+    rune: &Rune,
+    red: &Redactor,
+    items: &[Learning],
+    now: DateTime<Utc>,
+) -> Result<bool> {
+    for l in items {
+        l.check()?;
+    }
+    let path = rune.path(store::LEARNINGS);
+    fsx::refuse_symlink(&path)?;
+    for l in items {
+        jsonl::append(&path, &l.record(red, now), fsx::PRIVATE_FILE)?;
+    }
+    let text = store::read_opt(&path)?.unwrap_or_default();
+    if text.lines().filter(|l| !l.trim().is_empty()).count() <= COMPACT_AFTER {
+        return Ok(false);
+    }
+    let winners = latest(&parse(&text));
+    let mut out = String::new();
+    for r in &winners {
+        let line = serde_json::to_string(r).map_err(|e| Error::Internal(e.to_string()))?;
+        out.push_str(&line);
+        out.push('\n');
+    }
+    fsx::atomic_write(&path, out.as_bytes(), fsx::PRIVATE_FILE)?;
+    Ok(true)
+}
+
+/// The records of a JSONL text (bad lines skipped).
+pub(crate) fn parse(text: &str) -> Vec<Record> {
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Record>(l).ok())
+        .collect()
+}
+
+/// The latest record per key+type, oldest first (file order of the winners).
+pub(crate) fn latest(records: &[Record]) -> Vec<Record> {
+    let mut best: HashMap<(&str, &str), usize> = HashMap::new();
+    for (i, r) in records.iter().enumerate() {
+        let k = (r.key.as_str(), r.kind.as_str());
+        match best.get(&k) {
+            Some(&j) if records[j].ts > r.ts => {}
+            _ => {
+                best.insert(k, i);
+            }
+        }
+    }
+    let mut idx: Vec<usize> = best.into_values().collect();
+    idx.sort_by(|&a, &b| records[a].ts.cmp(&records[b].ts).then(a.cmp(&b)));
+    idx.into_iter().map(|i| records[i].clone()).collect()
+}
+
+/// Query: latest winners, newest first, filtered by type and skill.
+pub(crate) fn query(
+    rune: &Rune,
+    kind: Option<&str>,
+    skill: Option<&str>,
+    limit: Option<usize>,
+) -> Result<Vec<Record>> {
+    let text = store::read_opt(&rune.path(store::LEARNINGS))?.unwrap_or_default();
+    let mut out: Vec<Record> = latest(&parse(&text))
+        .into_iter()
+        .filter(|r| kind.is_none_or(|k| r.kind == k))
+        .filter(|r| skill.is_none_or(|s| r.skill == s))
+        .collect();
+    out.reverse();
+    if let Some(n) = limit {
+        out.truncate(n);
+    }
+    Ok(out)
+}
+
+/// One line per learning, for people.
+pub(crate) fn render(records: &[Record]) -> String {
+    if records.is_empty() {
+        return "No learnings recorded.\n".into();
+    }
+    let mut out = String::new();
+    for r in records {
+        out.push_str(&format!(
+            "- [{}] {} `{}` ({:.1}): {}{}\n",
+            r.ts.get(..10).unwrap_or(&r.ts),
+            r.kind,
+            r.key,
+            r.confidence,
+            r.insight,
+            if r.files.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", r.files.join(", "))
+            }
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(ts: &str, key: &str, kind: &str, insight: &str) -> Record {
+        Record {
+            ts: ts.into(),
+            skill: "cook".into(),
+            kind: kind.into(),
+            key: key.into(),
+            insight: insight.into(),
+            confidence: 0.5,
+            files: vec![],
+        }
+    }
+
+    #[test]
+    fn latest_wins_per_key_and_type() {
+        let rs = vec![
+            rec("2026-01-01T00:00:00Z", "auth-lib", "decision", "old"),
+            rec("2026-01-02T00:00:00Z", "auth-lib", "error", "other type"),
+            rec("2026-01-03T00:00:00Z", "auth-lib", "decision", "new"),
+        ];
+        let w = latest(&rs);
+        assert_eq!(w.len(), 2);
+        assert_eq!(w[1].insight, "new");
+    }
+
+    #[test]
+    fn checks_name_the_field() {
+        let mut l = Learning {
+            kind: "error".into(),
+            key: "Bad Key".into(),
+            insight: "x".into(),
+            ..Learning::default()
+        };
+        assert!(l.check().unwrap_err().to_string().contains("kebab-case"));
+        l.key = "good-key-2".into();
+        assert!(l.check().is_ok());
+        l.confidence = Some(1.5);
+        assert!(l.check().unwrap_err().to_string().contains("confidence"));
+        l.kind = "musing".into();
+        assert!(l.check().unwrap_err().to_string().contains("type"));
+    }
+
+    #[test]
+    fn compaction_past_100_keeps_winners() {
+        let t = tempfile::tempdir().unwrap();
+        let rune = Rune {
+            dir: t.path().to_path_buf(),
+            rel: ".rune".into(),
+        };
+        let red = Redactor::builtin();
+        let now = DateTime::parse_from_rfc3339("2026-11-30T10:15:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let mut compacted = false;
+        for i in 0..101 {
+            let l = Learning {
+                kind: "insight".into(),
+                key: format!("k-{}", i % 10),
+                insight: format!("n{i}"),
+                ..Learning::default()
+            };
+            compacted = append_all(&rune, &red, &[l], now + chrono::Duration::seconds(i)).unwrap();
+        }
+        assert!(compacted);
+        let text = std::fs::read_to_string(t.path().join(store::LEARNINGS)).unwrap();
+        assert_eq!(text.lines().count(), 10);
+        assert!(text.contains("\"n100\"") && !text.contains("\"n0\""));
+    }
+}

@@ -1,0 +1,176 @@
+//! A per-user cache of integrity verdicts, so a session start does not rescan megabytes of
+//! unchanged memory. An entry is reused only while the file's device, inode, size, mtime
+//! and ctime are all unchanged (ctime cannot be set back from user space, so an edit that
+//! restores the mtime is still seen) and the rules are the same.
+//!
+//! The cache lives outside the repository: `$XDG_CACHE_HOME/baton/integrity/<key>.json`
+//! (default `~/.cache/…`), one file per `.rune/` folder, 0600 in a 0700 directory.
+
+use super::integrity::{Finding, Status};
+use crate::core::ctx::Env;
+use crate::core::fsx;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+/// FNV-1a, 64 bits: a stable key for a path or a rule set.
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Where the cache for the folder `dir` lives; `None` without a home.
+pub(crate) fn location(env: &Env, dir: &Path) -> Option<PathBuf> {
+    let base = env
+        .var("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".cache")))?;
+    let key = fnv(dir.to_string_lossy().as_bytes());
+    Some(
+        base.join("baton/integrity")
+            .join(format!("{key:016x}.json")),
+    )
+}
+
+/// The identity of a file's current content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Stamp {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+/// A file changed less than this long ago is not cached: timestamps are coarse, and a
+/// second write within the same tick would look unchanged (git's "racy" entries).
+const RACY_SECS: i64 = 1;
+
+impl Stamp {
+    /// Whether the stamp is too recent to trust later. Compares with the real clock, as the
+    /// file system does (the pinned test clock does not apply to file times).
+    pub(crate) fn is_racy(&self) -> bool {
+        let ns = |(s, n): (i64, i64)| i128::from(s) * 1_000_000_000 + i128::from(n);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(i128::MAX, |d| {
+                i128::try_from(d.as_nanos()).unwrap_or(i128::MAX)
+            });
+        let window = i128::from(RACY_SECS) * 1_000_000_000;
+        ns(self.mtime) > now - window || ns(self.ctime) > now - window
+    }
+
+    pub(crate) fn of(path: &Path) -> Option<Stamp> {
+        let m = std::fs::symlink_metadata(path).ok()?;
+        Some(Stamp {
+            dev: m.dev(),
+            ino: m.ino(),
+            size: m.size(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+        })
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct CachedFinding {
+    line: usize,
+    rule: String,
+    excerpt: String,
+    severity: Status,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Entry {
+    stamp: Stamp,
+    findings: Vec<CachedFinding>,
+}
+
+/// The cache for one folder.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Cache {
+    rules: String,
+    files: BTreeMap<String, Entry>,
+    #[serde(skip)]
+    dirty: bool,
+}
+
+impl Cache {
+    /// Reads the cache; an unreadable or stale one is empty.
+    pub(crate) fn read(path: Option<&Path>, rules: &str) -> Cache {
+        let cache = path
+            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|b| serde_json::from_slice::<Cache>(&b).ok())
+            .filter(|c| c.rules == rules);
+        cache.unwrap_or_else(|| Cache {
+            rules: rules.to_string(),
+            ..Cache::default()
+        })
+    }
+
+    /// The cached findings for `file`, if its stamp is unchanged; `shown` is the file's
+    /// name in findings (`.rune/<file>`).
+    pub(crate) fn get(&self, file: &str, shown: &str, stamp: &Stamp) -> Option<Vec<Finding>> {
+        let e = self.files.get(file).filter(|e| &e.stamp == stamp)?;
+        Some(
+            e.findings
+                .iter()
+                .map(|f| Finding {
+                    file: shown.to_string(),
+                    line: f.line,
+                    rule: super::integrity::rule_name(&f.rule),
+                    excerpt: f.excerpt.clone(),
+                    severity: f.severity,
+                })
+                .collect(),
+        )
+    }
+
+    pub(crate) fn put(&mut self, file: &str, stamp: Stamp, findings: &[Finding]) {
+        self.files.insert(
+            file.to_string(),
+            Entry {
+                stamp,
+                findings: findings
+                    .iter()
+                    .map(|f| CachedFinding {
+                        line: f.line,
+                        rule: f.rule.to_string(),
+                        excerpt: f.excerpt.clone(),
+                        severity: f.severity,
+                    })
+                    .collect(),
+            },
+        );
+        self.dirty = true;
+    }
+
+    /// Drops entries of files that are gone.
+    pub(crate) fn retain(&mut self, present: &[String]) {
+        let before = self.files.len();
+        self.files.retain(|k, _| present.contains(k));
+        self.dirty |= self.files.len() != before;
+    }
+
+    /// Writes the cache when it changed; failures are ignored (it is only a cache).
+    pub(crate) fn write(&self, path: Option<&Path>) {
+        let Some(path) = path.filter(|_| self.dirty) else {
+            return;
+        };
+        let Some(dir) = path.parent() else {
+            return;
+        };
+        if fsx::ensure_private_dir(dir).is_err() {
+            return;
+        }
+        if let Ok(bytes) = serde_json::to_vec(self) {
+            let _ = fsx::atomic_write(path, &bytes, fsx::PRIVATE_FILE);
+        }
+    }
+}

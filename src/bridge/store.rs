@@ -1,0 +1,350 @@
+//! The `.rune/` folder: where it is, its files, and the two ways the bridge writes them
+//! (a whole-file atomic rewrite under the folder's lock, and reading a file's tail).
+
+use crate::core::config::Config;
+use crate::core::error::{Error, Result};
+use crate::core::fsx;
+use chrono::{DateTime, Utc};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub(crate) const DECISIONS: &str = "decisions.md";
+pub(crate) const CONVENTIONS: &str = "conventions.md";
+pub(crate) const PROGRESS: &str = "progress.md";
+pub(crate) const SESSION_LOG: &str = "session-log.md";
+pub(crate) const INSTINCTS: &str = "instincts.md";
+pub(crate) const NOTES: &str = "cumulative-notes.md";
+pub(crate) const TASK_NOTES: &str = "task-notes.md";
+pub(crate) const LEARNINGS: &str = "learnings.jsonl";
+pub(crate) const CHECKPOINT: &str = "checkpoint.md";
+pub(crate) const INVARIANTS: &str = "INVARIANTS.md";
+
+/// The header a file gets when the bridge creates it.
+pub(crate) fn header(file: &str) -> &'static str {
+    match file {
+        DECISIONS => "# Decisions Log\n",
+        CONVENTIONS => "# Conventions\n",
+        PROGRESS => "# Progress\n",
+        SESSION_LOG => "# Session Log\n",
+        INSTINCTS => "# Instincts\n",
+        NOTES => "# Cumulative Project Notes\n",
+        TASK_NOTES => "# Task Notes\n",
+        _ => "",
+    }
+}
+
+/// The project's `.rune/` folder.
+#[derive(Debug, Clone)]
+pub(crate) struct Rune {
+    /// Absolute path of the folder.
+    pub(crate) dir: PathBuf,
+    /// The folder relative to the project root (for commits and messages).
+    pub(crate) rel: PathBuf,
+}
+
+impl Rune {
+    pub(crate) fn new(root: &Path, config: &Config) -> Rune {
+        Rune {
+            dir: root.join(&config.paths.bridge),
+            rel: config.paths.bridge.clone(),
+        }
+    }
+
+    /// The path of `file` in the folder.
+    pub(crate) fn path(&self, file: &str) -> PathBuf {
+        self.dir.join(file)
+    }
+
+    /// `.rune/<file>` as shown to people.
+    pub(crate) fn show(&self, file: &str) -> String {
+        format!("{}/{file}", self.rel.display())
+    }
+
+    /// Whether the folder exists.
+    pub(crate) fn exists(&self) -> bool {
+        self.dir.is_dir()
+    }
+
+    /// Creates the folder (0700 when new) and takes its writer lock.
+    pub(crate) fn lock(&self) -> Result<fsx::MkdirLock> {
+        if !self.dir.exists() {
+            fsx::ensure_private_dir(&self.dir)?;
+        }
+        fsx::refuse_symlink(&self.dir)?;
+        // The lock lives beside the folder so `git add .rune/` never sees it.
+        let base = self
+            .dir
+            .file_name()
+            .map_or_else(|| "rune".into(), |n| n.to_string_lossy().into_owned());
+        let name = format!(".{}.lock", base.trim_start_matches('.'));
+        let lock = self
+            .dir
+            .parent()
+            .map_or_else(|| PathBuf::from(&name), |p| p.join(&name));
+        // Ten seconds in all, in short tries so an ownerless lock is broken as soon as it
+        // is old enough.
+        let start = std::time::Instant::now();
+        let held = loop {
+            break_ownerless(&lock);
+            match fsx::MkdirLock::acquire(
+                &lock,
+                Duration::from_millis(500),
+                Duration::from_secs(60),
+            ) {
+                Err(crate::core::error::Error::LockTimeout { .. })
+                    if start.elapsed() < Duration::from_secs(10) => {}
+                other => break other?,
+            }
+        };
+        self.sweep_temps();
+        Ok(held)
+    }
+
+    /// Removes temp files a killed writer left (`.<name>.tmp.<pid>.<n>`): under the lock no
+    /// live writer has one, and `git add .rune/` must not pick them up.
+    fn sweep_temps(&self) {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for e in rd.filter_map(std::result::Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name.contains(".tmp.") {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
+    }
+
+    /// Reads `file` whole; `None` when missing. Refuses a symlink.
+    pub(crate) fn read(&self, file: &str) -> Result<Option<String>> {
+        read_opt(&self.path(file))
+    }
+
+    /// Rewrites `file` atomically (old or new, never torn). Call under `lock`.
+    pub(crate) fn write(&self, file: &str, text: &str) -> Result<()> {
+        fsx::atomic_write(&self.path(file), text.as_bytes(), fsx::PRIVATE_FILE)
+    }
+
+    /// Appends `entry` (whole lines) to `file`, creating it with its header when missing:
+    /// read, add, atomic rewrite. Call under `lock`.
+    pub(crate) fn append(&self, file: &str, entry: &str) -> Result<()> {
+        let mut text = self.read(file)?.unwrap_or_else(|| header(file).to_string());
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        if !entry.starts_with('[') && !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(entry);
+        if !entry.ends_with('\n') {
+            text.push('\n');
+        }
+        self.write(file, &text)
+    }
+}
+
+/// The user-level places the bridge uses beside `.rune/`: the integrity cache and the
+/// cross-project store.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct UserDirs {
+    /// The integrity cache file for this folder.
+    pub(crate) cache: Option<PathBuf>,
+    /// The user-level store (`$XDG_DATA_HOME/baton`).
+    pub(crate) global: Option<PathBuf>,
+}
+
+impl UserDirs {
+    pub(crate) fn from_env(env: &crate::core::ctx::Env, rune: &Rune) -> UserDirs {
+        UserDirs {
+            cache: super::scan_cache::location(env, &rune.dir),
+            global: super::global::location(env),
+        }
+    }
+}
+
+/// A writer killed between creating the lock directory and naming itself in it leaves a
+/// lock with no readable owner, which `MkdirLock` would honour for a minute. One older than
+/// two seconds is broken here (renamed aside first, so two breakers cannot both win).
+fn break_ownerless(lock: &Path) {
+    let Ok(meta) = std::fs::symlink_metadata(lock) else {
+        return;
+    };
+    if !meta.is_dir() {
+        return;
+    }
+    let owner = std::fs::read_to_string(lock.join("owner")).unwrap_or_default();
+    if owner
+        .trim()
+        .strip_prefix("pid=")
+        .is_some_and(|p| p.parse::<u32>().is_ok())
+    {
+        return;
+    }
+    let old = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age > Duration::from_secs(2));
+    if old {
+        let aside = lock.with_extension(format!("ownerless.{}", std::process::id()));
+        if std::fs::rename(lock, &aside).is_ok() {
+            let _ = std::fs::remove_dir_all(&aside);
+        }
+    }
+}
+
+/// Reads a file whole; `None` when missing. Refuses a symlink.
+pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
+    fsx::refuse_symlink(path)?;
+    match std::fs::read(path) {
+        Ok(b) => Ok(Some(String::from_utf8_lossy(&b).into_owned())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io("read", path, e)),
+    }
+}
+
+/// The last `max_bytes` of a file (starting at a line boundary), and whether that is all
+/// of it. `None` when missing.
+pub(crate) fn read_tail(path: &Path, max_bytes: u64) -> Result<Option<(String, bool)>> {
+    fsx::refuse_symlink(path)?;
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io("open", path, e)),
+    };
+    let len = f.metadata().map_err(|e| Error::io("stat", path, e))?.len();
+    let start = len.saturating_sub(max_bytes);
+    f.seek(SeekFrom::Start(start))
+        .map_err(|e| Error::io("seek", path, e))?;
+    let mut buf = Vec::new();
+    f.read_to_end(&mut buf)
+        .map_err(|e| Error::io("read", path, e))?;
+    let mut text = String::from_utf8_lossy(&buf).into_owned();
+    if start > 0 {
+        match text.find('\n') {
+            Some(i) => text.drain(..=i),
+            None => text.drain(..),
+        };
+    }
+    Ok(Some((text, start == 0)))
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC), the entry stamp.
+pub(crate) fn stamp(now: DateTime<Utc>) -> String {
+    now.format("%Y-%m-%d %H:%M").to_string()
+}
+
+/// `YYYY-MM-DD` (UTC).
+pub(crate) fn day(now: DateTime<Utc>) -> String {
+    now.format("%Y-%m-%d").to_string()
+}
+
+/// Parses the `[YYYY-MM-DD HH:MM]` or `[YYYY-MM-DD]` stamp at the start of `s`.
+pub(crate) fn parse_stamp(s: &str) -> Option<DateTime<Utc>> {
+    let inner = s.trim_start().strip_prefix('[')?;
+    let end = inner.find(']')?;
+    let raw = inner[..end].trim();
+    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(raw, "%Y-%m-%d %H:%M") {
+        return Some(t.and_utc());
+    }
+    chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc())
+}
+
+/// How old an entry is, for people: `just now`, `5 hours ago`, `1 day ago`, `12 days ago`;
+/// an entry stamped with a day only is `today` on that day.
+pub(crate) fn age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let since = now - then;
+    let day_only = then.time() == chrono::NaiveTime::MIN;
+    match (since.num_days(), since.num_hours()) {
+        (d, _) if d >= 2 => format!("{d} days ago"),
+        (1, _) => "1 day ago".into(),
+        _ if day_only || since.num_hours() < 1 => {
+            if then.date_naive() == now.date_naive() {
+                if day_only {
+                    "today".into()
+                } else {
+                    "just now".into()
+                }
+            } else {
+                "yesterday".into()
+            }
+        }
+        (_, 1) => "1 hour ago".into(),
+        (_, h) => format!("{h} hours ago"),
+    }
+}
+
+/// One line of user text: whitespace runs (newlines included) become one space.
+pub(crate) fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_parse_back_and_ages_read_well() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-30T10:15:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let s = format!("[{}] Decision: x", stamp(now));
+        assert_eq!(parse_stamp(&s), Some(now - chrono::Duration::seconds(0)));
+        assert_eq!(
+            parse_stamp("[2026-11-28] Convention"),
+            Some(
+                chrono::DateTime::parse_from_rfc3339("2026-11-28T00:00:00Z")
+                    .unwrap()
+                    .with_timezone(&Utc)
+            )
+        );
+        assert_eq!(parse_stamp("no stamp"), None);
+        assert_eq!(age(parse_stamp("[2026-11-28]").unwrap(), now), "2 days ago");
+        assert_eq!(age(now, now), "just now");
+        assert_eq!(age(parse_stamp("[2026-11-30]").unwrap(), now), "today");
+        assert_eq!(
+            age(parse_stamp("[2026-11-29 18:00]").unwrap(), now),
+            "16 hours ago"
+        );
+    }
+
+    #[test]
+    fn an_old_ownerless_lock_is_broken_a_fresh_one_is_not() {
+        let t = tempfile::tempdir().unwrap();
+        let rune = Rune {
+            dir: t.path().join(".rune"),
+            rel: ".rune".into(),
+        };
+        let lock = t.path().join(".rune.lock");
+        std::fs::create_dir(&lock).unwrap();
+        break_ownerless(&lock);
+        assert!(
+            lock.exists(),
+            "a fresh ownerless lock may be a writer starting up"
+        );
+        let old = std::time::SystemTime::now() - Duration::from_secs(5);
+        std::fs::File::open(&lock)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        let held = rune.lock().unwrap();
+        assert!(held.path().join("owner").exists());
+    }
+
+    #[test]
+    fn tail_starts_at_a_line_boundary() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("f");
+        std::fs::write(&p, "aaaa\nbbbb\ncccc\n").unwrap();
+        assert_eq!(read_tail(&p, 7).unwrap().unwrap(), ("cccc\n".into(), false));
+        assert_eq!(
+            read_tail(&p, 100).unwrap().unwrap(),
+            ("aaaa\nbbbb\ncccc\n".into(), true)
+        );
+        assert!(read_tail(&t.path().join("none"), 7).unwrap().is_none());
+    }
+}
