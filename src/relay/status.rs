@@ -92,7 +92,7 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
         pending,
         last_resumed_packet: last,
         verify_script: Layout::show(&layout.verify_rel),
-        verify_script_present: layout.abs(&layout.verify_rel).exists(),
+        verify_script_present: super::verify::script_present(&layout),
         problems,
     }
 }

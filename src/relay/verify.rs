@@ -1,7 +1,8 @@
 //! Running `loop/verify-on-resume.sh` and, when it fails, writing `loop/NEEDS-HUMAN`.
 //!
 //! A missing script counts as a pass, said out loud: the seed's step is "run the script; if it
-//! fails, halt", and a loop that never wrote one has nothing to verify. The script runs as
+//! fails, halt", and a loop that never wrote one has nothing to verify. Only "not found" is
+//! missing: a script that cannot be checked (a dangling symlink, a permission error) fails. The script runs as
 //! `bash SCRIPT` in the project root, stdin closed, stdout and stderr captured together; at
 //! `relay.verify_timeout_secs` its whole process group is killed and the run is a failure.
 
@@ -38,8 +39,15 @@ pub(crate) enum Verdict {
 pub(crate) fn run(layout: &Layout, timeout: Duration, redactor: &Redactor) -> Verdict {
     let script = Layout::show(&layout.verify_rel);
     let path = layout.abs(&layout.verify_rel);
-    if std::fs::metadata(&path).is_err() {
-        return Verdict::Missing { script };
+    if let Err(reason) = check_script(&path) {
+        return match reason {
+            None => Verdict::Missing { script },
+            Some(reason) => Verdict::Failed {
+                script,
+                reason,
+                output: String::new(),
+            },
+        };
     }
     let mut cmd = Command::new("bash");
     cmd.arg(&path).current_dir(&layout.root);
@@ -64,6 +72,29 @@ pub(crate) fn run(layout: &Layout, timeout: Duration, redactor: &Redactor) -> Ve
         reason,
         output: tail(&redactor.redact(&run.output).text, KEPT_LINES),
     }
+}
+
+/// Whether the script can be run: `Err(None)` when nothing is there (only `NotFound` means
+/// that), `Err(Some(reason))` when something is there that cannot be checked or followed (a
+/// dangling symlink, a permission error): a failure, never "nothing verified".
+fn check_script(path: &std::path::Path) -> std::result::Result<(), Option<String>> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(None),
+        Err(e) => Err(Some(format!("could not be checked: {e}"))),
+        Ok(m) if m.file_type().is_symlink() => match std::fs::metadata(path) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(Some(format!(
+                "is a symlink whose target cannot be read ({e}): fix or delete it"
+            ))),
+        },
+        Ok(_) => Ok(()),
+    }
+}
+
+/// Whether a verify script is there (a dangling symlink counts: resume reports it as a
+/// failure, not as "nothing verified").
+pub(crate) fn script_present(layout: &Layout) -> bool {
+    check_script(&layout.abs(&layout.verify_rel)) != Err(None)
 }
 
 /// The last `n` lines of `text`.
@@ -148,6 +179,27 @@ mod tests {
             output.contains("test failed") && !output.contains(&secret),
             "{output}"
         );
+    }
+
+    #[test]
+    fn a_dangling_verify_symlink_is_a_failure_not_missing() {
+        let r = Redactor::builtin();
+        let (t, l) = layout_with(None);
+        ensure_dirs(t.path(), &t.path().join(".handoff/loop")).unwrap();
+        std::os::unix::fs::symlink(t.path().join("gone.sh"), l.abs(&l.verify_rel)).unwrap();
+        let Verdict::Failed { reason, .. } = run(&l, Duration::from_secs(5), &r) else {
+            panic!("a dangling symlink must fail the verify")
+        };
+        assert!(reason.contains("symlink"), "{reason}");
+        assert!(script_present(&l));
+        // A symlink to a real script runs it.
+        std::fs::remove_file(l.abs(&l.verify_rel)).unwrap();
+        std::fs::write(t.path().join("real.sh"), "exit 0\n").unwrap();
+        std::os::unix::fs::symlink(t.path().join("real.sh"), l.abs(&l.verify_rel)).unwrap();
+        assert!(matches!(
+            run(&l, Duration::from_secs(5), &r),
+            Verdict::Passed { .. }
+        ));
     }
 
     #[test]

@@ -629,3 +629,17 @@ fn a_project_below_the_git_top_commits_its_own_paths() {
     );
     assert!(context(&out).contains("## Relay packet waiting"), "{out:?}");
 }
+
+#[test]
+fn a_dangling_verify_symlink_halts_the_resume_instead_of_passing() {
+    let p = Project::new();
+    handed_off(&p);
+    std::os::unix::fs::symlink(p.root.join("nowhere.sh"), p.root.join(VERIFY)).unwrap();
+    let before = (head(&p), read(&p, LOOP_STATE));
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(!out.stdout.contains("nothing verified"), "{out:?}");
+    assert!(out.stderr.contains("symlink"), "{out:?}");
+    assert!(read(&p, NEEDS_HUMAN).contains("symlink"));
+    assert_eq!(before, (head(&p), read(&p, LOOP_STATE)));
+}
