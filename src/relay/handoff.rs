@@ -1,6 +1,7 @@
 //! `baton relay handoff` (and the Stop hook at the cycle budget): the seed's HAND OFF steps.
 //!
-//! 1. a sentinel (STOP, NEEDS-HUMAN) means the loop is over: nothing to do;
+//! 1. a sentinel (STOP, NEEDS-HUMAN) means the loop is over: nothing to do (looked for
+//!    again once the relay lock is held);
 //! 2. `packets/latest.md` is written atomically: the fields given replace, the fields not
 //!    given carry over from the previous packet of the same loop (`landed_this_session` only
 //!    while that packet is not resumed: it counts one session);
@@ -196,13 +197,20 @@ pub(crate) fn handoff(
     input: &HandoffInput,
 ) -> Result<HandoffOutcome> {
     let layout = Layout::new(root, config);
-    if let Some(s) = layout.sentinel() {
-        return Ok(HandoffOutcome::Halted {
+    let halted = |layout: &Layout| {
+        layout.sentinel().map(|s| HandoffOutcome::Halted {
             sentinel: s,
             path: Layout::show(layout.sentinel_rel(s)),
-        });
+        })
+    };
+    if let Some(h) = halted(&layout) {
+        return Ok(h);
     }
     let _lock = layout.lock()?;
+    // A sentinel may have appeared while another relay command held the lock.
+    if let Some(h) = halted(&layout) {
+        return Ok(h);
+    }
     let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
     let packet_path = layout.abs(&layout.packet_rel);
     let old_text = read_opt(&packet_path)?;

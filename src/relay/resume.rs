@@ -1,6 +1,7 @@
 //! `baton relay resume [--from PATH]`: the seed's RESUME steps.
 //!
-//! 1. a sentinel halts: NEEDS-HUMAN (a person must look) or STOP (stopped on purpose);
+//! 1. a sentinel halts: NEEDS-HUMAN (a person must look) or STOP (stopped on purpose); it is
+//!    looked for again after the verify script, under the relay lock, before anything changes;
 //! 2. no packet → nothing to resume: the weave-loop starts in DISCOVER mode;
 //! 3. the packet's `worktree`: when it names another existing directory, the resume runs
 //!    there; when it names nothing that exists, the resume runs where the packet was found;
@@ -154,6 +155,11 @@ pub(crate) fn resume(
     }
 
     let _lock = layout.lock()?;
+    // A person may have stopped the loop while the script ran or while another relay command
+    // held the lock: look again, under the lock, before anything is bumped or committed.
+    if let Some(h) = halted(&layout) {
+        return Ok(h);
+    }
     let state_file = layout.abs(&layout.loop_state_rel);
     let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
     if already(&state) {

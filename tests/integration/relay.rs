@@ -643,3 +643,38 @@ fn a_dangling_verify_symlink_halts_the_resume_instead_of_passing() {
     assert!(read(&p, NEEDS_HUMAN).contains("symlink"));
     assert_eq!(before, (head(&p), read(&p, LOOP_STATE)));
 }
+
+#[test]
+fn a_stop_created_during_verify_halts_the_resume() {
+    let p = Project::new();
+    handed_off(&p);
+    // The person stops the loop while the (slow) verify script runs.
+    write_verify(&p, "touch .handoff/loop/STOP\nexit 0\n");
+    let before = (head(&p), read(&p, LOOP_STATE));
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("the loop is stopped"), "{out:?}");
+    assert!(!out.stdout.contains("CYCLE mode"), "{out:?}");
+    assert_eq!(before, (head(&p), read(&p, LOOP_STATE)));
+}
+
+#[test]
+fn a_stop_created_while_the_lock_is_held_halts_the_handoff() {
+    let p = Project::new();
+    handed_off(&p);
+    let commits = commit_count(&p);
+    // Another relay command holds the lock (a fresh lock without an owner file is not stale).
+    let lock = p.root.join(".handoff/loop/.relay.lock");
+    std::fs::create_dir_all(&lock).unwrap();
+    let mut c = p.command(&["relay", "handoff", "--phase", "land", "--no-stdin"]);
+    c.env("BATON_NOW", "2026-11-30T11:00:00Z");
+    let child = std::thread::spawn(move || crate::harness::run_command(c, b""));
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    p.write(".handoff/loop/STOP", "");
+    std::fs::remove_dir_all(&lock).unwrap();
+    let out = child.join().unwrap();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("nothing to hand off"), "{out:?}");
+    assert!(!read(&p, PACKET).contains("orchestrator_phase: land"));
+    assert_eq!(commit_count(&p), commits);
+}
