@@ -54,14 +54,15 @@ impl Handler for RelayHandler {
     }
 }
 
-/// One line for the user about files the relay could not read.
+/// One line for the user about files the relay could not read (the loop state, the packet).
 fn problems_line(s: &Survey) -> Option<String> {
-    (!s.problems.is_empty()).then(|| {
-        format!(
-            "baton relay: {} (run `baton relay status`)",
-            s.problems.join("; ")
-        )
-    })
+    let all: Vec<&str> = s
+        .problems
+        .iter()
+        .map(String::as_str)
+        .chain(s.packet_problem.as_deref())
+        .collect();
+    (!all.is_empty()).then(|| format!("baton relay: {} (run `baton relay status`)", all.join("; ")))
 }
 
 /// At most `max` characters of `text`, marked when cut (one item of a protected section
@@ -150,7 +151,8 @@ and tell the user.",
 fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
     let s = status::survey(&env.root, env.config);
     if !s.problems.is_empty() {
-        // A loop state that cannot be read is not acted on; the user hears why.
+        // A loop state that cannot be read is not acted on; the user hears why. (A broken
+        // packet is said below, only when a handoff is due: SessionStart said it already.)
         return Ok(Contribution {
             system_message: problems_line(&s),
             ..Contribution::default()
@@ -158,6 +160,15 @@ fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
     }
     if !s.has_loop_state || s.sentinel.is_some() || s.cycles_this_session < s.cycle_budget {
         return Ok(Contribution::default());
+    }
+    if let Some(problem) = &s.packet_problem {
+        return Ok(Contribution {
+            system_message: Some(format!(
+                "baton relay: cycle budget reached ({}/{}) but not handing off: {problem}",
+                s.cycles_this_session, s.cycle_budget
+            )),
+            ..Contribution::default()
+        });
     }
     let outcome = handoff::handoff(env.ctx, &env.root, env.config, &HandoffInput::default())?;
     let message = match outcome {

@@ -10,6 +10,9 @@
 //! 4. the `weave send relay:handoff` heartbeat, best effort;
 //! 5. the wake-up prompt is returned for the model to schedule.
 //!
+//! A packet on disk that does not parse is refused (an error naming the file), not
+//! overwritten.
+//!
 //! Idempotent: when the packet on disk already holds the same state and has not been resumed
 //! yet, it is kept byte for byte (its `written_at` too), so a second handoff rewrites nothing
 //! and commits nothing.
@@ -214,9 +217,18 @@ pub(crate) fn handoff(
     let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
     let packet_path = layout.abs(&layout.packet_rel);
     let old_text = read_opt(&packet_path)?;
-    let previous = old_text
-        .as_deref()
-        .and_then(|t| Packet::parse(t, &Layout::show(&layout.packet_rel)).ok());
+    // A packet that exists but does not parse is refused, never overwritten: its fields would
+    // be dropped silently (and its written_at could move backwards).
+    let previous = match old_text.as_deref() {
+        None => None,
+        Some(t) => Some(
+            Packet::parse(t, &Layout::show(&layout.packet_rel)).map_err(|e| {
+                Error::Invalid(format!(
+                    "{e} — not handing off over it (its fields would be lost): fix the file, or delete it to start a fresh packet, then run `baton relay handoff` again"
+                ))
+            })?,
+        ),
+    };
 
     let loop_id = input
         .loop_id

@@ -140,7 +140,10 @@ pub(crate) fn render(s: &Survey) -> String {
             },
             p.key_state()
         ),
-        (None, Some(problem)) => format!("{} — unreadable: {problem}", s.packet_path),
+        (None, Some(problem)) => format!(
+            "{} — BROKEN: {problem}; handoff refuses to overwrite it and resume cannot read it: fix it or delete it",
+            s.packet_path
+        ),
         (None, None) => format!("none ({} not written yet)", s.packet_path),
     };
     out.push_str(&format!("  packet      {packet}\n"));

@@ -678,3 +678,57 @@ fn a_stop_created_while_the_lock_is_held_halts_the_handoff() {
     assert!(!read(&p, PACKET).contains("orchestrator_phase: land"));
     assert_eq!(commit_count(&p), commits);
 }
+
+#[test]
+fn a_broken_packet_is_refused_by_handoff_and_surfaced_at_session_start_and_in_status() {
+    let p = Project::new();
+    handed_off(&p);
+    let broken = read(&p, PACKET).replace("open_findings:", "open_findings: [unclosed\nx:");
+    p.write(PACKET, &broken);
+    let commits = commit_count(&p);
+    let out = relay_at(
+        &p,
+        &["handoff", "--loop-id", "WL-012", "--no-stdin"],
+        "",
+        "2026-11-30T09:00:00Z",
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stderr.lines().count(), 1, "{out:?}");
+    assert!(out.stderr.contains(PACKET), "{out:?}");
+    assert!(out.stderr.contains("fix the file, or delete it"), "{out:?}");
+    assert!(!out.stderr.contains("hook input"), "{out:?}");
+    assert_eq!(read(&p, PACKET), broken);
+    assert_eq!(commit_count(&p), commits);
+
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains(PACKET) && msg.contains("not valid YAML"),
+        "{out:?}"
+    );
+
+    let out = relay(&p, &["status"], "");
+    assert!(out.stdout.contains("BROKEN"), "{out:?}");
+    assert!(out.stdout.contains("fix it or delete it"), "{out:?}");
+
+    // The Stop hook at the budget does not hand off over it either; it says why.
+    let state = read(&p, LOOP_STATE).replace("cycle_budget: 5", "cycle_budget: 1");
+    p.write(LOOP_STATE, &state);
+    assert_eq!(relay(&p, &["cycle"], "").code, 0);
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains("not handing off") && msg.contains(PACKET),
+        "{msg}"
+    );
+    assert_eq!(read(&p, PACKET), broken);
+    assert_eq!(commit_count(&p), commits);
+}
