@@ -77,20 +77,24 @@ impl ResumeOutcome {
     }
 }
 
-/// The first `n` lines of a sentinel file (empty when unreadable).
-pub(crate) fn sentinel_head(layout: &Layout, s: Sentinel, n: usize) -> String {
+/// The first `n` lines of a sentinel file, redacted (empty when unreadable). Anyone may write
+/// a sentinel, and its text is printed where the model reads it.
+pub(crate) fn sentinel_head(layout: &Layout, s: Sentinel, n: usize, redactor: &Redactor) -> String {
     read_opt(&layout.sentinel_path(s))
         .ok()
         .flatten()
-        .map(|t| t.lines().take(n).collect::<Vec<_>>().join("\n"))
+        .map(|t| {
+            let t = redactor.redact(&t).text;
+            t.lines().take(n).collect::<Vec<_>>().join("\n")
+        })
         .unwrap_or_default()
 }
 
-fn halted(layout: &Layout) -> Option<ResumeOutcome> {
+fn halted(layout: &Layout, redactor: &Redactor) -> Option<ResumeOutcome> {
     layout.sentinel().map(|s| ResumeOutcome::Halted {
         sentinel: s,
         path: Layout::show(layout.sentinel_rel(s)),
-        first_lines: sentinel_head(layout, s, 8),
+        first_lines: sentinel_head(layout, s, 8, redactor),
     })
 }
 
@@ -102,7 +106,10 @@ pub(crate) fn resume(
     from: Option<&Path>,
 ) -> Result<ResumeOutcome> {
     let layout = Layout::new(root, config);
-    if let Some(h) = halted(&layout) {
+    if let Some(h) = halted(
+        &layout,
+        &Redactor::with_extra(&config.redact.extra_patterns),
+    ) {
         return Ok(h);
     }
     let packet_rel = from.map_or_else(|| layout.packet_rel.clone(), Path::to_path_buf);
@@ -117,7 +124,8 @@ pub(crate) fn resume(
     let (root, loaded_config, worktree_note) = pick_worktree(ctx, root, &packet);
     let config = loaded_config.as_ref().unwrap_or(config);
     let layout = Layout::new(&root, config);
-    if let Some(h) = halted(&layout) {
+    let redactor = Redactor::with_extra(&config.redact.extra_patterns);
+    if let Some(h) = halted(&layout, &redactor) {
         return Ok(h);
     }
     let id = packet.id();
@@ -129,7 +137,6 @@ pub(crate) fn resume(
         });
     }
 
-    let redactor = Redactor::with_extra(&config.redact.extra_patterns);
     let timeout = Duration::from_secs(config.relay.verify_timeout_secs);
     let verdict = verify::run(&layout, timeout, &redactor);
     if let Verdict::Failed {
@@ -157,7 +164,7 @@ pub(crate) fn resume(
     let _lock = layout.lock()?;
     // A person may have stopped the loop while the script ran or while another relay command
     // held the lock: look again, under the lock, before anything is bumped or committed.
-    if let Some(h) = halted(&layout) {
+    if let Some(h) = halted(&layout, &redactor) {
         return Ok(h);
     }
     let state_file = layout.abs(&layout.loop_state_rel);

@@ -12,6 +12,7 @@ use super::packet::{validate_loop_id, Packet};
 use super::resume::sentinel_head;
 use crate::core::config::Config;
 use crate::core::error::Result;
+use crate::core::redact::Redactor;
 use serde::Serialize;
 use std::path::Path;
 
@@ -85,7 +86,14 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
         has_loop_state,
         sentinel,
         sentinel_path: sentinel.map(|s| Layout::show(layout.sentinel_rel(s))),
-        sentinel_head: sentinel.map(|s| sentinel_head(&layout, s, 12)),
+        sentinel_head: sentinel.map(|s| {
+            sentinel_head(
+                &layout,
+                s,
+                12,
+                &Redactor::with_extra(&config.redact.extra_patterns),
+            )
+        }),
         packet_path: Layout::show(&layout.packet_rel),
         packet,
         packet_problem,

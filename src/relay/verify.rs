@@ -11,12 +11,21 @@ use crate::core::error::Result;
 use crate::core::exec::{self, Ended};
 use crate::core::fsx;
 use crate::core::redact::Redactor;
+use regex::Regex;
 use serde::Serialize;
 use std::process::Command;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 /// Lines of output kept in NEEDS-HUMAN.
 const KEPT_LINES: usize = 200;
+/// How much output `core::exec` keeps (its end): a capture this long lost its start.
+const CAPTURE_BYTES: usize = 256 * 1024;
+
+static PEM_BEGIN: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----").ok());
+static PEM_END: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"-----END [A-Z0-9 ]*PRIVATE KEY-----").ok());
 
 /// What the verify step found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -70,7 +79,12 @@ pub(crate) fn run(layout: &Layout, timeout: Duration, redactor: &Redactor) -> Ve
     Verdict::Failed {
         script,
         reason,
-        output: tail(&redactor.redact(&run.output).text, KEPT_LINES),
+        output: tail(
+            &redactor
+                .redact(&scrub_cut(&run.output, run.output.len() >= CAPTURE_BYTES))
+                .text,
+            KEPT_LINES,
+        ),
     }
 }
 
@@ -95,6 +109,30 @@ fn check_script(path: &std::path::Path) -> std::result::Result<(), Option<String
 /// failure, not as "nothing verified").
 pub(crate) fn script_present(layout: &Layout) -> bool {
     check_script(&layout.abs(&layout.verify_rel)) != Err(None)
+}
+
+/// Makes a capture that may have lost its start safe for the redactor. When `cut`, the
+/// partial first line goes. Then a private key whose `-----BEGIN … PRIVATE KEY-----` line was
+/// cut off (an `-----END … PRIVATE KEY-----` with no BEGIN before it) would pass the
+/// redactor's BEGIN…END rule: everything from the start through that END line becomes
+/// `[REDACTED]`.
+pub(crate) fn scrub_cut(text: &str, cut: bool) -> String {
+    let text = if cut {
+        text.split_once('\n').map_or("", |(_, rest)| rest)
+    } else {
+        text
+    };
+    let (Some(begin), Some(end)) = (PEM_BEGIN.as_ref(), PEM_END.as_ref()) else {
+        return text.to_string();
+    };
+    let first_begin = begin.find(text).map_or(text.len(), |m| m.start());
+    let Some(orphan) = end.find_iter(&text[..first_begin]).last() else {
+        return text.to_string();
+    };
+    let through = text[orphan.end()..]
+        .find('\n')
+        .map_or(text.len(), |i| orphan.end() + i);
+    format!("[REDACTED]{}", &text[through..])
 }
 
 /// The last `n` lines of `text`.
@@ -200,6 +238,46 @@ mod tests {
             run(&l, Duration::from_secs(5), &r),
             Verdict::Passed { .. }
         ));
+    }
+
+    #[test]
+    fn a_cut_capture_does_not_leak_an_orphan_private_key_body() {
+        let end = ["-----END RSA ", "PRIVATE KEY-----"].concat();
+        let begin = ["-----BEGIN RSA ", "PRIVATE KEY-----"].concat();
+        // The BEGIN line was cut off: a partial body line, more body, END, then output.
+        let text = format!("XyZpartial\nMIIEowIBAAKCAQEAbody\n{end}\ntest failed\n");
+        let s = scrub_cut(&text, true);
+        assert_eq!(s, "[REDACTED]\ntest failed\n");
+        let r = Redactor::builtin().redact(&s).text;
+        assert!(!r.contains("MIIE") && r.contains("test failed"), "{r}");
+        // Not cut, a whole key later on: only the orphan part goes; the whole key is the
+        // redactor's.
+        let text = format!("body1\n{end}\nok\n{begin}\nsecretbody\n{end}\ndone\n");
+        let s = scrub_cut(&text, false);
+        assert!(
+            s.starts_with("[REDACTED]\nok\n") && s.contains(&begin),
+            "{s}"
+        );
+        let r = Redactor::builtin().redact(&s).text;
+        assert!(!r.contains("secretbody") && r.ends_with("done\n"), "{r}");
+        // Nothing of the kind: only the partial first line goes.
+        assert_eq!(scrub_cut("part\nline\n", true), "line\n");
+        assert_eq!(scrub_cut("part\nline\n", false), "part\nline\n");
+    }
+
+    #[test]
+    fn a_long_failing_verify_does_not_leak_the_body_of_a_cut_private_key() {
+        let r = Redactor::builtin();
+        // ~300 KB of key body: the capture keeps the last 256 KB, without the BEGIN line.
+        let script = "echo '-----BEGIN RSA PRIVATE KEY-----'\n\
+for i in $(seq 1 5000); do echo MIIEowIBAAKCAQEAsecretkeybodysecretkeybodysecretkeybody0123456789; done\n\
+echo '-----END RSA PRIVATE KEY-----'\necho 'test failed'\nexit 1\n";
+        let (_t, l) = layout_with(Some(script));
+        let Verdict::Failed { output, .. } = run(&l, Duration::from_secs(30), &r) else {
+            panic!("expected a failure")
+        };
+        assert!(!output.contains("secretkeybody"), "{output}");
+        assert!(output.contains("test failed"), "{output}");
     }
 
     #[test]

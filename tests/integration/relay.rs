@@ -732,3 +732,39 @@ fn a_broken_packet_is_refused_by_handoff_and_surfaced_at_session_start_and_in_st
     assert_eq!(read(&p, PACKET), broken);
     assert_eq!(commit_count(&p), commits);
 }
+
+#[test]
+fn a_secret_in_a_sentinel_is_redacted_on_stdout() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "redact:\n  extra_patterns: ['acme-[0-9]{6}']\n",
+    );
+    handed_off(&p);
+    let secret = ["ghp_", "abcdefghijklmnopqrstuvwxyz0123456789"].concat();
+    p.write(
+        NEEDS_HUMAN,
+        &format!("NEEDS-HUMAN: by hand\ntoken {secret}\ninternal acme-123456\n"),
+    );
+    for args in [
+        &["resume"][..],
+        &["resume", "--json"],
+        &["status"],
+        &["status", "--json"],
+    ] {
+        let out = relay(&p, args, "");
+        for leaked in [secret.as_str(), "acme-123456"] {
+            assert!(
+                !out.stdout.contains(leaked) && !out.stderr.contains(leaked),
+                "{args:?}: {out:?}"
+            );
+        }
+    }
+    let out = relay(&p, &["resume"], "");
+    assert!(out.stdout.contains("[REDACTED]"), "{out:?}");
+    // The status screen's sentinel line is the first line; a secret there is redacted too.
+    p.write(NEEDS_HUMAN, &format!("verify leaked {secret}\n"));
+    let out = relay(&p, &["status"], "");
+    assert!(!out.stdout.contains(&secret), "{out:?}");
+    assert!(out.stdout.contains("[REDACTED]"), "{out:?}");
+}
