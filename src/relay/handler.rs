@@ -12,6 +12,7 @@ use super::handoff::{self, HandoffInput, HandoffOutcome};
 use super::layout::Sentinel;
 use super::status::{self, Survey};
 use crate::core::budget::Section;
+use crate::core::config;
 use crate::core::error::Result;
 use crate::hook::bus::{Contribution, Handler, HookEnv};
 use crate::hook::input::{EventKind, EventName, HookEvent};
@@ -166,6 +167,17 @@ fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
             system_message: Some(format!(
                 "baton relay: cycle budget reached ({}/{}) but not handing off: {problem}",
                 s.cycles_this_session, s.cycle_budget
+            )),
+            ..Contribution::default()
+        });
+    }
+    // The bus runs on the defaults when the config has problems: a handoff there could write
+    // another relay directory than the user set. Read the config again (only now, at the
+    // budget) and refuse then.
+    if let Some(p) = config::load(env.ctx, &env.root).problems.first() {
+        return Ok(Contribution {
+            system_message: Some(format!(
+                "baton relay: cycle budget reached but not handing off on the default config: {p}; fix .claude/baton.yaml (baton doctor lists all)"
             )),
             ..Contribution::default()
         });

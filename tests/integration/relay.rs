@@ -768,3 +768,61 @@ fn a_secret_in_a_sentinel_is_redacted_on_stdout() {
     assert!(!out.stdout.contains(&secret), "{out:?}");
     assert!(out.stdout.contains("[REDACTED]"), "{out:?}");
 }
+
+#[test]
+fn a_config_with_problems_refuses_state_changes_instead_of_running_on_defaults() {
+    let p = Project::new();
+    // paths.relay is set, but cycle_budget: 0 makes the whole file fall back to the defaults.
+    p.write(
+        ".claude/baton.yaml",
+        "paths:\n  relay: state/relay\nrelay:\n  cycle_budget: 0\n",
+    );
+    for args in [
+        &["cycle", "--loop-id", "WL-001"][..],
+        &["handoff", "--loop-id", "WL-001", "--no-stdin"],
+        &["resume"],
+    ] {
+        let out = relay(&p, args, "");
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains("relay.cycle_budget"),
+            "{args:?}: {out:?}"
+        );
+        assert!(
+            out.stderr
+                .contains("fix .claude/baton.yaml (baton doctor lists all)"),
+            "{args:?}: {out:?}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+    }
+    assert!(!exists(&p, ".handoff") && !exists(&p, "state"));
+    assert_eq!(commit_count(&p), 1);
+    // status still runs, with a warning.
+    let out = relay(&p, &["status"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("baton: warning:"), "{out:?}");
+    assert!(out.stdout.starts_with("relay — "), "{out:?}");
+}
+
+#[test]
+fn the_stop_hook_does_not_hand_off_on_a_config_with_problems() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "relay:\n  cycle_budget: 1\n");
+    relay(&p, &["cycle", "--loop-id", "WL-001"], "");
+    p.write(
+        ".claude/baton.yaml",
+        "relay:\n  cycle_budget: 1\n  bogus_key: 1\n",
+    );
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains("not handing off on the default config"),
+        "{msg}"
+    );
+    assert!(!exists(&p, PACKET));
+    assert_eq!(commit_count(&p), 1);
+}
