@@ -826,3 +826,20 @@ fn the_stop_hook_does_not_hand_off_on_a_config_with_problems() {
     assert!(!exists(&p, PACKET));
     assert_eq!(commit_count(&p), 1);
 }
+
+#[test]
+fn loop_state_lines_of_keys_baton_does_not_own_survive_a_rewrite() {
+    let p = Project::new();
+    p.write(
+        LOOP_STATE,
+        "# mine\nowner: \"team a\"\nx: \"\"\nnote: 'a: b'\nloop_id: WL-004\ncycles_this_session: 0\n",
+    );
+    assert_eq!(relay(&p, &["cycle"], "").code, 0);
+    let state = read(&p, LOOP_STATE);
+    assert!(
+        state.starts_with(
+            "# mine\nowner: \"team a\"\nx: \"\"\nnote: 'a: b'\nloop_id: WL-004\ncycles_this_session: 1\n"
+        ),
+        "{state}"
+    );
+}
