@@ -6,16 +6,19 @@
 //!   (On `compact` the session goes on with its own loop: only the sentinels are said.)
 //! * Stop: when `cycles_this_session >= cycle_budget` and no sentinel, the handoff is done
 //!   with the state carried over from the previous packet. Never blocks; does nothing when
-//!   `stop_hook_active` is true or when no loop state exists.
+//!   `stop_hook_active` is true or when no loop state exists. It stays well inside the hook's
+//!   15 s timeout: 2 s at most for the relay lock (held elsewhere: skipped, said in a
+//!   systemMessage) and the heartbeat cut off 6 s after the hook started.
 
-use super::handoff::{self, HandoffInput, HandoffOutcome};
+use super::handoff::{self, HandoffInput, HandoffOutcome, Limits};
 use super::layout::Sentinel;
 use super::status::{self, Survey};
 use crate::core::budget::Section;
 use crate::core::config;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::hook::bus::{Contribution, Handler, HookEnv};
 use crate::hook::input::{EventKind, EventName, HookEvent};
+use std::time::Instant;
 
 /// Characters kept of one finding, decision or NEEDS-HUMAN line in the SessionStart text.
 const ITEM_MAX: usize = 300;
@@ -49,7 +52,7 @@ impl Handler for RelayHandler {
             EventKind::Stop {
                 stop_hook_active: false,
                 ..
-            } => on_stop(env),
+            } => on_stop(env, Instant::now()),
             _ => Ok(Contribution::default()),
         }
     }
@@ -148,8 +151,8 @@ and tell the user.",
         .source(s.packet_path.clone())]
 }
 
-/// Stop: hand off at the cycle budget.
-fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
+/// Stop: hand off at the cycle budget, within `Limits::stop_hook(start)`.
+fn on_stop(env: &HookEnv<'_>, start: Instant) -> Result<Contribution> {
     let s = status::survey(&env.root, env.config);
     if !s.problems.is_empty() {
         // A loop state that cannot be read is not acted on; the user hears why. (A broken
@@ -182,7 +185,24 @@ fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
             ..Contribution::default()
         });
     }
-    let outcome = handoff::handoff(env.ctx, &env.root, env.config, &HandoffInput::default())?;
+    let outcome = match handoff::handoff(
+        env.ctx,
+        &env.root,
+        env.config,
+        &HandoffInput::default(),
+        Limits::stop_hook(start),
+    ) {
+        Err(Error::LockTimeout { path, .. }) => {
+            return Ok(Contribution {
+                system_message: Some(format!(
+                    "baton relay: cycle budget reached, but another relay command holds the lock ({}): handoff skipped; the next Stop tries again, or run `baton relay handoff`",
+                    path.display()
+                )),
+                ..Contribution::default()
+            });
+        }
+        other => other?,
+    };
     let message = match outcome {
         HandoffOutcome::HandedOff {
             loop_id,

@@ -29,6 +29,36 @@ use crate::core::git::{self, CommitOutcome};
 use crate::core::redact::Redactor;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How long a handoff may wait, and until when its heartbeat may run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The longest wait for the relay lock.
+    pub(crate) lock_wait: Duration,
+    /// The heartbeat never runs past this.
+    pub(crate) deadline: Option<Instant>,
+}
+
+impl Limits {
+    /// The CLI: the usual lock wait, the configured heartbeat timeout.
+    pub(crate) fn cli() -> Limits {
+        Limits {
+            lock_wait: super::layout::LOCK_WAIT,
+            deadline: None,
+        }
+    }
+
+    /// The Stop hook (15 s timeout in hooks.json; Claude Code kills it there, maybe
+    /// mid-commit): 2 s for the lock, and the heartbeat (the last step, after the commit)
+    /// stopped 6 s after `start` at the latest, so the whole hook stays under about 8 s.
+    pub(crate) fn stop_hook(start: Instant) -> Limits {
+        Limits {
+            lock_wait: Duration::from_secs(2),
+            deadline: Some(start + Duration::from_secs(6)),
+        }
+    }
+}
 
 /// The orchestrator state given to a handoff (YAML on stdin and/or flags). A field left out
 /// carries over from the previous packet of the same loop.
@@ -192,12 +222,28 @@ pub(crate) fn git_path(root: &Path, rel: &Path) -> PathBuf {
     }
 }
 
+/// The packet on disk: its text and what it holds. A packet that exists but does not parse is
+/// an error, never overwritten: its fields would be dropped silently (and its written_at could
+/// move backwards).
+fn read_previous(layout: &Layout) -> Result<(Option<String>, Option<Packet>)> {
+    let Some(text) = read_opt(&layout.abs(&layout.packet_rel))? else {
+        return Ok((None, None));
+    };
+    let packet = Packet::parse(&text, &Layout::show(&layout.packet_rel)).map_err(|e| {
+        Error::Invalid(format!(
+            "{e} — not handing off over it (its fields would be lost): fix the file, or delete it to start a fresh packet, then run `baton relay handoff` again"
+        ))
+    })?;
+    Ok((Some(text), Some(packet)))
+}
+
 /// Performs a handoff in `root` with `input`.
 pub(crate) fn handoff(
     ctx: &Ctx,
     root: &Path,
     config: &Config,
     input: &HandoffInput,
+    limits: Limits,
 ) -> Result<HandoffOutcome> {
     let layout = Layout::new(root, config);
     let halted = |layout: &Layout| {
@@ -209,26 +255,14 @@ pub(crate) fn handoff(
     if let Some(h) = halted(&layout) {
         return Ok(h);
     }
-    let _lock = layout.lock()?;
+    let _lock = layout.lock_within(limits.lock_wait)?;
     // A sentinel may have appeared while another relay command held the lock.
     if let Some(h) = halted(&layout) {
         return Ok(h);
     }
     let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
     let packet_path = layout.abs(&layout.packet_rel);
-    let old_text = read_opt(&packet_path)?;
-    // A packet that exists but does not parse is refused, never overwritten: its fields would
-    // be dropped silently (and its written_at could move backwards).
-    let previous = match old_text.as_deref() {
-        None => None,
-        Some(t) => Some(
-            Packet::parse(t, &Layout::show(&layout.packet_rel)).map_err(|e| {
-                Error::Invalid(format!(
-                    "{e} — not handing off over it (its fields would be lost): fix the file, or delete it to start a fresh packet, then run `baton relay handoff` again"
-                ))
-            })?,
-        ),
-    };
+    let (old_text, previous) = read_previous(&layout)?;
 
     let loop_id = input
         .loop_id
@@ -283,7 +317,7 @@ pub(crate) fn handoff(
     state.set(ls::LAST_HANDOFF, &packet.id());
     let wrote_state = state.save(&layout)?;
 
-    let hazards = heartbeat::hazard(root, config);
+    let hazards = heartbeat::hazard(ctx, root, config);
     let message = format!("weave-loop: handoff (at {loop_id})");
     let commit = commit(
         root,
@@ -292,7 +326,14 @@ pub(crate) fn handoff(
     )?;
     let changed = wrote_packet || wrote_state;
     let heartbeat = if changed || matches!(commit, Committed::Made { .. }) {
-        heartbeat::send(ctx, root, config, "relay:handoff", &hazards)
+        heartbeat::send(
+            ctx,
+            root,
+            config,
+            "relay:handoff",
+            &hazards,
+            limits.deadline,
+        )
     } else {
         Heartbeat::Skipped {
             reason: "nothing changed since the last handoff".into(),

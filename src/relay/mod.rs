@@ -189,7 +189,13 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
                 open_findings: (!open_findings.is_empty()).then_some(open_findings),
                 decisions: (!decisions.is_empty()).then_some(decisions),
             };
-            let outcome = handoff::handoff(&env.ctx, &env.root, config, &from_yaml.overlay(flags))?;
+            let outcome = handoff::handoff(
+                &env.ctx,
+                &env.root,
+                config,
+                &from_yaml.overlay(flags),
+                handoff::Limits::cli(),
+            )?;
             if json {
                 print_json(&outcome)?;
             } else {

@@ -176,8 +176,8 @@ pub(crate) fn resume(
             key_state: packet.key_state(),
         });
     }
-    let hazards = heartbeat::hazard(&root, config);
-    let heartbeat = heartbeat::send(ctx, &root, config, "relay:resumed", &hazards);
+    let hazards = heartbeat::hazard(ctx, &root, config);
+    let heartbeat = heartbeat::send(ctx, &root, config, "relay:resumed", &hazards, None);
     let total = state.number(ls::CYCLES_TOTAL, 0, &state_file)? + 1;
     state.set(ls::CYCLES_THIS_SESSION, "0");
     state.set(ls::CYCLES_TOTAL, &total.to_string());

@@ -843,3 +843,76 @@ fn loop_state_lines_of_keys_baton_does_not_own_survive_a_rewrite() {
         "{state}"
     );
 }
+
+/// A project at its cycle budget (1), with a packet handed off before.
+fn at_the_budget(p: &Project) {
+    p.write(
+        ".claude/baton.yaml",
+        "relay:\n  cycle_budget: 1\n  heartbeat_timeout_ms: 10000\n",
+    );
+    handed_off(p);
+    assert_eq!(relay_at(p, &["resume"], "", "2026-11-30T10:20:00Z").code, 0);
+    assert_eq!(relay(p, &["cycle"], "").code, 0);
+}
+
+#[test]
+fn the_stop_hook_skips_the_handoff_quickly_when_the_lock_is_held() {
+    let p = Project::new();
+    at_the_budget(&p);
+    let commits = commit_count(&p);
+    // Another relay command holds the lock (fresh, no owner file: not stale).
+    std::fs::create_dir_all(p.root.join(".handoff/loop/.relay.lock")).unwrap();
+    let start = std::time::Instant::now();
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    let took = start.elapsed();
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains("another relay command holds the lock") && msg.contains("handoff skipped"),
+        "{msg}"
+    );
+    assert!(took < std::time::Duration::from_secs(8), "took {took:?}");
+    assert_eq!(commit_count(&p), commits);
+}
+
+#[test]
+fn the_stop_hook_caps_a_slow_heartbeat_under_its_timeout() {
+    let p = Project::new();
+    at_the_budget(&p);
+    let bin = p.home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("weave"), "#!/bin/sh\nsleep 30\n").unwrap();
+    std::fs::set_permissions(
+        bin.join("weave"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let start = std::time::Instant::now();
+    let out = p.run(
+        &["hook", "Stop"],
+        stop_event(&p, false).as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", p.root.to_str().unwrap()),
+            ("BATON_NOW", "2026-11-30T11:30:00Z"),
+            ("PATH", &path),
+        ],
+    );
+    let took = start.elapsed();
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(msg.contains("handed off WL-012"), "{msg}");
+    assert_eq!(head(&p).1, "weave-loop: handoff (at WL-012)");
+    // 10 s of configured heartbeat would take the hook past 10 s; capped, it ends by ~6 s.
+    assert!(took < std::time::Duration::from_secs(9), "took {took:?}");
+}
