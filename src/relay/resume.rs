@@ -3,8 +3,9 @@
 //! 1. a sentinel halts: NEEDS-HUMAN (a person must look) or STOP (stopped on purpose); it is
 //!    looked for again after the verify script, under the relay lock, before anything changes;
 //! 2. no packet → nothing to resume: the weave-loop starts in DISCOVER mode;
-//! 3. the packet's `worktree`: when it names another existing directory, the resume runs
-//!    there; when it names nothing that exists, the resume runs where the packet was found;
+//! 3. the packet's `worktree`: when it names another work tree of the same git repository
+//!    (same common dir), the resume runs there; otherwise (gone, `/`, another repository) the
+//!    resume runs where the packet was found, and says so;
 //! 4. a packet already resumed (its id is `last_resumed_packet`) bumps nothing again;
 //! 5. `verify-on-resume.sh` runs (see `verify`); a failure writes NEEDS-HUMAN and halts;
 //! 6. hazard check and the `weave send relay:resumed` heartbeat, best effort;
@@ -217,7 +218,7 @@ fn pick_worktree(
     if same {
         return (root.to_path_buf(), None, None);
     }
-    if wt.is_dir() {
+    if wt.is_dir() && same_repository(&wt, root) {
         let loaded = config::load(ctx, &wt);
         let note = format!(
             "the packet's worktree is {}: resumed there; continue the loop in that directory",
@@ -225,12 +226,37 @@ fn pick_worktree(
         );
         return (wt, Some(loaded.config), Some(note));
     }
+    let why = if wt.is_dir() {
+        "is not a work tree of this repository"
+    } else {
+        "does not exist here"
+    };
     let note = format!(
-        "the packet's worktree {} does not exist here: resumed in {}, where the packet is",
+        "the packet's worktree {} {why}: resumed in {}, where the packet is",
         wt.display(),
         root.display()
     );
     (root.to_path_buf(), None, Some(note))
+}
+
+/// Whether `dir` is inside a (non-bare) work tree of the repository that holds `root`: both
+/// share git's common dir (the main `.git` of linked worktrees). A packet names its worktree,
+/// and anything else (`/`, another repository) must not get its verify script run or its loop
+/// state written.
+fn same_repository(dir: &Path, root: &Path) -> bool {
+    let (Ok(a), Ok(b)) = (
+        git2::Repository::discover(dir),
+        git2::Repository::discover(root),
+    ) else {
+        return false;
+    };
+    if a.is_bare() || a.workdir().is_none() {
+        return false;
+    }
+    match (a.commondir().canonicalize(), b.commondir().canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// The CLI's text for an outcome: (stdout, stderr).

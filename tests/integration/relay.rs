@@ -575,18 +575,72 @@ fn resume_follows_the_packets_worktree_or_stays_when_it_is_gone() {
     );
     assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
 
-    // Another existing worktree: the resume (verify, loop state, commit) happens there.
+    // Another work tree of the same repository: the resume (verify, loop state, commit)
+    // happens there.
     let a = Project::new();
-    let b = Project::new();
-    handed_off(&b);
+    let wt = a.home.path().join("wt2");
+    repo(&a).worktree("wt2", &wt, None).unwrap();
+    let out = a.run(
+        &["--root", wt.to_str().unwrap(), "relay", "handoff"],
+        STATE_YAML.as_bytes(),
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
     std::fs::create_dir_all(a.root.join("inbox")).unwrap();
-    std::fs::copy(b.root.join(PACKET), a.root.join("inbox/packet.md")).unwrap();
+    std::fs::copy(wt.join(PACKET), a.root.join("inbox/packet.md")).unwrap();
     let out = relay(&a, &["resume", "--from", "inbox/packet.md"], "");
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("resumed there"), "{out:?}");
-    assert_eq!(head(&b).1, "weave-loop: resume (at WL-012)");
+    let wt_repo = git2::Repository::open(&wt).unwrap();
+    let wt_head = wt_repo.head().unwrap().peel_to_commit().unwrap();
+    assert_eq!(wt_head.message(), Some("weave-loop: resume (at WL-012)"));
     assert_eq!(commit_count(&a), 1);
     assert!(!exists(&a, LOOP_STATE));
+}
+
+#[test]
+fn resume_does_not_trust_a_packet_worktree_outside_this_repository() {
+    // A directory outside any repository (think `worktree: /`; a temp dir here, so that a
+    // regression cannot write to the real `/`), and a directory of another repository:
+    // neither gets its verify script run or its loop state written; the resume happens where
+    // the packet is, and says so.
+    let plain = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(plain.path().join(".handoff/loop")).unwrap();
+    std::fs::write(plain.path().join(VERIFY), "touch ran-here\nexit 0\n").unwrap();
+    let other = Project::new();
+    write_verify(&other, "touch ran-here\nexit 0\n");
+    let targets = [
+        plain.path().display().to_string(),
+        other.root.display().to_string(),
+    ];
+    for target in &targets {
+        let p = Project::new();
+        handed_off(&p);
+        let packet = read(&p, PACKET).replace(
+            &format!("worktree: {}", p.root.display()),
+            &format!("worktree: {target}"),
+        );
+        assert!(
+            packet.contains(&format!("worktree: {target}\n")),
+            "{packet}"
+        );
+        p.write(PACKET, &packet);
+        let out = relay(&p, &["resume"], "");
+        assert_eq!(out.code, 0, "{target}: {out:?}");
+        assert!(
+            out.stdout.contains(&format!(
+                "the packet's worktree {target} is not a work tree of this repository"
+            )),
+            "{target}: {out:?}"
+        );
+        assert!(!out.stdout.contains("resumed there"), "{target}: {out:?}");
+        assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
+        assert!(read(&p, LOOP_STATE).contains("cycles_total: 1\n"));
+    }
+    assert!(!exists(&other, "ran-here") && !exists(&other, LOOP_STATE));
+    assert!(!plain.path().join("ran-here").exists());
+    assert!(!plain.path().join(LOOP_STATE).exists());
+    assert_eq!(commit_count(&other), 1);
 }
 
 #[test]
