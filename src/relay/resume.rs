@@ -20,7 +20,7 @@ use super::packet::Packet;
 use super::verify::{self, Verdict};
 use crate::core::config::{self, Config};
 use crate::core::ctx::Ctx;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::redact::Redactor;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -122,7 +122,7 @@ pub(crate) fn resume(
     let packet = Packet::parse(&text, &Layout::show(&packet_rel))?;
 
     // Where to resume: the packet's worktree when it is another directory that exists.
-    let (root, loaded_config, worktree_note) = pick_worktree(ctx, root, &packet);
+    let (root, loaded_config, worktree_note) = pick_worktree(ctx, root, &packet)?;
     let config = loaded_config.as_ref().unwrap_or(config);
     let layout = Layout::new(&root, config);
     let redactor = Redactor::with_extra(&config.redact.extra_patterns);
@@ -206,9 +206,9 @@ fn pick_worktree(
     ctx: &Ctx,
     root: &Path,
     packet: &Packet,
-) -> (PathBuf, Option<Config>, Option<String>) {
+) -> Result<(PathBuf, Option<Config>, Option<String>)> {
     if packet.worktree.is_empty() {
-        return (root.to_path_buf(), None, None);
+        return Ok((root.to_path_buf(), None, None));
     }
     let wt = PathBuf::from(&packet.worktree);
     let same = match (wt.canonicalize(), root.canonicalize()) {
@@ -216,15 +216,22 @@ fn pick_worktree(
         _ => false,
     };
     if same {
-        return (root.to_path_buf(), None, None);
+        return Ok((root.to_path_buf(), None, None));
     }
     if wt.is_dir() && same_repository(&wt, root) {
         let loaded = config::load(ctx, &wt);
+        // As for the caller's own config: no state change on the defaults.
+        if let Some(p) = loaded.problems.first() {
+            return Err(Error::Invalid(format!(
+                "the packet's worktree {} has a config problem: {p}; the relay does not change its state on the default config: fix its .claude/baton.yaml (baton doctor lists all)",
+                wt.display()
+            )));
+        }
         let note = format!(
             "the packet's worktree is {}: resumed there; continue the loop in that directory",
             wt.display()
         );
-        return (wt, Some(loaded.config), Some(note));
+        return Ok((wt, Some(loaded.config), Some(note)));
     }
     let why = if wt.is_dir() {
         "is not a work tree of this repository"
@@ -236,7 +243,7 @@ fn pick_worktree(
         wt.display(),
         root.display()
     );
-    (root.to_path_buf(), None, Some(note))
+    Ok((root.to_path_buf(), None, Some(note)))
 }
 
 /// Whether `dir` is inside a (non-bare) work tree of the repository that holds `root`: both

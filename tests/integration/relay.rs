@@ -970,3 +970,30 @@ fn the_stop_hook_caps_a_slow_heartbeat_under_its_timeout() {
     // 10 s of configured heartbeat would take the hook past 10 s; capped, it ends by ~6 s.
     assert!(took < std::time::Duration::from_secs(9), "took {took:?}");
 }
+
+#[test]
+fn resume_in_the_packets_worktree_refuses_when_that_worktree_config_has_problems() {
+    let a = Project::new();
+    let wt = a.home.path().join("wt3");
+    repo(&a).worktree("wt3", &wt, None).unwrap();
+    let out = a.run(
+        &["--root", wt.to_str().unwrap(), "relay", "handoff"],
+        STATE_YAML.as_bytes(),
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    // The worktree's config goes bad after the handoff (it is not committed there).
+    std::fs::create_dir_all(wt.join(".claude")).unwrap();
+    std::fs::write(wt.join(".claude/baton.yaml"), "relay:\n  cycle_budget: 0\n").unwrap();
+    std::fs::create_dir_all(a.root.join("inbox")).unwrap();
+    std::fs::copy(wt.join(PACKET), a.root.join("inbox/packet.md")).unwrap();
+    let before = std::fs::read_to_string(wt.join(LOOP_STATE)).unwrap();
+    let out = relay(&a, &["resume", "--from", "inbox/packet.md"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("relay.cycle_budget"), "{out:?}");
+    assert!(out.stderr.contains("baton doctor lists all"), "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(wt.join(LOOP_STATE)).unwrap(),
+        before
+    );
+}
