@@ -36,6 +36,8 @@ pub(crate) struct Survey {
     pub(crate) last_resumed_packet: Option<String>,
     pub(crate) verify_script: String,
     pub(crate) verify_script_present: bool,
+    /// Why the script that is there cannot be run (a dangling symlink …): resume will fail.
+    pub(crate) verify_script_problem: Option<String>,
     /// Files that could not be read as they should (their defaults are used).
     pub(crate) problems: Vec<String>,
 }
@@ -101,6 +103,7 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
         last_resumed_packet: last,
         verify_script: Layout::show(&layout.verify_rel),
         verify_script_present: super::verify::script_present(&layout),
+        verify_script_problem: super::verify::script_problem(&layout),
         problems,
     }
 }
@@ -155,15 +158,12 @@ pub(crate) fn render(s: &Survey) -> String {
         (None, None) => format!("none ({} not written yet)", s.packet_path),
     };
     out.push_str(&format!("  packet      {packet}\n"));
-    out.push_str(&format!(
-        "  verify      {} ({})\n",
-        s.verify_script,
-        if s.verify_script_present {
-            "present"
-        } else {
-            "missing: resume verifies nothing"
-        }
-    ));
+    let verify = match (&s.verify_script_problem, s.verify_script_present) {
+        (Some(problem), _) => format!("unusable: it {problem}; resume will fail on it"),
+        (None, true) => "present".into(),
+        (None, false) => "missing: resume verifies nothing".into(),
+    };
+    out.push_str(&format!("  verify      {} ({verify})\n", s.verify_script));
     for p in &s.problems {
         out.push_str(&format!("  problem     {p}\n"));
     }

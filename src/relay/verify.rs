@@ -111,6 +111,13 @@ pub(crate) fn script_present(layout: &Layout) -> bool {
     check_script(&layout.abs(&layout.verify_rel)) != Err(None)
 }
 
+/// Why the verify script that is there cannot be run, if so (resume will fail on it).
+pub(crate) fn script_problem(layout: &Layout) -> Option<String> {
+    check_script(&layout.abs(&layout.verify_rel))
+        .err()
+        .flatten()
+}
+
 /// Makes a capture that may have lost its start safe for the redactor. When `cut`, the
 /// partial first line goes. Then a private key whose `-----BEGIN … PRIVATE KEY-----` line was
 /// cut off (an `-----END … PRIVATE KEY-----` with no BEGIN before it) would pass the
@@ -230,6 +237,7 @@ mod tests {
         };
         assert!(reason.contains("symlink"), "{reason}");
         assert!(script_present(&l));
+        assert!(script_problem(&l).is_some_and(|p| p.contains("symlink")));
         // A symlink to a real script runs it.
         std::fs::remove_file(l.abs(&l.verify_rel)).unwrap();
         std::fs::write(t.path().join("real.sh"), "exit 0\n").unwrap();

@@ -696,6 +696,14 @@ fn a_dangling_verify_symlink_halts_the_resume_instead_of_passing() {
     assert!(out.stderr.contains("symlink"), "{out:?}");
     assert!(read(&p, NEEDS_HUMAN).contains("symlink"));
     assert_eq!(before, (head(&p), read(&p, LOOP_STATE)));
+    // status says so too, instead of "missing: resume verifies nothing".
+    std::fs::remove_file(p.root.join(NEEDS_HUMAN)).unwrap();
+    let out = relay(&p, &["status"], "");
+    assert!(
+        out.stdout
+            .contains("(unusable: it is a symlink whose target cannot be read"),
+        "{out:?}"
+    );
 }
 
 #[test]
