@@ -8,11 +8,13 @@
 //! | loop_state.rs | `loop_state.md` (key: value lines, unknown lines kept) |
 //! | packet.rs | `packets/latest.md` (front matter + body) |
 //! | handoff.rs | HAND OFF |
+//! | commit.rs | committing exactly the relay's files |
 //! | resume.rs, verify.rs | RESUME and its verify script |
 //! | proc.rs, heartbeat.rs | a child process with a deadline; `weave send` |
 //! | status.rs | status, cycle, the survey the hooks read |
 //! | handler.rs | SessionStart and Stop |
 
+mod commit;
 mod handler;
 mod handoff;
 mod heartbeat;
