@@ -6,15 +6,19 @@
 //!   (On `compact` the session goes on with its own loop: only the sentinels are said.)
 //! * Stop: when `cycles_this_session >= cycle_budget` and no sentinel, the handoff is done
 //!   with the state carried over from the previous packet. Never blocks; does nothing when
-//!   `stop_hook_active` is true or when no loop state exists.
+//!   `stop_hook_active` is true or when no loop state exists. It stays well inside the hook's
+//!   15 s timeout: 2 s at most for the relay lock (held elsewhere: skipped, said in a
+//!   systemMessage) and the heartbeat cut off 6 s after the hook started.
 
-use super::handoff::{self, HandoffInput, HandoffOutcome};
+use super::handoff::{self, HandoffInput, HandoffOutcome, Limits};
 use super::layout::Sentinel;
 use super::status::{self, Survey};
 use crate::core::budget::Section;
-use crate::core::error::Result;
+use crate::core::config;
+use crate::core::error::{Error, Result};
 use crate::hook::bus::{Contribution, Handler, HookEnv};
 use crate::hook::input::{EventKind, EventName, HookEvent};
+use std::time::Instant;
 
 /// Characters kept of one finding, decision or NEEDS-HUMAN line in the SessionStart text.
 const ITEM_MAX: usize = 300;
@@ -48,20 +52,21 @@ impl Handler for RelayHandler {
             EventKind::Stop {
                 stop_hook_active: false,
                 ..
-            } => on_stop(env),
+            } => on_stop(env, Instant::now()),
             _ => Ok(Contribution::default()),
         }
     }
 }
 
-/// One line for the user about files the relay could not read.
+/// One line for the user about files the relay could not read (the loop state, the packet).
 fn problems_line(s: &Survey) -> Option<String> {
-    (!s.problems.is_empty()).then(|| {
-        format!(
-            "baton relay: {} (run `baton relay status`)",
-            s.problems.join("; ")
-        )
-    })
+    let all: Vec<&str> = s
+        .problems
+        .iter()
+        .map(String::as_str)
+        .chain(s.packet_problem.as_deref())
+        .collect();
+    (!all.is_empty()).then(|| format!("baton relay: {} (run `baton relay status`)", all.join("; ")))
 }
 
 /// At most `max` characters of `text`, marked when cut (one item of a protected section
@@ -146,11 +151,12 @@ and tell the user.",
         .source(s.packet_path.clone())]
 }
 
-/// Stop: hand off at the cycle budget.
-fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
+/// Stop: hand off at the cycle budget, within `Limits::stop_hook(start)`.
+fn on_stop(env: &HookEnv<'_>, start: Instant) -> Result<Contribution> {
     let s = status::survey(&env.root, env.config);
     if !s.problems.is_empty() {
-        // A loop state that cannot be read is not acted on; the user hears why.
+        // A loop state that cannot be read is not acted on; the user hears why. (A broken
+        // packet is said below, only when a handoff is due: SessionStart said it already.)
         return Ok(Contribution {
             system_message: problems_line(&s),
             ..Contribution::default()
@@ -159,7 +165,44 @@ fn on_stop(env: &HookEnv<'_>) -> Result<Contribution> {
     if !s.has_loop_state || s.sentinel.is_some() || s.cycles_this_session < s.cycle_budget {
         return Ok(Contribution::default());
     }
-    let outcome = handoff::handoff(env.ctx, &env.root, env.config, &HandoffInput::default())?;
+    if let Some(problem) = &s.packet_problem {
+        return Ok(Contribution {
+            system_message: Some(format!(
+                "baton relay: cycle budget reached ({}/{}) but not handing off: {problem}",
+                s.cycles_this_session, s.cycle_budget
+            )),
+            ..Contribution::default()
+        });
+    }
+    // The bus runs on the defaults when the config has problems: a handoff there could write
+    // another relay directory than the user set. Read the config again (only now, at the
+    // budget) and refuse then.
+    if let Some(p) = config::load(env.ctx, &env.root).problems.first() {
+        return Ok(Contribution {
+            system_message: Some(format!(
+                "baton relay: cycle budget reached but not handing off on the default config: {p}; fix .claude/baton.yaml (baton doctor lists all)"
+            )),
+            ..Contribution::default()
+        });
+    }
+    let outcome = match handoff::handoff(
+        env.ctx,
+        &env.root,
+        env.config,
+        &HandoffInput::default(),
+        Limits::stop_hook(start),
+    ) {
+        Err(Error::LockTimeout { path, .. }) => {
+            return Ok(Contribution {
+                system_message: Some(format!(
+                    "baton relay: cycle budget reached, but another relay command holds the lock ({}): handoff skipped; the next Stop tries again, or run `baton relay handoff`",
+                    path.display()
+                )),
+                ..Contribution::default()
+            });
+        }
+        other => other?,
+    };
     let message = match outcome {
         HandoffOutcome::HandedOff {
             loop_id,

@@ -1,6 +1,7 @@
 //! `baton relay handoff` (and the Stop hook at the cycle budget): the seed's HAND OFF steps.
 //!
-//! 1. a sentinel (STOP, NEEDS-HUMAN) means the loop is over: nothing to do;
+//! 1. a sentinel (STOP, NEEDS-HUMAN) means the loop is over: nothing to do (looked for
+//!    again once the relay lock is held);
 //! 2. `packets/latest.md` is written atomically: the fields given replace, the fields not
 //!    given carry over from the previous packet of the same loop (`landed_this_session` only
 //!    while that packet is not resumed: it counts one session);
@@ -9,10 +10,14 @@
 //! 4. the `weave send relay:handoff` heartbeat, best effort;
 //! 5. the wake-up prompt is returned for the model to schedule.
 //!
+//! A packet on disk that does not parse is refused (an error naming the file), not
+//! overwritten.
+//!
 //! Idempotent: when the packet on disk already holds the same state and has not been resumed
 //! yet, it is kept byte for byte (its `written_at` too), so a second handoff rewrites nothing
 //! and commits nothing.
 
+pub(crate) use super::commit::{commit, Committed};
 use super::heartbeat::{self, Heartbeat};
 use super::layout::{ensure_dirs, read_opt, Layout, Sentinel};
 use super::loop_state::{self as ls, LoopState};
@@ -21,10 +26,39 @@ use crate::core::config::Config;
 use crate::core::ctx::Ctx;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
-use crate::core::git::{self, CommitOutcome};
 use crate::core::redact::Redactor;
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long a handoff may wait, and until when its heartbeat may run.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The longest wait for the relay lock.
+    pub(crate) lock_wait: Duration,
+    /// The heartbeat never runs past this.
+    pub(crate) deadline: Option<Instant>,
+}
+
+impl Limits {
+    /// The CLI: the usual lock wait, the configured heartbeat timeout.
+    pub(crate) fn cli() -> Limits {
+        Limits {
+            lock_wait: super::layout::LOCK_WAIT,
+            deadline: None,
+        }
+    }
+
+    /// The Stop hook (15 s timeout in hooks.json; Claude Code kills it there, maybe
+    /// mid-commit): 2 s for the lock, and the heartbeat (the last step, after the commit)
+    /// stopped 6 s after `start` at the latest, so the whole hook stays under about 8 s.
+    pub(crate) fn stop_hook(start: Instant) -> Limits {
+        Limits {
+            lock_wait: Duration::from_secs(2),
+            deadline: Some(start + Duration::from_secs(6)),
+        }
+    }
+}
 
 /// The orchestrator state given to a handoff (YAML on stdin and/or flags). A field left out
 /// carries over from the previous packet of the same loop.
@@ -59,68 +93,6 @@ impl HandoffInput {
         );
         self
     }
-}
-
-/// What a commit did, for people and for `--json`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "commit", rename_all = "snake_case")]
-pub(crate) enum Committed {
-    /// A commit was made.
-    Made { sha: String, message: String },
-    /// The files were already committed as they are.
-    Nothing,
-    /// Not a git repository.
-    NoGit,
-    /// git ignores the relay's files, so nothing could be committed.
-    Ignored { path: String },
-}
-
-impl Committed {
-    pub(crate) fn from_outcome(o: CommitOutcome, message: &str) -> Committed {
-        match o {
-            CommitOutcome::Committed(sha) => Committed::Made {
-                sha,
-                message: message.to_string(),
-            },
-            CommitOutcome::NothingToCommit => Committed::Nothing,
-            CommitOutcome::NoGit => Committed::NoGit,
-        }
-    }
-
-    /// One line for the user.
-    pub(crate) fn line(&self) -> String {
-        match self {
-            Committed::Made { sha, message } => {
-                format!("committed {} \"{message}\"", sha.get(..7).unwrap_or(sha))
-            }
-            Committed::Nothing => "already committed: no new commit".into(),
-            Committed::NoGit => "not a git repository: nothing committed".into(),
-            Committed::Ignored { path } => format!(
-                "NOT committed: git ignores {path} (a .gitignore rule); the relay's files are meant to be committed, so un-ignore them"
-            ),
-        }
-    }
-}
-
-/// Commits `rels` (relative to `root`) with `message`; when nothing was committed because
-/// git ignores one of them, says so instead of "already committed".
-pub(crate) fn commit(root: &Path, rels: &[&Path], message: &str) -> Result<Committed> {
-    let paths: Vec<PathBuf> = rels.iter().map(|r| git_path(root, r)).collect();
-    let in_repo: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-    let outcome = git::commit_paths(root, &in_repo, message)?;
-    if outcome == CommitOutcome::NothingToCommit {
-        if let Ok(repo) = git2::Repository::discover(root) {
-            if let Some(p) = paths
-                .iter()
-                .find(|p| repo.is_path_ignored(p).unwrap_or(false))
-            {
-                return Ok(Committed::Ignored {
-                    path: p.display().to_string(),
-                });
-            }
-        }
-    }
-    Ok(Committed::from_outcome(outcome, message))
 }
 
 /// The result of a handoff.
@@ -174,18 +146,19 @@ fn next_stamp(ctx: &Ctx, previous: Option<&Packet>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-/// `rel` (under `root`) relative to the git work tree that holds `root`.
-pub(crate) fn git_path(root: &Path, rel: &Path) -> PathBuf {
-    let Some(top) = crate::core::root::git_top(root) else {
-        return rel.to_path_buf();
+/// The packet on disk: its text and what it holds. A packet that exists but does not parse is
+/// an error, never overwritten: its fields would be dropped silently (and its written_at could
+/// move backwards).
+fn read_previous(layout: &Layout) -> Result<(Option<String>, Option<Packet>)> {
+    let Some(text) = read_opt(&layout.abs(&layout.packet_rel))? else {
+        return Ok((None, None));
     };
-    let (Ok(top), Ok(r)) = (top.canonicalize(), root.canonicalize()) else {
-        return rel.to_path_buf();
-    };
-    match r.strip_prefix(&top) {
-        Ok(sub) => sub.join(rel),
-        Err(_) => rel.to_path_buf(),
-    }
+    let packet = Packet::parse(&text, &Layout::show(&layout.packet_rel)).map_err(|e| {
+        Error::Invalid(format!(
+            "{e} — not handing off over it (its fields would be lost): fix the file, or delete it to start a fresh packet, then run `baton relay handoff` again"
+        ))
+    })?;
+    Ok((Some(text), Some(packet)))
 }
 
 /// Performs a handoff in `root` with `input`.
@@ -194,21 +167,26 @@ pub(crate) fn handoff(
     root: &Path,
     config: &Config,
     input: &HandoffInput,
+    limits: Limits,
 ) -> Result<HandoffOutcome> {
     let layout = Layout::new(root, config);
-    if let Some(s) = layout.sentinel() {
-        return Ok(HandoffOutcome::Halted {
+    let halted = |layout: &Layout| {
+        layout.sentinel().map(|s| HandoffOutcome::Halted {
             sentinel: s,
             path: Layout::show(layout.sentinel_rel(s)),
-        });
+        })
+    };
+    if let Some(h) = halted(&layout) {
+        return Ok(h);
     }
-    let _lock = layout.lock()?;
+    let _lock = layout.lock_within(limits.lock_wait)?;
+    // A sentinel may have appeared while another relay command held the lock.
+    if let Some(h) = halted(&layout) {
+        return Ok(h);
+    }
     let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
     let packet_path = layout.abs(&layout.packet_rel);
-    let old_text = read_opt(&packet_path)?;
-    let previous = old_text
-        .as_deref()
-        .and_then(|t| Packet::parse(t, &Layout::show(&layout.packet_rel)).ok());
+    let (old_text, previous) = read_previous(&layout)?;
 
     let loop_id = input
         .loop_id
@@ -263,7 +241,7 @@ pub(crate) fn handoff(
     state.set(ls::LAST_HANDOFF, &packet.id());
     let wrote_state = state.save(&layout)?;
 
-    let hazards = heartbeat::hazard(root, config);
+    let hazards = heartbeat::hazard(ctx, root, config);
     let message = format!("weave-loop: handoff (at {loop_id})");
     let commit = commit(
         root,
@@ -272,7 +250,14 @@ pub(crate) fn handoff(
     )?;
     let changed = wrote_packet || wrote_state;
     let heartbeat = if changed || matches!(commit, Committed::Made { .. }) {
-        heartbeat::send(ctx, root, config, "relay:handoff", &hazards)
+        heartbeat::send(
+            ctx,
+            root,
+            config,
+            "relay:handoff",
+            &hazards,
+            limits.deadline,
+        )
     } else {
         Heartbeat::Skipped {
             reason: "nothing changed since the last handoff".into(),

@@ -1,15 +1,19 @@
 //! The best-effort `weave send relay:<event>` heartbeat. It runs only when `weave` is on
 //! PATH and the last commit did not touch a bootstrap-hazard path (`relay.hazard_paths`):
-//! a `weave` built from a half-changed tree is not run. It never fails the caller.
+//! a `weave` built from a half-changed tree is not run. It never fails the caller. In the Stop
+//! hook it runs within a deadline (see `Limits`), so the hook ends well inside its timeout.
 
 use crate::core::config::Config;
 use crate::core::ctx::Ctx;
 use crate::core::exec::{self, Ended};
 use crate::core::git;
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// Less time than this left before the deadline: the heartbeat is not attempted.
+const MIN_TIME: Duration = Duration::from_millis(200);
 
 /// What happened to the heartbeat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -34,8 +38,18 @@ impl Heartbeat {
     }
 }
 
+/// `weave` on the PATH of `ctx`.
+fn weave(ctx: &Ctx) -> Option<PathBuf> {
+    exec::which("weave", ctx.env.var("PATH").as_deref())
+}
+
 /// The hazard paths the last commit touched, if any (checked before baton's own commit).
-pub(crate) fn hazard(root: &Path, config: &Config) -> Vec<String> {
+/// Without `weave` on PATH no heartbeat is sent, so git is not read at all (its status walks
+/// the whole tree).
+pub(crate) fn hazard(ctx: &Ctx, root: &Path, config: &Config) -> Vec<String> {
+    if weave(ctx).is_none() {
+        return Vec::new();
+    }
     let Ok(state) = git::state(root) else {
         return Vec::new();
     };
@@ -55,15 +69,17 @@ pub(crate) fn hazard(root: &Path, config: &Config) -> Vec<String> {
 }
 
 /// Sends `event` (`relay:handoff`, `relay:resumed`) unless weave is missing or `hazards`
-/// (from `hazard`) is not empty.
+/// (from `hazard`) is not empty. It waits `relay.heartbeat_timeout_ms` at most, and never
+/// past `deadline`.
 pub(crate) fn send(
     ctx: &Ctx,
     root: &Path,
     config: &Config,
     event: &str,
     hazards: &[String],
+    deadline: Option<Instant>,
 ) -> Heartbeat {
-    let Some(weave) = exec::which("weave", ctx.env.var("PATH").as_deref()) else {
+    let Some(weave) = weave(ctx) else {
         return Heartbeat::Skipped {
             reason: "weave is not on PATH".into(),
         };
@@ -76,9 +92,18 @@ pub(crate) fn send(
             ),
         };
     }
+    let mut timeout = Duration::from_millis(config.relay.heartbeat_timeout_ms);
+    if let Some(deadline) = deadline {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left < MIN_TIME {
+            return Heartbeat::Skipped {
+                reason: "no time left within the Stop hook's timeout".into(),
+            };
+        }
+        timeout = timeout.min(left);
+    }
     let mut cmd = Command::new(weave);
     cmd.args(["send", event]).current_dir(root);
-    let timeout = Duration::from_millis(config.relay.heartbeat_timeout_ms);
     let run = exec::run(cmd, timeout, false);
     match run.ended {
         Ended::Exited(Some(0)) => Heartbeat::Sent,
@@ -91,7 +116,7 @@ pub(crate) fn send(
         Ended::TimedOut => Heartbeat::Failed {
             reason: format!(
                 "weave took longer than {} ms and was stopped",
-                config.relay.heartbeat_timeout_ms
+                timeout.as_millis()
             ),
         },
         Ended::SpawnFailed(e) => Heartbeat::Failed {
@@ -117,10 +142,51 @@ mod tests {
     }
 
     #[test]
+    fn without_weave_on_path_no_hazard_is_looked_for() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(t.path()).unwrap();
+        std::fs::create_dir_all(t.path().join("src")).unwrap();
+        std::fs::write(t.path().join("src/mcp.rs"), "x").unwrap();
+        let mut idx = repo.index().unwrap();
+        idx.add_path(Path::new("src/mcp.rs")).unwrap();
+        let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
+        let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+        repo.commit(Some("HEAD"), &sig, &sig, "m", &tree, &[])
+            .unwrap();
+        let mut config = Config::default();
+        config.relay.hazard_paths = vec!["src/mcp.rs".into()];
+        let ctx_with = |path: &str| {
+            Ctx::for_test(
+                crate::core::ctx::Env::fixed([("PATH", path)]),
+                crate::core::clock::Clock::Fixed(chrono::Utc::now()),
+                t.path().to_path_buf(),
+            )
+        };
+        // No weave: nothing is read and nothing is reported.
+        assert!(hazard(&ctx_with("/nonexistent"), t.path(), &config).is_empty());
+        // With weave on PATH the last commit is looked at.
+        let bin = t.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join("weave"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(
+            bin.join("weave"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+        let h = hazard(&ctx_with(bin.to_str().unwrap()), t.path(), &config);
+        assert_eq!(h, vec!["src/mcp.rs"]);
+    }
+
+    #[test]
     fn no_git_means_no_hazard() {
         let t = tempfile::tempdir().unwrap();
         if crate::core::root::git_top(t.path()).is_none() {
-            assert!(hazard(t.path(), &Config::default()).is_empty());
+            let ctx = Ctx::for_test(
+                crate::core::ctx::Env::fixed([("PATH", "/nonexistent")]),
+                crate::core::clock::Clock::Fixed(chrono::Utc::now()),
+                t.path().to_path_buf(),
+            );
+            assert!(hazard(&ctx, t.path(), &Config::default()).is_empty());
         }
     }
 }

@@ -14,6 +14,9 @@ use crate::core::fsx;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// How long a CLI command waits for the relay lock.
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(10);
+
 /// The relay's paths for one project. `*_rel` are relative to the root (for messages and git).
 #[derive(Debug, Clone)]
 pub(crate) struct Layout {
@@ -59,13 +62,18 @@ impl Layout {
         self.abs(&self.loop_state_rel).with_file_name(".relay.lock")
     }
 
-    /// Takes the relay lock (creating the loop dir).
+    /// Takes the relay lock (creating the loop dir), waiting up to `LOCK_WAIT`.
     pub(crate) fn lock(&self) -> Result<fsx::MkdirLock> {
+        self.lock_within(LOCK_WAIT)
+    }
+
+    /// Takes the relay lock, waiting up to `wait` (the Stop hook waits less than the CLI).
+    pub(crate) fn lock_within(&self, wait: Duration) -> Result<fsx::MkdirLock> {
         let lock = self.lock_path();
         if let Some(dir) = lock.parent() {
             ensure_dirs(&self.root, dir)?;
         }
-        fsx::MkdirLock::acquire(&lock, Duration::from_secs(10), Duration::from_secs(120))
+        fsx::MkdirLock::acquire(&lock, wait, Duration::from_secs(120))
     }
 
     /// The sentinel present, NEEDS-HUMAN first (it is the more urgent one).

@@ -24,7 +24,10 @@ const HEADER: &str =
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Line {
-    Pair(String, String),
+    /// A `key: value` line: the key, the unquoted value, and the line as it was read (`None`
+    /// once baton sets it). A line baton never sets is written back verbatim (quotes,
+    /// spacing and `x: ""` kept).
+    Pair(String, String, Option<String>),
     Other(String),
 }
 
@@ -47,7 +50,11 @@ impl LoopState {
                             .bytes()
                             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
                 {
-                    Line::Pair(k.trim().to_string(), unquote(v.trim()).to_string())
+                    Line::Pair(
+                        k.trim().to_string(),
+                        unquote(v.trim()).to_string(),
+                        Some(l.to_string()),
+                    )
                 }
                 _ => Line::Other(l.to_string()),
             })
@@ -93,7 +100,7 @@ impl LoopState {
     /// The value of `key` (empty values are `Some("")`).
     pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.lines.iter().find_map(|l| match l {
-            Line::Pair(k, v) if k == key => Some(v.as_str()),
+            Line::Pair(k, v, _) if k == key => Some(v.as_str()),
             _ => None,
         })
     }
@@ -107,14 +114,17 @@ impl LoopState {
     pub(crate) fn set(&mut self, key: &str, value: &str) {
         let value = value.replace(['\n', '\r'], " ");
         for l in &mut self.lines {
-            if let Line::Pair(k, v) = l {
+            if let Line::Pair(k, v, raw) = l {
                 if k == key {
-                    *v = value;
+                    if *v != value {
+                        *v = value;
+                        *raw = None;
+                    }
                     return;
                 }
             }
         }
-        self.lines.push(Line::Pair(key.to_string(), value));
+        self.lines.push(Line::Pair(key.to_string(), value, None));
     }
 
     /// `key` as a number; a missing or empty value is `default`, a bad one an error naming
@@ -136,12 +146,12 @@ impl LoopState {
         let mut out = String::new();
         for l in &self.lines {
             match l {
-                Line::Pair(k, v) if v.is_empty() => out.push_str(&format!("{k}:\n")),
-                Line::Pair(k, v) => out.push_str(&format!("{k}: {v}\n")),
-                Line::Other(t) => {
+                Line::Pair(_, _, Some(t)) | Line::Other(t) => {
                     out.push_str(t);
                     out.push('\n');
                 }
+                Line::Pair(k, v, None) if v.is_empty() => out.push_str(&format!("{k}:\n")),
+                Line::Pair(k, v, None) => out.push_str(&format!("{k}: {v}\n")),
             }
         }
         out
@@ -187,7 +197,22 @@ mod tests {
         s.set(CYCLES_TOTAL, "1");
         assert_eq!(
             s.render(),
-            "# mine\nphase: verify\ncycles_this_session: 3\nnote: a: b\n\nfree text\ncycles_total: 1\n"
+            "# mine\nphase: verify\ncycles_this_session: 3\nnote: \"a: b\"\n\nfree text\ncycles_total: 1\n"
+        );
+    }
+
+    #[test]
+    fn lines_of_keys_baton_does_not_set_are_kept_verbatim() {
+        let text =
+            "owner: \"team a\"\nx: \"\"\ny:   'q'  \ncycles_this_session: 1\nloop_id: \"WL-1\"\n";
+        let mut s = LoopState::parse(text);
+        assert_eq!(s.get("x"), Some(""));
+        assert_eq!(s.render(), text);
+        s.set(CYCLES_THIS_SESSION, "2");
+        s.set(LOOP_ID, "WL-1"); // the same value: the line stays as it is
+        assert_eq!(
+            s.render(),
+            "owner: \"team a\"\nx: \"\"\ny:   'q'  \ncycles_this_session: 2\nloop_id: \"WL-1\"\n"
         );
     }
 
@@ -213,6 +238,9 @@ mod tests {
         let s = LoopState::load_or_fresh(&l, 5).unwrap();
         assert!(s.save(&l).unwrap());
         assert!(!s.save(&l).unwrap());
-        assert_eq!(LoopState::load(&l).unwrap(), Some(s));
+        assert_eq!(
+            LoopState::load(&l).unwrap().map(|r| r.render()),
+            Some(s.render())
+        );
     }
 }

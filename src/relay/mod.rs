@@ -8,11 +8,13 @@
 //! | loop_state.rs | `loop_state.md` (key: value lines, unknown lines kept) |
 //! | packet.rs | `packets/latest.md` (front matter + body) |
 //! | handoff.rs | HAND OFF |
+//! | commit.rs | committing exactly the relay's files |
 //! | resume.rs, verify.rs | RESUME and its verify script |
 //! | proc.rs, heartbeat.rs | a child process with a deadline; `weave send` |
 //! | status.rs | status, cycle, the survey the hooks read |
 //! | handler.rs | SessionStart and Stop |
 
+mod commit;
 mod handler;
 mod handoff;
 mod heartbeat;
@@ -140,9 +142,26 @@ fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
     Ok(())
 }
 
+/// What to do about a config with problems (the defaults are in force then, which may be
+/// another relay directory or budget than the user set).
+const CONFIG_FIX: &str = "fix .claude/baton.yaml (baton doctor lists all)";
+
+/// A state-changing command refuses to run on the defaults when the config has problems.
+fn refuse_on_config_problems(env: &CliEnv) -> Result<()> {
+    match env.loaded.problems.first() {
+        Some(p) => Err(Error::Invalid(format!(
+            "{p}; the relay does not change its state on the default config: {CONFIG_FIX}"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Runs a `baton relay` command; returns the exit code.
 pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
     let config = env.config();
+    if !matches!(command, Command::Status { .. }) {
+        refuse_on_config_problems(env)?;
+    }
     match command {
         Command::Handoff {
             loop_id,
@@ -172,7 +191,13 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
                 open_findings: (!open_findings.is_empty()).then_some(open_findings),
                 decisions: (!decisions.is_empty()).then_some(decisions),
             };
-            let outcome = handoff::handoff(&env.ctx, &env.root, config, &from_yaml.overlay(flags))?;
+            let outcome = handoff::handoff(
+                &env.ctx,
+                &env.root,
+                config,
+                &from_yaml.overlay(flags),
+                handoff::Limits::cli(),
+            )?;
             if json {
                 print_json(&outcome)?;
             } else {
@@ -201,6 +226,11 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             Ok(0)
         }
         Command::Status { json } => {
+            if let Some(p) = env.loaded.problems.first() {
+                eprintln!(
+                    "baton: warning: {p}; this status is read with the defaults: {CONFIG_FIX}"
+                );
+            }
             let s = status::survey(&env.root, config);
             if json {
                 print_json(&s)?;

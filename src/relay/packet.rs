@@ -55,10 +55,14 @@ impl Packet {
     pub(crate) fn parse(text: &str, what: &str) -> Result<Packet> {
         let (fm, _) = yaml::split_front_matter(text).ok_or_else(|| {
             Error::Invalid(format!(
-                "{what}: no YAML front matter (a packet starts with a `---` line); rewrite it with `baton relay handoff`"
+                "{what}: no YAML front matter (a packet starts with a `---` line); fix it, or delete it and hand off again"
             ))
         })?;
-        let p: Packet = yaml::parse(fm, what)?;
+        // yaml::parse speaks of "hook input"; a packet is a file: say only what is wrong.
+        let p: Packet = yaml::parse(fm, what).map_err(|e| match e {
+            Error::Input(m) => Error::Invalid(m.replace(['\n', '\r'], " ")),
+            e => e,
+        })?;
         validate_loop_id(&p.loop_id).map_err(|e| Error::Invalid(format!("{what}: {e}")))?;
         Ok(p)
     }

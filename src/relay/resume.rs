@@ -1,9 +1,11 @@
 //! `baton relay resume [--from PATH]`: the seed's RESUME steps.
 //!
-//! 1. a sentinel halts: NEEDS-HUMAN (a person must look) or STOP (stopped on purpose);
+//! 1. a sentinel halts: NEEDS-HUMAN (a person must look) or STOP (stopped on purpose); it is
+//!    looked for again after the verify script, under the relay lock, before anything changes;
 //! 2. no packet → nothing to resume: the weave-loop starts in DISCOVER mode;
-//! 3. the packet's `worktree`: when it names another existing directory, the resume runs
-//!    there; when it names nothing that exists, the resume runs where the packet was found;
+//! 3. the packet's `worktree`: when it names another work tree of the same git repository
+//!    (same common dir), the resume runs there; otherwise (gone, `/`, another repository) the
+//!    resume runs where the packet was found, and says so;
 //! 4. a packet already resumed (its id is `last_resumed_packet`) bumps nothing again;
 //! 5. `verify-on-resume.sh` runs (see `verify`); a failure writes NEEDS-HUMAN and halts;
 //! 6. hazard check and the `weave send relay:resumed` heartbeat, best effort;
@@ -18,7 +20,7 @@ use super::packet::Packet;
 use super::verify::{self, Verdict};
 use crate::core::config::{self, Config};
 use crate::core::ctx::Ctx;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::redact::Redactor;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -76,20 +78,24 @@ impl ResumeOutcome {
     }
 }
 
-/// The first `n` lines of a sentinel file (empty when unreadable).
-pub(crate) fn sentinel_head(layout: &Layout, s: Sentinel, n: usize) -> String {
+/// The first `n` lines of a sentinel file, redacted (empty when unreadable). Anyone may write
+/// a sentinel, and its text is printed where the model reads it.
+pub(crate) fn sentinel_head(layout: &Layout, s: Sentinel, n: usize, redactor: &Redactor) -> String {
     read_opt(&layout.sentinel_path(s))
         .ok()
         .flatten()
-        .map(|t| t.lines().take(n).collect::<Vec<_>>().join("\n"))
+        .map(|t| {
+            let t = redactor.redact(&t).text;
+            t.lines().take(n).collect::<Vec<_>>().join("\n")
+        })
         .unwrap_or_default()
 }
 
-fn halted(layout: &Layout) -> Option<ResumeOutcome> {
+fn halted(layout: &Layout, redactor: &Redactor) -> Option<ResumeOutcome> {
     layout.sentinel().map(|s| ResumeOutcome::Halted {
         sentinel: s,
         path: Layout::show(layout.sentinel_rel(s)),
-        first_lines: sentinel_head(layout, s, 8),
+        first_lines: sentinel_head(layout, s, 8, redactor),
     })
 }
 
@@ -101,7 +107,10 @@ pub(crate) fn resume(
     from: Option<&Path>,
 ) -> Result<ResumeOutcome> {
     let layout = Layout::new(root, config);
-    if let Some(h) = halted(&layout) {
+    if let Some(h) = halted(
+        &layout,
+        &Redactor::with_extra(&config.redact.extra_patterns),
+    ) {
         return Ok(h);
     }
     let packet_rel = from.map_or_else(|| layout.packet_rel.clone(), Path::to_path_buf);
@@ -113,10 +122,11 @@ pub(crate) fn resume(
     let packet = Packet::parse(&text, &Layout::show(&packet_rel))?;
 
     // Where to resume: the packet's worktree when it is another directory that exists.
-    let (root, loaded_config, worktree_note) = pick_worktree(ctx, root, &packet);
+    let (root, loaded_config, worktree_note) = pick_worktree(ctx, root, &packet)?;
     let config = loaded_config.as_ref().unwrap_or(config);
     let layout = Layout::new(&root, config);
-    if let Some(h) = halted(&layout) {
+    let redactor = Redactor::with_extra(&config.redact.extra_patterns);
+    if let Some(h) = halted(&layout, &redactor) {
         return Ok(h);
     }
     let id = packet.id();
@@ -128,7 +138,6 @@ pub(crate) fn resume(
         });
     }
 
-    let redactor = Redactor::with_extra(&config.redact.extra_patterns);
     let timeout = Duration::from_secs(config.relay.verify_timeout_secs);
     let verdict = verify::run(&layout, timeout, &redactor);
     if let Verdict::Failed {
@@ -154,6 +163,11 @@ pub(crate) fn resume(
     }
 
     let _lock = layout.lock()?;
+    // A person may have stopped the loop while the script ran or while another relay command
+    // held the lock: look again, under the lock, before anything is bumped or committed.
+    if let Some(h) = halted(&layout, &redactor) {
+        return Ok(h);
+    }
     let state_file = layout.abs(&layout.loop_state_rel);
     let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
     if already(&state) {
@@ -163,8 +177,8 @@ pub(crate) fn resume(
             key_state: packet.key_state(),
         });
     }
-    let hazards = heartbeat::hazard(&root, config);
-    let heartbeat = heartbeat::send(ctx, &root, config, "relay:resumed", &hazards);
+    let hazards = heartbeat::hazard(ctx, &root, config);
+    let heartbeat = heartbeat::send(ctx, &root, config, "relay:resumed", &hazards, None);
     let total = state.number(ls::CYCLES_TOTAL, 0, &state_file)? + 1;
     state.set(ls::CYCLES_THIS_SESSION, "0");
     state.set(ls::CYCLES_TOTAL, &total.to_string());
@@ -192,9 +206,9 @@ fn pick_worktree(
     ctx: &Ctx,
     root: &Path,
     packet: &Packet,
-) -> (PathBuf, Option<Config>, Option<String>) {
+) -> Result<(PathBuf, Option<Config>, Option<String>)> {
     if packet.worktree.is_empty() {
-        return (root.to_path_buf(), None, None);
+        return Ok((root.to_path_buf(), None, None));
     }
     let wt = PathBuf::from(&packet.worktree);
     let same = match (wt.canonicalize(), root.canonicalize()) {
@@ -202,22 +216,54 @@ fn pick_worktree(
         _ => false,
     };
     if same {
-        return (root.to_path_buf(), None, None);
+        return Ok((root.to_path_buf(), None, None));
     }
-    if wt.is_dir() {
+    if wt.is_dir() && same_repository(&wt, root) {
         let loaded = config::load(ctx, &wt);
+        // As for the caller's own config: no state change on the defaults.
+        if let Some(p) = loaded.problems.first() {
+            return Err(Error::Invalid(format!(
+                "the packet's worktree {} has a config problem: {p}; the relay does not change its state on the default config: fix its .claude/baton.yaml (baton doctor lists all)",
+                wt.display()
+            )));
+        }
         let note = format!(
             "the packet's worktree is {}: resumed there; continue the loop in that directory",
             wt.display()
         );
-        return (wt, Some(loaded.config), Some(note));
+        return Ok((wt, Some(loaded.config), Some(note)));
     }
+    let why = if wt.is_dir() {
+        "is not a work tree of this repository"
+    } else {
+        "does not exist here"
+    };
     let note = format!(
-        "the packet's worktree {} does not exist here: resumed in {}, where the packet is",
+        "the packet's worktree {} {why}: resumed in {}, where the packet is",
         wt.display(),
         root.display()
     );
-    (root.to_path_buf(), None, Some(note))
+    Ok((root.to_path_buf(), None, Some(note)))
+}
+
+/// Whether `dir` is inside a (non-bare) work tree of the repository that holds `root`: both
+/// share git's common dir (the main `.git` of linked worktrees). A packet names its worktree,
+/// and anything else (`/`, another repository) must not get its verify script run or its loop
+/// state written.
+fn same_repository(dir: &Path, root: &Path) -> bool {
+    let (Ok(a), Ok(b)) = (
+        git2::Repository::discover(dir),
+        git2::Repository::discover(root),
+    ) else {
+        return false;
+    };
+    if a.is_bare() || a.workdir().is_none() {
+        return false;
+    }
+    match (a.commondir().canonicalize(), b.commondir().canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
 }
 
 /// The CLI's text for an outcome: (stdout, stderr).

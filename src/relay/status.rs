@@ -12,6 +12,7 @@ use super::packet::{validate_loop_id, Packet};
 use super::resume::sentinel_head;
 use crate::core::config::Config;
 use crate::core::error::Result;
+use crate::core::redact::Redactor;
 use serde::Serialize;
 use std::path::Path;
 
@@ -35,6 +36,8 @@ pub(crate) struct Survey {
     pub(crate) last_resumed_packet: Option<String>,
     pub(crate) verify_script: String,
     pub(crate) verify_script_present: bool,
+    /// Why the script that is there cannot be run (a dangling symlink …): resume will fail.
+    pub(crate) verify_script_problem: Option<String>,
     /// Files that could not be read as they should (their defaults are used).
     pub(crate) problems: Vec<String>,
 }
@@ -85,14 +88,22 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
         has_loop_state,
         sentinel,
         sentinel_path: sentinel.map(|s| Layout::show(layout.sentinel_rel(s))),
-        sentinel_head: sentinel.map(|s| sentinel_head(&layout, s, 12)),
+        sentinel_head: sentinel.map(|s| {
+            sentinel_head(
+                &layout,
+                s,
+                12,
+                &Redactor::with_extra(&config.redact.extra_patterns),
+            )
+        }),
         packet_path: Layout::show(&layout.packet_rel),
         packet,
         packet_problem,
         pending,
         last_resumed_packet: last,
         verify_script: Layout::show(&layout.verify_rel),
-        verify_script_present: layout.abs(&layout.verify_rel).exists(),
+        verify_script_present: super::verify::script_present(&layout),
+        verify_script_problem: super::verify::script_problem(&layout),
         problems,
     }
 }
@@ -140,19 +151,19 @@ pub(crate) fn render(s: &Survey) -> String {
             },
             p.key_state()
         ),
-        (None, Some(problem)) => format!("{} — unreadable: {problem}", s.packet_path),
+        (None, Some(problem)) => format!(
+            "{} — BROKEN: {problem}; handoff refuses to overwrite it and resume cannot read it: fix it or delete it",
+            s.packet_path
+        ),
         (None, None) => format!("none ({} not written yet)", s.packet_path),
     };
     out.push_str(&format!("  packet      {packet}\n"));
-    out.push_str(&format!(
-        "  verify      {} ({})\n",
-        s.verify_script,
-        if s.verify_script_present {
-            "present"
-        } else {
-            "missing: resume verifies nothing"
-        }
-    ));
+    let verify = match (&s.verify_script_problem, s.verify_script_present) {
+        (Some(problem), _) => format!("unusable: it {problem}; resume will fail on it"),
+        (None, true) => "present".into(),
+        (None, false) => "missing: resume verifies nothing".into(),
+    };
+    out.push_str(&format!("  verify      {} ({verify})\n", s.verify_script));
     for p in &s.problems {
         out.push_str(&format!("  problem     {p}\n"));
     }

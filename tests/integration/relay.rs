@@ -575,18 +575,72 @@ fn resume_follows_the_packets_worktree_or_stays_when_it_is_gone() {
     );
     assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
 
-    // Another existing worktree: the resume (verify, loop state, commit) happens there.
+    // Another work tree of the same repository: the resume (verify, loop state, commit)
+    // happens there.
     let a = Project::new();
-    let b = Project::new();
-    handed_off(&b);
+    let wt = a.home.path().join("wt2");
+    repo(&a).worktree("wt2", &wt, None).unwrap();
+    let out = a.run(
+        &["--root", wt.to_str().unwrap(), "relay", "handoff"],
+        STATE_YAML.as_bytes(),
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
     std::fs::create_dir_all(a.root.join("inbox")).unwrap();
-    std::fs::copy(b.root.join(PACKET), a.root.join("inbox/packet.md")).unwrap();
+    std::fs::copy(wt.join(PACKET), a.root.join("inbox/packet.md")).unwrap();
     let out = relay(&a, &["resume", "--from", "inbox/packet.md"], "");
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("resumed there"), "{out:?}");
-    assert_eq!(head(&b).1, "weave-loop: resume (at WL-012)");
+    let wt_repo = git2::Repository::open(&wt).unwrap();
+    let wt_head = wt_repo.head().unwrap().peel_to_commit().unwrap();
+    assert_eq!(wt_head.message(), Some("weave-loop: resume (at WL-012)"));
     assert_eq!(commit_count(&a), 1);
     assert!(!exists(&a, LOOP_STATE));
+}
+
+#[test]
+fn resume_does_not_trust_a_packet_worktree_outside_this_repository() {
+    // A directory outside any repository (think `worktree: /`; a temp dir here, so that a
+    // regression cannot write to the real `/`), and a directory of another repository:
+    // neither gets its verify script run or its loop state written; the resume happens where
+    // the packet is, and says so.
+    let plain = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(plain.path().join(".handoff/loop")).unwrap();
+    std::fs::write(plain.path().join(VERIFY), "touch ran-here\nexit 0\n").unwrap();
+    let other = Project::new();
+    write_verify(&other, "touch ran-here\nexit 0\n");
+    let targets = [
+        plain.path().display().to_string(),
+        other.root.display().to_string(),
+    ];
+    for target in &targets {
+        let p = Project::new();
+        handed_off(&p);
+        let packet = read(&p, PACKET).replace(
+            &format!("worktree: {}", p.root.display()),
+            &format!("worktree: {target}"),
+        );
+        assert!(
+            packet.contains(&format!("worktree: {target}\n")),
+            "{packet}"
+        );
+        p.write(PACKET, &packet);
+        let out = relay(&p, &["resume"], "");
+        assert_eq!(out.code, 0, "{target}: {out:?}");
+        assert!(
+            out.stdout.contains(&format!(
+                "the packet's worktree {target} is not a work tree of this repository"
+            )),
+            "{target}: {out:?}"
+        );
+        assert!(!out.stdout.contains("resumed there"), "{target}: {out:?}");
+        assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
+        assert!(read(&p, LOOP_STATE).contains("cycles_total: 1\n"));
+    }
+    assert!(!exists(&other, "ran-here") && !exists(&other, LOOP_STATE));
+    assert!(!plain.path().join("ran-here").exists());
+    assert!(!plain.path().join(LOOP_STATE).exists());
+    assert_eq!(commit_count(&other), 1);
 }
 
 #[test]
@@ -628,4 +682,326 @@ fn a_project_below_the_git_top_commits_its_own_paths() {
         &[("CLAUDE_PROJECT_DIR", sub.to_str().unwrap())],
     );
     assert!(context(&out).contains("## Relay packet waiting"), "{out:?}");
+}
+
+#[test]
+fn a_dangling_verify_symlink_halts_the_resume_instead_of_passing() {
+    let p = Project::new();
+    handed_off(&p);
+    std::os::unix::fs::symlink(p.root.join("nowhere.sh"), p.root.join(VERIFY)).unwrap();
+    let before = (head(&p), read(&p, LOOP_STATE));
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(!out.stdout.contains("nothing verified"), "{out:?}");
+    assert!(out.stderr.contains("symlink"), "{out:?}");
+    assert!(read(&p, NEEDS_HUMAN).contains("symlink"));
+    assert_eq!(before, (head(&p), read(&p, LOOP_STATE)));
+    // status says so too, instead of "missing: resume verifies nothing".
+    std::fs::remove_file(p.root.join(NEEDS_HUMAN)).unwrap();
+    let out = relay(&p, &["status"], "");
+    assert!(
+        out.stdout
+            .contains("(unusable: it is a symlink whose target cannot be read"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_stop_created_during_verify_halts_the_resume() {
+    let p = Project::new();
+    handed_off(&p);
+    // The person stops the loop while the (slow) verify script runs.
+    write_verify(&p, "touch .handoff/loop/STOP\nexit 0\n");
+    let before = (head(&p), read(&p, LOOP_STATE));
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("the loop is stopped"), "{out:?}");
+    assert!(!out.stdout.contains("CYCLE mode"), "{out:?}");
+    assert_eq!(before, (head(&p), read(&p, LOOP_STATE)));
+}
+
+#[test]
+fn a_stop_created_while_the_lock_is_held_halts_the_handoff() {
+    let p = Project::new();
+    handed_off(&p);
+    let commits = commit_count(&p);
+    // Another relay command holds the lock (a fresh lock without an owner file is not stale).
+    let lock = p.root.join(".handoff/loop/.relay.lock");
+    std::fs::create_dir_all(&lock).unwrap();
+    let mut c = p.command(&["relay", "handoff", "--phase", "land", "--no-stdin"]);
+    c.env("BATON_NOW", "2026-11-30T11:00:00Z");
+    let child = std::thread::spawn(move || crate::harness::run_command(c, b""));
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    p.write(".handoff/loop/STOP", "");
+    std::fs::remove_dir_all(&lock).unwrap();
+    let out = child.join().unwrap();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("nothing to hand off"), "{out:?}");
+    assert!(!read(&p, PACKET).contains("orchestrator_phase: land"));
+    assert_eq!(commit_count(&p), commits);
+}
+
+#[test]
+fn a_broken_packet_is_refused_by_handoff_and_surfaced_at_session_start_and_in_status() {
+    let p = Project::new();
+    handed_off(&p);
+    let broken = read(&p, PACKET).replace("open_findings:", "open_findings: [unclosed\nx:");
+    p.write(PACKET, &broken);
+    let commits = commit_count(&p);
+    let out = relay_at(
+        &p,
+        &["handoff", "--loop-id", "WL-012", "--no-stdin"],
+        "",
+        "2026-11-30T09:00:00Z",
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(out.stderr.lines().count(), 1, "{out:?}");
+    assert!(out.stderr.contains(PACKET), "{out:?}");
+    assert!(out.stderr.contains("fix the file, or delete it"), "{out:?}");
+    assert!(!out.stderr.contains("hook input"), "{out:?}");
+    assert_eq!(read(&p, PACKET), broken);
+    assert_eq!(commit_count(&p), commits);
+
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains(PACKET) && msg.contains("not valid YAML"),
+        "{out:?}"
+    );
+
+    let out = relay(&p, &["status"], "");
+    assert!(out.stdout.contains("BROKEN"), "{out:?}");
+    assert!(out.stdout.contains("fix it or delete it"), "{out:?}");
+
+    // The Stop hook at the budget does not hand off over it either; it says why.
+    let state = read(&p, LOOP_STATE).replace("cycle_budget: 5", "cycle_budget: 1");
+    p.write(LOOP_STATE, &state);
+    assert_eq!(relay(&p, &["cycle"], "").code, 0);
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains("not handing off") && msg.contains(PACKET),
+        "{msg}"
+    );
+    assert_eq!(read(&p, PACKET), broken);
+    assert_eq!(commit_count(&p), commits);
+}
+
+#[test]
+fn a_secret_in_a_sentinel_is_redacted_on_stdout() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "redact:\n  extra_patterns: ['acme-[0-9]{6}']\n",
+    );
+    handed_off(&p);
+    let secret = ["ghp_", "abcdefghijklmnopqrstuvwxyz0123456789"].concat();
+    p.write(
+        NEEDS_HUMAN,
+        &format!("NEEDS-HUMAN: by hand\ntoken {secret}\ninternal acme-123456\n"),
+    );
+    for args in [
+        &["resume"][..],
+        &["resume", "--json"],
+        &["status"],
+        &["status", "--json"],
+    ] {
+        let out = relay(&p, args, "");
+        for leaked in [secret.as_str(), "acme-123456"] {
+            assert!(
+                !out.stdout.contains(leaked) && !out.stderr.contains(leaked),
+                "{args:?}: {out:?}"
+            );
+        }
+    }
+    let out = relay(&p, &["resume"], "");
+    assert!(out.stdout.contains("[REDACTED]"), "{out:?}");
+    // The status screen's sentinel line is the first line; a secret there is redacted too.
+    p.write(NEEDS_HUMAN, &format!("verify leaked {secret}\n"));
+    let out = relay(&p, &["status"], "");
+    assert!(!out.stdout.contains(&secret), "{out:?}");
+    assert!(out.stdout.contains("[REDACTED]"), "{out:?}");
+}
+
+#[test]
+fn a_config_with_problems_refuses_state_changes_instead_of_running_on_defaults() {
+    let p = Project::new();
+    // paths.relay is set, but cycle_budget: 0 makes the whole file fall back to the defaults.
+    p.write(
+        ".claude/baton.yaml",
+        "paths:\n  relay: state/relay\nrelay:\n  cycle_budget: 0\n",
+    );
+    for args in [
+        &["cycle", "--loop-id", "WL-001"][..],
+        &["handoff", "--loop-id", "WL-001", "--no-stdin"],
+        &["resume"],
+    ] {
+        let out = relay(&p, args, "");
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains("relay.cycle_budget"),
+            "{args:?}: {out:?}"
+        );
+        assert!(
+            out.stderr
+                .contains("fix .claude/baton.yaml (baton doctor lists all)"),
+            "{args:?}: {out:?}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+    }
+    assert!(!exists(&p, ".handoff") && !exists(&p, "state"));
+    assert_eq!(commit_count(&p), 1);
+    // status still runs, with a warning.
+    let out = relay(&p, &["status"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("baton: warning:"), "{out:?}");
+    assert!(out.stdout.starts_with("relay — "), "{out:?}");
+}
+
+#[test]
+fn the_stop_hook_does_not_hand_off_on_a_config_with_problems() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "relay:\n  cycle_budget: 1\n");
+    relay(&p, &["cycle", "--loop-id", "WL-001"], "");
+    p.write(
+        ".claude/baton.yaml",
+        "relay:\n  cycle_budget: 1\n  bogus_key: 1\n",
+    );
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains("not handing off on the default config"),
+        "{msg}"
+    );
+    assert!(!exists(&p, PACKET));
+    assert_eq!(commit_count(&p), 1);
+}
+
+#[test]
+fn loop_state_lines_of_keys_baton_does_not_own_survive_a_rewrite() {
+    let p = Project::new();
+    p.write(
+        LOOP_STATE,
+        "# mine\nowner: \"team a\"\nx: \"\"\nnote: 'a: b'\nloop_id: WL-004\ncycles_this_session: 0\n",
+    );
+    assert_eq!(relay(&p, &["cycle"], "").code, 0);
+    let state = read(&p, LOOP_STATE);
+    assert!(
+        state.starts_with(
+            "# mine\nowner: \"team a\"\nx: \"\"\nnote: 'a: b'\nloop_id: WL-004\ncycles_this_session: 1\n"
+        ),
+        "{state}"
+    );
+}
+
+/// A project at its cycle budget (1), with a packet handed off before.
+fn at_the_budget(p: &Project) {
+    p.write(
+        ".claude/baton.yaml",
+        "relay:\n  cycle_budget: 1\n  heartbeat_timeout_ms: 10000\n",
+    );
+    handed_off(p);
+    assert_eq!(relay_at(p, &["resume"], "", "2026-11-30T10:20:00Z").code, 0);
+    assert_eq!(relay(p, &["cycle"], "").code, 0);
+}
+
+#[test]
+fn the_stop_hook_skips_the_handoff_quickly_when_the_lock_is_held() {
+    let p = Project::new();
+    at_the_budget(&p);
+    let commits = commit_count(&p);
+    // Another relay command holds the lock (fresh, no owner file: not stale).
+    std::fs::create_dir_all(p.root.join(".handoff/loop/.relay.lock")).unwrap();
+    let start = std::time::Instant::now();
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    let took = start.elapsed();
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains("another relay command holds the lock") && msg.contains("handoff skipped"),
+        "{msg}"
+    );
+    assert!(took < std::time::Duration::from_secs(8), "took {took:?}");
+    assert_eq!(commit_count(&p), commits);
+}
+
+#[test]
+fn the_stop_hook_caps_a_slow_heartbeat_under_its_timeout() {
+    let p = Project::new();
+    at_the_budget(&p);
+    let bin = p.home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("weave"), "#!/bin/sh\nsleep 30\n").unwrap();
+    std::fs::set_permissions(
+        bin.join("weave"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let start = std::time::Instant::now();
+    let out = p.run(
+        &["hook", "Stop"],
+        stop_event(&p, false).as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", p.root.to_str().unwrap()),
+            ("BATON_NOW", "2026-11-30T11:30:00Z"),
+            ("PATH", &path),
+        ],
+    );
+    let took = start.elapsed();
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(msg.contains("handed off WL-012"), "{msg}");
+    assert_eq!(head(&p).1, "weave-loop: handoff (at WL-012)");
+    // 10 s of configured heartbeat would take the hook past 10 s; capped, it ends by ~6 s.
+    assert!(took < std::time::Duration::from_secs(9), "took {took:?}");
+}
+
+#[test]
+fn resume_in_the_packets_worktree_refuses_when_that_worktree_config_has_problems() {
+    let a = Project::new();
+    let wt = a.home.path().join("wt3");
+    repo(&a).worktree("wt3", &wt, None).unwrap();
+    let out = a.run(
+        &["--root", wt.to_str().unwrap(), "relay", "handoff"],
+        STATE_YAML.as_bytes(),
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    // The worktree's config goes bad after the handoff (it is not committed there).
+    std::fs::create_dir_all(wt.join(".claude")).unwrap();
+    std::fs::write(wt.join(".claude/baton.yaml"), "relay:\n  cycle_budget: 0\n").unwrap();
+    std::fs::create_dir_all(a.root.join("inbox")).unwrap();
+    std::fs::copy(wt.join(PACKET), a.root.join("inbox/packet.md")).unwrap();
+    let before = std::fs::read_to_string(wt.join(LOOP_STATE)).unwrap();
+    let out = relay(&a, &["resume", "--from", "inbox/packet.md"], "");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("relay.cycle_budget"), "{out:?}");
+    assert!(out.stderr.contains("baton doctor lists all"), "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(wt.join(LOOP_STATE)).unwrap(),
+        before
+    );
 }
