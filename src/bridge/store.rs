@@ -83,21 +83,10 @@ impl Rune {
             .dir
             .parent()
             .map_or_else(|| PathBuf::from(&name), |p| p.join(&name));
-        // Ten seconds in all, in short tries so an ownerless lock is broken as soon as it
-        // is old enough.
-        let start = std::time::Instant::now();
-        let held = loop {
-            break_ownerless(&lock);
-            match fsx::MkdirLock::acquire(
-                &lock,
-                Duration::from_millis(500),
-                Duration::from_secs(60),
-            ) {
-                Err(crate::core::error::Error::LockTimeout { .. })
-                    if start.elapsed() < Duration::from_secs(10) => {}
-                other => break other?,
-            }
-        };
+        // core::fsx breaks a lock left by a killed writer (dead pid, or no owner after a
+        // short grace), so one wait of ten seconds covers it.
+        let held =
+            fsx::MkdirLock::acquire(&lock, Duration::from_secs(10), Duration::from_secs(60))?;
         self.sweep_temps();
         Ok(held)
     }
@@ -159,37 +148,6 @@ impl UserDirs {
         UserDirs {
             cache: super::scan_cache::location(env, &rune.dir),
             global: super::global::location(env),
-        }
-    }
-}
-
-/// A writer killed between creating the lock directory and naming itself in it leaves a
-/// lock with no readable owner, which `MkdirLock` would honour for a minute. One older than
-/// two seconds is broken here (renamed aside first, so two breakers cannot both win).
-fn break_ownerless(lock: &Path) {
-    let Ok(meta) = std::fs::symlink_metadata(lock) else {
-        return;
-    };
-    if !meta.is_dir() {
-        return;
-    }
-    let owner = std::fs::read_to_string(lock.join("owner")).unwrap_or_default();
-    if owner
-        .trim()
-        .strip_prefix("pid=")
-        .is_some_and(|p| p.parse::<u32>().is_ok())
-    {
-        return;
-    }
-    let old = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.elapsed().ok())
-        .is_some_and(|age| age > Duration::from_secs(2));
-    if old {
-        let aside = lock.with_extension(format!("ownerless.{}", std::process::id()));
-        if std::fs::rename(lock, &aside).is_ok() {
-            let _ = std::fs::remove_dir_all(&aside);
         }
     }
 }
@@ -313,7 +271,7 @@ mod tests {
     }
 
     #[test]
-    fn an_old_ownerless_lock_is_broken_a_fresh_one_is_not() {
+    fn an_old_ownerless_lock_is_broken() {
         let t = tempfile::tempdir().unwrap();
         let rune = Rune {
             dir: t.path().join(".rune"),
@@ -321,12 +279,7 @@ mod tests {
         };
         let lock = t.path().join(".rune.lock");
         std::fs::create_dir(&lock).unwrap();
-        break_ownerless(&lock);
-        assert!(
-            lock.exists(),
-            "a fresh ownerless lock may be a writer starting up"
-        );
-        let old = std::time::SystemTime::now() - Duration::from_secs(5);
+        let old = std::time::SystemTime::now() - Duration::from_secs(10);
         std::fs::File::open(&lock)
             .unwrap()
             .set_modified(old)

@@ -141,8 +141,10 @@ pub struct MkdirLock {
 
 /// The file inside a lock directory that names its holder.
 const OWNER_FILE: &str = "owner";
-/// Breaking stale locks in a directory is serialised by an advisory lock on this file.
-const BREAK_FILE: &str = ".baton-lock-break";
+/// A holder names itself in the owner file microseconds after creating the lock directory;
+/// a lock with no readable owner older than this was left by a writer killed in between.
+/// (datarim's own writer makes ownerless locks too, held for well under a second.)
+const OWNERLESS_GRACE: Duration = Duration::from_secs(5);
 
 /// What a lock's owner file says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -225,7 +227,10 @@ fn stale_owner(path: &Path, stale_after: Duration) -> Option<Owner> {
         .ok()
         .and_then(|t| SystemTime::now().duration_since(t).ok())
         .unwrap_or_default();
-    let stale = age > stale_after || owner.pid.is_some_and(|pid| !process_alive(pid));
+    let ownerless = owner.pid.is_none() && owner.token.is_none();
+    let stale = age > stale_after
+        || (ownerless && age > OWNERLESS_GRACE.min(stale_after))
+        || owner.pid.is_some_and(|pid| !process_alive(pid));
     stale.then_some(owner)
 }
 
@@ -240,21 +245,11 @@ fn process_alive(pid: u32) -> bool {
 }
 
 /// Removes a stale lock without racing other breakers or a new holder: under an advisory
-/// lock on the directory's break file, the lock is removed only if it is still stale and
-/// still held by the owner that was judged stale (a lock taken afresh in between has
-/// another token).
+/// lock on the lock directory itself (so nothing is left beside it), the lock is removed only
+/// if it is still stale and still held by the owner that was judged stale (a lock taken
+/// afresh in between has another token).
 fn break_lock(path: &Path, seen: &Owner, stale_after: Duration) {
-    let Some(dir) = path.parent() else { return };
-    let Ok(guard) = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(PRIVATE_FILE)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(dir.join(BREAK_FILE))
-    else {
-        return;
-    };
+    let Ok(guard) = File::open(path) else { return };
     if guard.lock().is_err() {
         return;
     }
@@ -455,6 +450,25 @@ mod tests {
                 "round {round}: two holders at once"
             );
         }
+    }
+
+    #[test]
+    fn an_ownerless_lock_is_broken_after_the_grace_only() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join(".lock.O");
+        fs::create_dir(&p).unwrap();
+        // Fresh and ownerless: a writer starting up; not taken within 100 ms.
+        assert!(
+            MkdirLock::acquire(&p, Duration::from_millis(100), Duration::from_secs(60)).is_err()
+        );
+        // Backdate it past the grace.
+        let old = SystemTime::now() - Duration::from_secs(10);
+        File::open(&p).unwrap().set_modified(old).unwrap();
+        assert!(
+            MkdirLock::acquire(&p, Duration::from_millis(100), Duration::from_secs(60)).is_ok()
+        );
+        let leftovers: Vec<_> = fs::read_dir(t.path()).unwrap().collect();
+        assert!(leftovers.is_empty(), "nothing left beside the lock");
     }
 
     #[test]
