@@ -28,6 +28,14 @@ const RULES: &[Rule] = &[
         pattern: r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
     },
     Rule {
+        // What is left of a key block whose BEGIN line was cut off (a captured tail): the
+        // base64 lines before an END line. Runs after the whole-block rule above, so any END
+        // still here is an orphan.
+        name: "pem-orphan-body",
+        triggers: &["PRIVATE KEY-----"],
+        pattern: r"(?m)(?:^[A-Za-z0-9+/=]{16,}\r?\n)*^[A-Za-z0-9+/=]*-----END [A-Z0-9 ]*PRIVATE KEY-----",
+    },
+    Rule {
         name: "aws-access-key",
         triggers: &["AKIA", "ASIA"],
         pattern: r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
@@ -385,6 +393,16 @@ sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
         let r = redact(text);
         assert_eq!(r.text, text);
         assert_eq!(r.count, 0);
+    }
+
+    #[test]
+    fn an_orphan_key_body_is_removed() {
+        let text = s(&[
+            "log start\nMIIEowIBAAKCAQEAx7\nabcdefghijklmnopqrstuvwxyz012345\n-----END RSA ",
+            "PRIVATE KEY-----\ntest failed\n",
+        ]);
+        let r = redact(&text);
+        assert_eq!(r.text, "log start\n[REDACTED]\ntest failed\n");
     }
 
     #[test]

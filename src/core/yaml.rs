@@ -8,21 +8,29 @@ use super::error::{Error, Result};
 use serde::de::DeserializeOwned;
 
 /// Parses `text` as YAML into `T`; `what` names the input in the error ("stdin", a path).
-/// Empty input is the empty mapping, so every-key-optional inputs accept it.
+/// Empty input is the empty mapping, so every-key-optional inputs accept it. The error is
+/// one line.
 pub fn parse<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
+    parse_lines(text, what).map_err(|e| match e {
+        Error::Invalid(m) => Error::Invalid(m.replace(['\n', '\r'], " ")),
+        e => e,
+    })
+}
+
+fn parse_lines<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
     let value: serde_yaml::Value = if text.trim().is_empty() {
         serde_yaml::Value::Mapping(serde_yaml::Mapping::new())
     } else {
         serde_yaml::from_str(text)
-            .map_err(|e| Error::Input(format!("{what}: not valid YAML: {e}")))?
+            .map_err(|e| Error::Invalid(format!("{what}: not valid YAML: {e}")))?
     };
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
         if path == "." {
-            Error::Input(format!("{what}: {inner}"))
+            Error::Invalid(format!("{what}: {inner}"))
         } else {
-            Error::Input(format!("{what}: key `{path}`: {inner}"))
+            Error::Invalid(format!("{what}: key `{path}`: {inner}"))
         }
     })
 }

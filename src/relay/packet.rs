@@ -58,11 +58,7 @@ impl Packet {
                 "{what}: no YAML front matter (a packet starts with a `---` line); fix it, or delete it and hand off again"
             ))
         })?;
-        // yaml::parse speaks of "hook input"; a packet is a file: say only what is wrong.
-        let p: Packet = yaml::parse(fm, what).map_err(|e| match e {
-            Error::Input(m) => Error::Invalid(m.replace(['\n', '\r'], " ")),
-            e => e,
-        })?;
+        let p: Packet = yaml::parse(fm, what)?;
         validate_loop_id(&p.loop_id).map_err(|e| Error::Invalid(format!("{what}: {e}")))?;
         Ok(p)
     }
