@@ -145,11 +145,15 @@ fn status_command(env: &CliEnv, json: bool) -> i32 {
         .iter()
         .map(ToString::to_string)
         .collect();
+    let details: Vec<String> = bridge::summary_line(&env.root, env.config())
+        .into_iter()
+        .collect();
     if json {
         let v = serde_json::json!({
             "root": env.root,
             "version": env!("CARGO_PKG_VERSION"),
             "subsystems": states,
+            "details": details,
             "config_problems": problems,
         });
         println!("{v}");
@@ -157,6 +161,9 @@ fn status_command(env: &CliEnv, json: bool) -> i32 {
         let note = (!problems.is_empty())
             .then(|| format!("{} problem(s); run `baton doctor`", problems.len()));
         print!("{}", status::render(&env.root, &states, note.as_deref()));
+        for line in &details {
+            println!("  {line}");
+        }
     }
     0
 }

@@ -34,6 +34,7 @@ mod status;
 mod store;
 
 pub(crate) use handler::BridgeHandler;
+pub(crate) use status::summary_line;
 
 use crate::cli_env::CliEnv;
 use crate::core::budget;

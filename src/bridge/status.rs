@@ -81,8 +81,6 @@ pub(crate) fn survey(
 
 /// One line for `baton status`'s bridge row (for the lead to wire into src/status.rs):
 /// counts and the checkpoint, without the integrity scan (that is `baton bridge status`).
-// Not called yet: src/status.rs belongs to the foundation; the lead wires it in.
-#[allow(dead_code)]
 pub(crate) fn summary_line(
     root: &std::path::Path,
     config: &crate::core::config::Config,

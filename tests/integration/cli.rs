@@ -33,7 +33,21 @@ fn status_shows_which_subsystems_have_state() {
         .map(|s| s["name"].as_str().unwrap())
         .collect();
     assert_eq!(with, vec!["audit"]);
+    p.write(".rune/decisions.md", "# Decisions\n");
+    let v = p.run(&["status", "--json"], b"", &[]).json();
+    assert!(
+        v["details"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("session-bridge: "),
+        "{v}"
+    );
     let text = p.run(&["status"], b"", &[]);
+    assert!(
+        text.stdout.contains("  session-bridge: "),
+        "{}",
+        text.stdout
+    );
     assert!(
         text.stdout
             .contains("audit    .boo/                has state"),
