@@ -11,6 +11,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod audit;
+mod bridge;
 mod foundation;
 mod handoff;
 mod mock_api;

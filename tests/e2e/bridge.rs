@@ -1,0 +1,126 @@
+//! The bridge inside Claude Code: the checkpoint and the invariants reach the model's first
+//! request; a compaction writes a new checkpoint that the next session sees.
+
+use crate::mock_api::{MockApi, Recorded, Turn};
+use crate::support::{claude_or_skip, run, Sandbox};
+use serde_json::Value;
+use std::fs;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const INVARIANTS: &str = "# Invariants\n\n## Danger Zones\n\n### Applied migrations\n\
+- **WHAT**: never edit an applied migration\n- **WHERE**: `migrations/**`\n\
+- **WHY**: production replays them\n";
+
+fn main_requests(requests: &[Recorded]) -> Vec<&Recorded> {
+    requests
+        .iter()
+        .filter(|r| {
+            r.json()
+                .get("tools")
+                .and_then(Value::as_array)
+                .is_some_and(|t| !t.is_empty())
+        })
+        .collect()
+}
+
+/// `baton bridge checkpoint` in the project, YAML on stdin.
+fn checkpoint(sandbox: &Sandbox, yaml: &str) {
+    let mut child = Command::new(sandbox.plugin.join("bin/baton"))
+        .args(["bridge", "checkpoint"])
+        .current_dir(&sandbox.project)
+        .env("HOME", &sandbox.home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(yaml.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn checkpoint_and_invariants_reach_the_model_and_survive_a_compaction() {
+    let Some(claude) = claude_or_skip("bridge") else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    fs::create_dir_all(sandbox.project.join(".rune")).unwrap();
+    fs::write(sandbox.project.join(".rune/INVARIANTS.md"), INVARIANTS).unwrap();
+    checkpoint(
+        &sandbox,
+        "doing: wiring the billing retries\nresume: CONTINUE-E2E-RESUME-POINT in src/billing.rs\nleft: [tests]\n",
+    );
+
+    // A fresh session: the checkpoint's resume line and the invariants are in its first request.
+    let api = MockApi::start();
+    let (run1, _) = sandbox.claude_p(&claude, &api, "hello", "Bash", "bridge-1");
+    assert!(run1.status.success(), "{}", run1.describe());
+    let requests = api.requests();
+    let first = main_requests(&requests)[0];
+    assert!(
+        first.body.contains("CONTINUE-E2E-RESUME-POINT"),
+        "no checkpoint in the first request"
+    );
+    assert!(
+        first.body.contains("never edit an applied migration"),
+        "no invariants in the first request"
+    );
+
+    // Compact that conversation: PreCompact writes a new checkpoint from what baton knows.
+    let before = fs::read_to_string(sandbox.project.join(".rune/checkpoint.md")).unwrap();
+    let api = MockApi::with_script(vec![Turn::Text("Compacted. E2E-FINAL".into())]);
+    let mut cmd = sandbox.claude(&claude, &api.base_url());
+    cmd.args([
+        "-p",
+        "/compact keep the resume point",
+        "--continue",
+        "--plugin-dir",
+    ])
+    .arg(&sandbox.plugin)
+    .args([
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--include-hook-events",
+    ]);
+    let compact = run(cmd, &sandbox.root, "bridge-compact");
+    assert!(compact.status.success(), "{}", compact.describe());
+    let after = fs::read_to_string(sandbox.project.join(".rune/checkpoint.md")).unwrap();
+    assert_ne!(
+        before,
+        after,
+        "PreCompact did not write a new checkpoint\n{}",
+        compact.describe()
+    );
+    assert!(
+        after.contains("CONTINUE-E2E-RESUME-POINT"),
+        "the resume point was lost: {after}"
+    );
+
+    // The session after the compaction sees the new checkpoint.
+    let api = MockApi::start();
+    let (run3, _) = sandbox.claude_p(&claude, &api, "go on", "Bash", "bridge-3");
+    assert!(run3.status.success(), "{}", run3.describe());
+    let requests = api.requests();
+    let first = main_requests(&requests)[0];
+    let written = after
+        .lines()
+        .find(|l| l.contains("20") && l.to_ascii_lowercase().contains("written"))
+        .unwrap_or("CONTINUE-E2E-RESUME-POINT");
+    assert!(
+        first.body.contains("CONTINUE-E2E-RESUME-POINT"),
+        "no checkpoint after the compaction"
+    );
+    let _ = written;
+}
