@@ -114,13 +114,19 @@ fn checkpoint_and_invariants_reach_the_model_and_survive_a_compaction() {
     assert!(run3.status.success(), "{}", run3.describe());
     let requests = api.requests();
     let first = main_requests(&requests)[0];
-    let written = after
-        .lines()
-        .find(|l| l.contains("20") && l.to_ascii_lowercase().contains("written"))
-        .unwrap_or("CONTINUE-E2E-RESUME-POINT");
     assert!(
         first.body.contains("CONTINUE-E2E-RESUME-POINT"),
         "no checkpoint after the compaction"
     );
-    let _ = written;
+    // And it is the new one, which says it was written at PreCompact.
+    assert!(
+        after.contains("Auto-checkpoint written by baton at PreCompact"),
+        "{after}"
+    );
+    assert!(
+        first
+            .body
+            .contains("Auto-checkpoint written by baton at PreCompact"),
+        "the session after the compaction did not get the new checkpoint"
+    );
 }
