@@ -342,6 +342,35 @@ fn a_corrupt_line_is_reported_with_its_number_and_the_rest_counts() {
     assert!(out.stdout.contains("audit_trail.jsonl:2"), "{out:?}");
 }
 
+/// The input was cut to 200 characters before redaction, so a token straddling the cut left
+/// a fragment the redactor no longer recognised.
+#[test]
+fn a_token_straddling_the_summary_cut_is_redacted_whole() {
+    let p = Project::new();
+    let token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let event = json!({
+        "session_id": "cs-1",
+        "cwd": p.root,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": format!("echo {} {token}", "x".repeat(172))},
+        "tool_response": {"stdout": "x"},
+        "tool_use_id": "toolu_tok",
+    })
+    .to_string();
+    let out = p.hook("PostToolUse", event.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let buffer = runs(&p).join(current(&p)).join("audit_buffer.jsonl");
+    let text = std::fs::read_to_string(buffer).unwrap();
+    assert!(!text.contains("ghp_"), "{text}");
+    let rec = &lines(&runs(&p).join(current(&p)).join("audit_buffer.jsonl"))[0];
+    assert!(
+        rec["input"].as_str().unwrap().ends_with("[REDACTED]"),
+        "{rec}"
+    );
+    assert_eq!(rec["redactions"], 1);
+}
+
 fn current_or_last(p: &Project) -> String {
     let index: Value =
         serde_json::from_str(&std::fs::read_to_string(p.root.join(".boo/index.json")).unwrap())
