@@ -73,8 +73,8 @@ impl Stats {
                     let tool = field(r, "tool");
                     *s.tools.entry(tool.to_string()).or_default() += 1;
                     s.duration_ms += r.get("duration_ms").and_then(Value::as_u64).unwrap_or(0);
-                    if ts.len() >= 13 {
-                        *s.hours.entry(ts[11..13].to_string()).or_default() += 1;
+                    if let Some(hour) = ts.get(11..13) {
+                        *s.hours.entry(hour.to_string()).or_default() += 1;
                     }
                     if field(r, "outcome") == "error" {
                         s.errors += 1;
@@ -169,5 +169,18 @@ mod tests {
         assert_eq!(s.corrections[0].persisted_to, vec![".rune/conventions.md"]);
         assert_eq!(s.unpersisted().count(), 0);
         assert_eq!(s.skipped, 1);
+    }
+
+    #[test]
+    fn a_non_ascii_timestamp_does_not_panic() {
+        let recs = vec![
+            json!({"id":"1","ts":"2026-11-28T1é:00","type":"data","tool":"Bash","input":"ls","outcome":"error"}),
+            json!({"id":"2","ts":"é","type":"change","tool":"Edit","path":"a.rs","outcome":"ok"}),
+        ];
+        let s = Stats::compute(&recs, 0, &HashMap::new());
+        assert_eq!(s.records, 2);
+        assert!(s.hours.is_empty(), "{:?}", s.hours);
+        assert_eq!(s.errors, 1);
+        assert!(s.failures[0].ends_with("Bash: ls"), "{:?}", s.failures);
     }
 }

@@ -371,6 +371,46 @@ fn a_token_straddling_the_summary_cut_is_redacted_whole() {
     assert_eq!(rec["redactions"], 1);
 }
 
+/// A timestamp that is not ASCII crashed report-daily, end and the index rebuild (a byte
+/// slice through a multi-byte character); the line is now reported and skipped.
+#[test]
+fn a_non_ascii_timestamp_is_reported_with_its_line_and_skipped() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "t"]).code, 0);
+    let dir = runs(&p).join(current(&p));
+    let rec = |n: usize, ts: &str| {
+        json!({"id": format!("x{n}"), "ts": ts, "type": "data", "tool": "Read", "input": "a", "outcome": "ok"}).to_string()
+    };
+    std::fs::write(
+        dir.join("audit_trail.jsonl"),
+        format!(
+            "{}\n{}\n{}\n",
+            rec(1, "2026-11-30T10:15:00.000Z"),
+            rec(2, "2026-11-28T1\u{e9}:00"),
+            rec(3, "2026-11-30T10:16:00.000Z")
+        ),
+    )
+    .unwrap();
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("audit_trail.jsonl:2"), "{out:?}");
+    let out = audit(&p, &["end", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.json()["problems"]
+            .to_string()
+            .contains("audit_trail.jsonl:2: bad timestamp"),
+        "{out:?}"
+    );
+    let summary = std::fs::read_to_string(dir.join("session_summary.md")).unwrap();
+    assert!(summary.contains("- Records: 2"), "{summary}");
+    std::fs::remove_file(p.root.join(".boo/index.json")).unwrap();
+    let out = audit(&p, &["reindex"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
 fn current_or_last(p: &Project) -> String {
     let index: Value =
         serde_json::from_str(&std::fs::read_to_string(p.root.join(".boo/index.json")).unwrap())
