@@ -30,6 +30,10 @@ pub(crate) struct Entry {
     /// Problems the integrity check found at the end (empty: passed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) integrity: Vec<String>,
+    /// The session ended but its integrity results are not known (an index rebuilt from a
+    /// session.json that does not carry them): reports say "unknown", never "ok".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) integrity_unknown: bool,
     /// Figures; present once the session has ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) stats: Option<Stats>,
@@ -57,6 +61,12 @@ impl Index {
 }
 
 impl Entry {
+    /// Whether the session ended with its integrity checks known to have passed.
+    pub(crate) fn integrity_passed(&self) -> bool {
+        !self.integrity_unknown && self.integrity.is_empty()
+    }
+
+    /// The entry of a session as its session.json describes it (no figures).
     pub(crate) fn from_meta(meta: &store::SessionMeta) -> Entry {
         Entry {
             id: meta.session_id.clone(),
@@ -64,7 +74,8 @@ impl Entry {
             status: meta.status.clone(),
             start: meta.start_time,
             end: meta.end_time,
-            integrity: Vec::new(),
+            integrity: meta.integrity.clone().unwrap_or_default(),
+            integrity_unknown: meta.status == "completed" && meta.integrity.is_none(),
             stats: None,
         }
     }

@@ -147,7 +147,9 @@ pub(crate) fn l2(store: &Store, index: &Index) -> Result<String> {
     if !ended.is_empty() {
         out.push_str("Conclusions of recent sessions:\n");
         for e in ended {
-            let integrity = if e.integrity.is_empty() {
+            let integrity = if e.integrity_unknown {
+                "integrity unknown".to_string()
+            } else if e.integrity.is_empty() {
                 "integrity ok".to_string()
             } else {
                 format!("integrity: {}", e.integrity.join("; "))

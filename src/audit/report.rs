@@ -246,6 +246,8 @@ pub(crate) fn markdown(day: &Day) -> String {
                 .map_or("open".to_string(), |t| t.format("%H:%M").to_string());
             let integrity = if e.status != "completed" {
                 "—".to_string()
+            } else if e.integrity_unknown {
+                "unknown".to_string()
             } else if e.integrity.is_empty() {
                 "ok".to_string()
             } else {
@@ -335,15 +337,18 @@ pub(crate) fn markdown(day: &Day) -> String {
         .iter()
         .filter(|r| r.entry.status == "completed")
         .collect();
-    let passed = ended
-        .iter()
-        .filter(|r| r.entry.integrity.is_empty())
-        .count();
+    let passed = ended.iter().filter(|r| r.entry.integrity_passed()).count();
+    let unknown = ended.iter().filter(|r| r.entry.integrity_unknown).count();
+    let unknown_text = if unknown == 0 {
+        String::new()
+    } else {
+        format!(", {unknown} unknown (not recorded with the session; `baton audit end --session ID` checks again)")
+    };
     let skipped: u64 = day.rows.iter().map(|r| r.stats.skipped).sum();
     out.push_str(&format!(
-        "{} ended session(s): {passed} passed, {} failed. {} unreadable line(s) skipped.\n",
+        "{} ended session(s): {passed} passed, {} failed{unknown_text}. {} unreadable line(s) skipped.\n",
         ended.len(),
-        ended.len() - passed,
+        ended.len() - passed - unknown,
         skipped
     ));
     for r in &ended {

@@ -747,6 +747,60 @@ fn a_broken_index_is_rebuilt_from_the_run_directories() {
     assert!(index["sessions"][0]["stats"].is_object());
 }
 
+/// Integrity results lived only in index.json, so a rebuilt index turned failed checks into
+/// passes. They are kept in session.json too; a session whose results are not known says so.
+#[test]
+fn a_rebuilt_index_keeps_failed_integrity_checks_and_says_unknown_when_not_recorded() {
+    let p = Project::new();
+    // Two sessions with no records: both fail the "no records" check.
+    for task in ["first", "second"] {
+        assert_eq!(audit(&p, &["start", task]).code, 0);
+        assert_eq!(audit(&p, &["end"]).code, 0);
+    }
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert!(
+        out.stdout
+            .contains("2 ended session(s): 0 passed, 2 failed."),
+        "{out:?}"
+    );
+    // The second session.json as an older baton wrote it: no integrity results.
+    let meta_path = runs(&p).join("adhoc_20261130_1015_2/session.json");
+    let mut meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
+    assert!(
+        meta["integrity"][0]
+            .as_str()
+            .unwrap()
+            .contains("no records"),
+        "{meta}"
+    );
+    meta.as_object_mut().unwrap().remove("integrity");
+    std::fs::write(&meta_path, meta.to_string()).unwrap();
+    std::fs::write(p.root.join(".boo/index.json"), "{ not json").unwrap();
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("2 ended session(s): 0 passed, 1 failed, 1 unknown"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("| unknown |"), "{out:?}");
+    assert!(!out.stdout.contains("| ok |"), "{out:?}");
+    let out = audit(&p, &["recover"]);
+    assert!(out.stdout.contains("integrity unknown"), "{out:?}");
+    // Ending it again runs the checks and records them.
+    assert_eq!(
+        audit(&p, &["end", "--session", "adhoc_20261130_1015_2"]).code,
+        0
+    );
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert!(
+        out.stdout
+            .contains("2 ended session(s): 0 passed, 2 failed."),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn a_garbled_current_session_file_heals_instead_of_failing_every_call() {
     let p = Project::new();
