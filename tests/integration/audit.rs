@@ -801,6 +801,42 @@ fn a_rebuilt_index_keeps_failed_integrity_checks_and_says_unknown_when_not_recor
     );
 }
 
+/// A hook that read `.current_session` before `end` cleared it and appended after end's last
+/// move left its record in the ended session's buffer forever. Simulated by appending to the
+/// buffer by hand after `end`: the next session's start moves it into the trail, once.
+#[test]
+fn a_late_append_to_an_ended_session_reaches_its_trail() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "t"]).code, 0);
+    let id = current(&p);
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    assert_eq!(audit(&p, &["end"]).code, 0);
+    let dir = runs(&p).join(&id);
+    let trail = lines(&dir.join("audit_trail.jsonl"));
+    assert_eq!(trail.len(), 1);
+    let mut late = trail[0].clone();
+    late["id"] = json!("t-late");
+    let mut buffer = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("audit_buffer.jsonl"))
+        .unwrap();
+    writeln!(buffer, "{late}").unwrap();
+    writeln!(buffer, "{}", trail[0]).unwrap();
+    drop(buffer);
+    // The next tool call starts a new session; the late record lands in the old trail.
+    p.hook("PostToolUse", tool_event(&p, 2).as_bytes());
+    assert_ne!(current(&p), id);
+    let ids: Vec<String> = lines(&dir.join("audit_trail.jsonl"))
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, vec![trail[0]["id"].as_str().unwrap(), "t-late"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("audit_buffer.jsonl")).unwrap(),
+        ""
+    );
+}
+
 #[test]
 fn a_garbled_current_session_file_heals_instead_of_failing_every_call() {
     let p = Project::new();
