@@ -39,6 +39,9 @@ pub(crate) struct Entry {
     pub(crate) stats: Option<Stats>,
 }
 
+/// The index format: 2 added figures per day (`Stats.by_day`).
+const VERSION: u32 = 2;
+
 /// The whole index.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Index {
@@ -87,6 +90,7 @@ pub(crate) fn load(store: &Store) -> Result<(Index, Option<String>)> {
     fsx::refuse_symlink(&path)?;
     match std::fs::read_to_string(&path) {
         Ok(text) => match serde_json::from_str::<Index>(&text) {
+            Ok(i) if i.version < VERSION => Ok((update(store, |_| Ok(()))?, None)),
             Ok(i) => Ok((i, None)),
             Err(e) => {
                 let why = format!(
@@ -124,7 +128,10 @@ pub(crate) fn update(
         .ok()
         .and_then(|t| serde_json::from_str::<Index>(&t).ok())
         .unwrap_or_else(|| rebuild(store));
-    index.version = 1;
+    if index.version < VERSION {
+        upgrade(store, &mut index);
+    }
+    index.version = VERSION;
     change(&mut index)?;
     index
         .sessions
@@ -164,8 +171,25 @@ pub(crate) fn rebuild(store: &Store) -> Index {
         sessions.push(entry);
     }
     Index {
-        version: 1,
+        version: VERSION,
         sessions,
+    }
+}
+
+/// Recomputes the figures of ended sessions from their files (an older index kept no figures
+/// per day); everything else in the entries stays.
+fn upgrade(store: &Store, index: &mut Index) {
+    let persisted = super::persist::load(store).unwrap_or_default();
+    for e in &mut index.sessions {
+        if e.stats.is_none() {
+            continue;
+        }
+        if let Ok(r) = store
+            .run_dir(&e.id)
+            .and_then(|dir| trail::session_records(&dir, &e.id))
+        {
+            e.stats = Some(Stats::compute(&r.records, r.problems.len(), &persisted));
+        }
     }
 }
 

@@ -689,6 +689,99 @@ fn report_daily_scale() {
     eprintln!("report-daily over 100,000 records in 200 sessions: {took:?}");
 }
 
+/// Writes a run directory by hand: session.json and a trail with one Bash call per `ts`.
+fn fake_session(p: &Project, id: &str, start: &str, end: Option<&str>, ts: &[&str]) {
+    let dir = runs(p).join(id);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut meta = json!({"session_id": id, "task": format!("task {id}"), "start_time": start, "status": "in_progress", "expected_record_types": [], "started_by": "auto"});
+    if let Some(end) = end {
+        meta["end_time"] = json!(end);
+        meta["status"] = json!("completed");
+        meta["integrity"] = json!([]);
+    }
+    std::fs::write(dir.join("session.json"), meta.to_string()).unwrap();
+    let name = if end.is_some() {
+        "audit_trail.jsonl"
+    } else {
+        "audit_buffer.jsonl"
+    };
+    let mut f = std::fs::File::create(dir.join(name)).unwrap();
+    for (n, t) in ts.iter().enumerate() {
+        writeln!(f, "{}", json!({"id": format!("{id}-{n}"), "ts": t, "type": "change", "tool": "Edit", "input": "a.rs", "path": format!("{id}.rs"), "outcome": "ok", "duration_ms": 1})).unwrap();
+    }
+}
+
+/// A session's whole figures were counted on every day it touched: a session across midnight
+/// showed all its calls on both days, an open one on every day since it started.
+#[test]
+fn report_daily_counts_each_record_on_its_own_day() {
+    let p = Project::new();
+    fake_session(
+        &p,
+        "adhoc_20261129_2300",
+        "2026-11-29T23:00:00Z",
+        Some("2026-11-30T01:00:00Z"),
+        &[
+            "2026-11-29T23:10:00.000Z",
+            "2026-11-29T23:20:00.000Z",
+            "2026-11-29T23:30:00.000Z",
+            "2026-11-30T00:10:00.000Z",
+            "2026-11-30T00:20:00.000Z",
+        ],
+    );
+    fake_session(
+        &p,
+        "adhoc_20261127_0900",
+        "2026-11-27T09:00:00Z",
+        None,
+        &["2026-11-27T09:10:00.000Z", "2026-11-27T09:20:00.000Z"],
+    );
+    assert_eq!(audit(&p, &["reindex"]).code, 0);
+    let day = |d: &str| {
+        let out = audit(&p, &["report-daily", d]);
+        assert_eq!(out.code, 0, "{out:?}");
+        out.stdout
+    };
+    let nov29 = day("20261129");
+    assert!(nov29.contains("3 tool calls, 0 failed"), "{nov29}");
+    assert!(
+        nov29.contains("adhoc_20261129_2300.rs — 3 change(s)"),
+        "{nov29}"
+    );
+    let nov30 = day("20261130");
+    assert!(nov30.contains("2 tool calls, 0 failed"), "{nov30}");
+    assert!(
+        nov30.contains("adhoc_20261129_2300.rs — 2 change(s)"),
+        "{nov30}"
+    );
+    assert!(!nov30.contains("adhoc_20261127_0900.rs"), "{nov30}");
+    assert!(
+        nov30.contains("unfinished session adhoc_20261127_0900"),
+        "{nov30}"
+    );
+    let nov28 = day("20261128");
+    assert!(nov28.contains("0 tool calls"), "{nov28}");
+    let nov27 = day("20261127");
+    assert!(nov27.contains("2 tool calls"), "{nov27}");
+    let review = audit(&p, &["report-daily", "20261130", "review"]).stdout;
+    assert!(
+        review.contains("| 2026-11-29 | 1 | 3 | 0 | 0 |"),
+        "{review}"
+    );
+    // An index written before figures per day were kept is upgraded, not trusted.
+    let path = p.root.join(".boo/index.json");
+    let mut index: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    index["version"] = json!(1);
+    for s in index["sessions"].as_array_mut().unwrap() {
+        if let Some(stats) = s.get_mut("stats") {
+            stats.as_object_mut().unwrap().remove("by_day");
+        }
+    }
+    std::fs::write(&path, index.to_string()).unwrap();
+    let nov30 = day("20261130");
+    assert!(nov30.contains("2 tool calls, 0 failed"), "{nov30}");
+}
+
 #[test]
 fn a_shared_trail_is_left_to_git_and_merges_by_union() {
     let p = Project::new();
