@@ -41,7 +41,10 @@ pub(crate) fn line(r: &Value) -> String {
             }
             l
         }
-        "conversation" => format!("{hm} prompt: {}", super::record::cut(field(r, "text"), 160)),
+        "conversation" => format!(
+            "{hm} prompt: {}",
+            super::record::cut_redacted(field(r, "text"), 160)
+        ),
         "user_correction" => format!("{hm} CORRECTION {}: {}", field(r, "id"), field(r, "text")),
         other => format!("{hm} {other}"),
     }

@@ -148,7 +148,7 @@ impl Stats {
                     s.corrections.push(Correction {
                         id,
                         ts: ts.to_string(),
-                        text: super::record::cut(field(r, "text"), 200),
+                        text: super::record::cut_redacted(field(r, "text"), 200),
                         persisted_to: to,
                     });
                 }
@@ -208,6 +208,16 @@ mod tests {
         assert_eq!(s.corrections[0].persisted_to, vec![".rune/conventions.md"]);
         assert_eq!(s.unpersisted().count(), 0);
         assert_eq!(s.skipped, 1);
+    }
+
+    #[test]
+    fn a_long_correction_is_not_cut_inside_a_redaction_mark() {
+        let text = format!("{}[REDACTED] more", "a".repeat(195));
+        let recs = vec![
+            json!({"id":"c-1","ts":"2026-11-30T11:04:00.000Z","type":"user_correction","text":text}),
+        ];
+        let s = Stats::compute(&recs, 0, &HashMap::new());
+        assert_eq!(s.corrections[0].text, format!("{}…", "a".repeat(195)));
     }
 
     #[test]
