@@ -6,12 +6,16 @@ const WRITERS: [&str; 12] = [
     "tee", "mv", "cp", "rm", "touch", "mkdir", "rmdir", "ln", "patch", "truncate", "install",
     "chmod",
 ];
-/// git subcommands that change the work tree.
-const GIT_WRITERS: [&str; 11] = [
+/// git subcommands that change the work tree (`stash` unless `list`/`show`).
+const GIT_WRITERS: [&str; 15] = [
     "apply",
+    "am",
     "checkout",
+    "switch",
     "restore",
     "reset",
+    "clean",
+    "pull",
     "mv",
     "rm",
     "stash",
@@ -20,18 +24,161 @@ const GIT_WRITERS: [&str; 11] = [
     "cherry-pick",
     "revert",
 ];
+/// git's global options that take their value as the next word.
+const GIT_VALUE_OPTIONS: [&str; 5] = ["-C", "-c", "--git-dir", "--work-tree", "--namespace"];
+
+/// A piece of a command line.
+#[derive(Debug, PartialEq)]
+enum Tok {
+    /// A word, quotes removed.
+    Word(String),
+    /// `;`, newline, `|`, `&`, `(`, `)`: ends a pipeline stage.
+    Sep,
+    /// A redirect; `file` when it writes stdout to a file (`>`, `>>`, `>|`, `1>`, `&>`,
+    /// `&>>`), the next word being the file. Other redirects (`2>`, `<`) still take the next
+    /// word as their target.
+    Redirect { file: bool },
+    /// A redirect to a file descriptor (`>&2`, `2>&1`): no target word.
+    Dup,
+}
 
 /// Whether a Bash command writes files, and the first file it redirects stdout into. Told
-/// cheaply from the command line (no regex, no shell parsing): a `>`/`>>` redirect to a file
-/// other than /dev/…, or a stage starting with a writing command (`sed -i`, `tee`, `mv`,
-/// `git checkout` …).
+/// cheaply from the command line (one pass, no regex): quotes and backslashes are honoured,
+/// so a `>` inside `'…'` is not a redirect; a `>`, `>>`, `>|`, `&>` or `&>>` redirect to a
+/// file other than /dev/…, or a stage starting with a writing command (`sed -i`, `tee`,
+/// `mv`, `git checkout` …).
 pub(crate) fn bash_change(command: &str) -> (bool, Option<String>) {
-    let path = redirect_target(command);
-    let writes = path.is_some()
-        || command
-            .split([';', '&', '|', '(', ')', '\n'])
-            .any(|stage| stage_writes(stage.split_whitespace()));
+    let toks = lex(command);
+    let mut path = None;
+    let mut writes = false;
+    let mut stage: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        match &toks[i] {
+            Tok::Word(w) => stage.push(w),
+            Tok::Sep => {
+                writes |= stage_writes(stage.drain(..));
+            }
+            Tok::Dup => {}
+            Tok::Redirect { file } => {
+                if let Some(Tok::Word(target)) = toks.get(i + 1) {
+                    i += 1;
+                    if *file && !target.is_empty() && !target.starts_with("/dev/") {
+                        writes = true;
+                        if path.is_none() {
+                            path = Some(target.clone());
+                        }
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    writes |= stage_writes(stage.drain(..));
     (writes, path)
+}
+
+/// Splits a command line into words, separators and redirects, tracking quotes.
+fn lex(command: &str) -> Vec<Tok> {
+    let c: Vec<char> = command.chars().collect();
+    let mut toks = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let flush = |toks: &mut Vec<Tok>, word: &mut String, in_word: &mut bool| {
+        if *in_word {
+            toks.push(Tok::Word(std::mem::take(word)));
+            *in_word = false;
+        }
+    };
+    let mut i = 0;
+    while i < c.len() {
+        match c[i] {
+            q @ ('\'' | '"') => {
+                in_word = true;
+                i = quoted(&c, i, q, &mut word);
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(&next) = c.get(i + 1) {
+                    word.push(next);
+                }
+                i += 2;
+            }
+            ' ' | '\t' | '\r' => {
+                flush(&mut toks, &mut word, &mut in_word);
+                i += 1;
+            }
+            '&' if c.get(i + 1) == Some(&'>') => {
+                flush(&mut toks, &mut word, &mut in_word);
+                i += 2;
+                if c.get(i) == Some(&'>') {
+                    i += 1;
+                }
+                toks.push(Tok::Redirect { file: true });
+            }
+            ';' | '\n' | '|' | '&' | '(' | ')' => {
+                flush(&mut toks, &mut word, &mut in_word);
+                toks.push(Tok::Sep);
+                i += 1;
+            }
+            '<' => {
+                flush(&mut toks, &mut word, &mut in_word);
+                while c.get(i) == Some(&'<') {
+                    i += 1;
+                }
+                toks.push(Tok::Redirect { file: false });
+            }
+            '>' if (in_word && word.ends_with(['=', '-'])) || c.get(i + 1) == Some(&'=') => {
+                // `=>`, `->`, `>=`: text, not a redirect (as the older rule had it).
+                in_word = true;
+                word.push('>');
+                i += 1;
+            }
+            '>' => {
+                let fd = if in_word && !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+                {
+                    in_word = false;
+                    Some(std::mem::take(&mut word))
+                } else {
+                    flush(&mut toks, &mut word, &mut in_word);
+                    None
+                };
+                i += 1;
+                if matches!(c.get(i), Some('>' | '|')) {
+                    i += 1;
+                }
+                if c.get(i) == Some(&'&') {
+                    i += 1;
+                    toks.push(Tok::Dup);
+                } else {
+                    toks.push(Tok::Redirect {
+                        file: fd.is_none_or(|f| f == "1"),
+                    });
+                }
+            }
+            ch => {
+                in_word = true;
+                word.push(ch);
+                i += 1;
+            }
+        }
+    }
+    flush(&mut toks, &mut word, &mut in_word);
+    toks
+}
+
+/// Reads the `q`-quoted text starting at `c[at]` (the quote) into `word`; returns the index
+/// after the closing quote. Inside double quotes a backslash escapes the next character.
+fn quoted(c: &[char], at: usize, q: char, word: &mut String) -> usize {
+    let mut i = at + 1;
+    while i < c.len() && c[i] != q {
+        if q == '"' && c[i] == '\\' && i + 1 < c.len() {
+            i += 1;
+        }
+        word.push(c[i]);
+        i += 1;
+    }
+    i + 1
 }
 
 fn stage_writes<'a>(mut words: impl Iterator<Item = &'a str>) -> bool {
@@ -52,54 +199,99 @@ fn stage_writes<'a>(mut words: impl Iterator<Item = &'a str>) -> bool {
         "sed" => words.any(|w| {
             w == "--in-place" || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
         }),
-        "git" => words
-            .find(|w| !w.starts_with('-'))
-            .is_some_and(|sub| GIT_WRITERS.contains(&sub)),
+        "git" => git_writes(words),
         _ => WRITERS.contains(&cmd),
     }
 }
 
-/// The first file a `>` or `>>` redirect of stdout names (not `2>`, `&>`, `>&2`, /dev/…).
-fn redirect_target(command: &str) -> Option<String> {
-    let b = command.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'>' {
-            i += 1;
+/// Whether a git command line (after `git`) changes the work tree: global options (and the
+/// values of `-C DIR`, `-c KEY=VALUE` …) are skipped to find the subcommand.
+fn git_writes<'a>(mut words: impl Iterator<Item = &'a str>) -> bool {
+    while let Some(w) = words.next() {
+        if GIT_VALUE_OPTIONS.contains(&w) {
+            words.next();
             continue;
         }
-        let prev = if i == 0 { b' ' } else { b[i - 1] };
-        let mut j = i + 1;
-        if j < b.len() && b[j] == b'>' {
-            j += 1;
-        }
-        let next = b.get(j).copied().unwrap_or(b' ');
-        if prev.is_ascii_digit()
-            || matches!(prev, b'&' | b'>' | b'=' | b'-')
-            || matches!(next, b'=' | b'&')
-        {
-            i = j;
+        if w.starts_with('-') {
             continue;
         }
-        while j < b.len() && b[j] == b' ' {
-            j += 1;
+        if w == "stash" {
+            return !matches!(words.next(), Some("list" | "show"));
         }
-        let start = j;
-        while j < b.len() && !b" \t;&|<>()\n".contains(&b[j]) {
-            j += 1;
-        }
-        let target = &command[start..j];
-        if !target.is_empty() && !target.starts_with("/dev/") {
-            return Some(target.trim_matches(['"', '\'']).to_string());
-        }
-        i = j.max(i + 1);
+        return GIT_WRITERS.contains(&w);
     }
-    None
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// (command, writes, redirect target)
+    const CASES: &[(&str, bool, Option<&str>)] = &[
+        ("ls -la", false, None),
+        ("cargo test 2>&1 | tail", false, None),
+        ("echo hi > out.txt", true, Some("out.txt")),
+        ("echo hi >out.txt", true, Some("out.txt")),
+        ("echo hi 1> out.txt", true, Some("out.txt")),
+        ("echo hi >> log/a.txt", true, Some("log/a.txt")),
+        ("echo hi >| forced.txt", true, Some("forced.txt")),
+        ("make &> build.log", true, Some("build.log")),
+        ("make &>> build.log", true, Some("build.log")),
+        ("make > \"my log.txt\"", true, Some("my log.txt")),
+        ("grep x y > /dev/null", false, None),
+        ("cmd 2>&1 >/dev/null", false, None),
+        ("cmd 2> err.log", false, None),
+        ("cmd >&2", false, None),
+        ("cmd > ", false, None),
+        ("cmd >", false, None),
+        ("cmd > ; ls", false, None),
+        ("grep '<div>' index.html", false, None),
+        ("grep \"<div>\" index.html", false, None),
+        ("grep \\> index.html", false, None),
+        ("awk '$1 > 3' f.txt", false, None),
+        ("awk '$1 >= 3' f", false, None),
+        ("python3 -c 'print(1 > 2)'", false, None),
+        ("echo '; rm -rf x'", false, None),
+        ("sort < in.txt", false, None),
+        ("sed -i s/a/b/ f", true, None),
+        ("rm -rf target", true, None),
+        ("ls | tee out.log", true, None),
+        ("FOO=1 mv a b", true, None),
+        ("cd x && touch y", true, None),
+        ("git status", false, None),
+        ("git -C x log", false, None),
+        ("git -C sub status", false, None),
+        ("git -c core.pager=cat diff", false, None),
+        ("git --no-pager log -p", false, None),
+        ("git stash list", false, None),
+        ("git checkout -- f", true, None),
+        ("git -C sub checkout main", true, None),
+        ("git -c user.name=x checkout main", true, None),
+        ("git commit -m 'a > b'", false, None),
+        ("git pull", true, None),
+        ("git switch feature", true, None),
+        ("git clean -fd", true, None),
+        ("git restore f", true, None),
+        ("git stash", true, None),
+        ("git stash pop", true, None),
+        ("git stash apply", true, None),
+        ("git merge topic", true, None),
+        ("git rebase main", true, None),
+        ("git cherry-pick abc", true, None),
+        ("git reset --hard", true, None),
+    ];
+
+    #[test]
+    fn bash_changes_and_redirect_targets_table() {
+        for (cmd, writes, target) in CASES {
+            assert_eq!(
+                bash_change(cmd),
+                (*writes || target.is_some(), target.map(str::to_string)),
+                "{cmd}"
+            );
+        }
+    }
 
     #[test]
     fn bash_writes_are_told_from_reads() {

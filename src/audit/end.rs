@@ -84,12 +84,12 @@ pub(crate) fn end(
     let end_time = meta.end_time.unwrap_or(now);
     meta.status = "completed".into();
     meta.end_time = Some(end_time);
+    meta.integrity = Some(problems.clone());
 
     let text = summary::render(&meta, &stats, &records.problems, &problems);
     fsx::atomic_write(&dir.join(SUMMARY), text.as_bytes(), mode)?;
 
     let mut entry = Entry::from_meta(&meta);
-    entry.integrity.clone_from(&problems);
     entry.stats = Some(stats);
     index::update(store, |i| {
         index::upsert(i, entry);

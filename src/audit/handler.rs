@@ -64,6 +64,9 @@ impl Handler for AuditHandler {
                     &redactor,
                 );
                 jsonl::append(&store.run_dir(&id)?.join(BUFFER), &rec, store.file_mode())?;
+                // The session may have ended since `.current_session` was read; the record is
+                // already written, so a failure here changes nothing for the caller.
+                let _ = lifecycle::after_append(&store, &id);
                 Ok(Contribution::default())
             }
             EventKind::UserPromptSubmit { prompt } => {
@@ -77,6 +80,7 @@ impl Handler for AuditHandler {
                 {
                     jsonl::append(&buffer, &rec, store.file_mode())?;
                 }
+                let _ = lifecycle::after_append(&store, &id);
                 Ok(Contribution::default())
             }
             EventKind::Stop { .. }

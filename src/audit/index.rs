@@ -30,10 +30,17 @@ pub(crate) struct Entry {
     /// Problems the integrity check found at the end (empty: passed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) integrity: Vec<String>,
+    /// The session ended but its integrity results are not known (an index rebuilt from a
+    /// session.json that does not carry them): reports say "unknown", never "ok".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) integrity_unknown: bool,
     /// Figures; present once the session has ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) stats: Option<Stats>,
 }
+
+/// The index format: 2 added figures per day (`Stats.by_day`).
+const VERSION: u32 = 2;
 
 /// The whole index.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -57,6 +64,12 @@ impl Index {
 }
 
 impl Entry {
+    /// Whether the session ended with its integrity checks known to have passed.
+    pub(crate) fn integrity_passed(&self) -> bool {
+        !self.integrity_unknown && self.integrity.is_empty()
+    }
+
+    /// The entry of a session as its session.json describes it (no figures).
     pub(crate) fn from_meta(meta: &store::SessionMeta) -> Entry {
         Entry {
             id: meta.session_id.clone(),
@@ -64,7 +77,8 @@ impl Entry {
             status: meta.status.clone(),
             start: meta.start_time,
             end: meta.end_time,
-            integrity: Vec::new(),
+            integrity: meta.integrity.clone().unwrap_or_default(),
+            integrity_unknown: meta.status == "completed" && meta.integrity.is_none(),
             stats: None,
         }
     }
@@ -76,6 +90,7 @@ pub(crate) fn load(store: &Store) -> Result<(Index, Option<String>)> {
     fsx::refuse_symlink(&path)?;
     match std::fs::read_to_string(&path) {
         Ok(text) => match serde_json::from_str::<Index>(&text) {
+            Ok(i) if i.version < VERSION => Ok((update(store, |_| Ok(()))?, None)),
             Ok(i) => Ok((i, None)),
             Err(e) => {
                 let why = format!(
@@ -113,7 +128,10 @@ pub(crate) fn update(
         .ok()
         .and_then(|t| serde_json::from_str::<Index>(&t).ok())
         .unwrap_or_else(|| rebuild(store));
-    index.version = 1;
+    if index.version < VERSION {
+        upgrade(store, &mut index);
+    }
+    index.version = VERSION;
     change(&mut index)?;
     index
         .sessions
@@ -153,8 +171,25 @@ pub(crate) fn rebuild(store: &Store) -> Index {
         sessions.push(entry);
     }
     Index {
-        version: 1,
+        version: VERSION,
         sessions,
+    }
+}
+
+/// Recomputes the figures of ended sessions from their files (an older index kept no figures
+/// per day); everything else in the entries stays.
+fn upgrade(store: &Store, index: &mut Index) {
+    let persisted = super::persist::load(store).unwrap_or_default();
+    for e in &mut index.sessions {
+        if e.stats.is_none() {
+            continue;
+        }
+        if let Ok(r) = store
+            .run_dir(&e.id)
+            .and_then(|dir| trail::session_records(&dir, &e.id))
+        {
+            e.stats = Some(Stats::compute(&r.records, r.problems.len(), &persisted));
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! Sessions coming into being and the buffer moving on: shared by the hooks and the CLI.
 
 use super::index::{self, Entry};
-use super::store::{self, SessionMeta, Store, BUFFER, PENDING};
+use super::stats::Stats;
+use super::store::{self, SessionMeta, Store, BUFFER, PENDING, TRAIL};
 use super::trail;
 use crate::core::error::{Error, Result};
 use crate::core::git;
@@ -17,6 +18,9 @@ pub(crate) fn begin(
     started_by: &str,
     root: Option<&Path>,
 ) -> Result<SessionMeta> {
+    // Records a hook appended to a session after it ended (see `after_append`) and that no
+    // one moved yet: into their trails before a new session begins.
+    sweep_ended(store);
     let id = store::claim_new_id(store, now)?;
     let mut meta = SessionMeta::new(&id, task, now);
     meta.started_by = Some(started_by.to_string());
@@ -74,6 +78,62 @@ fn usable(store: &Store) -> Result<Option<String>> {
     Ok(current.filter(|id| store.run_dir(id).is_ok_and(|d| d.is_dir())))
 }
 
+/// Called by a hook after it appended to the buffer of session `id`. A hook that read
+/// `.current_session` before `end` cleared it can append after end's last move; such a
+/// record would stay in a completed session's buffer. `end` clears `.current_session`
+/// before its last move, so if `id` is still current here, that move will take the record;
+/// if not, and the session has ended, the record is moved into the trail now (no duplicates:
+/// the move to the trail drops ids the trail has). O(1) in the common case: one small read.
+pub(crate) fn after_append(store: &Store, id: &str) -> Result<()> {
+    if store.current().ok().flatten().as_deref() == Some(id) {
+        return Ok(());
+    }
+    settle_ended(store, id).map(|_| ())
+}
+
+/// Moves leftovers of every ended session into its trail (errors are skipped: this is
+/// housekeeping on the way to something else).
+pub(crate) fn sweep_ended(store: &Store) {
+    for id in store.session_ids() {
+        let Ok(dir) = store.run_dir(&id) else {
+            continue;
+        };
+        let nonempty = |name: &str| {
+            std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file() && m.len() > 0)
+        };
+        if nonempty(BUFFER) || nonempty(PENDING) {
+            let _ = settle_ended(store, &id);
+        }
+    }
+}
+
+/// If session `id` has ended, moves its buffer and pending file into its trail and, when
+/// that moved anything, refreshes its figures in the index. Returns the lines moved.
+fn settle_ended(store: &Store, id: &str) -> Result<usize> {
+    let meta = store::read_meta(store, id)?;
+    if meta.status != "completed" {
+        return Ok(0);
+    }
+    let dir = store.run_dir(id)?;
+    let mode = store.file_mode();
+    trail::drain(&dir.join(BUFFER), &dir.join(PENDING), mode, false)?;
+    let moved = trail::drain(&dir.join(PENDING), &dir.join(TRAIL), mode, true)?;
+    if moved > 0 {
+        let r = trail::session_records(&dir, id)?;
+        let persisted = super::persist::load(store)?;
+        let stats = Stats::compute(&r.records, r.problems.len(), &persisted);
+        index::update(store, |i| {
+            if let Some(e) = i.sessions.iter_mut().find(|e| e.id == id) {
+                if e.stats.is_some() {
+                    e.stats = Some(stats);
+                }
+            }
+            Ok(())
+        })?;
+    }
+    Ok(moved)
+}
+
 /// Moves the current session's buffer to its pending file. Returns the lines moved.
 pub(crate) fn flush(store: &Store) -> Result<usize> {
     let Some(id) = store.current()? else {
@@ -94,4 +154,64 @@ pub(crate) fn flush_session(store: &Store, id: &str) -> Result<usize> {
         store.file_mode(),
         false,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::config::Config;
+    use crate::core::fsx;
+
+    fn line(id: &str) -> String {
+        format!("{{\"id\":\"{id}\",\"ts\":\"2026-11-30T10:16:00.000Z\",\"type\":\"data\",\"tool\":\"Read\",\"outcome\":\"ok\"}}")
+    }
+
+    /// A hook read `.current_session`, `end` ran to completion (last move included), then the
+    /// hook appended: its record reaches the trail once, and the index figures count it.
+    #[test]
+    fn a_late_append_to_an_ended_session_reaches_its_trail_once() {
+        let t = tempfile::tempdir().unwrap();
+        let store = Store::new(t.path(), &Config::default());
+        let now = "2026-11-30T10:15:00Z".parse().unwrap();
+        let id = begin(&store, "t", now, "start", None).unwrap().session_id;
+        let dir = store.run_dir(&id).unwrap();
+        fsx::append_line(&dir.join(BUFFER), &line("r1"), 0o600).unwrap();
+        super::super::end::end(&store, t.path(), &Config::default(), None, now).unwrap();
+        assert_eq!(store.current().unwrap(), None);
+        // The late hook: r2 is new, r1 a duplicate of what the trail has.
+        fsx::append_line(&dir.join(BUFFER), &line("r2"), 0o600).unwrap();
+        fsx::append_line(&dir.join(BUFFER), &line("r1"), 0o600).unwrap();
+        after_append(&store, &id).unwrap();
+        let trail = std::fs::read_to_string(dir.join(TRAIL)).unwrap();
+        assert_eq!(trail.lines().count(), 2, "{trail}");
+        assert!(trail.contains("\"r2\""), "{trail}");
+        assert_eq!(std::fs::read_to_string(dir.join(BUFFER)).unwrap(), "");
+        assert_eq!(std::fs::read_to_string(dir.join(PENDING)).unwrap(), "");
+        let (idx, _) = index::load(&store).unwrap();
+        assert_eq!(idx.get(&id).unwrap().stats.as_ref().unwrap().records, 2);
+        // A hook whose session is still current leaves the move to `end`.
+        let id2 = begin(&store, "u", now, "start", None).unwrap().session_id;
+        let dir2 = store.run_dir(&id2).unwrap();
+        fsx::append_line(&dir2.join(BUFFER), &line("s1"), 0o600).unwrap();
+        after_append(&store, &id2).unwrap();
+        assert!(!dir2.join(TRAIL).exists());
+    }
+
+    /// A record left in an ended session's buffer (the hook died before it could move it) is
+    /// swept into the trail when the next session begins.
+    #[test]
+    fn the_next_session_sweeps_leftovers_of_ended_sessions() {
+        let t = tempfile::tempdir().unwrap();
+        let store = Store::new(t.path(), &Config::default());
+        let now = "2026-11-30T10:15:00Z".parse().unwrap();
+        let id = begin(&store, "t", now, "start", None).unwrap().session_id;
+        let dir = store.run_dir(&id).unwrap();
+        super::super::end::end(&store, t.path(), &Config::default(), None, now).unwrap();
+        fsx::append_line(&dir.join(PENDING), &line("p1"), 0o600).unwrap();
+        fsx::append_line(&dir.join(BUFFER), &line("b1"), 0o600).unwrap();
+        begin(&store, "next", now, "start", None).unwrap();
+        let trail = std::fs::read_to_string(dir.join(TRAIL)).unwrap();
+        assert_eq!(trail.lines().count(), 2, "{trail}");
+        assert_eq!(std::fs::read_to_string(dir.join(BUFFER)).unwrap(), "");
+    }
 }

@@ -106,7 +106,7 @@ pub(crate) fn unpersisted_in(store: &Store, id: &str) -> Result<Vec<(String, Str
         .map(|x| {
             (
                 field(x, "id").to_string(),
-                record::cut(field(x, "text"), 120),
+                record::cut_redacted(field(x, "text"), 120),
             )
         })
         .collect())

@@ -29,6 +29,27 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     format!("{head}…")
 }
 
+/// Cuts already-redacted `text` to `max` characters like `cut`, but never inside a
+/// `[REDACTED]` mark: a mark the cut would split is dropped whole.
+pub(crate) fn cut_redacted(text: &str, max: usize) -> String {
+    let one_line = text.replace(['\n', '\r'], " ");
+    if one_line.chars().count() <= max {
+        return one_line;
+    }
+    let mut at = one_line
+        .char_indices()
+        .nth(max.saturating_sub(1))
+        .map_or(one_line.len(), |(i, _)| i);
+    let mark = crate::core::redact::MARK;
+    for (start, _) in one_line.match_indices(mark) {
+        if start < at && at < start + mark.len() {
+            at = start;
+            break;
+        }
+    }
+    format!("{}…", &one_line[..at])
+}
+
 /// The timestamp format of every record.
 pub(crate) fn ts(now: DateTime<Utc>) -> String {
     now.to_rfc3339_opts(SecondsFormat::Millis, true)
@@ -93,7 +114,7 @@ fn summarise(tool: &str, input: &Value, root: &Path) -> (String, Option<String>)
             },
         },
     };
-    (cut(&summary, SUMMARY_CHARS), file)
+    (summary, file)
 }
 
 /// The exit code in a failure text like `Exit code 2`, or a response field.
@@ -131,8 +152,11 @@ pub(crate) fn tool_record(
     } else {
         (EDIT_TOOLS.contains(&call.tool_name.as_str()), None)
     };
+    // Redact the whole text, then cut: a cut first could split a secret into a fragment
+    // the redactor no longer recognises.
     let clean = redactor.redact(&summary);
     let mut redactions = clean.count;
+    let input = cut_redacted(&clean.text, SUMMARY_CHARS);
     let ts = ts(now);
     let tool_use_id = call.tool_use_id.clone().unwrap_or_default();
     let pid = std::process::id().to_string();
@@ -153,7 +177,7 @@ pub(crate) fn tool_record(
         json!(if is_change { "change" } else { "data" }),
     );
     m.insert("tool".into(), json!(call.tool_name));
-    m.insert("input".into(), json!(clean.text));
+    m.insert("input".into(), json!(input));
     if is_change {
         if let Some(p) = file.or(bash_path) {
             let p = redactor.redact(&p);
@@ -173,9 +197,9 @@ pub(crate) fn tool_record(
         None => {}
     }
     if let Some(err) = &call.error {
-        let e = redactor.redact(&cut(err, SUMMARY_CHARS));
+        let e = redactor.redact(err);
         redactions += e.count;
-        m.insert("error".into(), json!(e.text));
+        m.insert("error".into(), json!(cut_redacted(&e.text, SUMMARY_CHARS)));
     }
     if let Some(d) = call.duration_ms {
         m.insert("duration_ms".into(), json!(d));
@@ -210,7 +234,7 @@ pub(crate) fn prompt_records(
         "ts": ts,
         "type": "conversation",
         "role": "user",
-        "text": cut(&clean.text, PROMPT_CHARS),
+        "text": cut_redacted(&clean.text, PROMPT_CHARS),
         "claude_session": claude_session,
     });
     if clean.count > 0 {
@@ -222,7 +246,7 @@ pub(crate) fn prompt_records(
             "id": format!("c-{:08x}", base >> 32),
             "ts": ts,
             "type": "user_correction",
-            "text": cut(&clean.text, CORRECTION_CHARS),
+            "text": cut_redacted(&clean.text, CORRECTION_CHARS),
             "pattern": pattern,
             "persisted_to": [],
             "claude_session": claude_session,
@@ -321,6 +345,48 @@ mod tests {
         assert!(input.chars().count() <= 200, "{}", input.len());
         assert!(!input.contains("abcdefghijklmnop"), "{input}");
         assert!(r["redactions"].as_u64().unwrap() >= 1);
+    }
+
+    #[test]
+    fn a_secret_straddling_the_cut_is_redacted_whole() {
+        let token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        let mut c = call(
+            "Bash",
+            json!({"command": format!("echo {} {token}", "x".repeat(172))}),
+        );
+        c.error = Some(format!("Exit code 1 {} {token} more", "y".repeat(180)));
+        let r = tool_record(
+            &c,
+            true,
+            "cs",
+            None,
+            now(),
+            Path::new("/p"),
+            &Redactor::builtin(),
+        );
+        let input = r["input"].as_str().unwrap();
+        assert!(!input.contains("ghp_"), "{input}");
+        assert!(input.ends_with("[REDACTED]"), "{input}");
+        let error = r["error"].as_str().unwrap();
+        assert!(!error.contains("ghp_"), "{error}");
+        assert!(error.chars().count() <= 200, "{error}");
+        assert_eq!(r["redactions"], 2);
+    }
+
+    #[test]
+    fn a_cut_never_splits_a_redaction_mark() {
+        let text = format!("{}[REDACTED] tail", "a".repeat(195));
+        assert_eq!(cut_redacted(&text, 200), format!("{}…", "a".repeat(195)));
+        let text = format!("{}[REDACTED] tail", "a".repeat(189));
+        assert_eq!(
+            cut_redacted(&text, 200),
+            format!("{}[REDACTED]…", "a".repeat(189))
+        );
+        assert_eq!(cut_redacted("é short", 200), "é short");
+        assert_eq!(
+            cut_redacted(&"é".repeat(10), 5),
+            format!("{}…", "é".repeat(4))
+        );
     }
 
     #[test]

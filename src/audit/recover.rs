@@ -41,7 +41,10 @@ pub(crate) fn line(r: &Value) -> String {
             }
             l
         }
-        "conversation" => format!("{hm} prompt: {}", super::record::cut(field(r, "text"), 160)),
+        "conversation" => format!(
+            "{hm} prompt: {}",
+            super::record::cut_redacted(field(r, "text"), 160)
+        ),
         "user_correction" => format!("{hm} CORRECTION {}: {}", field(r, "id"), field(r, "text")),
         other => format!("{hm} {other}"),
     }
@@ -147,7 +150,9 @@ pub(crate) fn l2(store: &Store, index: &Index) -> Result<String> {
     if !ended.is_empty() {
         out.push_str("Conclusions of recent sessions:\n");
         for e in ended {
-            let integrity = if e.integrity.is_empty() {
+            let integrity = if e.integrity_unknown {
+                "integrity unknown".to_string()
+            } else if e.integrity.is_empty() {
                 "integrity ok".to_string()
             } else {
                 format!("integrity: {}", e.integrity.join("; "))

@@ -67,6 +67,35 @@ pub(crate) fn on_day(idx: &index::Index, date: NaiveDate, now: DateTime<Utc>) ->
         .collect()
 }
 
+/// The sessions of `date` with their figures for that day only (records whose `ts` falls on
+/// it), and the lines of their files that could not be read. A session open across the day
+/// but with nothing recorded on it is left out unless it started or ended on it.
+pub(crate) fn day_rows(
+    store: &Store,
+    idx: &index::Index,
+    persisted: &std::collections::HashMap<String, Vec<String>>,
+    date: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<(Vec<Row>, Vec<String>)> {
+    let key = date.format("%Y-%m-%d").to_string();
+    let mut rows = Vec::new();
+    let mut unreadable = Vec::new();
+    for e in on_day(idx, date, now) {
+        let (whole, problems) = index::stats_of(store, e, persisted)?;
+        unreadable.extend(problems);
+        let stats = whole.day(&key).unwrap_or(whole);
+        let touches = e.start.date_naive() == date || e.end.is_some_and(|t| t.date_naive() == date);
+        if stats.records == 0 && !touches {
+            continue;
+        }
+        rows.push(Row {
+            entry: e.clone(),
+            stats,
+        });
+    }
+    Ok((rows, unreadable))
+}
+
 /// Gathers the day.
 fn gather(store: &Store, config: &Config, date: NaiveDate, now: DateTime<Utc>) -> Result<Day> {
     let (idx, problem) = index::load(store)?;
@@ -83,20 +112,17 @@ fn gather(store: &Store, config: &Config, date: NaiveDate, now: DateTime<Utc>) -
     if let Some(p) = problem {
         day.integrity.push(p);
     }
-    for e in on_day(&idx, date, now) {
-        let (stats, unreadable) = index::stats_of(store, e, &persisted)?;
-        day.integrity.extend(unreadable);
-        for (t, n) in &stats.tools {
+    let (rows, unreadable) = day_rows(store, &idx, &persisted, date, now)?;
+    day.integrity.extend(unreadable);
+    for row in &rows {
+        for (t, n) in &row.stats.tools {
             *day.tools.entry(t.clone()).or_default() += n;
         }
-        for (f, n) in &stats.files {
+        for (f, n) in &row.stats.files {
             *day.files.entry(f.clone()).or_default() += n;
         }
-        day.rows.push(Row {
-            entry: e.clone(),
-            stats,
-        });
     }
+    day.rows = rows;
     // session.json may have been edited by hand since the index saw it (one small read per
     // session of the day).
     for row in &mut day.rows {
@@ -246,6 +272,8 @@ pub(crate) fn markdown(day: &Day) -> String {
                 .map_or("open".to_string(), |t| t.format("%H:%M").to_string());
             let integrity = if e.status != "completed" {
                 "—".to_string()
+            } else if e.integrity_unknown {
+                "unknown".to_string()
             } else if e.integrity.is_empty() {
                 "ok".to_string()
             } else {
@@ -335,15 +363,18 @@ pub(crate) fn markdown(day: &Day) -> String {
         .iter()
         .filter(|r| r.entry.status == "completed")
         .collect();
-    let passed = ended
-        .iter()
-        .filter(|r| r.entry.integrity.is_empty())
-        .count();
+    let passed = ended.iter().filter(|r| r.entry.integrity_passed()).count();
+    let unknown = ended.iter().filter(|r| r.entry.integrity_unknown).count();
+    let unknown_text = if unknown == 0 {
+        String::new()
+    } else {
+        format!(", {unknown} unknown (not recorded with the session; `baton audit end --session ID` checks again)")
+    };
     let skipped: u64 = day.rows.iter().map(|r| r.stats.skipped).sum();
     out.push_str(&format!(
-        "{} ended session(s): {passed} passed, {} failed. {} unreadable line(s) skipped.\n",
+        "{} ended session(s): {passed} passed, {} failed{unknown_text}. {} unreadable line(s) skipped.\n",
         ended.len(),
-        ended.len() - passed,
+        ended.len() - passed - unknown,
         skipped
     ));
     for r in &ended {

@@ -196,6 +196,12 @@ pub(crate) fn render(day: &Day, now: DateTime<Utc>) -> String {
                 .map(move |p| format!("{}: {p}", r.entry.id))
         })
         .collect();
+    integ.extend(
+        day.rows
+            .iter()
+            .filter(|r| r.entry.status == "completed" && r.entry.integrity_unknown)
+            .map(|r| format!("{}: integrity results unknown", r.entry.id)),
+    );
     integ.extend(day.integrity.iter().cloned());
     body.push_str(&items(&integ, "All ended sessions passed."));
     format!(

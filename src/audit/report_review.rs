@@ -2,7 +2,7 @@
 //! recommended priorities.
 
 use super::index;
-use super::report::{on_day, Day};
+use super::report::{day_rows, Day};
 use super::store::Store;
 use crate::core::error::Result;
 use chrono::{DateTime, Duration, NaiveDate, Utc};
@@ -17,8 +17,8 @@ fn day_figures(
     now: DateTime<Utc>,
 ) -> Result<(u64, u64, u64, u64)> {
     let (mut calls, mut errors, mut corrections, mut sessions) = (0, 0, 0, 0);
-    for e in on_day(idx, date, now) {
-        let (s, _) = index::stats_of(store, e, persisted)?;
+    for row in day_rows(store, idx, persisted, date, now)?.0 {
+        let s = row.stats;
         sessions += 1;
         calls += s.tools.values().sum::<u64>();
         errors += s.errors;

@@ -40,20 +40,59 @@ pub(crate) struct Stats {
     pub(crate) hours: BTreeMap<String, u64>,
     /// Lines that could not be read.
     pub(crate) skipped: u64,
+    /// The same figures per UTC day (`YYYY-MM-DD` of each record's `ts`), so a session that
+    /// spans midnight or stays open for days counts each record on its own day. Empty inside
+    /// a day's figures.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) by_day: BTreeMap<String, Stats>,
 }
 
 impl Stats {
-    /// Figures of `records` (deduplicated already). `persisted` maps a correction id to where
-    /// it was persisted (from `persisted.jsonl`).
+    /// Figures of `records` (deduplicated already), whole and per day. `persisted` maps a
+    /// correction id to where it was persisted (from `persisted.jsonl`). The `skipped` lines
+    /// have no time; they count on the day of the last record.
     pub(crate) fn compute(
         records: &[Value],
         skipped: usize,
         persisted: &HashMap<String, Vec<String>>,
     ) -> Stats {
-        let mut s = Stats {
-            skipped: skipped as u64,
-            ..Stats::default()
-        };
+        let mut s = Stats::tally(records.iter(), persisted);
+        s.skipped = skipped as u64;
+        let mut days: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+        for r in records {
+            if let Some(day) = field(r, "ts").get(..10) {
+                days.entry(day).or_default().push(r);
+            }
+        }
+        for (day, recs) in days {
+            s.by_day
+                .insert(day.to_string(), Stats::tally(recs.into_iter(), persisted));
+        }
+        if let Some(last) = s.last_ts.as_deref().and_then(|t| t.get(..10)) {
+            if let Some(d) = s.by_day.get_mut(last) {
+                d.skipped = s.skipped;
+            }
+        }
+        s
+    }
+
+    /// The figures of one day (`YYYY-MM-DD`); `None` when figures per day were not kept
+    /// (an index written before they were).
+    pub(crate) fn day(&self, day: &str) -> Option<Stats> {
+        if self.records == 0 {
+            return Some(self.clone());
+        }
+        if self.by_day.is_empty() {
+            return None;
+        }
+        Some(self.by_day.get(day).cloned().unwrap_or_default())
+    }
+
+    fn tally<'a>(
+        records: impl Iterator<Item = &'a Value>,
+        persisted: &HashMap<String, Vec<String>>,
+    ) -> Stats {
+        let mut s = Stats::default();
         for r in records {
             s.records += 1;
             let k = kind(r);
@@ -73,8 +112,8 @@ impl Stats {
                     let tool = field(r, "tool");
                     *s.tools.entry(tool.to_string()).or_default() += 1;
                     s.duration_ms += r.get("duration_ms").and_then(Value::as_u64).unwrap_or(0);
-                    if ts.len() >= 13 {
-                        *s.hours.entry(ts[11..13].to_string()).or_default() += 1;
+                    if let Some(hour) = ts.get(11..13) {
+                        *s.hours.entry(hour.to_string()).or_default() += 1;
                     }
                     if field(r, "outcome") == "error" {
                         s.errors += 1;
@@ -109,7 +148,7 @@ impl Stats {
                     s.corrections.push(Correction {
                         id,
                         ts: ts.to_string(),
-                        text: super::record::cut(field(r, "text"), 200),
+                        text: super::record::cut_redacted(field(r, "text"), 200),
                         persisted_to: to,
                     });
                 }
@@ -169,5 +208,49 @@ mod tests {
         assert_eq!(s.corrections[0].persisted_to, vec![".rune/conventions.md"]);
         assert_eq!(s.unpersisted().count(), 0);
         assert_eq!(s.skipped, 1);
+    }
+
+    #[test]
+    fn a_long_correction_is_not_cut_inside_a_redaction_mark() {
+        let text = format!("{}[REDACTED] more", "a".repeat(195));
+        let recs = vec![
+            json!({"id":"c-1","ts":"2026-11-30T11:04:00.000Z","type":"user_correction","text":text}),
+        ];
+        let s = Stats::compute(&recs, 0, &HashMap::new());
+        assert_eq!(s.corrections[0].text, format!("{}…", "a".repeat(195)));
+    }
+
+    #[test]
+    fn figures_are_kept_per_day() {
+        let recs = vec![
+            json!({"id":"1","ts":"2026-11-29T23:50:00.000Z","type":"data","tool":"Bash","input":"ls","outcome":"ok"}),
+            json!({"id":"2","ts":"2026-11-30T00:10:00.000Z","type":"change","tool":"Edit","path":"a.rs","outcome":"error"}),
+            json!({"id":"3","ts":"2026-11-30T00:20:00.000Z","type":"data","tool":"Read","input":"a.rs","outcome":"ok"}),
+        ];
+        let s = Stats::compute(&recs, 2, &HashMap::new());
+        assert_eq!(s.records, 3);
+        let d29 = s.day("2026-11-29").unwrap();
+        let d30 = s.day("2026-11-30").unwrap();
+        assert_eq!((d29.records, d29.errors, d29.skipped), (1, 0, 0));
+        assert_eq!((d30.records, d30.errors, d30.skipped), (2, 1, 2));
+        assert_eq!(d30.files["a.rs"], 1);
+        assert!(d30.by_day.is_empty());
+        assert_eq!(s.day("2026-11-28").unwrap().records, 0);
+        let mut old = s.clone();
+        old.by_day.clear();
+        assert!(old.day("2026-11-30").is_none());
+    }
+
+    #[test]
+    fn a_non_ascii_timestamp_does_not_panic() {
+        let recs = vec![
+            json!({"id":"1","ts":"2026-11-28T1é:00","type":"data","tool":"Bash","input":"ls","outcome":"error"}),
+            json!({"id":"2","ts":"é","type":"change","tool":"Edit","path":"a.rs","outcome":"ok"}),
+        ];
+        let s = Stats::compute(&recs, 0, &HashMap::new());
+        assert_eq!(s.records, 2);
+        assert!(s.hours.is_empty(), "{:?}", s.hours);
+        assert_eq!(s.errors, 1);
+        assert!(s.failures[0].ends_with("Bash: ls"), "{:?}", s.failures);
     }
 }

@@ -185,6 +185,10 @@ pub(crate) struct SessionMeta {
     /// How the session began: `start` (by command) or `auto`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) started_by: Option<String>,
+    /// What the integrity check at `end` found (empty: passed; none: not checked yet). Kept
+    /// here as well as in the index so a rebuilt index does not turn failures into passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) integrity: Option<Vec<String>>,
 }
 
 impl SessionMeta {
@@ -199,6 +203,7 @@ impl SessionMeta {
             git_head: None,
             git_dirty_at_start: Vec::new(),
             started_by: None,
+            integrity: None,
         }
     }
 

@@ -49,7 +49,13 @@ impl Records {
                 continue;
             }
             match serde_json::from_str::<Value>(line) {
-                Ok(v @ Value::Object(_)) => self.records.push(v),
+                Ok(v @ Value::Object(_)) => match v.get("ts") {
+                    Some(ts) if !valid_ts(ts) => self.problems.push(format!(
+                        "{label}:{}: bad timestamp {ts} (expected RFC 3339); skipped",
+                        i + 1
+                    )),
+                    _ => self.records.push(v),
+                },
                 Ok(_) => self
                     .problems
                     .push(format!("{label}:{}: not a JSON object; skipped", i + 1)),
@@ -82,6 +88,12 @@ impl Records {
         }
         self.records = out;
     }
+}
+
+/// Whether a record's `ts` is an RFC 3339 time (what every reader slices and compares).
+fn valid_ts(ts: &Value) -> bool {
+    ts.as_str()
+        .is_some_and(|t| chrono::DateTime::parse_from_rfc3339(t).is_ok())
 }
 
 /// The records of a session's trail, pending and buffer, in that order, deduplicated.
@@ -228,6 +240,24 @@ mod tests {
             r.problems
         );
         assert!(r.problems[1].starts_with("x/trail:4: not a JSON object"));
+    }
+
+    #[test]
+    fn a_record_with_a_bad_timestamp_is_reported_and_skipped() {
+        let mut r = Records::default();
+        r.add_text(
+            "{\"id\":\"a\",\"ts\":\"2026-11-30T10:15:00.000Z\"}\n{\"id\":\"b\",\"ts\":\"2026-11-28T1é:00\"}\n{\"id\":\"c\",\"ts\":7}\n{\"id\":\"d\"}\n",
+            "x/trail",
+        );
+        let ids: Vec<&str> = r.records.iter().map(|v| field(v, "id")).collect();
+        assert_eq!(ids, vec!["a", "d"]);
+        assert_eq!(r.problems.len(), 2);
+        assert!(
+            r.problems[0].starts_with("x/trail:2: bad timestamp"),
+            "{:?}",
+            r.problems
+        );
+        assert!(r.problems[1].starts_with("x/trail:3: bad timestamp"));
     }
 
     #[test]

@@ -342,6 +342,75 @@ fn a_corrupt_line_is_reported_with_its_number_and_the_rest_counts() {
     assert!(out.stdout.contains("audit_trail.jsonl:2"), "{out:?}");
 }
 
+/// The input was cut to 200 characters before redaction, so a token straddling the cut left
+/// a fragment the redactor no longer recognised.
+#[test]
+fn a_token_straddling_the_summary_cut_is_redacted_whole() {
+    let p = Project::new();
+    let token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let event = json!({
+        "session_id": "cs-1",
+        "cwd": p.root,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": format!("echo {} {token}", "x".repeat(172))},
+        "tool_response": {"stdout": "x"},
+        "tool_use_id": "toolu_tok",
+    })
+    .to_string();
+    let out = p.hook("PostToolUse", event.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let buffer = runs(&p).join(current(&p)).join("audit_buffer.jsonl");
+    let text = std::fs::read_to_string(buffer).unwrap();
+    assert!(!text.contains("ghp_"), "{text}");
+    let rec = &lines(&runs(&p).join(current(&p)).join("audit_buffer.jsonl"))[0];
+    assert!(
+        rec["input"].as_str().unwrap().ends_with("[REDACTED]"),
+        "{rec}"
+    );
+    assert_eq!(rec["redactions"], 1);
+}
+
+/// A timestamp that is not ASCII crashed report-daily, end and the index rebuild (a byte
+/// slice through a multi-byte character); the line is now reported and skipped.
+#[test]
+fn a_non_ascii_timestamp_is_reported_with_its_line_and_skipped() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "t"]).code, 0);
+    let dir = runs(&p).join(current(&p));
+    let rec = |n: usize, ts: &str| {
+        json!({"id": format!("x{n}"), "ts": ts, "type": "data", "tool": "Read", "input": "a", "outcome": "ok"}).to_string()
+    };
+    std::fs::write(
+        dir.join("audit_trail.jsonl"),
+        format!(
+            "{}\n{}\n{}\n",
+            rec(1, "2026-11-30T10:15:00.000Z"),
+            rec(2, "2026-11-28T1\u{e9}:00"),
+            rec(3, "2026-11-30T10:16:00.000Z")
+        ),
+    )
+    .unwrap();
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("audit_trail.jsonl:2"), "{out:?}");
+    let out = audit(&p, &["end", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.json()["problems"]
+            .to_string()
+            .contains("audit_trail.jsonl:2: bad timestamp"),
+        "{out:?}"
+    );
+    let summary = std::fs::read_to_string(dir.join("session_summary.md")).unwrap();
+    assert!(summary.contains("- Records: 2"), "{summary}");
+    std::fs::remove_file(p.root.join(".boo/index.json")).unwrap();
+    let out = audit(&p, &["reindex"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
 fn current_or_last(p: &Project) -> String {
     let index: Value =
         serde_json::from_str(&std::fs::read_to_string(p.root.join(".boo/index.json")).unwrap())
@@ -620,6 +689,99 @@ fn report_daily_scale() {
     eprintln!("report-daily over 100,000 records in 200 sessions: {took:?}");
 }
 
+/// Writes a run directory by hand: session.json and a trail with one Bash call per `ts`.
+fn fake_session(p: &Project, id: &str, start: &str, end: Option<&str>, ts: &[&str]) {
+    let dir = runs(p).join(id);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut meta = json!({"session_id": id, "task": format!("task {id}"), "start_time": start, "status": "in_progress", "expected_record_types": [], "started_by": "auto"});
+    if let Some(end) = end {
+        meta["end_time"] = json!(end);
+        meta["status"] = json!("completed");
+        meta["integrity"] = json!([]);
+    }
+    std::fs::write(dir.join("session.json"), meta.to_string()).unwrap();
+    let name = if end.is_some() {
+        "audit_trail.jsonl"
+    } else {
+        "audit_buffer.jsonl"
+    };
+    let mut f = std::fs::File::create(dir.join(name)).unwrap();
+    for (n, t) in ts.iter().enumerate() {
+        writeln!(f, "{}", json!({"id": format!("{id}-{n}"), "ts": t, "type": "change", "tool": "Edit", "input": "a.rs", "path": format!("{id}.rs"), "outcome": "ok", "duration_ms": 1})).unwrap();
+    }
+}
+
+/// A session's whole figures were counted on every day it touched: a session across midnight
+/// showed all its calls on both days, an open one on every day since it started.
+#[test]
+fn report_daily_counts_each_record_on_its_own_day() {
+    let p = Project::new();
+    fake_session(
+        &p,
+        "adhoc_20261129_2300",
+        "2026-11-29T23:00:00Z",
+        Some("2026-11-30T01:00:00Z"),
+        &[
+            "2026-11-29T23:10:00.000Z",
+            "2026-11-29T23:20:00.000Z",
+            "2026-11-29T23:30:00.000Z",
+            "2026-11-30T00:10:00.000Z",
+            "2026-11-30T00:20:00.000Z",
+        ],
+    );
+    fake_session(
+        &p,
+        "adhoc_20261127_0900",
+        "2026-11-27T09:00:00Z",
+        None,
+        &["2026-11-27T09:10:00.000Z", "2026-11-27T09:20:00.000Z"],
+    );
+    assert_eq!(audit(&p, &["reindex"]).code, 0);
+    let day = |d: &str| {
+        let out = audit(&p, &["report-daily", d]);
+        assert_eq!(out.code, 0, "{out:?}");
+        out.stdout
+    };
+    let nov29 = day("20261129");
+    assert!(nov29.contains("3 tool calls, 0 failed"), "{nov29}");
+    assert!(
+        nov29.contains("adhoc_20261129_2300.rs — 3 change(s)"),
+        "{nov29}"
+    );
+    let nov30 = day("20261130");
+    assert!(nov30.contains("2 tool calls, 0 failed"), "{nov30}");
+    assert!(
+        nov30.contains("adhoc_20261129_2300.rs — 2 change(s)"),
+        "{nov30}"
+    );
+    assert!(!nov30.contains("adhoc_20261127_0900.rs"), "{nov30}");
+    assert!(
+        nov30.contains("unfinished session adhoc_20261127_0900"),
+        "{nov30}"
+    );
+    let nov28 = day("20261128");
+    assert!(nov28.contains("0 tool calls"), "{nov28}");
+    let nov27 = day("20261127");
+    assert!(nov27.contains("2 tool calls"), "{nov27}");
+    let review = audit(&p, &["report-daily", "20261130", "review"]).stdout;
+    assert!(
+        review.contains("| 2026-11-29 | 1 | 3 | 0 | 0 |"),
+        "{review}"
+    );
+    // An index written before figures per day were kept is upgraded, not trusted.
+    let path = p.root.join(".boo/index.json");
+    let mut index: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    index["version"] = json!(1);
+    for s in index["sessions"].as_array_mut().unwrap() {
+        if let Some(stats) = s.get_mut("stats") {
+            stats.as_object_mut().unwrap().remove("by_day");
+        }
+    }
+    std::fs::write(&path, index.to_string()).unwrap();
+    let nov30 = day("20261130");
+    assert!(nov30.contains("2 tool calls, 0 failed"), "{nov30}");
+}
+
 #[test]
 fn a_shared_trail_is_left_to_git_and_merges_by_union() {
     let p = Project::new();
@@ -676,6 +838,96 @@ fn a_broken_index_is_rebuilt_from_the_run_directories() {
     assert_eq!(index["sessions"][0]["task"], "indexed task");
     assert_eq!(index["sessions"][0]["status"], "completed");
     assert!(index["sessions"][0]["stats"].is_object());
+}
+
+/// Integrity results lived only in index.json, so a rebuilt index turned failed checks into
+/// passes. They are kept in session.json too; a session whose results are not known says so.
+#[test]
+fn a_rebuilt_index_keeps_failed_integrity_checks_and_says_unknown_when_not_recorded() {
+    let p = Project::new();
+    // Two sessions with no records: both fail the "no records" check.
+    for task in ["first", "second"] {
+        assert_eq!(audit(&p, &["start", task]).code, 0);
+        assert_eq!(audit(&p, &["end"]).code, 0);
+    }
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert!(
+        out.stdout
+            .contains("2 ended session(s): 0 passed, 2 failed."),
+        "{out:?}"
+    );
+    // The second session.json as an older baton wrote it: no integrity results.
+    let meta_path = runs(&p).join("adhoc_20261130_1015_2/session.json");
+    let mut meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(&meta_path).unwrap()).unwrap();
+    assert!(
+        meta["integrity"][0]
+            .as_str()
+            .unwrap()
+            .contains("no records"),
+        "{meta}"
+    );
+    meta.as_object_mut().unwrap().remove("integrity");
+    std::fs::write(&meta_path, meta.to_string()).unwrap();
+    std::fs::write(p.root.join(".boo/index.json"), "{ not json").unwrap();
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("2 ended session(s): 0 passed, 1 failed, 1 unknown"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("| unknown |"), "{out:?}");
+    assert!(!out.stdout.contains("| ok |"), "{out:?}");
+    let out = audit(&p, &["recover"]);
+    assert!(out.stdout.contains("integrity unknown"), "{out:?}");
+    // Ending it again runs the checks and records them.
+    assert_eq!(
+        audit(&p, &["end", "--session", "adhoc_20261130_1015_2"]).code,
+        0
+    );
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert!(
+        out.stdout
+            .contains("2 ended session(s): 0 passed, 2 failed."),
+        "{out:?}"
+    );
+}
+
+/// A hook that read `.current_session` before `end` cleared it and appended after end's last
+/// move left its record in the ended session's buffer forever. Simulated by appending to the
+/// buffer by hand after `end`: the next session's start moves it into the trail, once.
+#[test]
+fn a_late_append_to_an_ended_session_reaches_its_trail() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "t"]).code, 0);
+    let id = current(&p);
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    assert_eq!(audit(&p, &["end"]).code, 0);
+    let dir = runs(&p).join(&id);
+    let trail = lines(&dir.join("audit_trail.jsonl"));
+    assert_eq!(trail.len(), 1);
+    let mut late = trail[0].clone();
+    late["id"] = json!("t-late");
+    let mut buffer = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("audit_buffer.jsonl"))
+        .unwrap();
+    writeln!(buffer, "{late}").unwrap();
+    writeln!(buffer, "{}", trail[0]).unwrap();
+    drop(buffer);
+    // The next tool call starts a new session; the late record lands in the old trail.
+    p.hook("PostToolUse", tool_event(&p, 2).as_bytes());
+    assert_ne!(current(&p), id);
+    let ids: Vec<String> = lines(&dir.join("audit_trail.jsonl"))
+        .iter()
+        .map(|r| r["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, vec![trail[0]["id"].as_str().unwrap(), "t-late"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("audit_buffer.jsonl")).unwrap(),
+        ""
+    );
 }
 
 #[test]
