@@ -146,6 +146,9 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             active_tasks_file,
             tasks_md,
         } => {
+            // Checked before anything is read or printed: the id becomes a path and the
+            // command line the user copies.
+            session::validate_id(&session_id)?;
             let active = std::fs::read_to_string(&active_tasks_file).unwrap_or_default();
             let md = tasks_md.and_then(|p| std::fs::read_to_string(p).ok());
             let saved_to = env
@@ -167,7 +170,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
                         tasks_md: md.as_deref(),
                         saved_to: &saved_to,
                         command: &env.config().handoff.resume_command,
-                    })
+                    })?
                 )
             );
             Ok(0)
@@ -271,7 +274,7 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
                 tasks_md: md.as_deref(),
                 saved_to: &shown,
                 command: &env.config().handoff.resume_command,
-            })
+            })?
         )
     );
     Ok(0)

@@ -12,6 +12,7 @@
 //!   is left out when there are none.
 
 use super::session;
+use crate::core::error::Result;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -35,8 +36,10 @@ pub(crate) struct Input<'a> {
     pub(crate) command: &'a str,
 }
 
-/// Renders the block.
-pub(crate) fn render(input: &Input<'_>) -> String {
+/// Renders the block. An id that is not `SESSION-YYYYMMDD-HHMMSS` is refused (the block's
+/// command line is meant to be copied and run), as the writer refuses it.
+pub(crate) fn render(input: &Input<'_>) -> Result<String> {
+    session::validate_id(input.session_id)?;
     let id = input.session_id;
     let cmd = input.command;
     let task = task_id(input.recommended_next);
@@ -86,7 +89,7 @@ task name and date are labels for you, not command input.\n\n\
 Do NOT use claude --continue / codex resume / Cursor chat history.\n\
 A fresh session + {cmd} is the only safe resume path.\n"
     ));
-    out
+    Ok(out)
 }
 
 /// The TASK-ID named in RECOMMENDED_NEXT: the first `[A-Z]+-[0-9]{4}` that is not part of a
@@ -165,6 +168,36 @@ pub(crate) fn sanitize_title(raw: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn input(id: &str) -> Input<'_> {
+        Input {
+            session_id: id,
+            recommended_next: "/dr-next TUNE-0420",
+            next_action: "go",
+            active_tasks: "TUNE-0420 | wip\n",
+            tasks_md: None,
+            saved_to: "datarim/sessions/x.session.md",
+            command: "/baton:dr-continue",
+        }
+    }
+
+    #[test]
+    fn render_refuses_an_invalid_id() {
+        for bad in [
+            "../../etc/x; rm -rf ~",
+            "SESSION-20261130-101500 extra",
+            "SESSION-20261130-101500\n",
+            "",
+        ] {
+            let err = render(&input(bad)).unwrap_err().to_string();
+            assert!(err.contains("^SESSION-[0-9]{8}-[0-9]{6}$"), "{err}");
+        }
+        let ok = render(&input("SESSION-20261130-101500")).unwrap();
+        assert!(
+            ok.contains("\n  /baton:dr-continue SESSION-20261130-101500\n"),
+            "{ok}"
+        );
+    }
 
     #[test]
     fn task_id_comes_from_recommended_next_only() {

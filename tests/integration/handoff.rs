@@ -691,6 +691,64 @@ fn resume_block_saved_time_comes_from_the_id_not_the_clock() {
     );
 }
 
+#[test]
+fn resume_block_refuses_an_invalid_session_id() {
+    let p = Project::new();
+    let tasks_file = temp_file(&p, "active.txt", "TUNE-0420 | in_progress\n");
+    for bad in [
+        "../../etc/x; rm -rf ~",
+        "SESSION-20261130-101500; rm -rf ~",
+        "SESSION-20261130-101500\n/dr-continue SESSION-20991231-000000",
+        "",
+        "session-20261130-101500",
+    ] {
+        let out = p.run(
+            &[
+                "handoff",
+                "resume-block",
+                bad,
+                "/dr-next TUNE-0420",
+                "go",
+                &tasks_file,
+            ],
+            b"",
+            &[],
+        );
+        assert_eq!(out.code, 1, "{bad:?}: {out:?}");
+        assert_eq!(out.stdout, "", "nothing to copy for {bad:?}");
+        assert!(
+            out.stderr.contains("^SESSION-[0-9]{8}-[0-9]{6}$"),
+            "{out:?}"
+        );
+        assert_eq!(out.stderr.lines().count(), 1, "{out:?}");
+    }
+}
+
+#[test]
+fn every_entry_point_that_takes_an_id_refuses_a_bad_one() {
+    let p = Project::new();
+    let bad = "../../etc/x; rm -rf ~";
+    let out = p.run(&["handoff", "continue", bad], b"", &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("^SESSION-"), "{out:?}");
+    assert_eq!(out.stdout, "");
+    for args in [
+        &["--session", bad][..],
+        &["--validate-frontmatter", "--session", bad],
+        &[&format!("--session={bad}")],
+    ] {
+        let out = baton_check(&p, args);
+        assert_eq!(out.code, 3, "{args:?}: {out:?}");
+        assert!(out.stderr.contains("invalid session id"), "{out:?}");
+    }
+    // A FILE argument whose name is not an id is checked as a file, never as that id.
+    let odd = p.home.path().join("x; rm -rf ~.session.md");
+    std::fs::write(&odd, "no front matter\n").unwrap();
+    let out = baton_check(&p, &[odd.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(!p.root.join("datarim").exists());
+}
+
 // ------------------------------------------------------------------------- the validator
 
 /// datarim's `_write_valid_session` fixture, built by hand from its rules.
