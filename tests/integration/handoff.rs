@@ -906,6 +906,46 @@ fn datarims_validator_rules_accept_batons_artefacts() {
     assert_eq!(datarim_validator(&artefact(&p, capped)), 0);
 }
 
+#[test]
+fn a_tag_must_start_a_word_unverified_is_not_verified() {
+    let p = Project::new();
+    for line in [
+        "CI is green, unverified: nobody looked",
+        "Deployed to prod, unassumed: n/a",
+        "Tests passing (non-verified: flaky run)",
+        "PR merged. Verified: by eye",
+    ] {
+        let out = save(&p, &format!("{BODY}{line}\n"));
+        assert_eq!(out.code, 1, "{line}: {out:?}");
+        assert!(out.stderr.contains("untagged claim"), "{out:?}");
+        assert!(!artefact(&p, ID).exists());
+    }
+    // Tags at a word start, in any punctuation, are accepted by baton and by datarim's rules.
+    let tagged = "CI is green (verified: run 7)\nPushed `verified:` abc1234 on main\nDeployed; assumed: not re-checked\n- merged **assumed:** PR open\n";
+    let out = save(&p, &format!("{BODY}{tagged}"));
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(datarim_validator(&artefact(&p, ID)), 0);
+    assert_eq!(check_session(&p, true).code, 0);
+
+    // A file written elsewhere: baton's check refuses `unverified:` (datarim's substring grep
+    // lets it through: a known, deliberate difference).
+    let other = "SESSION-20261130-101501";
+    let path = artefact(&p, other);
+    std::fs::write(
+        &path,
+        datarim_artefact(
+            &DATARIM_FRONT.replace(ID, other),
+            &format!("{DATARIM_BODY}CI is green, unverified: nobody looked\n"),
+        ),
+    )
+    .unwrap();
+    assert_eq!(datarim_validator(&path), 0);
+    let root = p.root.to_str().unwrap();
+    let out = baton_check(&p, &["--session", other, "--root", root]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("untagged claim (\"green\")"), "{out:?}");
+}
+
 // -------------------------------------------------------------------------------- continue
 
 fn commit_file(p: &Project, rel: &str, text: &str) -> String {
