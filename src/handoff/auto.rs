@@ -6,6 +6,7 @@
 //! branch called `merged-fix`, a task titled "… deployed …") is tagged `assumed:`.
 
 use super::body;
+use super::resume_block;
 use super::writer::{self, Request};
 use crate::core::config::Config;
 use crate::core::error::Result;
@@ -29,11 +30,7 @@ pub(crate) fn request(
     let state = git::state(root)?;
     let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
     let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
-    let active_ids: Vec<String> = active
-        .iter()
-        .filter_map(|l| l.strip_prefix("- ")?.split_whitespace().next())
-        .map(str::to_string)
-        .collect();
+    let active_ids = resume_block::task_ids(&active.join("\n"));
     let body = tag_claims(&render_body(
         root,
         &state,
@@ -202,6 +199,13 @@ mod tests {
         let lines = active_lines(md);
         assert_eq!(lines.len(), 2);
         assert!(lines[1].starts_with("- B-0002"));
+    }
+
+    #[test]
+    fn only_task_ids_of_the_active_section_become_active_tasks() {
+        let md = "## Active\n- A-0001 · one letter\n- [ ] TUNE-0001 todo\n- VERD-0050 · wip · P1 · L1 · Two\n- #42 fix\n";
+        let ids = resume_block::task_ids(&active_lines(md).join("\n"));
+        assert_eq!(ids, vec!["VERD-0050"]);
     }
 
     #[test]

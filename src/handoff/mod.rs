@@ -212,6 +212,7 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
     }
     let body = read_input("--body-file", &args.body_file)?;
     let tasks_text = read_input("--active-tasks-file", &args.active_tasks_file)?;
+    let active = resume_block::read_active_tasks(&tasks_text);
     let now = env.ctx.clock.now();
     let req = writer::Request {
         root: env.root.clone(),
@@ -223,7 +224,7 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
             .unwrap_or_else(|| now.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
         recommended_next: args.recommended_next.clone(),
         next_action: args.next_action.clone(),
-        active_tasks: resume_block::task_ids(&tasks_text),
+        active_tasks: active.ids,
         body,
         lock_timeout: lock_timeout(&env.ctx),
         now,
@@ -235,6 +236,12 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
         }
         eprintln!("baton handoff write: nothing written; fix the lines above and run it again");
         return Ok(1);
+    }
+    for (n, line) in &active.skipped {
+        let shown: String = line.trim().chars().take(60).collect();
+        eprintln!(
+            "baton handoff write: warning: --active-tasks-file line {n}: {shown:?} starts with no task id (PREFIX-NNNN, e.g. TUNE-0420); skipped"
+        );
     }
     for hint in body::raw_output_hints(&req.body) {
         eprintln!("baton handoff write: warning: {hint}");

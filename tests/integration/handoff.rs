@@ -749,6 +749,64 @@ fn every_entry_point_that_takes_an_id_refuses_a_bad_one() {
     assert!(!p.root.join("datarim").exists());
 }
 
+const STRAY_TASKS: &str = "# Active\n\n<!-- list -->\nTUNE-0420 | in_progress\n- VERD-0050 | blocked\nnotes: ask Bob\n| x |\n  SRCH-0030-fix\twip\nX-0001 | too short\ntune-0001 | lower case\nTUNE-04201 | five digits\n$(id) | x\n";
+
+#[test]
+fn stray_lines_of_the_active_tasks_file_are_no_task_ids() {
+    let p = Project::new();
+    let out = resume_block(&p, ID, "/dr-next TUNE-0420", "go", STRAY_TASKS, None);
+    assert!(
+        out.contains("    Also active this session: SRCH-0030-fix VERD-0050\n"),
+        "{out}"
+    );
+
+    // The writer keeps the same ids in the front matter and names each line it skipped.
+    let body_file = temp_file(&p, "body.md", BODY);
+    let tasks_file = temp_file(&p, "stray.txt", STRAY_TASKS);
+    let out = p.run(
+        &[
+            "handoff",
+            "write",
+            "--session",
+            ID,
+            "--captured-by",
+            "agent",
+            "--recommended-next",
+            "/dr-next TUNE-0420",
+            "--next-action",
+            "go",
+            "--active-tasks-file",
+            &tasks_file,
+            "--body-file",
+            &body_file,
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = std::fs::read_to_string(artefact(&p, ID)).unwrap();
+    assert!(
+        text.contains("active_tasks:\n  - TUNE-0420\n  - VERD-0050\n  - SRCH-0030-fix\n---\n"),
+        "{text}"
+    );
+    for line in [6, 7, 9, 10, 11, 12] {
+        assert!(
+            out.stderr
+                .contains(&format!("warning: --active-tasks-file line {line}: ")),
+            "line {line}: {out:?}"
+        );
+    }
+    assert!(
+        !out.stderr.contains("line 1:"),
+        "comments are skipped: {out:?}"
+    );
+    assert!(
+        !out.stderr.contains("line 3:"),
+        "comments are skipped: {out:?}"
+    );
+    assert_eq!(datarim_validator(&artefact(&p, ID)), 0);
+}
+
 // ------------------------------------------------------------------------- the validator
 
 /// datarim's `_write_valid_session` fixture, built by hand from its rules.
