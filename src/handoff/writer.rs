@@ -267,7 +267,7 @@ fn read_existing(path: &Path) -> Result<Option<String>> {
 }
 
 /// A front matter value on one line: control characters become spaces.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     let flat: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
