@@ -558,6 +558,73 @@ fn raw_tool_output_is_flagged_but_saved() {
     assert!(out.stderr.contains("700 characters long"), "{out:?}");
 }
 
+fn write_with(p: &Project, next: &str, tasks: &str, extra: &[&str]) -> Output {
+    let body_file = temp_file(p, "body.md", BODY);
+    let tasks_file = temp_file(p, "tasks.txt", tasks);
+    let mut args = vec![
+        "handoff",
+        "write",
+        "--session",
+        ID,
+        "--captured-by",
+        "operator",
+        "--recommended-next",
+        "/dr-next TUNE-0420",
+        "--next-action",
+        next,
+        "--active-tasks-file",
+        &tasks_file,
+        "--body-file",
+        &body_file,
+    ];
+    args.extend_from_slice(extra);
+    p.run(&args, b"", &[])
+}
+
+#[test]
+fn captured_at_is_written_in_utc() {
+    let p = Project::new();
+    let out = write_with(
+        &p,
+        "go",
+        "",
+        &["--captured-at", "2026-11-30T12:15:00.5+02:00"],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = std::fs::read_to_string(artefact(&p, ID)).unwrap();
+    assert!(
+        text.contains("\ncaptured_at: 2026-11-30T10:15:00Z\n"),
+        "{text}"
+    );
+    assert_eq!(check_session(&p, true).code, 0);
+    let out = write_with(
+        &p,
+        "go",
+        "",
+        &["--captured-at", "2026-11-30T10:15:00Z\nx: y"],
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+}
+
+#[test]
+fn an_oversized_front_matter_is_refused_naming_the_flag() {
+    let p = Project::new();
+    let long = "word ".repeat(8_000);
+    let out = write_with(&p, &long, "", &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("front matter"), "{out:?}");
+    assert!(out.stderr.contains("--next-action"), "{out:?}");
+    assert!(!out.stderr.contains("shorten Layer 1"), "{out:?}");
+    let many = (0..3000)
+        .map(|i| format!("TASK-{i:04} | wip"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let out = write_with(&p, "go", &many, &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("active tasks"), "{out:?}");
+    assert!(!artefact(&p, ID).exists());
+}
+
 // ------------------------------------------------------------------------ the resume block
 
 fn resume_block(
