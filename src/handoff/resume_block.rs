@@ -163,10 +163,26 @@ pub(crate) fn lookup_title(task: &str, tasks_md: &str) -> Option<String> {
     (!title.is_empty()).then(|| title.to_string())
 }
 
-/// One line of at most 80 characters, without control characters, backticks or `$(…)`.
+/// Whether `c` is an invisible formatting character: a bidi control (which can make a line
+/// read differently from what it holds) or a zero-width one.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
+/// One line of at most 80 characters, without control characters, bidi or zero-width
+/// characters, backticks or `$(…)`.
 pub(crate) fn sanitize_annotation(raw: &str) -> String {
     let flat: String = raw
         .chars()
+        .filter(|c| !is_invisible(*c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     let stripped = match SUBSTITUTION.as_ref() {
@@ -306,6 +322,10 @@ mod tests {
         assert!(s.ends_with('…'));
         assert_eq!(sanitize_annotation("a\u{7}b\tc"), "a b c");
         assert_eq!(sanitize_annotation("unclosed $(x"), "unclosed (x");
+        assert_eq!(
+            sanitize_annotation("a\u{202e}b\u{2066}c\u{200b}d\u{feff}e\u{2028}f"),
+            "abcde f"
+        );
     }
 
     #[test]

@@ -874,6 +874,30 @@ fn stray_lines_of_the_active_tasks_file_are_no_task_ids() {
     assert_eq!(datarim_validator(&artefact(&p, ID)), 0);
 }
 
+#[test]
+fn resume_block_drops_invisible_and_bidi_characters() {
+    let p = Project::new();
+    let md = "## Active\n- BIDI-0001 · in_progress · P2 · L2 · Fix the \u{202e}gnp.exe\u{202c} loader\u{200b} → tasks/x.md\n";
+    let out = resume_block(
+        &p,
+        ID,
+        "/dr-next BIDI-0001",
+        "Run \u{2066}the\u{2069} tests\u{feff}",
+        "",
+        Some(md),
+    );
+    for c in [
+        '\u{202e}', '\u{202c}', '\u{200b}', '\u{2066}', '\u{2069}', '\u{feff}',
+    ] {
+        assert!(!out.contains(c), "{c:?} in {out}");
+    }
+    assert!(
+        out.contains("  ↳ BIDI-0001 — Fix the gnp.exe loader   (saved"),
+        "{out}"
+    );
+    assert!(out.contains("    Next: Run the tests\n"), "{out}");
+}
+
 // ------------------------------------------------------------------------- the validator
 
 /// datarim's `_write_valid_session` fixture, built by hand from its rules.
