@@ -43,7 +43,7 @@ pub(crate) fn request(
         session_id: id.clone(),
         captured_by: "agent".into(),
         captured_at: now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
-        recommended_next: format!("{} {id}", config.handoff.resume_command),
+        recommended_next: format!("{} {id}", super::resume_command(config)),
         next_action: "Context was compacted automatically; re-check the git state below, then continue the interrupted work.".into(),
         active_tasks: active_ids,
         body,

@@ -51,7 +51,7 @@ fn session_start(env: &HookEnv<'_>) -> Contribution {
     else {
         return Contribution::default();
     };
-    let cmd = &env.config.handoff.resume_command;
+    let cmd = super::resume_command(env.config);
     let next = resume_block::sanitize_annotation(&newest.next_action);
     let saved = session::saved_time(&newest.id).unwrap_or_default();
     let by = replay::captured_by_label(&newest.captured_by)

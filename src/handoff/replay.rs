@@ -94,7 +94,7 @@ pub(crate) fn render_list(root: &Path, dir: &Path, sessions: &[Summary]) -> Stri
 pub(crate) fn run(id: Option<&str>, env: &CliEnv) -> Result<i32> {
     let config = env.config();
     let dir = session::sessions_dir(&env.root, config);
-    let cmd = &config.handoff.resume_command;
+    let cmd = super::resume_command(config);
     let redactor = Redactor::with_extra(&config.redact.extra_patterns);
     let Some(id) = id else {
         let list = summaries(&dir);

@@ -1379,6 +1379,29 @@ fn auto_save_escapes_file_names_and_task_lines_from_the_repository() {
 }
 
 #[test]
+fn a_resume_command_with_hidden_characters_is_not_printed() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "handoff:\n  resume_command: \"/dr-continue\\e[2J\\u202e\"\n",
+    );
+    let out = save(&p, BODY);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        !out.stdout.contains('\u{1b}') && !out.stdout.contains('\u{202e}'),
+        "{out:?}"
+    );
+    assert!(
+        out.stdout
+            .contains(&format!("\n  /baton:dr-continue {ID}\n")),
+        "the default instead: {out:?}"
+    );
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    assert!(!out.stdout.contains("\\u001b"), "{out:?}");
+    assert!(!out.stdout.contains('\u{202e}'), "{out:?}");
+}
+
+#[test]
 fn config_turns_the_auto_save_off() {
     let p = Project::new();
     p.write(
