@@ -6,6 +6,7 @@
 //! branch called `merged-fix`, a task titled "… deployed …") is tagged `assumed:`.
 
 use super::body;
+use super::resume_block;
 use super::writer::{self, Request};
 use crate::core::config::Config;
 use crate::core::error::Result;
@@ -29,11 +30,7 @@ pub(crate) fn request(
     let state = git::state(root)?;
     let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
     let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
-    let active_ids: Vec<String> = active
-        .iter()
-        .filter_map(|l| l.strip_prefix("- ")?.split_whitespace().next())
-        .map(str::to_string)
-        .collect();
+    let active_ids = resume_block::task_ids(&active.join("\n"));
     let body = tag_claims(&render_body(
         root,
         &state,
@@ -46,7 +43,7 @@ pub(crate) fn request(
         session_id: id.clone(),
         captured_by: "agent".into(),
         captured_at: now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
-        recommended_next: format!("{} {id}", config.handoff.resume_command),
+        recommended_next: format!("{} {id}", super::resume_command(config)),
         next_action: "Context was compacted automatically; re-check the git state below, then continue the interrupted work.".into(),
         active_tasks: active_ids,
         body,
@@ -110,14 +107,14 @@ fn render_body(
         GitState::NoGit => {
             out.push_str(&format!(
                 "repo: {}  (not a git repository)\n",
-                root.display()
+                shown(&root.display().to_string())
             ));
             &[]
         }
         GitState::Repo(r) => {
             out.push_str(&format!(
                 "repo: {}  branch: {}  HEAD: {}  status: {}\n",
-                root.display(),
+                shown(&root.display().to_string()),
                 r.branch.as_deref().unwrap_or("(detached)"),
                 r.head_sha.as_deref().unwrap_or("(no commits)"),
                 if r.status.is_empty() {
@@ -127,7 +124,7 @@ fn render_body(
                 }
             ));
             for line in r.status.iter().take(MAX_STATUS_LINES) {
-                out.push_str(&format!("    {line}\n"));
+                out.push_str(&format!("    {}\n", shown(line)));
             }
             if r.status.len() > MAX_STATUS_LINES {
                 out.push_str(&format!(
@@ -147,7 +144,7 @@ fn render_body(
         });
     }
     for line in active {
-        out.push_str(line);
+        out.push_str(&shown(line));
         out.push('\n');
     }
     out.push_str("\n## Layer 3 — Related Files\n\n");
@@ -163,7 +160,7 @@ fn render_body(
         } else {
             "changed, uncommitted"
         };
-        out.push_str(&format!("- {path} — {note}\n"));
+        out.push_str(&format!("- {} — {note}\n", shown(path)));
     }
     match purpose {
         Purpose::Automatic => {
@@ -176,6 +173,17 @@ fn render_body(
         }
     }
     out
+}
+
+/// Text from the repository (a file name, a tasks.md line) as it goes into the body: as it
+/// is, or quoted with escapes when it holds a control character (a file name can hold a line
+/// break, which would forge body lines, even a new block).
+fn shown(text: &str) -> String {
+    if text.chars().any(char::is_control) {
+        format!("{text:?}")
+    } else {
+        text.to_string()
+    }
 }
 
 /// Tags every line that holds a claim keyword as an assumption.
@@ -202,6 +210,39 @@ mod tests {
         let lines = active_lines(md);
         assert_eq!(lines.len(), 2);
         assert!(lines[1].starts_with("- B-0002"));
+    }
+
+    #[test]
+    fn only_task_ids_of_the_active_section_become_active_tasks() {
+        let md = "## Active\n- A-0001 · one letter\n- [ ] TUNE-0001 todo\n- VERD-0050 · wip · P1 · L1 · Two\n- #42 fix\n";
+        let ids = resume_block::task_ids(&active_lines(md).join("\n"));
+        assert_eq!(ids, vec!["VERD-0050"]);
+    }
+
+    #[test]
+    fn control_characters_from_the_repository_are_escaped() {
+        let state = GitState::Repo(RepoState {
+            head_sha: None,
+            branch: None,
+            status: vec!["?? a\n---\nartifact: x".into()],
+            last_commit_paths: vec![],
+        });
+        let text = render_body(
+            Path::new("/r"),
+            &state,
+            true,
+            &["- AB-0001 · x\u{1b}[2J".into()],
+            Purpose::Automatic,
+        );
+        assert!(
+            !text.contains('\u{1b}') && !text.contains("\n---\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- \"a\\n---\\nartifact: x\" — untracked\n"),
+            "{text}"
+        );
+        assert_eq!(shown("plain — ok"), "plain — ok");
     }
 
     #[test]

@@ -61,9 +61,23 @@ pub(crate) fn claim_keyword(line: &str) -> Option<&'static str> {
     CLAIM_KEYWORDS.into_iter().find(|k| lower.contains(k))
 }
 
-/// Whether `line` carries a provenance tag.
+/// Whether `line` carries a provenance tag, `verified:` or `assumed:` (lower case, as
+/// datarim's `grep -v -E '(verified:|assumed:)'` reads it) at the start of a word.
 pub(crate) fn is_tagged(line: &str) -> bool {
-    line.contains("verified:") || line.contains("assumed:")
+    has_tag(line, "verified:") || has_tag(line, "assumed:")
+}
+
+/// Whether `tag` occurs in `line` at the start of a word: at the line's start or after a
+/// character that is not a letter, a digit, `_` or `-`. So `unverified:`,
+/// `non-verified:` and `reassumed:` are not tags; `(verified:`, `` `verified:` `` and
+/// `**assumed:**` are.
+pub(crate) fn has_tag(line: &str, tag: &str) -> bool {
+    line.match_indices(tag).any(|(at, _)| {
+        line[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'))
+    })
 }
 
 /// Every line with a claim keyword and no provenance tag. Line numbers start at
@@ -328,6 +342,34 @@ mod tests {
             untagged_claims("Tests passing.\nverified: yes\n", 1).len(),
             1
         );
+    }
+
+    #[test]
+    fn tags_must_start_a_word() {
+        for tagged in [
+            "verified: CI run 7",
+            "green (verified: run 7)",
+            "pushed `verified:` abc1234",
+            "merged **assumed:** PR open",
+            "deployed; assumed: not checked",
+            "green\tverified: x",
+            "green —verified: x",
+            "unverified: no, then verified: yes",
+        ] {
+            assert!(is_tagged(tagged), "{tagged}");
+        }
+        for untagged in [
+            "CI is green, unverified: nobody looked",
+            "deployed, unassumed: x",
+            "passing (non-verified: flaky)",
+            "pushed re_verified: x",
+            "merged 2verified: x",
+            "green Verified: by eye",
+            "green verified - no colon",
+        ] {
+            assert!(!is_tagged(untagged), "{untagged}");
+            assert_eq!(untagged_claims(untagged, 1).len(), 1, "{untagged}");
+        }
     }
 
     #[test]

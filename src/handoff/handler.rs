@@ -51,14 +51,12 @@ fn session_start(env: &HookEnv<'_>) -> Contribution {
     else {
         return Contribution::default();
     };
-    let cmd = &env.config.handoff.resume_command;
+    let cmd = super::resume_command(env.config);
     let next = resume_block::sanitize_annotation(&newest.next_action);
     let saved = session::saved_time(&newest.id).unwrap_or_default();
-    let by = if newest.captured_by.is_empty() {
-        String::new()
-    } else {
-        format!(" by {}", newest.captured_by)
-    };
+    let by = replay::captured_by_label(&newest.captured_by)
+        .map(|b| format!(" by {b}"))
+        .unwrap_or_default();
     let body = format!(
         "Newest saved session artefact here: {} (saved {saved} UTC{by}).\nNext action: {}\nTo resume from it, the user runs: {cmd} {}",
         newest.id,

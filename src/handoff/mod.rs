@@ -23,6 +23,7 @@ mod writer;
 pub(crate) use handler::HandoffHandler;
 
 use crate::cli_env::CliEnv;
+use crate::core::config::Config;
 use crate::core::ctx::Ctx;
 use crate::core::error::{Error, Result};
 use crate::core::redact::Redactor;
@@ -146,6 +147,9 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             active_tasks_file,
             tasks_md,
         } => {
+            // Checked before anything is read or printed: the id becomes a path and the
+            // command line the user copies.
+            session::validate_id(&session_id)?;
             let active = std::fs::read_to_string(&active_tasks_file).unwrap_or_default();
             let md = tasks_md.and_then(|p| std::fs::read_to_string(p).ok());
             let saved_to = env
@@ -166,8 +170,8 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
                         active_tasks: &active,
                         tasks_md: md.as_deref(),
                         saved_to: &saved_to,
-                        command: &env.config().handoff.resume_command,
-                    })
+                        command: resume_command(env.config()),
+                    })?
                 )
             );
             Ok(0)
@@ -209,6 +213,7 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
     }
     let body = read_input("--body-file", &args.body_file)?;
     let tasks_text = read_input("--active-tasks-file", &args.active_tasks_file)?;
+    let active = resume_block::read_active_tasks(&tasks_text);
     let now = env.ctx.clock.now();
     let req = writer::Request {
         root: env.root.clone(),
@@ -220,7 +225,7 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
             .unwrap_or_else(|| now.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
         recommended_next: args.recommended_next.clone(),
         next_action: args.next_action.clone(),
-        active_tasks: resume_block::task_ids(&tasks_text),
+        active_tasks: active.ids,
         body,
         lock_timeout: lock_timeout(&env.ctx),
         now,
@@ -232,6 +237,12 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
         }
         eprintln!("baton handoff write: nothing written; fix the lines above and run it again");
         return Ok(1);
+    }
+    for (n, line) in &active.skipped {
+        let shown: String = line.trim().chars().take(60).collect();
+        eprintln!(
+            "baton handoff write: warning: --active-tasks-file line {n}: {shown:?} starts with no task id (PREFIX-NNNN, e.g. TUNE-0420); skipped"
+        );
     }
     for hint in body::raw_output_hints(&req.body) {
         eprintln!("baton handoff write: warning: {hint}");
@@ -270,12 +281,34 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
                 active_tasks: &tasks_text,
                 tasks_md: md.as_deref(),
                 saved_to: &shown,
-                command: &env.config().handoff.resume_command,
-            })
+                command: resume_command(env.config()),
+            })?
         )
     );
     Ok(0)
 }
+
+/// The resume slash command to print: `handoff.resume_command` when it is a plain slash
+/// command (`/`, then ASCII letters, digits, `:`, `.`, `_`, `-`), else the default
+/// `/baton:dr-continue`. The config check refuses only blanks; an escape sequence or a bidi
+/// character in the line the user copies would hide what it runs.
+pub(crate) fn resume_command(config: &Config) -> &str {
+    let cmd = config.handoff.resume_command.as_str();
+    let plain = cmd.strip_prefix('/').is_some_and(|rest| {
+        !rest.is_empty()
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '.' | '_' | '-'))
+    });
+    if plain {
+        cmd
+    } else {
+        DEFAULT_RESUME_COMMAND
+    }
+}
+
+/// The resume command when the configured one is not printable as is.
+const DEFAULT_RESUME_COMMAND: &str = "/baton:dr-continue";
 
 /// Text for the terminal, through the secret redactor.
 fn redact(env: &CliEnv, text: &str) -> String {
@@ -377,6 +410,22 @@ mod tests {
         assert!(p[0].contains("handoff.stale_runtime_globs[0]"), "{p:?}");
         let p = problems_for("handoff:\n  auto_save: false\n");
         assert!(p[0].contains("auto_save"), "{p:?}");
+    }
+
+    #[test]
+    fn only_a_plain_resume_command_is_printed() {
+        let mut config = Config::default();
+        for (set, shown) in [
+            ("/dr-continue", "/dr-continue"),
+            ("/baton:dr-continue", "/baton:dr-continue"),
+            ("/dr-continue\u{1b}[2J", DEFAULT_RESUME_COMMAND),
+            ("/dr\u{202e}eunitnoc", DEFAULT_RESUME_COMMAND),
+            ("/x;rm", DEFAULT_RESUME_COMMAND),
+            ("/", DEFAULT_RESUME_COMMAND),
+        ] {
+            config.handoff.resume_command = set.into();
+            assert_eq!(resume_command(&config), shown, "{set:?}");
+        }
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! session may be another agent's, so it never guesses.
 
 use super::frontmatter;
+use super::resume_block;
 use super::reverify::{self, Kind};
 use super::session;
 use super::validate::{self, Mode, Verdict};
+use super::writer;
 use crate::cli_env::CliEnv;
 use crate::core::error::Result;
 use crate::core::redact::Redactor;
@@ -57,7 +59,17 @@ pub(crate) fn summaries(dir: &Path) -> Vec<Summary> {
         .collect()
 }
 
-/// The listing as text.
+/// `captured_by` as shown: `agent` or `operator`; anything else (a file written by another
+/// tool or by hand) is not repeated.
+pub(crate) fn captured_by_label(raw: &str) -> Option<&'static str> {
+    match raw {
+        "agent" => Some("agent"),
+        "operator" => Some("operator"),
+        _ => None,
+    }
+}
+
+/// The listing as text. Values from the files are shown as one sanitised line each.
 pub(crate) fn render_list(root: &Path, dir: &Path, sessions: &[Summary]) -> String {
     let shown = session::display_path(root, dir);
     if sessions.is_empty() {
@@ -65,16 +77,12 @@ pub(crate) fn render_list(root: &Path, dir: &Path, sessions: &[Summary]) -> Stri
     }
     let mut out = format!("Saved sessions in {shown}/ (newest first):\n");
     for s in sessions {
-        let next: String = s.next_action.chars().take(80).collect();
+        let next = resume_block::sanitize_annotation(&s.next_action);
         out.push_str(&format!(
             "  {}  {} by {}, {} block(s) — {}\n",
             s.id,
             session::saved_time(&s.id).unwrap_or_default(),
-            if s.captured_by.is_empty() {
-                "?"
-            } else {
-                &s.captured_by
-            },
+            captured_by_label(&s.captured_by).unwrap_or("?"),
             s.blocks,
             next
         ));
@@ -86,7 +94,7 @@ pub(crate) fn render_list(root: &Path, dir: &Path, sessions: &[Summary]) -> Stri
 pub(crate) fn run(id: Option<&str>, env: &CliEnv) -> Result<i32> {
     let config = env.config();
     let dir = session::sessions_dir(&env.root, config);
-    let cmd = &config.handoff.resume_command;
+    let cmd = super::resume_command(config);
     let redactor = Redactor::with_extra(&config.redact.extra_patterns);
     let Some(id) = id else {
         let list = summaries(&dir);
@@ -148,17 +156,31 @@ fn render_replay(root: &Path, shown: &str, text: &str, notes: &[String]) -> Stri
         return format!("{shown} has no block to replay.\n");
     };
     let fields = frontmatter::parse_fields(newest.front.as_deref().unwrap_or_default());
-    let get = |k: &str| fields.get(k).unwrap_or("(missing)").to_string();
+    // One line each: a quoted value can unquote to line breaks and escape sequences.
+    let get = |k: &str| {
+        fields
+            .get(k)
+            .map_or_else(|| "(missing)".to_string(), writer::one_line)
+    };
     let tasks = fields
         .lists
         .get("active_tasks")
         .filter(|t| !t.is_empty())
-        .map_or_else(|| "none".to_string(), |t| t.join(", "));
+        .map_or_else(
+            || "none".to_string(),
+            |t| {
+                t.iter()
+                    .map(|x| writer::one_line(x))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        );
     let mut out = format!(
         "# Resuming {} (block {total} of {total}, captured {} by {})\n\nRecommended next: {}\nNext action: {}\nActive tasks: {tasks}\n",
         get("session_id"),
         get("captured_at"),
-        get("captured_by"),
+        fields.get("captured_by").map_or("(missing)", |b| captured_by_label(b)
+            .unwrap_or("? (neither agent nor operator)")),
         get("recommended_next"),
         get("next_action"),
     );

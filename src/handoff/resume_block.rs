@@ -12,10 +12,13 @@
 //!   is left out when there are none.
 
 use super::session;
+use crate::core::error::Result;
 use regex::Regex;
 use std::sync::LazyLock;
 
 static TASK_ID: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new("[A-Z]+-[0-9]{4}").ok());
+static ACTIVE_TASK_ID: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new("^[A-Z]{2,10}-[0-9]{4}(?:-[A-Za-z0-9]+)*$").ok());
 static SUBSTITUTION: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"\$\([^)]*\)|`[^`]*`").ok());
 
@@ -35,8 +38,10 @@ pub(crate) struct Input<'a> {
     pub(crate) command: &'a str,
 }
 
-/// Renders the block.
-pub(crate) fn render(input: &Input<'_>) -> String {
+/// Renders the block. An id that is not `SESSION-YYYYMMDD-HHMMSS` is refused (the block's
+/// command line is meant to be copied and run), as the writer refuses it.
+pub(crate) fn render(input: &Input<'_>) -> Result<String> {
+    session::validate_id(input.session_id)?;
     let id = input.session_id;
     let cmd = input.command;
     let task = task_id(input.recommended_next);
@@ -86,7 +91,7 @@ task name and date are labels for you, not command input.\n\n\
 Do NOT use claude --continue / codex resume / Cursor chat history.\n\
 A fresh session + {cmd} is the only safe resume path.\n"
     ));
-    out
+    Ok(out)
 }
 
 /// The TASK-ID named in RECOMMENDED_NEXT: the first `[A-Z]+-[0-9]{4}` that is not part of a
@@ -99,17 +104,53 @@ pub(crate) fn task_id(recommended_next: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The task ids of an active tasks file, in file order: each non-empty line's first token
-/// (up to a `|` or a blank).
+/// Whether `word` is a datarim task id: `^[A-Z]{2,10}-[0-9]{4}(-[A-Za-z0-9]+)*$` (the
+/// task-id part of datarim's `ONELINER_RE`, e.g. `TUNE-0420`, `DEV-1183-fix`).
+pub(crate) fn is_task_id(word: &str) -> bool {
+    ACTIVE_TASK_ID.as_ref().is_some_and(|re| re.is_match(word))
+}
+
+/// An active tasks file, read: the task ids in file order, and the lines that name none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ActiveTasks {
+    pub(crate) ids: Vec<String>,
+    /// (1-based line number, the line) of each line that is neither blank, a comment nor
+    /// starts with a task id.
+    pub(crate) skipped: Vec<(usize, String)>,
+}
+
+/// Reads an active tasks file (`TASK-ID | status` per line). A line's task id is its first
+/// word (after an optional `- `/`* ` bullet, up to a `|`, `·` or blank) when that word is a
+/// task id; blank lines and comments (`#…`, `<!--…`) are skipped silently, any other line is
+/// skipped and reported.
+pub(crate) fn read_active_tasks(text: &str) -> ActiveTasks {
+    let mut out = ActiveTasks::default();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with("<!--") {
+            continue;
+        }
+        let t = t
+            .strip_prefix("- ")
+            .or_else(|| t.strip_prefix("* "))
+            .unwrap_or(t)
+            .trim_start();
+        let end = t
+            .find(|c: char| c == '|' || c == '·' || c.is_whitespace())
+            .unwrap_or(t.len());
+        let word = &t[..end];
+        if is_task_id(word) {
+            out.ids.push(word.to_string());
+        } else {
+            out.skipped.push((i + 1, line.to_string()));
+        }
+    }
+    out
+}
+
+/// The task ids of an active tasks file, in file order (see `read_active_tasks`).
 pub(crate) fn task_ids(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|l| {
-            let t = l.trim_start();
-            let end = t.find(['|', ' ', '\t']).unwrap_or(t.len());
-            let id = t[..end].trim();
-            (!id.is_empty()).then(|| id.to_string())
-        })
-        .collect()
+    read_active_tasks(text).ids
 }
 
 /// The raw title of `task` in tasks.md: its Active line is
@@ -122,10 +163,26 @@ pub(crate) fn lookup_title(task: &str, tasks_md: &str) -> Option<String> {
     (!title.is_empty()).then(|| title.to_string())
 }
 
-/// One line of at most 80 characters, without control characters, backticks or `$(…)`.
+/// Whether `c` is an invisible formatting character: a bidi control (which can make a line
+/// read differently from what it holds) or a zero-width one.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
+}
+
+/// One line of at most 80 characters, without control characters, bidi or zero-width
+/// characters, backticks or `$(…)`.
 pub(crate) fn sanitize_annotation(raw: &str) -> String {
     let flat: String = raw
         .chars()
+        .filter(|c| !is_invisible(*c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     let stripped = match SUBSTITUTION.as_ref() {
@@ -166,6 +223,36 @@ pub(crate) fn sanitize_title(raw: &str) -> String {
 mod tests {
     use super::*;
 
+    fn input(id: &str) -> Input<'_> {
+        Input {
+            session_id: id,
+            recommended_next: "/dr-next TUNE-0420",
+            next_action: "go",
+            active_tasks: "TUNE-0420 | wip\n",
+            tasks_md: None,
+            saved_to: "datarim/sessions/x.session.md",
+            command: "/baton:dr-continue",
+        }
+    }
+
+    #[test]
+    fn render_refuses_an_invalid_id() {
+        for bad in [
+            "../../etc/x; rm -rf ~",
+            "SESSION-20261130-101500 extra",
+            "SESSION-20261130-101500\n",
+            "",
+        ] {
+            let err = render(&input(bad)).unwrap_err().to_string();
+            assert!(err.contains("^SESSION-[0-9]{8}-[0-9]{6}$"), "{err}");
+        }
+        let ok = render(&input("SESSION-20261130-101500")).unwrap();
+        assert!(
+            ok.contains("\n  /baton:dr-continue SESSION-20261130-101500\n"),
+            "{ok}"
+        );
+    }
+
     #[test]
     fn task_id_comes_from_recommended_next_only() {
         assert_eq!(task_id("/dr-next TUNE-0441").as_deref(), Some("TUNE-0441"));
@@ -180,9 +267,34 @@ mod tests {
     #[test]
     fn task_ids_are_first_tokens() {
         assert_eq!(
-            task_ids("TUNE-0420 | in_progress\n\nVERD-0050|done\n  X-0001 wip\n"),
-            vec!["TUNE-0420", "VERD-0050", "X-0001"]
+            task_ids("TUNE-0420 | in_progress\n\nVERD-0050|done\n  XY-0001 wip\n- AB-0002 · x\n"),
+            vec!["TUNE-0420", "VERD-0050", "XY-0001", "AB-0002"]
         );
+    }
+
+    #[test]
+    fn stray_lines_are_no_task_ids() {
+        let read = read_active_tasks(
+            "# Active\n\n<!-- c -->\nTUNE-0420 | wip\nnotes: x\n| y |\nX-0001 | one letter\ntune-0001\nTUNE-04201\n$(id) | z\nDEV-1183-fix\tdone\n",
+        );
+        assert_eq!(read.ids, vec!["TUNE-0420", "DEV-1183-fix"]);
+        let lines: Vec<usize> = read.skipped.iter().map(|(n, _)| *n).collect();
+        assert_eq!(lines, vec![5, 6, 7, 8, 9, 10]);
+        assert_eq!(read.skipped[0].1, "notes: x");
+        for ok in ["TUNE-0420", "AB-0001", "ABCDEFGHIJ-9999", "DEV-1183-fix-2"] {
+            assert!(is_task_id(ok), "{ok}");
+        }
+        for bad in [
+            "#",
+            "A-0001",
+            "ABCDEFGHIJK-0001",
+            "TUNE-042",
+            "TUNE-0420-",
+            "SESSION-20261130-101500",
+            "TUNE-0420;x",
+        ] {
+            assert!(!is_task_id(bad), "{bad}");
+        }
     }
 
     #[test]
@@ -210,6 +322,10 @@ mod tests {
         assert!(s.ends_with('…'));
         assert_eq!(sanitize_annotation("a\u{7}b\tc"), "a b c");
         assert_eq!(sanitize_annotation("unclosed $(x"), "unclosed (x");
+        assert_eq!(
+            sanitize_annotation("a\u{202e}b\u{2066}c\u{200b}d\u{feff}e\u{2028}f"),
+            "abcde f"
+        );
     }
 
     #[test]

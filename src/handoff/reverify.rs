@@ -82,7 +82,7 @@ pub(crate) fn reverify(root: &Path, block_body: &str, first_line: usize) -> Vec<
     known.extend(named);
     known.dedup();
     for (i, line) in block_body.lines().enumerate() {
-        if !line.contains("verified:") {
+        if !body::has_tag(line, "verified:") {
             continue;
         }
         let Some(hex) = HEX.as_ref() else { break };
@@ -205,6 +205,13 @@ mod tests {
             f[2].text.starts_with("line 19: `verified:` names 1234abcd"),
             "{f:?}"
         );
+        // `unverified:` is not a `verified:` claim: its SHA is not re-checked.
+        let unverified = body.replace(
+            "Merged 1234abcd verified: PR",
+            "Merged 1234abcd unverified: PR",
+        );
+        let f = reverify(t.path(), &unverified, 10);
+        assert!(f.iter().all(|x| x.kind != Kind::ClaimUnverified), "{f:?}");
 
         let second = commit(&repo, "b.txt", "2");
         let f = reverify(t.path(), &body, 10);

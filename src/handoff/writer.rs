@@ -19,6 +19,9 @@ use std::time::Duration;
 /// A lock older than this is taken over (its writer died without cleaning up).
 const LOCK_STALE_AFTER: Duration = Duration::from_secs(600);
 
+/// The largest front matter a block may have: it is never cut, and the body needs the room.
+pub(crate) const MAX_FRONT_MATTER: usize = 4096;
+
 /// One save.
 #[derive(Debug, Clone)]
 pub(crate) struct Request {
@@ -85,6 +88,15 @@ pub(crate) fn problems(req: &Request) -> Vec<String> {
             ));
         }
     }
+    let front = frontmatter::render(&front_matter(req, one_line)).len();
+    if front > MAX_FRONT_MATTER {
+        out.push(format!(
+            "the front matter would be {front} bytes, over {MAX_FRONT_MATTER}: --recommended-next is {} and --next-action {} characters, with {} active tasks; keep each to one short line (details go in the body) and list only the active tasks",
+            req.recommended_next.chars().count(),
+            req.next_action.chars().count(),
+            req.active_tasks.len()
+        ));
+    }
     let lines: Vec<&str> = req.body.lines().collect();
     for (i, pair) in lines.windows(2).enumerate() {
         if pair[0].trim_end() == "---" && pair[1].starts_with("artifact:") {
@@ -137,15 +149,7 @@ pub(crate) fn write(req: &Request, config: &Config) -> Result<Written> {
         redacted += r.count;
         r.text
     };
-    let fm = FrontMatter {
-        session_id: req.session_id.clone(),
-        captured_at: req.captured_at.clone(),
-        captured_by: clean(&req.captured_by),
-        recommended_next: clean(&req.recommended_next),
-        next_action: clean(&req.next_action),
-        active_tasks: req.active_tasks.iter().map(|t| clean(t)).collect(),
-    };
-    let front = frontmatter::render(&fm);
+    let front = frontmatter::render(&front_matter(req, &mut clean));
     let body = redactor.redact(&req.body);
     redacted += body.count;
     let mut body_text = body.text;
@@ -201,6 +205,31 @@ pub(crate) fn write(req: &Request, config: &Config) -> Result<Written> {
         cut: capped.cut,
         unlinked_symlink,
     })
+}
+
+/// The block's front matter; `clean` makes each free-text value one safe line.
+fn front_matter(req: &Request, mut clean: impl FnMut(&str) -> String) -> FrontMatter {
+    FrontMatter {
+        session_id: req.session_id.clone(),
+        captured_at: utc_time(&req.captured_at),
+        captured_by: clean(&req.captured_by),
+        recommended_next: clean(&req.recommended_next),
+        next_action: clean(&req.next_action),
+        active_tasks: req.active_tasks.iter().map(|t| clean(t)).collect(),
+    }
+}
+
+/// An ISO 8601 time as datarim writes it, in UTC to the second (`2026-11-30T10:15:00Z`);
+/// a value that does not parse is returned as it is (`problems` reports it).
+pub(crate) fn utc_time(raw: &str) -> String {
+    DateTime::parse_from_rfc3339(raw).map_or_else(
+        |_| raw.to_string(),
+        |t| {
+            t.with_timezone(&Utc)
+                .format("%Y-%m-%dT%H:%M:%SZ")
+                .to_string()
+        },
+    )
 }
 
 /// T-4: a root inside a `datarim/` folder (a consumer that passed `<repo>/datarim` for the
@@ -267,7 +296,7 @@ fn read_existing(path: &Path) -> Result<Option<String>> {
 }
 
 /// A front matter value on one line: control characters become spaces.
-fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     let flat: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
@@ -330,6 +359,22 @@ mod tests {
         let p = problems(&r);
         assert!(p[0].contains("--captured-at"), "{p:?}");
         assert!(p[1].contains("--next-action is empty"), "{p:?}");
+    }
+
+    #[test]
+    fn captured_at_is_utc_and_the_front_matter_is_bounded() {
+        assert_eq!(
+            utc_time("2026-11-30T12:15:00.5+02:00"),
+            "2026-11-30T10:15:00Z"
+        );
+        assert_eq!(utc_time("2026-11-30T10:15:00Z"), "2026-11-30T10:15:00Z");
+        assert_eq!(utc_time("soon"), "soon");
+        let t = tempfile::tempdir().unwrap();
+        let mut r = req(t.path(), BODY);
+        r.next_action = "x".repeat(MAX_FRONT_MATTER);
+        let p = problems(&r);
+        assert!(p[0].contains("front matter would be"), "{p:?}");
+        assert!(write(&r, &Config::default()).is_err());
     }
 
     #[test]
