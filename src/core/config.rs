@@ -237,9 +237,13 @@ impl Handoff {
     /// Range checks of the `handoff:` keys; the error names the key.
     fn check(&self) -> std::result::Result<(), String> {
         let cmd = &self.resume_command;
-        if !cmd.starts_with('/') || cmd.len() < 2 || cmd.chars().any(char::is_whitespace) {
+        let plain = cmd
+            .bytes()
+            .skip(1)
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'_' | b'-'));
+        if !cmd.starts_with('/') || cmd.len() < 2 || !plain {
             return Err(format!(
-                "key `handoff.resume_command`: {cmd:?} must be a slash command without spaces, like /baton:dr-continue"
+                "key `handoff.resume_command`: {cmd:?} must be a plain slash command (letters, digits, ':', '.', '_', '-'), like /baton:dr-continue"
             ));
         }
         for (i, glob) in self.stale_runtime_globs.iter().enumerate() {
@@ -626,6 +630,24 @@ mod tests {
         let l = load(&ctx_with(t.path()), t.path());
         assert!(l.problems.is_empty(), "{:?}", l.problems);
         assert_eq!(l.config.audit.correction_patterns, vec!["^nope"]);
+    }
+
+    #[test]
+    fn a_resume_command_with_hidden_characters_is_named() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "handoff: {resume_command: \"/dr-continue\\u202e\"}\n",
+        );
+        let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+        assert!(msg.contains("handoff.resume_command"), "{msg}");
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "handoff: {resume_command: /dr-continue}\n",
+        );
+        assert!(load(&ctx_with(t.path()), t.path()).problems.is_empty());
     }
 
     #[test]
