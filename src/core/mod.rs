@@ -1,6 +1,7 @@
 //! Shared mechanics, written once: every subsystem and the hook path use these instead of
 //! their own copies. Nothing here knows about relay, audit, handoff or bridge.
 
+pub mod activity;
 pub mod budget;
 pub mod clock;
 pub mod config;

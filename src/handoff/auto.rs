@@ -1,6 +1,7 @@
 //! The minimal artefact PreCompact (trigger `auto`) saves, so that an unplanned compaction
 //! still leaves a handoff: Layer 1 from git, Layer 2 from `datarim/tasks.md`'s Active
-//! section, Layer 3 from `git status`, under a fresh id, `captured_by: agent`.
+//! section, Layer 3 from the audit trail's changed files (when an audit session is current)
+//! and `git status`, under a fresh id, `captured_by: agent`.
 //!
 //! Nothing in it is the agent's word, so any line that happens to hold a claim keyword (a
 //! branch called `merged-fix`, a task titled "… deployed …") is tagged `assumed:`.
@@ -31,11 +32,13 @@ pub(crate) fn request(
     let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
     let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
     let active_ids = resume_block::task_ids(&active.join("\n"));
+    let touched = crate::core::activity::files_changed(root, config);
     let body = tag_claims(&render_body(
         root,
         &state,
         tasks_md.is_some(),
         &active,
+        &touched,
         Purpose::Automatic,
     ));
     Ok(Request {
@@ -88,6 +91,7 @@ pub(crate) fn draft(root: &Path) -> Result<String> {
         &state,
         tasks_md.is_some(),
         &active,
+        &[],
         Purpose::Draft,
     )))
 }
@@ -97,6 +101,7 @@ fn render_body(
     state: &GitState,
     has_tasks_md: bool,
     active: &[String],
+    touched: &[String],
     purpose: Purpose,
 ) -> String {
     let mut out = String::from(match purpose {
@@ -148,11 +153,26 @@ fn render_body(
         out.push('\n');
     }
     out.push_str("\n## Layer 3 — Related Files\n\n");
-    if status.is_empty() {
+    for path in touched.iter().take(MAX_STATUS_LINES) {
+        out.push_str(&format!(
+            "- {} — changed this session (audit trail)\n",
+            shown(path)
+        ));
+    }
+    if touched.len() > MAX_STATUS_LINES {
+        out.push_str(&format!(
+            "- … {} more in the audit trail\n",
+            touched.len() - MAX_STATUS_LINES
+        ));
+    }
+    if status.is_empty() && touched.is_empty() {
         out.push_str("No uncommitted changes (git status is clean).\n");
     }
     for line in status.iter().take(MAX_STATUS_LINES) {
         let (code, path) = line.split_at(line.len().min(3));
+        if touched.iter().any(|t| t == path) {
+            continue;
+        }
         let note = if code.contains('D') {
             "deleted, uncommitted"
         } else if code.contains('?') {
@@ -232,6 +252,7 @@ mod tests {
             &state,
             true,
             &["- AB-0001 · x\u{1b}[2J".into()],
+            &[],
             Purpose::Automatic,
         );
         assert!(
@@ -262,6 +283,7 @@ mod tests {
             &state,
             true,
             &["- A-0001 · wip · P1 · L1 · Get CI passing".into()],
+            &["src/green.rs".into(), "src/committed.rs".into()],
             Purpose::Automatic,
         ));
         for n in 1..=5 {
@@ -269,8 +291,17 @@ mod tests {
         }
         assert!(body::untagged_claims(&text, 1).is_empty(), "{text}");
         assert!(text.contains("repo: /r  branch: merged-fix  HEAD: 0123456789abcdef0123456789abcdef01234567  status: dirty"), "{text}");
+        // Files from the audit trail come first, each once (src/green.rs is also dirty).
         assert!(
-            text.contains("- src/green.rs — changed, uncommitted  assumed:"),
+            text.contains("- src/green.rs — changed this session (audit trail)  assumed:"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- src/committed.rs — changed this session (audit trail)\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("src/green.rs — changed, uncommitted"),
             "{text}"
         );
         assert!(text.contains("- old.rs — deleted, uncommitted\n"), "{text}");

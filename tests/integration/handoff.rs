@@ -1649,3 +1649,41 @@ fn parallel_saves_to_one_id_all_land_as_whole_blocks() {
     assert_eq!(check_session(&p, true).code, 0);
     assert!(!p.root.join(format!("datarim/sessions/.lock.{ID}")).exists());
 }
+
+#[test]
+fn issue_4_auto_save_layer_3_lists_the_files_the_audit_trail_saw_changed() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "bridge: {enabled: false}\n");
+    p.write("src/lib.rs", "// edited by the agent\n");
+    let root = p.root.to_str().unwrap();
+    let edit = format!(
+        r#"{{"session_id":"s1","cwd":"{root}","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{{"file_path":"{root}/src/lib.rs","old_string":"a","new_string":"b"}},"tool_response":{{}},"tool_use_id":"t1"}}"#
+    );
+    let out = p.hook("PostToolUse", edit.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    // Committed since: git status alone would no longer name it.
+    let repo = git2::Repository::open(&p.root).unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(std::path::Path::new("src/lib.rs")).unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    let head = repo.head().unwrap().peel_to_commit().unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "edit", &tree, &[&head])
+        .unwrap();
+
+    let auto = p.event("PreCompact").replace("\"manual\"", "\"auto\"");
+    let out = p.hook("PreCompact", auto.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let dir = p.root.join("datarim/sessions");
+    let artefact = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .find(|e| e.file_name().to_string_lossy().ends_with(".session.md"))
+        .expect("an automatic artefact");
+    let text = std::fs::read_to_string(artefact.path()).unwrap();
+    assert!(
+        text.contains("- src/lib.rs — changed this session (audit trail)"),
+        "{text}"
+    );
+}
