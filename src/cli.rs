@@ -67,12 +67,32 @@ where
 {
     let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
     let is_hook = args.get(1).is_some_and(|a| a == "hook");
-    if !is_hook {
+    if is_hook {
+        // The hot path skips clap: building the whole command tree costs more than most
+        // hooks' own work. `baton hook [EVENT]` is all hooks.json ever runs; anything else
+        // (`--help`, extra arguments) goes through clap below.
+        let event = args.get(2).and_then(|a| a.to_str());
+        if args.len() <= 3 && !event.is_some_and(|e| e.starts_with('-')) {
+            return hook::run_hook(
+                event,
+                &Ctx::from_process(),
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+                &mut std::io::stderr().lock(),
+            );
+        }
+    } else {
         install_cli_panic_hook();
     }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) if is_hook => {
+        Err(e)
+            if is_hook
+                && !matches!(
+                    e.kind(),
+                    clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+                ) =>
+        {
             // A hook must never exit 2 (Claude Code would block): report and go on.
             let first = e.to_string();
             let first = first.lines().next().unwrap_or("bad arguments");

@@ -145,6 +145,14 @@ fn an_event_without_a_name_takes_the_name_hooks_json_passed() {
 }
 
 #[test]
+fn hook_help_is_help() {
+    let p = Project::new();
+    let out = p.run(&["hook", "--help"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("Usage: baton hook"), "{out:?}");
+}
+
+#[test]
 fn wrong_hook_arguments_never_exit_2() {
     let p = Project::new();
     let out = p.run(&["hook", "Stop", "--unknown-flag"], b"{}", &[]);
