@@ -78,10 +78,16 @@ impl Handler for BridgeHandler {
                     ..Contribution::default()
                 })
             }
-            EventKind::PreCompact { trigger, .. } => Ok(Contribution {
-                compaction_instructions: compact::pre_compact(&env.root, env.config, now, trigger)?,
-                ..Contribution::default()
-            }),
+            EventKind::PreCompact { trigger, .. } => {
+                let rune = Rune::new(&env.root, env.config);
+                let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+                Ok(Contribution {
+                    compaction_instructions: compact::pre_compact(
+                        &env.root, env.config, now, trigger, &user,
+                    )?,
+                    ..Contribution::default()
+                })
+            }
             EventKind::PostCompact {
                 compact_summary: Some(summary),
                 ..

@@ -33,6 +33,16 @@ impl Status {
     }
 }
 
+/// The verdict from which a file is not read into the model's context (config
+/// `bridge.integrity_block_on`).
+pub(crate) fn block_at(config: &crate::core::config::Config) -> Status {
+    if config.bridge.integrity_block_on == "suspicious" {
+        Status::Suspicious
+    } else {
+        Status::Tainted
+    }
+}
+
 /// One thing found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct Finding {

@@ -62,11 +62,7 @@ pub(crate) fn load(
         user.cache.as_deref(),
         &config.redact.extra_patterns,
     )?;
-    let block_at = if config.bridge.integrity_block_on == "suspicious" {
-        Status::Suspicious
-    } else {
-        Status::Tainted
-    };
+    let block_at = integrity::block_at(config);
     let view = View {
         rune: &rune,
         report: &report,
