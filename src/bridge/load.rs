@@ -22,6 +22,36 @@ use std::path::Path;
 /// Characters of the resume command shown in the protected checkpoint section.
 const RESUME_MAX: usize = 1200;
 
+/// Characters of any other file-derived field (date, branch, commit) in a protected section.
+const FIELD_MAX: usize = 120;
+
+/// Characters of all protected sections together (titles and bodies): they are never cut
+/// by the budget, and Claude Code replaces a SessionStart context over 10,000 characters
+/// with a preview.
+const PROTECTED_MAX: usize = 2000;
+
+/// `s` cut to `max` characters, with `…` when cut.
+fn cap(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(max).collect();
+        format!("{head}…")
+    }
+}
+
+/// Bounds the protected sections together to `PROTECTED_MAX` characters, earlier sections
+/// (the integrity warnings) first.
+fn bound_protected(sections: &mut [Section]) {
+    let mut left = PROTECTED_MAX;
+    for s in sections.iter_mut().filter(|s| s.protected) {
+        s.title = cap(&s.title, left.min(FIELD_MAX * 2));
+        left = left.saturating_sub(s.title.chars().count());
+        s.body = cap(&s.body, left);
+        left = left.saturating_sub(s.body.chars().count());
+    }
+}
+
 /// What load produced.
 #[derive(Debug, Default)]
 pub(crate) struct Loaded {
@@ -83,10 +113,15 @@ pub(crate) fn load(
     if !tainted.is_empty() {
         let mut files: Vec<String> = Vec::new();
         for f in &tainted {
-            let s = format!("{} line {} ({})", f.file, f.line, f.rule);
+            let s = format!("{} line {} ({})", cap(&f.file, FIELD_MAX), f.line, f.rule);
             if !files.iter().any(|x| x.starts_with(&format!("{} ", f.file))) {
                 files.push(s);
             }
+        }
+        if files.len() > 5 {
+            let more = files.len() - 5;
+            files.truncate(5);
+            files.push(format!("{more} more"));
         }
         out.system_message = Some(format!(
             "baton: .rune/ integrity check FAILED — possible poisoning in {}; those files were not loaded. Run `baton bridge integrity` for details.",
@@ -291,6 +326,7 @@ pub(crate) fn load(
     for s in &mut out.sections {
         s.body = red.redact(&s.body).text;
     }
+    bound_protected(&mut out.sections);
     out.integrity = report;
     Ok(out)
 }
@@ -305,7 +341,13 @@ fn checkpoint_sections(
 ) -> Vec<Section> {
     let when = cp.written.map_or_else(
         || "undated".into(),
-        |t| format!("{}, {}", cp.written_raw, store::age(t, now)),
+        |t| {
+            format!(
+                "{}, {}",
+                cap(&cp.written_raw, FIELD_MAX),
+                store::age(t, now)
+            )
+        },
     );
     let title = match source {
         Source::Compact => format!("Checkpoint written before compaction — {when}"),
@@ -316,7 +358,9 @@ fn checkpoint_sections(
     } else {
         title
     };
-    let git = match (&cp.branch, &cp.commit) {
+    let branch = cp.branch.as_deref().map(|b| cap(b, FIELD_MAX));
+    let commit = cp.commit.as_deref().map(|c| cap(c, FIELD_MAX));
+    let git = match (&branch, &commit) {
         (Some(b), Some(c)) => format!(
             "{b} @ {c} — {}",
             if cp.dirty == 0 {
@@ -345,7 +389,11 @@ fn checkpoint_sections(
         let GitFacts { branch, commit, .. } = now_git;
         if &branch != b || !commit.starts_with(c.as_str()) {
             body.push_str(&format!(
-                "\n⚠ The checkpoint was written on {b} @ {c}; the repository is now on {branch} @ {commit}. It may be outdated: check before acting on it."
+                "\n⚠ The checkpoint was written on {} @ {}; the repository is now on {} @ {}. It may be outdated: check before acting on it.",
+                cap(b, FIELD_MAX),
+                cap(c, FIELD_MAX),
+                cap(&branch, FIELD_MAX),
+                cap(&commit, FIELD_MAX)
             ));
         }
     }

@@ -1228,3 +1228,24 @@ fn pre_compact_never_quotes_or_copies_a_tainted_source() {
     assert!(!out.stdout.contains("Phase 2"), "{out:?}");
     assert!(out.stdout.contains(".rune/checkpoint.md"), "{out:?}");
 }
+
+#[test]
+fn huge_checkpoint_fields_cannot_blow_the_protected_sections() {
+    let p = Project::new();
+    let long = "x".repeat(20_000);
+    p.write(
+        ".rune/checkpoint.md",
+        &format!("# Checkpoint — 2026-11-30 09:00 {long}\n\n## Current Git State\n- Branch: {long}\n- Last commit: {long}\n\n## Resume Command\n{long}\n"),
+    );
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let ctx = context(&out);
+    assert!(ctx.contains("**Resume**: xxx"), "{ctx}");
+    assert!(ctx.chars().count() < 8_000, "{}", ctx.chars().count());
+    let protected_part = ctx.split("## Session Bridge").next().unwrap();
+    assert!(
+        protected_part.chars().count() < 2_300,
+        "{}",
+        protected_part.chars().count()
+    );
+}
