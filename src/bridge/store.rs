@@ -69,6 +69,18 @@ impl Rune {
 
     /// Creates the folder (0700 when new) and takes its writer lock.
     pub(crate) fn lock(&self) -> Result<fsx::MkdirLock> {
+        // core::fsx breaks a lock left by a killed writer (dead pid, or no owner after a
+        // short grace), so one wait of ten seconds covers it.
+        self.lock_within(Duration::from_secs(10))
+    }
+
+    /// Takes the writer lock only if it is free now (a hook's housekeeping: skipped when
+    /// another writer holds it).
+    pub(crate) fn try_lock(&self) -> Result<fsx::MkdirLock> {
+        self.lock_within(Duration::ZERO)
+    }
+
+    fn lock_within(&self, wait: Duration) -> Result<fsx::MkdirLock> {
         if !self.dir.exists() {
             fsx::ensure_private_dir(&self.dir)?;
         }
@@ -83,10 +95,7 @@ impl Rune {
             .dir
             .parent()
             .map_or_else(|| PathBuf::from(&name), |p| p.join(&name));
-        // core::fsx breaks a lock left by a killed writer (dead pid, or no owner after a
-        // short grace), so one wait of ten seconds covers it.
-        let held =
-            fsx::MkdirLock::acquire(&lock, Duration::from_secs(10), Duration::from_secs(60))?;
+        let held = fsx::MkdirLock::acquire(&lock, wait, Duration::from_secs(60))?;
         self.sweep_temps();
         Ok(held)
     }
