@@ -95,22 +95,22 @@ const RULES: &[Rule] = &[
     Rule {
         name: "instruction-override",
         severity: Status::Tainted,
-        pattern: r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|every|these|those|of)\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|safety)\s+(?:instructions?|rules|directives?|guidelines|prompts?|guardrails|constraints|context)\b|\b(?:ignore|disregard|forget|override|bypass)\s+(?:all|your)\s+(?:\w+\s+)?(?:instructions?|rules|directives?|guidelines|prompts?|guardrails)\b",
+        pattern: r"(?i)\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|every|these|those|of)\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|safety)\s+(?:instructions?|directives?|prompts?|guardrails|guidance)\b|\b(?:ignore|disregard|forget|override|bypass)\s+(?:(?:the|of)\s+)*(?:all|any|your|every|these|those)\s+(?:(?:the|of)\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|safety)\s+(?:rules|guidelines|constraints|context)\b|\b(?:ignore|disregard|forget|override|bypass)\s+(?:all|your)\s+(?:\w+\s+)?(?:instructions?|rules|directives?|guidelines|prompts?|guardrails)\b",
     },
     Rule {
         name: "instruction-override",
         severity: Status::Tainted,
-        pattern: r"(?i)\b(?:new|updated|real|actual|hidden|secret)\s+instructions?\s*:|\bfrom\s+now\s+on,?\s+(?:you|always|never|ignore)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\b|\bwithout\s+(?:telling|informing|alerting)\s+the\s+user\b|\bforget\s+everything\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously\s+said)\b|\b(?:ignore|disregard)\s+the\s+above\s*(?:[.,;:!]|$|and\b)|\bno\s+longer\s+bound\s+by\b",
+        pattern: r"(?i)\b(?:new|updated|real|actual|hidden|secret)\s+instructions?\s*:|\bfrom\s+now\s+on,?\s+(?:you|always|never|ignore)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\s*(?:$|[.,;:!]|\b(?:about\s+)?(?:this|that|it|these|those|what|anything|you)\b)|\bwithout\s+(?:telling|informing|alerting)\s+the\s+user\b|\bforget\s+everything\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously\s+said)\b|\b(?:ignore|disregard)\s+the\s+above\s*(?:[.,;:!]|$|and\b)|\bno\s+longer\s+bound\s+by\b",
     },
     Rule {
         name: "role-impersonation",
         severity: Status::Tainted,
-        pattern: r"(?im)^\s*(?:#+\s*)?(?:system|assistant|developer)(?:\s+(?:prompt|message))?\s*:\s*(?:$|you\b|your\b|ignore\b|from\s+now\b|new\b|i\s+will\b|i'll\b|sure\b|as\s+an?\b)|<\|?(?:system|im_start|im_end|endoftext)\|?>|\[/?(?:SYSTEM|INST)\]|</?\s*(?:system|system-prompt|system_prompt|system-reminder|instructions)\s*>|\byou\s+are\s+now\s+(?:a|an|the|in|my|DAN)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|DAN)\b|\b(?:enter|enable|activate)\s+(?:developer|god|DAN|jailbreak)\s+mode\b|\bpretend\s+(?:that\s+)?you\s+are\s+(?:a|an|the|my|not)\b",
+        pattern: r"(?im)^\s*(?:#+\s*)?(?:system|developer)(?:\s+(?:prompt|message))?\s*:\s*(?:$|you\b|your\b|ignore\b|from\s+now\b|new\b|i\s+will\b|i'll\b|sure\b|as\s+an?\b)|^\s*(?:#+\s*)?assistant(?:\s+message)?\s*:\s*(?:$|you\s+(?:are|must|will|should|shall|now)\b|ignore\b|from\s+now\b|new\b|i\s+will\b|i'll\b|sure\b|ok(?:ay)?\b|certainly\b|as\s+an?\b)|<\|?(?:system|im_start|im_end|endoftext)\|?>|\[/?(?:SYSTEM|INST)\]|</?\s*(?:system|system-prompt|system_prompt|system-reminder|instructions)\s*>|\byou\s+are\s+now\s+(?:a|an|the|in|my|DAN)\b|\bact\s+as\s+(?:an?\s+)?(?:unrestricted|jailbroken|unfiltered|DAN)\b|\b(?:enter|enable|activate)\s+(?:developer|god|DAN|jailbreak)\s+mode\b|\bpretend\s+(?:that\s+)?you\s+are\s+(?:a|an|the|my|not)\b",
     },
     Rule {
         name: "html-comment-instruction",
         severity: Status::Tainted,
-        pattern: r"(?is)<!--(?:[^-]|-[^-])*?\b(?:ignore|disregard|instructions?|assistant|claude|the\s+model|the\s+agent|AI|LLM|you\s+must|you\s+are|system\s+prompt|do\s+not\s+tell|secretly|silently|without\s+asking)\b(?:[^-]|-[^-])*?-->",
+        pattern: r"(?is)<!--(?:[^-]|-[^-])*?\b(?:ignore|disregard|claude|the\s+model|the\s+agent|you\s+must|you\s+are|system\s+prompt|do\s+not\s+tell|secretly|silently|without\s+asking|(?:to|for|dear|hey)\s+(?:the\s+)?(?:(?-i:AI|LLM)|assistant|model|agent)|(?:(?-i:AI|LLM)|assistant|agent|model)\s*[:,]\s*\w+|(?:(?-i:AI|LLM)|assistant|agent|model)\s+instructions?)\b(?:[^-]|-[^-])*?-->",
     },
     Rule {
         name: "download-to-shell",
