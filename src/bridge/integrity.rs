@@ -100,7 +100,7 @@ const RULES: &[Rule] = &[
     Rule {
         name: "instruction-override",
         severity: Status::Tainted,
-        pattern: r"(?i)\b(?:new|updated|real|actual|hidden|secret)\s+instructions?\s*:|\bfrom\s+now\s+on,?\s+(?:you|always|never|ignore)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\s*(?:$|[.,;:!]|\b(?:about\s+)?(?:this|that|it|these|those|what|anything|you)\b)|\bwithout\s+(?:telling|informing|alerting)\s+the\s+user\b|\bforget\s+everything\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously\s+said)\b|\b(?:ignore|disregard)\s+the\s+above\s*(?:[.,;:!]|$|and\b)|\bno\s+longer\s+bound\s+by\b",
+        pattern: r"(?i)\b(?:new|updated|real|actual|hidden|secret)\s+instructions?\s*:|\bfrom\s+now\s+on,?\s+(?:you|always|never|ignore)\b|\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|warn)\s+the\s+user\s*(?:$|[.,;:!]|\b(?:about\s+)?(?:this|that|it|these|those|what|anything|you)\b)|\bwithout\s+(?:telling|informing|alerting)\s+the\s+user\b|\bforget\s+everything\b|\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|previously\s+said)\b|\b(?:ignore|disregard)\s+the\s+above\s*(?:[.,;:!]|$|and\b)|\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:the|your|any|these|those)\s+(?:instructions?|directives?|prompts?|guidance|rules)\s+(?:above|before|earlier|previously\s+given|you\s+were\s+given)\b|\bno\s+longer\s+bound\s+by\b",
     },
     Rule {
         name: "role-impersonation",
@@ -110,17 +110,17 @@ const RULES: &[Rule] = &[
     Rule {
         name: "html-comment-instruction",
         severity: Status::Tainted,
-        pattern: r"(?is)<!--(?:[^-]|-[^-])*?\b(?:ignore|disregard|claude|the\s+model|the\s+agent|you\s+must|you\s+are|system\s+prompt|do\s+not\s+tell|secretly|silently|without\s+asking|(?:to|for|dear|hey)\s+(?:the\s+)?(?:(?-i:AI|LLM)|assistant|model|agent)|(?:(?-i:AI|LLM)|assistant|agent|model)\s*[:,]\s*\w+|(?:(?-i:AI|LLM)|assistant|agent|model)\s+instructions?)\b(?:[^-]|-[^-])*?-->",
+        pattern: r"(?is)<!--(?:[^-]|-[^-]|--[^>])*?\b(?:ignore|disregard|claude|the\s+model|the\s+agent|you\s+must|you\s+are|system\s+prompt|do\s+not\s+tell|secretly|silently|without\s+asking|(?:to|for|dear|hey)\s+(?:the\s+)?(?:(?-i:AI|LLM)|assistant|model|agent)|(?:(?-i:AI|LLM)|assistant|agent|model)\s*[:,]\s*\w+|(?:(?-i:AI|LLM)|assistant|agent|model)\s+instructions?)\b(?:[^-]|-[^-]|--[^>])*?(?:-->|\z)",
     },
     Rule {
         name: "download-to-shell",
         severity: Status::Tainted,
-        pattern: r"(?i)\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n|]*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b|\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node)\b|\b(?:ba|z)?sh\s+(?:-c\s+)?[<\x22']*\s*\$?\(\s*(?:curl|wget)\b|\biex\s*\(?.*(?:downloadstring|iwr|invoke-webrequest)",
+        pattern: r"(?i)\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*|env\s+|exec\s+)?(?:/\S*/)?(?:ba|z|k|da|fi|c|tc)?sh\b|\b(?:curl|wget)\b[^\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*|env\s+)?(?:/\S*/)?(?:python[23]?|perl|ruby|node|php)\b|\b(?:ba|z)?sh\s+(?:-c\s+)?[<\x22']*\s*\$?\(\s*(?:curl|wget)\b|\biex\s*\(?.*(?:downloadstring|iwr|invoke-webrequest)",
     },
     Rule {
         name: "exfiltration",
         severity: Status::Tainted,
-        pattern: r"(?i)\b(?:curl|wget)\b[^\n]*(?:--data(?:-binary|-raw)?|-d|-F|--form|--upload-file|-T|--post-file)[\s=]+[\x22']?(?:\w+=)?@|\b(?:cat|base64|tar|zip)\b[^\n|]*(?:\.ssh|id_rsa|id_ed25519|\.env\b|\.aws|credentials|\.netrc|\.npmrc)[^\n|]*\|\s*(?:curl|wget|nc|ncat|netcat)\b|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*\d{1,3}(?:\.\d{1,3}){3}\s+\d+\s*<|\bscp\s+[^\n]*(?:\.ssh|id_rsa|\.env\b|\.aws)[^\n]*@",
+        pattern: r"(?i)\b(?:curl|wget)\b[^\n]*(?:--data(?:-binary|-raw)?|-d|-F|--form|--upload-file|-T|--post-file)[\s=]+[\x22']?(?:\w+=)?@|\b(?:curl|wget)\b[^\n]*(?:\$\(|`)\s*(?:cat|base64|tar|gzip|xxd|head|tail)\b[^\n]*(?:\.ssh|id_rsa|id_ed25519|\.env\b|\.aws|credentials|\.netrc|\.npmrc|\.git-credentials)|\b(?:cat|base64|tar|zip)\b[^\n|]*(?:\.ssh|id_rsa|id_ed25519|\.env\b|\.aws|credentials|\.netrc|\.npmrc)[^\n|]*\|\s*(?:curl|wget|nc|ncat|netcat)\b|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*\d{1,3}(?:\.\d{1,3}){3}\s+\d+\s*<|\bscp\s+[^\n]*(?:\.ssh|id_rsa|\.env\b|\.aws)[^\n]*@",
     },
     Rule {
         name: "base64-run",
@@ -179,27 +179,38 @@ fn excerpt(line: &str, red: &Redactor) -> String {
     red.redact(&out).text
 }
 
-fn line_at(text: &str, offset: usize) -> (usize, &str) {
-    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
-    let n = text[..start].matches('\n').count() + 1;
-    (n, &text[start..end])
+/// Byte offsets where each line starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
 }
 
-/// Scans one text; `file` names it in the findings.
+/// The 1-based line of `offset`.
+fn line_of(starts: &[usize], offset: usize) -> usize {
+    starts.partition_point(|&s| s <= offset)
+}
+
+/// Scans one text; `file` names it in the findings. The rules run on the raw text, and
+/// the TAINTED ones also on the text as a reader sees it (`normalize`), so emphasis,
+/// blockquotes, wrapped lines, invisible characters and homoglyphs do not hide a phrase.
 pub(crate) fn scan_text(file: &str, text: &str, red: &Redactor) -> Vec<Finding> {
+    let starts = line_starts(text);
+    let line_text = |n: usize| {
+        let s = starts[n - 1];
+        let e = starts.get(n).map_or(text.len(), |e| e - 1);
+        &text[s..e]
+    };
+    let mut seen: std::collections::HashSet<(usize, &'static str)> =
+        std::collections::HashSet::new();
     let mut out = Vec::new();
-    let push = |out: &mut Vec<Finding>, offset: usize, rule: &'static str, severity| {
-        let (line, l) = line_at(text, offset);
-        if !out
-            .iter()
-            .any(|f: &Finding| f.line == line && f.rule == rule)
-        {
+    let mut push = |line: usize, rule: &'static str, severity| {
+        if seen.insert((line, rule)) {
             out.push(Finding {
                 file: file.to_string(),
                 line,
                 rule,
-                excerpt: excerpt(l, red),
+                excerpt: excerpt(line_text(line), red),
                 severity,
             });
         }
@@ -207,28 +218,47 @@ pub(crate) fn scan_text(file: &str, text: &str, red: &Redactor) -> Vec<Finding> 
     if let Some((set, each)) = set() {
         for i in &set.matches(text) {
             for m in each[i].find_iter(text) {
-                push(&mut out, m.start(), RULES[i].name, RULES[i].severity);
+                push(
+                    line_of(&starts, m.start()),
+                    RULES[i].name,
+                    RULES[i].severity,
+                );
+            }
+        }
+        let by_line = super::normalize::lines(text);
+        let joined = super::normalize::paragraphs(&by_line);
+        let norm_starts = line_starts(&by_line);
+        for form in [&by_line, &joined] {
+            if form.as_str() == text {
+                continue;
+            }
+            for i in &set.matches(form) {
+                if RULES[i].severity != Status::Tainted {
+                    continue;
+                }
+                for m in each[i].find_iter(form) {
+                    let line = line_of(&norm_starts, m.start()).min(starts.len());
+                    push(line, RULES[i].name, RULES[i].severity);
+                }
             }
         }
     }
     if !text.is_ascii() {
         for (i, c) in text.char_indices() {
             if is_tag(c) {
-                push(&mut out, i, "unicode-tag-chars", Status::Tainted);
+                push(line_of(&starts, i), "unicode-tag-chars", Status::Tainted);
             } else if is_bidi(c) {
-                push(&mut out, i, "bidi-control", Status::Tainted);
+                push(line_of(&starts, i), "bidi-control", Status::Tainted);
             } else if is_zero_width(c) && !(i == 0 && c == '\u{FEFF}') {
-                push(&mut out, i, "zero-width", Status::Suspicious);
+                push(line_of(&starts, i), "zero-width", Status::Suspicious);
             }
         }
     }
     if red.redact(text).count > 0 {
-        let mut offset = 0;
-        for l in text.split_inclusive('\n') {
+        for (n, l) in text.split('\n').enumerate() {
             if red.redact(l).count > 0 {
-                push(&mut out, offset, "secret", Status::Suspicious);
+                push(n + 1, "secret", Status::Suspicious);
             }
-            offset += l.len();
         }
     }
     out.sort_by_key(|f| f.line);

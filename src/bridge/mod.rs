@@ -27,6 +27,7 @@ mod invariants;
 mod learn;
 mod load;
 mod memory;
+mod normalize;
 mod notes;
 mod save;
 mod scan_cache;

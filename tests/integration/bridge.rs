@@ -238,16 +238,16 @@ fn every_poisoned_file_is_flagged_on_every_poisoned_line() {
     let expected: &[(&str, &str, &str, usize)] = &[
         ("base64-run.md", "base64-run", "SUSPICIOUS", 2),
         ("bidi-control.md", "bidi-control", "TAINTED", 3),
-        ("download-to-shell.md", "download-to-shell", "TAINTED", 5),
-        ("exfiltration.md", "exfiltration", "TAINTED", 5),
-        ("html-comment.md", "html-comment-instruction", "TAINTED", 4),
+        ("download-to-shell.md", "download-to-shell", "TAINTED", 8),
+        ("exfiltration.md", "exfiltration", "TAINTED", 6),
+        ("html-comment.md", "html-comment-instruction", "TAINTED", 6),
         (
             "instruction-override.md",
             "instruction-override",
             "TAINTED",
-            9,
+            17,
         ),
-        ("role-impersonation.md", "role-impersonation", "TAINTED", 8),
+        ("role-impersonation.md", "role-impersonation", "TAINTED", 10),
         ("unicode-tags.md", "unicode-tag-chars", "TAINTED", 3),
         ("zero-width.md", "zero-width", "SUSPICIOUS", 4),
     ];
