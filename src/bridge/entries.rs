@@ -116,5 +116,5 @@ pub(crate) fn item_with_age(item: &str, now: DateTime<Utc>) -> String {
 }
 
 pub(crate) fn count_lines(path: &Path) -> usize {
-    std::fs::read(path).map_or(0, |b| String::from_utf8_lossy(&b).matches('\n').count())
+    store::read_opt(path).map_or(0, |t| t.map_or(0, |t| t.matches('\n').count()))
 }

@@ -107,8 +107,13 @@ impl Handler for BridgeHandler {
 /// The invariants that apply to an edit of `path`, unless the file is missing or TAINTED.
 fn edit_context(env: &HookEnv<'_>, path: &str) -> Option<Section> {
     let rune = Rune::new(&env.root, env.config);
+    // As load: memory is read through its folder, and a symlinked folder could point
+    // anywhere.
+    if crate::core::fsx::refuse_symlink(&rune.dir).is_err() {
+        return None;
+    }
     let file = rune.path(store::INVARIANTS);
-    if !file.is_file() {
+    if !store::is_regular(&file) {
         return None;
     }
     let red = Redactor::with_extra(&env.config.redact.extra_patterns);

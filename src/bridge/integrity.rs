@@ -186,6 +186,9 @@ fn excerpt(line: &str, red: &Redactor) -> String {
 /// highest severity, so the file's verdict is unchanged.
 const MAX_FINDINGS: usize = 50;
 
+/// The rule name for a memory file that is not a regular file.
+const NOT_REGULAR: &str = "not-a-regular-file";
+
 /// The rule name of that summary finding.
 const MORE: &str = "more-findings";
 
@@ -298,14 +301,15 @@ pub(crate) fn scan_text(file: &str, text: &str, red: &Redactor) -> Vec<Finding> 
     cap_findings(out)
 }
 
-/// The files of the folder that are scanned: `*.md` and `*.jsonl` directly inside it.
+/// The files of the folder that are scanned: `*.md` and `*.jsonl` directly inside it. A
+/// symlink, FIFO or device under such a name is listed too: it is reported and never read.
 pub(crate) fn files(rune: &Rune) -> Vec<String> {
     let Ok(rd) = std::fs::read_dir(&rune.dir) else {
         return Vec::new();
     };
     let mut names: Vec<String> = rd
         .filter_map(std::result::Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| {
             std::path::Path::new(n)
@@ -366,6 +370,15 @@ fn scan_cached(
 ) -> Result<Vec<Finding>> {
     let path = rune.path(name);
     let shown = rune.show(name);
+    if std::fs::symlink_metadata(&path).is_ok() && !store::is_regular(&path) {
+        return Ok(vec![Finding {
+            file: shown,
+            line: 0,
+            rule: NOT_REGULAR,
+            excerpt: "a symlink, FIFO or device, not a plain file: not read".into(),
+            severity: Status::Tainted,
+        }]);
+    }
     let stamp = scan_cache::Stamp::of(&path);
     if let Some(found) = stamp.as_ref().and_then(|s| cache.get(name, &shown, s)) {
         return Ok(found);
@@ -414,6 +427,7 @@ pub(crate) fn rule_name(name: &str) -> &'static str {
             "zero-width",
             "secret",
             MORE,
+            NOT_REGULAR,
         ])
         .find(|n| *n == name)
         .unwrap_or("unknown")

@@ -113,7 +113,11 @@ pub(crate) fn load(
     if !tainted.is_empty() {
         let mut files: Vec<String> = Vec::new();
         for f in &tainted {
-            let s = format!("{} line {} ({})", cap(&f.file, FIELD_MAX), f.line, f.rule);
+            let s = if f.line == 0 {
+                format!("{} ({})", cap(&f.file, FIELD_MAX), f.rule)
+            } else {
+                format!("{} line {} ({})", cap(&f.file, FIELD_MAX), f.line, f.rule)
+            };
             if !files.iter().any(|x| x.starts_with(&format!("{} ", f.file))) {
                 files.push(s);
             }

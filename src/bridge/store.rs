@@ -161,24 +161,55 @@ impl UserDirs {
     }
 }
 
-/// Reads a file whole; `None` when missing. Refuses a symlink.
-pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
+/// Opens a memory file for reading; `None` when missing. Refuses a symlink, and anything
+/// that is not a regular file (a FIFO would block the hook forever): the open neither
+/// follows a symlink nor waits for a FIFO's writer.
+fn open_regular(path: &Path) -> Result<Option<File>> {
+    use std::os::unix::fs::OpenOptionsExt;
     fsx::refuse_symlink(path)?;
-    match std::fs::read(path) {
-        Ok(b) => Ok(Some(String::from_utf8_lossy(&b).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io("read", path, e)),
+    let f = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(Error::Symlink(path.to_path_buf()))
+        }
+        Err(e) => return Err(Error::io("open", path, e)),
+    };
+    let m = f.metadata().map_err(|e| Error::io("stat", path, e))?;
+    if !m.is_file() {
+        return Err(Error::Invalid(format!(
+            "{} is not a regular file; remove it or replace it with a plain file",
+            path.display()
+        )));
     }
+    Ok(Some(f))
+}
+
+/// Whether `path` is a regular file (not a symlink, FIFO, device or folder).
+pub(crate) fn is_regular(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
+}
+
+/// Reads a file whole; `None` when missing. Refuses a symlink and a non-regular file.
+pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
+    let Some(mut f) = open_regular(path)? else {
+        return Ok(None);
+    };
+    let mut b = Vec::new();
+    f.read_to_end(&mut b)
+        .map_err(|e| Error::io("read", path, e))?;
+    Ok(Some(String::from_utf8_lossy(&b).into_owned()))
 }
 
 /// The last `max_bytes` of a file (starting at a line boundary), and whether that is all
 /// of it. `None` when missing.
 pub(crate) fn read_tail(path: &Path, max_bytes: u64) -> Result<Option<(String, bool)>> {
-    fsx::refuse_symlink(path)?;
-    let mut f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io("open", path, e)),
+    let Some(mut f) = open_regular(path)? else {
+        return Ok(None);
     };
     let len = f.metadata().map_err(|e| Error::io("stat", path, e))?.len();
     let start = len.saturating_sub(max_bytes);

@@ -1295,3 +1295,61 @@ fn ordinary_notes_that_look_like_attacks_stay_clean_and_save_screens_entries() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_fifo_or_symlink_in_the_folder_is_skipped_and_reported() {
+    let p = Project::new();
+    bridge(&p, &["save"], SAVE);
+    let fifo = p.root.join(".rune/decisions.md");
+    std::fs::remove_file(&fifo).unwrap();
+    let st = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    std::fs::remove_file(p.root.join(".rune/progress.md")).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", p.root.join(".rune/progress.md")).unwrap();
+    // A watchdog unblocks a reader stuck on the FIFO, so a regression fails instead of hanging.
+    let watch = fifo.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(15));
+        let _ = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(watch);
+    });
+    let start = std::time::Instant::now();
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(10),
+        "hung on the FIFO"
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let v = out.json();
+    let msg = v["systemMessage"].as_str().unwrap_or_default();
+    assert!(
+        msg.contains(".rune/decisions.md (not-a-regular-file)"),
+        "{v}"
+    );
+    assert!(
+        msg.contains(".rune/progress.md (not-a-regular-file)"),
+        "{v}"
+    );
+    let ctx = context(&out);
+    assert!(
+        ctx.contains("Async-free hooks"),
+        "the rest still loads: {ctx}"
+    );
+    let out = p.hook("SessionEnd", p.event("SessionEnd").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn the_edit_hook_refuses_a_symlinked_folder() {
+    let p = Project::new();
+    p.write("elsewhere/INVARIANTS.md", INVARIANTS);
+    std::os::unix::fs::symlink(p.root.join("elsewhere"), p.root.join(".rune")).unwrap();
+    let out = p.hook("PreToolUse", p.event("PreToolUse").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!out.stdout.contains("Invariants"), "{out:?}");
+}
