@@ -397,8 +397,9 @@ fn scan_cached(
     Ok(found)
 }
 
-/// The verdict for one file of the folder, through the cache (the edit hook's check of
-/// INVARIANTS.md: no rescan, and no regex compiled, while the file is unchanged).
+/// The verdict for one file of the folder, through a small cache of its own beside the
+/// folder's (`<key>.<name>.json`): the edit hook's check of INVARIANTS.md neither rescans
+/// nor parses the whole folder's cache while the file is unchanged.
 pub(crate) fn file_verdict(
     rune: &Rune,
     name: &str,
@@ -406,9 +407,10 @@ pub(crate) fn file_verdict(
     cache_path: Option<&std::path::Path>,
     extra: &[String],
 ) -> Result<Status> {
-    let mut cache = scan_cache::Cache::read(cache_path, &rules_key(extra));
+    let own = cache_path.map(|p| p.with_extension(format!("{name}.json")));
+    let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(extra));
     let found = scan_cached(rune, name, red, &mut cache)?;
-    cache.write(cache_path);
+    cache.write(own.as_deref());
     Ok(found
         .iter()
         .map(|f| f.severity)

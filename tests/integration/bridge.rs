@@ -1115,7 +1115,8 @@ fn a_tainted_file_stays_blocked_when_its_verdict_comes_from_the_cache() {
     let cached = std::fs::read_dir(p.home.path().join(".cache/baton/integrity"))
         .unwrap()
         .count();
-    assert_eq!(cached, 1);
+    // The folder's cache and the edit hook's own verdict for INVARIANTS.md.
+    assert_eq!(cached, 2);
 }
 
 #[test]
@@ -1352,4 +1353,22 @@ fn the_edit_hook_refuses_a_symlinked_folder() {
     let out = p.hook("PreToolUse", p.event("PreToolUse").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!out.stdout.contains("Invariants"), "{out:?}");
+}
+
+#[test]
+fn the_edit_hook_keeps_a_small_verdict_of_its_own() {
+    let p = Project::new();
+    big_rune(&p);
+    p.write(".rune/INVARIANTS.md", INVARIANTS);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let out = p.hook("PreToolUse", p.event("PreToolUse").as_bytes());
+    assert!(context(&out).contains("Money in cents"), "{out:?}");
+    let dir = p.home.path().join(".cache/baton/integrity");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(names[0].ends_with(".INVARIANTS.md.json"), "{names:?}");
+    assert!(std::fs::metadata(dir.join(&names[0])).unwrap().len() < 2_000);
 }
