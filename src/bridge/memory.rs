@@ -221,7 +221,7 @@ pub(crate) fn sections(
                     b.confidence
                         .partial_cmp(&a.confidence)
                         .unwrap_or(std::cmp::Ordering::Equal)
-                        .then_with(|| b.ts.cmp(&a.ts))
+                        .then_with(|| learn::when(b).cmp(&learn::when(a)))
                 });
             } else {
                 recs.reverse();
