@@ -343,7 +343,8 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             session_id,
             response_id,
         } => {
-            let r = detach::complete(&rune, &session_id, &response_id, &stdin_text()?)?;
+            let red = Redactor::with_extra(&config.redact.extra_patterns);
+            let r = detach::complete(&rune, &session_id, &response_id, &stdin_text()?, &red)?;
             println!(
                 "Record {} is complete; `baton bridge reattach {}` returns it.",
                 r.session_id, r.session_id

@@ -1372,3 +1372,31 @@ fn the_edit_hook_keeps_a_small_verdict_of_its_own() {
     assert!(names[0].ends_with(".INVARIANTS.md.json"), "{names:?}");
     assert!(std::fs::metadata(dir.join(&names[0])).unwrap().len() < 2_000);
 }
+
+#[test]
+fn complete_redacts_with_the_projects_extra_patterns() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "redact:\n  extra_patterns: ['acme-[0-9]{6}']\n",
+    );
+    let out = bridge(&p, &["detach"], "sessionId: oracle-1764497700-x\ntriggerSignal: manual\nsourceSkill: manual\ntargetModel: m\nbundleHash: sha256:00000001\n");
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = bridge(
+        &p,
+        &[
+            "complete",
+            "oracle-1764497700-x",
+            "--response-id",
+            "acme-654321",
+        ],
+        "internal acme-123456 found",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let v = bridge(&p, &["reattach", "oracle-1764497700-x"], "").json();
+    let s = v.to_string();
+    assert!(
+        !s.contains("acme-123456") && !s.contains("acme-654321"),
+        "{s}"
+    );
+}
