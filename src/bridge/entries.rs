@@ -39,6 +39,11 @@ pub(crate) fn count_entries(path: &Path) -> usize {
     let Ok(Some(text)) = store::read_opt(path) else {
         return 0;
     };
+    count_entries_in(&text)
+}
+
+/// How many entries (`## [` headings) a text holds.
+pub(crate) fn count_entries_in(text: &str) -> usize {
     text.matches("\n## [").count() + usize::from(text.starts_with("## ["))
 }
 

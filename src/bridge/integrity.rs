@@ -63,6 +63,10 @@ pub(crate) struct Finding {
 pub(crate) struct Report {
     pub(crate) status: Option<Status>,
     pub(crate) findings: Vec<Finding>,
+    /// Entry and line counts per file name (`decisions.md`), from the scan's read or the
+    /// cache.
+    #[serde(skip)]
+    pub(crate) counts: std::collections::BTreeMap<String, scan_cache::Counts>,
 }
 
 impl Report {
@@ -334,9 +338,11 @@ pub(crate) fn scan(
     let mut report = Report::default();
     let names = files(rune);
     for name in &names {
-        report
-            .findings
-            .extend(scan_cached(rune, name, red, &mut cache)?);
+        let (found, counts) = scan_cached(rune, name, red, &mut cache)?;
+        report.findings.extend(found);
+        if let Some(c) = counts {
+            report.counts.insert(name.clone(), c);
+        }
     }
     cache.retain(&names);
     cache.write(cache_path);
@@ -367,34 +373,39 @@ fn scan_cached(
     name: &str,
     red: &Redactor,
     cache: &mut scan_cache::Cache,
-) -> Result<Vec<Finding>> {
+) -> Result<(Vec<Finding>, Option<scan_cache::Counts>)> {
     let path = rune.path(name);
     let shown = rune.show(name);
     if std::fs::symlink_metadata(&path).is_ok() && !store::is_regular(&path) {
-        return Ok(vec![Finding {
+        let found = vec![Finding {
             file: shown,
             line: 0,
             rule: NOT_REGULAR,
             excerpt: "a symlink, FIFO or device, not a plain file: not read".into(),
             severity: Status::Tainted,
-        }]);
+        }];
+        return Ok((found, None));
     }
     let stamp = scan_cache::Stamp::of(&path);
-    if let Some(found) = stamp.as_ref().and_then(|s| cache.get(name, &shown, s)) {
-        return Ok(found);
+    if let Some((found, s)) = stamp
+        .as_ref()
+        .and_then(|s| cache.get(name, &shown, s).map(|f| (f, s)))
+    {
+        return Ok((found, cache.counts(name, s)));
     }
     let Some(text) = store::read_opt(&path)? else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     };
     let found = scan_text(&shown, &text, red);
+    let counts = scan_cache::Counts::of(&text);
     // Only a stamp taken before the read and unchanged after it is cached.
     if let Some(s) = stamp
         .filter(|s| !s.is_racy())
         .filter(|s| scan_cache::Stamp::of(&path).as_ref() == Some(s))
     {
-        cache.put(name, s, &found);
+        cache.put(name, s, &found, counts);
     }
-    Ok(found)
+    Ok((found, Some(counts)))
 }
 
 /// The verdict for one file of the folder, through a small cache of its own beside the
@@ -409,7 +420,7 @@ pub(crate) fn file_verdict(
 ) -> Result<Status> {
     let own = cache_path.map(|p| p.with_extension(format!("{name}.json")));
     let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(extra));
-    let found = scan_cached(rune, name, red, &mut cache)?;
+    let (found, _) = scan_cached(rune, name, red, &mut cache)?;
     cache.write(own.as_deref());
     Ok(found
         .iter()

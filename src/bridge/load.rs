@@ -231,17 +231,26 @@ pub(crate) fn load(
         None
     };
     let decisions_n = if ok(store::DECISIONS) {
-        count_entries(&rune.path(store::DECISIONS))
+        report.counts.get(store::DECISIONS).map_or_else(
+            || count_entries(&rune.path(store::DECISIONS)),
+            |c| c.entries,
+        )
     } else {
         0
     };
     let conventions_n = if ok(store::CONVENTIONS) {
-        count_entries(&rune.path(store::CONVENTIONS))
+        report.counts.get(store::CONVENTIONS).map_or_else(
+            || count_entries(&rune.path(store::CONVENTIONS)),
+            |c| c.entries,
+        )
     } else {
         0
     };
     let learnings_n = if ok(store::LEARNINGS) {
-        count_lines(&rune.path(store::LEARNINGS))
+        report
+            .counts
+            .get(store::LEARNINGS)
+            .map_or_else(|| count_lines(&rune.path(store::LEARNINGS)), |c| c.lines)
     } else {
         0
     };

@@ -1400,3 +1400,32 @@ fn complete_redacts_with_the_projects_extra_patterns() {
         "{s}"
     );
 }
+
+#[test]
+fn a_warm_session_start_takes_entry_counts_from_the_integrity_cache() {
+    let p = Project::new();
+    bridge(&p, &["save"], SAVE);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let first = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
+    assert!(first.contains("**Decisions on file**: 2"), "{first}");
+    let dir = p.home.path().join(".cache/baton/integrity");
+    let cache = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .matches('.')
+                .count()
+                == 1
+        })
+        .unwrap();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cache).unwrap()).unwrap();
+    // The count is read from the cache, not by reading decisions.md whole again.
+    v["files"]["decisions.md"]["counts"]["entries"] = 4242.into();
+    std::fs::write(&cache, v.to_string()).unwrap();
+    let warm = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
+    assert!(warm.contains("**Decisions on file**: 4242"), "{warm}");
+}
