@@ -67,6 +67,9 @@ pub(crate) struct Report {
     /// cache.
     #[serde(skip)]
     pub(crate) counts: std::collections::BTreeMap<String, scan_cache::Counts>,
+    /// Each scanned file's stamp from before the scan read it (`None`: not there).
+    #[serde(skip)]
+    pub(crate) stamps: std::collections::BTreeMap<String, Option<scan_cache::Stamp>>,
 }
 
 impl Report {
@@ -338,6 +341,9 @@ pub(crate) fn scan(
     let mut report = Report::default();
     let names = files(rune);
     for name in &names {
+        report
+            .stamps
+            .insert(name.clone(), scan_cache::Stamp::of(&rune.path(name)));
         let (found, counts) = scan_cached(rune, name, red, &mut cache)?;
         report.findings.extend(found);
         if let Some(c) = counts {
