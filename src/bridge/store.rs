@@ -202,7 +202,10 @@ pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
     let mut b = Vec::new();
     f.read_to_end(&mut b)
         .map_err(|e| Error::io("read", path, e))?;
-    Ok(Some(String::from_utf8_lossy(&b).into_owned()))
+    // Valid UTF-8 (the usual case) is taken as is, without a second copy.
+    Ok(Some(String::from_utf8(b).unwrap_or_else(|e| {
+        String::from_utf8_lossy(e.as_bytes()).into_owned()
+    })))
 }
 
 /// The last `max_bytes` of a file (starting at a line boundary), and whether that is all
