@@ -5,6 +5,7 @@
 
 use super::checkpoint::{self, CheckpointInput};
 use super::entries::{heading_of, last_entries, progress_items};
+use super::integrity::{self, Status};
 use super::store::{self, one_line, Rune};
 use crate::core::config::Config;
 use crate::core::error::Result;
@@ -14,18 +15,26 @@ use std::path::Path;
 
 /// Writes the automatic checkpoint; returns the compaction instructions (when there is a
 /// resume point worth keeping).
+///
+/// The sources (checkpoint, progress, decisions) pass the integrity scan first: a source
+/// at or above the block level is not read at all. The instructions are baton's own text;
+/// the resume line is quoted in them only when its source is CLEAN.
 pub(crate) fn pre_compact(
     root: &Path,
     config: &Config,
     now: DateTime<Utc>,
     trigger: &str,
+    user: &store::UserDirs,
 ) -> Result<Option<String>> {
     let rune = Rune::new(root, config);
-    let previous = rune
-        .read(store::CHECKPOINT)?
-        .map(|t| checkpoint::parse(&t))
-        .unwrap_or_default();
-    let progress = last_entries(&rune.path(store::PROGRESS), 1)?.pop();
+    let red = Redactor::with_extra(&config.redact.extra_patterns);
+    let Sources {
+        previous,
+        progress,
+        decisions,
+        cp_status,
+        progress_status,
+    } = sources(&rune, config, &red, user)?;
     let in_progress = progress
         .as_deref()
         .map(|p| progress_items(p, "In Progress"))
@@ -34,10 +43,6 @@ pub(crate) fn pre_compact(
         .as_deref()
         .map(|p| progress_items(p, "Next Session Should"))
         .unwrap_or_default();
-    let decisions: Vec<String> = last_entries(&rune.path(store::DECISIONS), 3)?
-        .iter()
-        .map(|e| heading_of(e).replacen("Decision: ", "", 1))
-        .collect();
 
     let doing = if !previous.doing.is_empty() {
         previous.doing.clone()
@@ -68,6 +73,12 @@ pub(crate) fn pre_compact(
     context.push(format!(
         "{AUTO_NOTE} at PreCompact ({trigger}); files touched are listed under the git state."
     ));
+    // Where the resume line comes from decides whether it may be quoted to the summary.
+    let resume_source = if previous.resume.is_empty() {
+        cp_status.max(progress_status)
+    } else {
+        cp_status
+    };
     let resume = if previous.resume.is_empty() {
         left.first().cloned().unwrap_or_else(|| {
             "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.".into()
@@ -83,16 +94,84 @@ pub(crate) fn pre_compact(
         resume: resume.clone(),
     };
     checkpoint::write(root, config, &input, now)?;
-    let red = Redactor::with_extra(&config.redact.extra_patterns);
     let has_real_resume = !previous.resume.is_empty() || progress.is_some();
-    Ok(has_real_resume.then(|| {
-        red.redact(&format!(
+    if !has_real_resume {
+        return Ok(None);
+    }
+    let text = if resume_source == Status::Clean {
+        format!(
             "Keep this resume point word for word in the summary (baton saved it in {}): {}",
             rune.show(store::CHECKPOINT),
             one_line(&resume)
-        ))
-        .text
-    }))
+        )
+    } else {
+        format!(
+            "baton saved a checkpoint in {}; say in the summary that the next step is to re-read it.",
+            rune.show(store::CHECKPOINT)
+        )
+    };
+    Ok(Some(red.redact(&text).text))
+}
+
+/// What the automatic checkpoint is built from; a source at or above the block level is
+/// left empty (not read).
+struct Sources {
+    previous: checkpoint::Parsed,
+    progress: Option<String>,
+    decisions: Vec<String>,
+    cp_status: Status,
+    progress_status: Status,
+}
+
+fn sources(
+    rune: &Rune,
+    config: &Config,
+    red: &Redactor,
+    user: &store::UserDirs,
+) -> Result<Sources> {
+    let block_at = integrity::block_at(config);
+    let status = |file: &str| -> Result<Status> {
+        if !rune.exists() {
+            return Ok(Status::Clean);
+        }
+        integrity::file_verdict(
+            rune,
+            file,
+            red,
+            user.cache.as_deref(),
+            &config.redact.extra_patterns,
+        )
+    };
+    let cp_status = status(store::CHECKPOINT)?;
+    let progress_status = status(store::PROGRESS)?;
+    let previous = if cp_status < block_at {
+        rune.read(store::CHECKPOINT)?
+            .map(|t| checkpoint::parse(&t))
+            .unwrap_or_default()
+    } else {
+        checkpoint::Parsed::default()
+    };
+    let progress = if progress_status < block_at {
+        last_entries(&rune.path(store::PROGRESS), 1)?.pop()
+    } else {
+        None
+    };
+    let decisions: Vec<String> = if status(store::DECISIONS)? < block_at {
+        last_entries(&rune.path(store::DECISIONS), 3)?
+            .iter()
+            .map(|e| heading_of(e).replacen("Decision: ", "", 1))
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    Ok(Sources {
+        previous,
+        progress,
+        decisions,
+        cp_status,
+        progress_status,
+    })
 }
 
 /// How the automatic checkpoint marks its context note.

@@ -268,8 +268,15 @@ fn base36(mut n: u64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// Stores a response: the record becomes `complete`.
-pub(crate) fn complete(rune: &Rune, id: &str, response_id: &str, excerpt: &str) -> Result<Record> {
+/// Stores a response: the record becomes `complete`. `red` carries the project's extra
+/// redaction patterns.
+pub(crate) fn complete(
+    rune: &Rune,
+    id: &str,
+    response_id: &str,
+    excerpt: &str,
+    red: &crate::core::redact::Redactor,
+) -> Result<Record> {
     let _lock = rune.lock()?;
     let path = path_of(rune, id)?;
     let text = super::store::read_opt(&path)?.ok_or_else(|| {
@@ -285,8 +292,8 @@ pub(crate) fn complete(rune: &Rune, id: &str, response_id: &str, excerpt: &str) 
         )));
     }
     r.status = "complete".into();
-    r.response_id = Some(crate::core::redact::redact(response_id).text);
-    let clean = crate::core::redact::redact(excerpt.trim()).text;
+    r.response_id = Some(red.redact(response_id).text);
+    let clean = red.redact(excerpt.trim()).text;
     r.response_excerpt = Some(clean.chars().take(EXCERPT_MAX).collect());
     write(rune, &r)?;
     Ok(r)
@@ -486,7 +493,14 @@ mod tests {
             reattach(&r, "oracle-1-a", now()).unwrap().status,
             "not_ready"
         );
-        complete(&r, "oracle-1-a", "resp_1", &"x".repeat(900)).unwrap();
+        complete(
+            &r,
+            "oracle-1-a",
+            "resp_1",
+            &"x".repeat(900),
+            &crate::core::redact::Redactor::builtin(),
+        )
+        .unwrap();
         let done = reattach(&r, "oracle-1-a", now()).unwrap();
         assert_eq!(done.status, "complete");
         assert_eq!(done.response_excerpt.unwrap().len(), 500);

@@ -39,6 +39,11 @@ pub(crate) fn count_entries(path: &Path) -> usize {
     let Ok(Some(text)) = store::read_opt(path) else {
         return 0;
     };
+    count_entries_in(&text)
+}
+
+/// How many entries (`## [` headings) a text holds.
+pub(crate) fn count_entries_in(text: &str) -> usize {
     text.matches("\n## [").count() + usize::from(text.starts_with("## ["))
 }
 
@@ -84,23 +89,25 @@ pub(crate) fn progress_items(entry: &str, title: &str) -> Vec<String> {
     out
 }
 
-/// The `- ` items of one `## Name` section of a big markdown file, without parsing the rest.
+/// The `- ` items of one `## Name` section of a big markdown file, without parsing the rest:
+/// one pass over its lines (a line search, fast on a file of megabytes), stopping at the
+/// next `## ` heading.
 pub(crate) fn section_items(text: &str, name: &str) -> Vec<String> {
-    let tag = format!("## {name}\n");
-    let Some(start) = text
-        .match_indices(&tag)
-        .find(|(i, _)| *i == 0 || text.as_bytes()[i - 1] == b'\n')
-        .map(|(i, _)| i + tag.len())
-    else {
-        return Vec::new();
-    };
-    let end = text[start..]
-        .find("\n## ")
-        .map_or(text.len(), |e| start + e);
-    text[start..end]
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("- ").map(str::to_string))
-        .collect()
+    let mut out = Vec::new();
+    let mut inside = false;
+    for l in text.split('\n') {
+        if inside {
+            if l.starts_with("## ") {
+                break;
+            }
+            if let Some(item) = l.trim().strip_prefix("- ") {
+                out.push(item.to_string());
+            }
+        } else if l.strip_prefix("## ") == Some(name) {
+            inside = true;
+        }
+    }
+    out
 }
 
 /// An item with a leading `[date]` shown with its age.
@@ -116,5 +123,19 @@ pub(crate) fn item_with_age(item: &str, now: DateTime<Utc>) -> String {
 }
 
 pub(crate) fn count_lines(path: &Path) -> usize {
-    std::fs::read(path).map_or(0, |b| String::from_utf8_lossy(&b).matches('\n').count())
+    store::read_opt(path).map_or(0, |t| t.map_or(0, |t| t.matches('\n').count()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn section_items_take_one_section_only() {
+        let text = "# Notes\n\n## Active Topics X\n- no\n## Active Topics\n- a\n  - b\n### Sub\n- c\n## Next\n- d\n";
+        assert_eq!(section_items(text, "Active Topics"), vec!["a", "b", "c"]);
+        assert_eq!(section_items(text, "Next"), vec!["d"]);
+        assert!(section_items(text, "Missing").is_empty());
+        assert!(section_items("## Tail", "Tail").is_empty());
+    }
 }

@@ -84,6 +84,12 @@ pub(crate) fn record(
         return Ok(Vec::new());
     }
     fsx::ensure_private_dir(store)?;
+    // One promoter at a time: two saves must not both see a key as not yet promoted.
+    let _lock = fsx::MkdirLock::acquire(
+        &store.join(".global.lock"),
+        std::time::Duration::from_secs(10),
+        std::time::Duration::from_secs(60),
+    )?;
     let project = format!("{:016x}", fnv(root.to_string_lossy().as_bytes()));
     let ts = now.to_rfc3339_opts(SecondsFormat::Secs, true);
     let sightings = store.join(SIGHTINGS);
@@ -191,6 +197,38 @@ pub(crate) fn for_load(
 #[allow(clippy::many_single_char_names)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn concurrent_saves_promote_once() {
+        let t = tempfile::tempdir().unwrap();
+        let now = DateTime::parse_from_rfc3339("2026-11-30T10:15:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let red = Redactor::builtin();
+        let i = vec![(
+            "fmt first".to_string(),
+            "Before a commit".to_string(),
+            "run the formatter.".to_string(),
+            0.9,
+        )];
+        record(t.path(), Path::new("/p/a"), &i, &red, now).unwrap();
+        let barrier = std::sync::Barrier::new(8);
+        let promoted: usize = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..8)
+                .map(|k| {
+                    let (i, red, barrier, dir) = (&i, &red, &barrier, t.path());
+                    let root = format!("/p/b{k}");
+                    s.spawn(move || {
+                        barrier.wait();
+                        record(dir, Path::new(&root), i, red, now).unwrap().len()
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).sum()
+        });
+        assert_eq!(promoted, 1);
+        assert_eq!(read_global(t.path()).len(), 1);
+    }
 
     #[test]
     fn promoted_after_two_projects_once() {

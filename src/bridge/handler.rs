@@ -78,10 +78,16 @@ impl Handler for BridgeHandler {
                     ..Contribution::default()
                 })
             }
-            EventKind::PreCompact { trigger, .. } => Ok(Contribution {
-                compaction_instructions: compact::pre_compact(&env.root, env.config, now, trigger)?,
-                ..Contribution::default()
-            }),
+            EventKind::PreCompact { trigger, .. } => {
+                let rune = Rune::new(&env.root, env.config);
+                let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+                Ok(Contribution {
+                    compaction_instructions: compact::pre_compact(
+                        &env.root, env.config, now, trigger, &user,
+                    )?,
+                    ..Contribution::default()
+                })
+            }
             EventKind::PostCompact {
                 compact_summary: Some(summary),
                 ..
@@ -101,8 +107,13 @@ impl Handler for BridgeHandler {
 /// The invariants that apply to an edit of `path`, unless the file is missing or TAINTED.
 fn edit_context(env: &HookEnv<'_>, path: &str) -> Option<Section> {
     let rune = Rune::new(&env.root, env.config);
+    // As load: memory is read through its folder, and a symlinked folder could point
+    // anywhere.
+    if crate::core::fsx::refuse_symlink(&rune.dir).is_err() {
+        return None;
+    }
     let file = rune.path(store::INVARIANTS);
-    if !file.is_file() {
+    if !store::is_regular(&file) {
         return None;
     }
     let red = Redactor::with_extra(&env.config.redact.extra_patterns);

@@ -122,15 +122,35 @@ pub(crate) fn append_all(
     if text.lines().filter(|l| !l.trim().is_empty()).count() <= COMPACT_AFTER {
         return Ok(false);
     }
-    let winners = latest(&parse(&text));
-    let mut out = String::new();
-    for r in &winners {
-        let line = serde_json::to_string(r).map_err(|e| Error::Internal(e.to_string()))?;
-        out.push_str(&line);
-        out.push('\n');
-    }
-    fsx::atomic_write(&path, out.as_bytes(), fsx::PRIVATE_FILE)?;
+    fsx::atomic_write(&path, compact(&text).as_bytes(), fsx::PRIVATE_FILE)?;
     Ok(true)
+}
+
+/// The compacted file: the winning line per key+type and every line that is not a record
+/// (kept for a person to look at), each verbatim (unknown fields stay), in file order.
+fn compact(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let parsed: Vec<(usize, Record)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| serde_json::from_str::<Record>(l).ok().map(|r| (i, r)))
+        .collect();
+    let records: Vec<Record> = parsed.iter().map(|(_, r)| r.clone()).collect();
+    let mut keep = vec![true; lines.len()];
+    for (i, _) in &parsed {
+        keep[*i] = false;
+    }
+    for w in winners(&records) {
+        keep[parsed[w].0] = true;
+    }
+    let mut out = String::new();
+    for (l, k) in lines.iter().zip(keep) {
+        if k {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The records of a JSONL text (bad lines skipped).
@@ -140,21 +160,37 @@ pub(crate) fn parse(text: &str) -> Vec<Record> {
         .collect()
 }
 
-/// The latest record per key+type, oldest first (file order of the winners).
-pub(crate) fn latest(records: &[Record]) -> Vec<Record> {
+/// A record's time, parsed (offsets honoured); `None` (oldest) when unparseable.
+pub(crate) fn when(r: &Record) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(&r.ts)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// The indices of the latest record per key+type (a tie goes to the later line), oldest
+/// first.
+fn winners(records: &[Record]) -> Vec<usize> {
     let mut best: HashMap<(&str, &str), usize> = HashMap::new();
     for (i, r) in records.iter().enumerate() {
         let k = (r.key.as_str(), r.kind.as_str());
         match best.get(&k) {
-            Some(&j) if records[j].ts > r.ts => {}
+            Some(&j) if when(&records[j]) > when(r) => {}
             _ => {
                 best.insert(k, i);
             }
         }
     }
     let mut idx: Vec<usize> = best.into_values().collect();
-    idx.sort_by(|&a, &b| records[a].ts.cmp(&records[b].ts).then(a.cmp(&b)));
-    idx.into_iter().map(|i| records[i].clone()).collect()
+    idx.sort_by(|&a, &b| when(&records[a]).cmp(&when(&records[b])).then(a.cmp(&b)));
+    idx
+}
+
+/// The latest record per key+type, oldest first.
+pub(crate) fn latest(records: &[Record]) -> Vec<Record> {
+    winners(records)
+        .into_iter()
+        .map(|i| records[i].clone())
+        .collect()
 }
 
 /// Query: latest winners, newest first, filtered by type and skill.
@@ -244,6 +280,34 @@ mod tests {
         assert!(l.check().unwrap_err().to_string().contains("confidence"));
         l.kind = "musing".into();
         assert!(l.check().unwrap_err().to_string().contains("type"));
+    }
+
+    #[test]
+    fn latest_compares_times_not_strings_and_compaction_keeps_what_it_cannot_read() {
+        let line = |ts: &str, insight: &str| {
+            format!(
+                r#"{{"ts":"{ts}","type":"insight","key":"k","insight":"{insight}","confidence":0.5}}"#
+            )
+        };
+        let text = format!(
+            "{}\n{}\n",
+            line("2026-11-30T14:00:00Z", "newer"),
+            line("2026-11-30T20:00:00+07:00", "older")
+        );
+        let l = latest(&parse(&text));
+        assert_eq!(l.len(), 1);
+        assert_eq!(l[0].insight, "newer");
+
+        let tagged = r#"{"ts":"2026-11-30T15:00:00Z","type":"error","key":"e","insight":"x","confidence":0.5,"tags":["a"]}"#;
+        let text = format!("{text}not json at all\n{tagged}\n");
+        let out = compact(&text);
+        assert_eq!(
+            out,
+            format!(
+                "{}\nnot json at all\n{tagged}\n",
+                line("2026-11-30T14:00:00Z", "newer")
+            )
+        );
     }
 
     #[test]

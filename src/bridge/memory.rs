@@ -221,7 +221,7 @@ pub(crate) fn sections(
                     b.confidence
                         .partial_cmp(&a.confidence)
                         .unwrap_or(std::cmp::Ordering::Equal)
-                        .then_with(|| b.ts.cmp(&a.ts))
+                        .then_with(|| learn::when(b).cmp(&learn::when(a)))
                 });
             } else {
                 recs.reverse();
@@ -262,17 +262,7 @@ pub(crate) fn sections(
     // Instincts: the stale ones are pruned (the spec prunes at load), the strongest shown.
     if v.ok(store::INSTINCTS) {
         if let Some(text) = v.rune.read(store::INSTINCTS)? {
-            let text = match super::instincts::prune(&text, v.now) {
-                Some((pruned, _)) => {
-                    // Pruning is housekeeping: a busy lock or a failed write must not stop
-                    // the load.
-                    if let Ok(_lock) = v.rune.lock() {
-                        let _ = v.rune.write(store::INSTINCTS, &pruned);
-                    }
-                    pruned
-                }
-                None => text,
-            };
+            let text = prune_instincts(v.rune, text, v.now);
             let lines: Vec<String> = super::instincts::strongest(&text, 5)
                 .iter()
                 .map(|e| {
@@ -315,4 +305,81 @@ pub(crate) fn sections(
         }
     }
     Ok(out)
+}
+
+/// Prunes the stale instincts of `snapshot` (read without the lock) for display, and in the
+/// file when the lock is free right now: the file is re-read and pruned under the lock, so an
+/// instinct saved since the snapshot is kept. Pruning is housekeeping: a busy lock or a
+/// failed write must neither stop nor delay the load.
+pub(crate) fn prune_instincts(rune: &Rune, snapshot: String, now: DateTime<Utc>) -> String {
+    let Some((pruned, _)) = super::instincts::prune(&snapshot, now) else {
+        return snapshot;
+    };
+    let Ok(_lock) = rune.try_lock() else {
+        return pruned;
+    };
+    match rune.read(store::INSTINCTS) {
+        Ok(Some(current)) => match super::instincts::prune(&current, now) {
+            Some((fresh, _)) => {
+                let _ = rune.write(store::INSTINCTS, &fresh);
+                fresh
+            }
+            None => current,
+        },
+        _ => pruned,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::instincts::{add, Entry};
+    use crate::bridge::save::Instinct;
+
+    fn t(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    fn inst(name: &str, c: f64) -> Instinct {
+        Instinct {
+            name: name.into(),
+            trigger: "when x".into(),
+            action: "do y".into(),
+            confidence: Some(c),
+            evidence: "seen".into(),
+        }
+    }
+
+    #[test]
+    fn prune_keeps_an_instinct_saved_after_the_snapshot_and_skips_a_busy_lock() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rune = Rune {
+            dir: tmp.path().join(".rune"),
+            rel: ".rune".into(),
+        };
+        std::fs::create_dir(&rune.dir).unwrap();
+        let now = t("2026-11-30T10:00:00Z");
+        let old = Entry::new(&inst("old-weak", 0.3), t("2026-09-01T00:00:00Z"));
+        let (snapshot, _) = add(None, &[old]);
+        // Another process saves an instinct after load's unlocked read.
+        let (on_disk, _) = add(Some(&snapshot), &[Entry::new(&inst("fresh", 0.6), now)]);
+        rune.write(store::INSTINCTS, &on_disk).unwrap();
+        let shown = prune_instincts(&rune, snapshot.clone(), now);
+        let file = rune.read(store::INSTINCTS).unwrap().unwrap();
+        assert!(
+            file.contains("fresh") && !file.contains("old-weak"),
+            "{file}"
+        );
+        assert!(shown.contains("fresh"), "{shown}");
+
+        // A busy lock: no wait, no write, the pruned snapshot is shown.
+        rune.write(store::INSTINCTS, &snapshot).unwrap();
+        let held = rune.lock().unwrap();
+        let start = std::time::Instant::now();
+        let shown = prune_instincts(&rune, snapshot.clone(), now);
+        assert!(start.elapsed() < std::time::Duration::from_secs(1));
+        assert!(!shown.contains("old-weak"));
+        assert_eq!(rune.read(store::INSTINCTS).unwrap().unwrap(), snapshot);
+        drop(held);
+    }
 }

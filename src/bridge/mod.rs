@@ -27,6 +27,7 @@ mod invariants;
 mod learn;
 mod load;
 mod memory;
+mod normalize;
 mod notes;
 mod save;
 mod scan_cache;
@@ -161,11 +162,17 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
     let rune = store::Rune::new(&env.root, config);
     match command {
         Command::Save { json: as_json } => {
-            let input: save::SaveInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
-            let user = store::UserDirs::from_env(&env.ctx.env, &rune);
-            let saved = save::save(&env.root, config, &input, now, user.global.as_deref())?;
-            // Warm the integrity cache so the next session start does not rescan.
+            let text = stdin_text()?;
+            let input: save::SaveInput = crate::core::yaml::parse(&text, "stdin")?;
             let red = Redactor::with_extra(&config.redact.extra_patterns);
+            let warnings = save::screen(&text, integrity::block_at(config), &red)?;
+            let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+            let mut saved = save::save(&env.root, config, &input, now, user.global.as_deref())?;
+            for w in &warnings {
+                eprintln!("baton: warning: an entry matches the integrity rule {w}; its file will load marked SUSPICIOUS (`baton bridge integrity`)");
+            }
+            saved.warnings = warnings;
+            // Warm the integrity cache so the next session start does not rescan.
             let _ = integrity::scan(
                 &rune,
                 &red,
@@ -336,7 +343,8 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             session_id,
             response_id,
         } => {
-            let r = detach::complete(&rune, &session_id, &response_id, &stdin_text()?)?;
+            let red = Redactor::with_extra(&config.redact.extra_patterns);
+            let r = detach::complete(&rune, &session_id, &response_id, &stdin_text()?, &red)?;
             println!(
                 "Record {} is complete; `baton bridge reattach {}` returns it.",
                 r.session_id, r.session_id

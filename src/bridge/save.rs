@@ -1,11 +1,12 @@
 //! Save mode: `baton bridge save` takes the session's content as YAML and appends each item
 //! to its `.rune/` file in the session-bridge entry format, then commits `.rune/`.
 
+use super::integrity::{self, Status};
 use super::learn::{self, Learning};
 use super::notes;
 use super::store::{self, one_line, Rune};
 use crate::core::config::Config;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::git::{self, CommitOutcome};
 use crate::core::redact::Redactor;
 use chrono::{DateTime, Utc};
@@ -93,6 +94,48 @@ pub(crate) struct Saved {
     task_notes: Option<usize>,
     promoted: Vec<String>,
     commit: String,
+    /// Entries that make their file SUSPICIOUS (saved, but marked at every load).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Checks what a save would add before anything is written: an entry at or above the
+/// block level would keep its whole file out of every session, so the save is refused; a
+/// SUSPICIOUS one is saved with a warning. Secrets are left out: the save redacts them.
+/// `yaml` is the save's input; every string in it is scanned.
+pub(crate) fn screen(yaml: &str, block_at: Status, red: &Redactor) -> Result<Vec<String>> {
+    fn strings(v: &serde_yaml::Value, out: &mut Vec<String>) {
+        match v {
+            serde_yaml::Value::String(s) => out.push(s.clone()),
+            serde_yaml::Value::Sequence(items) => items.iter().for_each(|i| strings(i, out)),
+            serde_yaml::Value::Mapping(m) => m.values().for_each(|i| strings(i, out)),
+            serde_yaml::Value::Tagged(t) => strings(&t.value, out),
+            _ => {}
+        }
+    }
+    let Ok(value) = serde_yaml::from_str::<serde_yaml::Value>(yaml) else {
+        return Ok(Vec::new());
+    };
+    let mut all = Vec::new();
+    strings(&value, &mut all);
+    let mut warnings = Vec::new();
+    for text in &all {
+        for f in integrity::scan_text("entry", text, red) {
+            if f.rule == "secret" {
+                continue;
+            }
+            let what = format!("[{}] {}", f.rule, f.excerpt);
+            if f.severity >= block_at {
+                return Err(Error::Invalid(format!(
+                    "an entry matches the integrity rule {what}: saved, it would keep its whole file out of every session; reword it and save again"
+                )));
+            }
+            if !warnings.contains(&what) {
+                warnings.push(what);
+            }
+        }
+    }
+    Ok(warnings)
 }
 
 fn or_dash(s: &str) -> String {

@@ -86,10 +86,31 @@ struct CachedFinding {
     severity: Status,
 }
 
+/// What load counts in a file, kept with its verdict so a session start over a large
+/// folder does not read big files whole just to count them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Counts {
+    /// `## [` entries.
+    pub(crate) entries: usize,
+    /// Newlines.
+    pub(crate) lines: usize,
+}
+
+impl Counts {
+    pub(crate) fn of(text: &str) -> Counts {
+        Counts {
+            entries: super::entries::count_entries_in(text),
+            lines: text.matches('\n').count(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Entry {
     stamp: Stamp,
     findings: Vec<CachedFinding>,
+    #[serde(default)]
+    counts: Option<Counts>,
 }
 
 /// The cache for one folder.
@@ -132,11 +153,20 @@ impl Cache {
         )
     }
 
-    pub(crate) fn put(&mut self, file: &str, stamp: Stamp, findings: &[Finding]) {
+    /// The cached counts for `file`, if its stamp is unchanged.
+    pub(crate) fn counts(&self, file: &str, stamp: &Stamp) -> Option<Counts> {
+        self.files
+            .get(file)
+            .filter(|e| &e.stamp == stamp)
+            .and_then(|e| e.counts)
+    }
+
+    pub(crate) fn put(&mut self, file: &str, stamp: Stamp, findings: &[Finding], counts: Counts) {
         self.files.insert(
             file.to_string(),
             Entry {
                 stamp,
+                counts: Some(counts),
                 findings: findings
                     .iter()
                     .map(|f| CachedFinding {

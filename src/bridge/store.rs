@@ -69,6 +69,18 @@ impl Rune {
 
     /// Creates the folder (0700 when new) and takes its writer lock.
     pub(crate) fn lock(&self) -> Result<fsx::MkdirLock> {
+        // core::fsx breaks a lock left by a killed writer (dead pid, or no owner after a
+        // short grace), so one wait of ten seconds covers it.
+        self.lock_within(Duration::from_secs(10))
+    }
+
+    /// Takes the writer lock only if it is free now (a hook's housekeeping: skipped when
+    /// another writer holds it).
+    pub(crate) fn try_lock(&self) -> Result<fsx::MkdirLock> {
+        self.lock_within(Duration::ZERO)
+    }
+
+    fn lock_within(&self, wait: Duration) -> Result<fsx::MkdirLock> {
         if !self.dir.exists() {
             fsx::ensure_private_dir(&self.dir)?;
         }
@@ -83,10 +95,7 @@ impl Rune {
             .dir
             .parent()
             .map_or_else(|| PathBuf::from(&name), |p| p.join(&name));
-        // core::fsx breaks a lock left by a killed writer (dead pid, or no owner after a
-        // short grace), so one wait of ten seconds covers it.
-        let held =
-            fsx::MkdirLock::acquire(&lock, Duration::from_secs(10), Duration::from_secs(60))?;
+        let held = fsx::MkdirLock::acquire(&lock, wait, Duration::from_secs(60))?;
         self.sweep_temps();
         Ok(held)
     }
@@ -152,24 +161,58 @@ impl UserDirs {
     }
 }
 
-/// Reads a file whole; `None` when missing. Refuses a symlink.
-pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
+/// Opens a memory file for reading; `None` when missing. Refuses a symlink, and anything
+/// that is not a regular file (a FIFO would block the hook forever): the open neither
+/// follows a symlink nor waits for a FIFO's writer.
+fn open_regular(path: &Path) -> Result<Option<File>> {
+    use std::os::unix::fs::OpenOptionsExt;
     fsx::refuse_symlink(path)?;
-    match std::fs::read(path) {
-        Ok(b) => Ok(Some(String::from_utf8_lossy(&b).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io("read", path, e)),
+    let f = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(Error::Symlink(path.to_path_buf()))
+        }
+        Err(e) => return Err(Error::io("open", path, e)),
+    };
+    let m = f.metadata().map_err(|e| Error::io("stat", path, e))?;
+    if !m.is_file() {
+        return Err(Error::Invalid(format!(
+            "{} is not a regular file; remove it or replace it with a plain file",
+            path.display()
+        )));
     }
+    Ok(Some(f))
+}
+
+/// Whether `path` is a regular file (not a symlink, FIFO, device or folder).
+pub(crate) fn is_regular(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
+}
+
+/// Reads a file whole; `None` when missing. Refuses a symlink and a non-regular file.
+pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
+    let Some(mut f) = open_regular(path)? else {
+        return Ok(None);
+    };
+    let mut b = Vec::new();
+    f.read_to_end(&mut b)
+        .map_err(|e| Error::io("read", path, e))?;
+    // Valid UTF-8 (the usual case) is taken as is, without a second copy.
+    Ok(Some(String::from_utf8(b).unwrap_or_else(|e| {
+        String::from_utf8_lossy(e.as_bytes()).into_owned()
+    })))
 }
 
 /// The last `max_bytes` of a file (starting at a line boundary), and whether that is all
 /// of it. `None` when missing.
 pub(crate) fn read_tail(path: &Path, max_bytes: u64) -> Result<Option<(String, bool)>> {
-    fsx::refuse_symlink(path)?;
-    let mut f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io("open", path, e)),
+    let Some(mut f) = open_regular(path)? else {
+        return Ok(None);
     };
     let len = f.metadata().map_err(|e| Error::io("stat", path, e))?.len();
     let start = len.saturating_sub(max_bytes);
