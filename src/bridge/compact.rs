@@ -13,6 +13,11 @@ use crate::core::redact::Redactor;
 use chrono::{DateTime, Utc};
 use std::path::Path;
 
+/// How the checkpoint's context names the files the audit trail saw changed.
+const TOUCHED_NOTE: &str = "Files changed this session (audit trail)";
+/// File names listed before "and N more".
+const MAX_TOUCHED: usize = 20;
+
 /// Writes the automatic checkpoint; returns the compaction instructions (when there is a
 /// resume point worth keeping).
 ///
@@ -67,12 +72,31 @@ pub(crate) fn pre_compact(
     let mut context: Vec<String> = previous
         .context
         .iter()
-        .filter(|c| !c.starts_with(AUTO_NOTE))
+        .filter(|c| !c.starts_with(AUTO_NOTE) && !c.starts_with(TOUCHED_NOTE))
         .cloned()
         .collect();
     context.push(format!(
-        "{AUTO_NOTE} at PreCompact ({trigger}); files touched are listed under the git state."
+        "{AUTO_NOTE} at PreCompact ({trigger}); uncommitted files are listed under the git state."
     ));
+    // What the agent changed this session, committed or not, from the audit trail.
+    let touched = crate::core::activity::files_changed(root, config);
+    if !touched.is_empty() {
+        let shown: Vec<&str> = touched
+            .iter()
+            .take(MAX_TOUCHED)
+            .map(String::as_str)
+            .collect();
+        let more = touched.len().saturating_sub(MAX_TOUCHED);
+        let tail = if more > 0 {
+            format!(" (and {more} more)")
+        } else {
+            String::new()
+        };
+        context.push(
+            red.redact(&format!("{TOUCHED_NOTE}: {}{tail}", shown.join(", ")))
+                .text,
+        );
+    }
     // Where the resume line comes from decides whether it may be quoted to the summary.
     let resume_source = if previous.resume.is_empty() {
         cp_status.max(progress_status)

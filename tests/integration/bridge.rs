@@ -1429,3 +1429,25 @@ fn a_warm_session_start_takes_entry_counts_from_the_integrity_cache() {
     let warm = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
     assert!(warm.contains("**Decisions on file**: 4242"), "{warm}");
 }
+
+#[test]
+fn issue_5_pre_compact_checkpoint_names_the_files_the_audit_trail_saw_changed() {
+    let p = Project::new();
+    p.write("src/api.rs", "// edited\n");
+    let root = p.root.to_str().unwrap();
+    let edit = format!(
+        r#"{{"session_id":"s1","cwd":"{root}","hook_event_name":"PostToolUse","tool_name":"Write","tool_input":{{"file_path":"{root}/src/api.rs","content":"x"}},"tool_response":{{}},"tool_use_id":"t1"}}"#
+    );
+    assert_eq!(p.hook("PostToolUse", edit.as_bytes()).code, 0);
+    let out = p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
+    assert!(
+        cp.contains("Files changed this session (audit trail): src/api.rs"),
+        "{cp}"
+    );
+    // A second compaction does not pile up the note.
+    p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
+    assert_eq!(cp.matches("Files changed this session").count(), 1, "{cp}");
+}
