@@ -124,9 +124,16 @@ impl Rune {
         fsx::atomic_write(&self.path(file), text.as_bytes(), fsx::PRIVATE_FILE)
     }
 
-    /// Appends `entry` (whole lines) to `file`, creating it with its header when missing:
-    /// read, add, atomic rewrite. Call under `lock`.
+    /// Appends `entry` (whole lines) to `file`, creating it with its header when missing.
+    /// A one-line `[…]` entry to a file that ends with a newline is one locked append (O(1):
+    /// the session log grows with every session); anything else is read, add, atomic
+    /// rewrite. Call under `lock`.
     pub(crate) fn append(&self, file: &str, entry: &str) -> Result<()> {
+        let line = entry.trim_end_matches('\n');
+        let path = self.path(file);
+        if line.starts_with('[') && !line.contains('\n') && ends_with_newline(&path) {
+            return fsx::append_line(&path, line, fsx::PRIVATE_FILE);
+        }
         let mut text = self.read(file)?.unwrap_or_else(|| header(file).to_string());
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
@@ -140,6 +147,23 @@ impl Rune {
         }
         self.write(file, &text)
     }
+}
+
+/// Whether `path` is a regular file whose last byte is a newline (reads one byte).
+fn ends_with_newline(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0);
+    if !regular {
+        return false;
+    }
+    let mut last = [0u8; 1];
+    std::fs::File::open(path)
+        .and_then(|mut f| {
+            f.seek(SeekFrom::End(-1))?;
+            f.read_exact(&mut last)
+        })
+        .is_ok()
+        && last[0] == b'\n'
 }
 
 /// The user-level places the bridge uses beside `.rune/`: the integrity cache and the
@@ -329,6 +353,25 @@ mod tests {
             .unwrap();
         let held = rune.lock().unwrap();
         assert!(held.path().join("owner").exists());
+    }
+
+    #[test]
+    fn a_one_line_entry_is_appended_in_place_and_others_rewrite() {
+        let t = tempfile::tempdir().unwrap();
+        let rune = Rune {
+            dir: t.path().join(".rune"),
+            rel: ".rune".into(),
+        };
+        std::fs::create_dir_all(&rune.dir).unwrap();
+        rune.append(SESSION_LOG, "[2026-11-30] — first\n").unwrap();
+        let ino = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+        let before = ino(&rune.path(SESSION_LOG));
+        rune.append(SESSION_LOG, "[2026-11-30] — second").unwrap();
+        assert_eq!(ino(&rune.path(SESSION_LOG)), before, "appended in place");
+        assert_eq!(
+            std::fs::read_to_string(rune.path(SESSION_LOG)).unwrap(),
+            "# Session Log\n[2026-11-30] — first\n[2026-11-30] — second\n"
+        );
     }
 
     #[test]
