@@ -302,31 +302,11 @@ pub(crate) fn load(rune: &Rune, now: DateTime<Utc>) -> Loaded {
 /// A glob as a regex: `**/` any number of segments, `**` anything, `*` within a segment,
 /// `?` one character within a segment.
 fn glob_regex(glob: &str) -> Option<Regex> {
-    let g = normalise(glob);
-    let b = g.as_bytes();
-    let mut re = String::from("^");
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'*' && b.get(i + 1) == Some(&b'*') {
-            if b.get(i + 2) == Some(&b'/') {
-                re.push_str("(?:.*/)?");
-                i += 3;
-            } else {
-                re.push_str(".*");
-                i += 2;
-            }
-            continue;
-        }
-        let c = g[i..].chars().next()?;
-        match c {
-            '*' => re.push_str("[^/]*"),
-            '?' => re.push_str("[^/]"),
-            _ => re.push_str(&regex::escape(c.encode_utf8(&mut [0; 4]))),
-        }
-        i += c.len_utf8();
-    }
-    re.push('$');
-    Regex::new(&re).ok()
+    Regex::new(&format!(
+        "^{}$",
+        crate::core::glob::regex_body(&normalise(glob))
+    ))
+    .ok()
 }
 
 /// Whether `path` (relative to the root) matches one of the rule's globs.

@@ -10,6 +10,7 @@ pub mod error;
 pub mod exec;
 pub mod fsx;
 pub mod git;
+pub mod glob;
 pub mod jsonl;
 pub mod redact;
 pub mod root;

@@ -52,29 +52,10 @@ pub(crate) fn run(repo: &Path, range: &str, quiet: bool, globs: &[String]) -> i3
 /// A glob as a regex matching a whole path segment sequence at any depth: `*` and `?` stay
 /// inside one segment, `**` crosses segments.
 pub(crate) fn glob_regex(glob: &str) -> String {
-    let mut re = String::from("(?:^|/)");
-    let chars: Vec<char> = glob.trim_start_matches("./").chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '*' if chars.get(i + 1) == Some(&'*') => {
-                if chars.get(i + 2) == Some(&'/') {
-                    re.push_str("(?:.*/)?");
-                    i += 3;
-                } else {
-                    re.push_str(".*");
-                    i += 2;
-                }
-                continue;
-            }
-            '*' => re.push_str("[^/]*"),
-            '?' => re.push_str("[^/]"),
-            c => re.push_str(&regex::escape(&c.to_string())),
-        }
-        i += 1;
-    }
-    re.push('$');
-    re
+    format!(
+        "(?:^|/){}$",
+        crate::core::glob::regex_body(glob.trim_start_matches("./"))
+    )
 }
 
 fn compile(globs: &[String]) -> Result<Vec<Regex>, String> {
