@@ -119,3 +119,15 @@ fn plugin_and_binary_versions_agree() {
     let m: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(m["plugins"][0]["version"], env!("CARGO_PKG_VERSION"));
 }
+
+#[test]
+fn the_build_hint_stays_valid_json_for_any_plugin_path() {
+    let p = Project::new();
+    let base = tempfile::tempdir().unwrap();
+    let plugin = base.path().join("we\"ird\\dir");
+    std::fs::create_dir_all(&plugin).unwrap();
+    let out = run_session_start(&p, &plugin);
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"].as_str().unwrap().to_string();
+    assert!(msg.contains(plugin.to_str().unwrap()), "{msg}");
+}
