@@ -1,9 +1,8 @@
 //! The bridge inside Claude Code: the checkpoint and the invariants reach the model's first
 //! request; a compaction writes a new checkpoint that the next session sees.
 
-use crate::mock_api::{MockApi, Recorded, Turn};
+use crate::mock_api::{main_requests, MockApi, Turn};
 use crate::support::{claude_or_skip, run, Sandbox};
-use serde_json::Value;
 use std::fs;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -11,18 +10,6 @@ use std::process::{Command, Stdio};
 const INVARIANTS: &str = "# Invariants\n\n## Danger Zones\n\n### Applied migrations\n\
 - **WHAT**: never edit an applied migration\n- **WHERE**: `migrations/**`\n\
 - **WHY**: production replays them\n";
-
-fn main_requests(requests: &[Recorded]) -> Vec<&Recorded> {
-    requests
-        .iter()
-        .filter(|r| {
-            r.json()
-                .get("tools")
-                .and_then(Value::as_array)
-                .is_some_and(|t| !t.is_empty())
-        })
-        .collect()
-}
 
 /// `baton bridge checkpoint` in the project, YAML on stdin.
 fn checkpoint(sandbox: &Sandbox, yaml: &str) {

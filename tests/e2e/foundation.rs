@@ -98,15 +98,7 @@ fn check_tool_output_reached_model(requests: &[Recorded]) {
 
 /// Some main-loop request (one with `tools`) contains baton's SessionStart context.
 fn check_context_reached_model(requests: &[Recorded]) {
-    let main_loop: Vec<&Recorded> = requests
-        .iter()
-        .filter(|r| {
-            r.json()
-                .get("tools")
-                .and_then(Value::as_array)
-                .is_some_and(|t| !t.is_empty())
-        })
-        .collect();
+    let main_loop = crate::mock_api::main_requests(requests);
     assert!(
         !main_loop.is_empty(),
         "the stand-in saw no main-loop request (with tools)"

@@ -19,14 +19,9 @@ const BODY: &str = "## Layer 1 — Git State\n\nrepo: .  branch: main  status: c
 ## Layer 5 — Failed Approaches\n\nNone tried yet.\n";
 
 fn first_main_request(requests: &[Recorded]) -> &Recorded {
-    requests
-        .iter()
-        .find(|r| {
-            r.json()
-                .get("tools")
-                .and_then(serde_json::Value::as_array)
-                .is_some_and(|t| !t.is_empty())
-        })
+    crate::mock_api::main_requests(requests)
+        .first()
+        .copied()
         .expect("a main-loop request")
 }
 

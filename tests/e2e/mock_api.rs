@@ -43,6 +43,11 @@ impl Recorded {
     pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or(Value::Null)
     }
+
+    /// A request of the main loop (it offers tools), not a side request (titles, summaries).
+    pub(crate) fn is_main_loop(&self) -> bool {
+        offers_tools(&self.json())
+    }
 }
 
 /// The stand-in server; it stops accepting when dropped.
@@ -102,6 +107,19 @@ impl MockApi {
     pub(crate) fn requests(&self) -> Vec<Recorded> {
         self.requests.lock().map(|r| r.clone()).unwrap_or_default()
     }
+}
+
+/// Whether a Messages request offers tools (the main loop does; side requests do not).
+fn offers_tools(request: &Value) -> bool {
+    request
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|t| !t.is_empty())
+}
+
+/// The main-loop requests, in arrival order.
+pub(crate) fn main_requests(requests: &[Recorded]) -> Vec<&Recorded> {
+    requests.iter().filter(|r| r.is_main_loop()).collect()
 }
 
 impl Drop for MockApi {
@@ -316,11 +334,7 @@ impl Reply {
 /// request (N = assistant turns so far) gets the N-th turn of the script, and the final text
 /// once the script is used up.
 fn script(request: &Value, turns: &[Turn]) -> Reply {
-    let has_tools = request
-        .get("tools")
-        .and_then(Value::as_array)
-        .is_some_and(|t| !t.is_empty());
-    if !has_tools {
+    if !offers_tools(request) {
         return Reply::Text(SIDE_TEXT.into());
     }
     let assistant_turns = request

@@ -3,7 +3,6 @@
 
 use crate::mock_api::MockApi;
 use crate::support::{claude_or_skip, result_text, Sandbox};
-use serde_json::Value;
 use std::fs;
 
 #[test]
@@ -49,12 +48,7 @@ fn stop_at_the_cycle_budget_hands_off_and_the_next_session_is_told_to_resume() {
     let first = api
         .requests()
         .into_iter()
-        .find(|r| {
-            r.json()
-                .get("tools")
-                .and_then(Value::as_array)
-                .is_some_and(|t| !t.is_empty())
-        })
+        .find(crate::mock_api::Recorded::is_main_loop)
         .expect("a main-loop request");
     assert!(
         first.body.contains("baton relay resume --from"),
