@@ -1,8 +1,8 @@
 //! The command line (clap) and its dispatch. Every subcommand has `--help`; errors reach the
 //! user as one line on stderr.
 
-use crate::cli_env::CliEnv;
 use crate::core::ctx::Ctx;
+use crate::core::project::Project;
 use crate::{audit, bridge, doctor, handoff, hook, relay, status};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -115,28 +115,28 @@ where
             &mut std::io::stderr().lock(),
         );
     }
-    let env = CliEnv::new(ctx, cli.root);
+    let project = Project::open(ctx, cli.root, None, hook::bus::readers());
     let result = match cli.command {
         Command::Hook { .. } => Ok(0),
-        Command::Status { json } => Ok(status_command(&env, json)),
-        Command::Doctor { json } => Ok(doctor_command(&env, json)),
-        Command::Relay(c) => relay::run(c, &env),
-        Command::Audit(c) => audit::run(c, &env),
-        Command::Handoff(c) => handoff::run(c, &env),
-        Command::Bridge(c) => bridge::run(c, &env),
+        Command::Status { json } => Ok(status::run(&project, json)),
+        Command::Doctor { json } => Ok(doctor::run(&project, json)),
+        Command::Relay(c) => relay::run(c, &project),
+        Command::Audit(c) => audit::run(c, &project),
+        Command::Handoff(c) => handoff::run(c, &project),
+        Command::Bridge(c) => bridge::run(c, &project),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("baton: {e}");
+            eprintln!("baton: {}", project.redact(&e.to_string()));
             e.exit_code()
         }
     }
 }
 
-/// For the CLI: a closed stdout (`baton … | head`) ends the command quietly with exit 0, as
-/// ripgrep does; any other panic is one line on stderr and exit 1, never a backtrace dump.
-/// (The hook path has its own hook that keeps handlers' panics for its one-line report.)
+/// For the CLI: a panic is one line on stderr and exit 1, never a backtrace dump. (A closed
+/// stdout is not a panic: `core::io` ends the command quietly. The hook path has its own
+/// hook that keeps handlers' panics for its one-line report.)
 fn install_cli_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let msg = info
@@ -145,9 +145,6 @@ fn install_cli_panic_hook() {
             .map(ToString::to_string)
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        if msg.contains("Broken pipe") || msg.contains("failed printing to stdout") {
-            std::process::exit(0);
-        }
         let at = info
             .location()
             .map(|l| format!(" at {}:{}", l.file(), l.line()))
@@ -155,47 +152,4 @@ fn install_cli_panic_hook() {
         eprintln!("baton: internal error (this is a bug in baton): {msg}{at}");
         std::process::exit(1);
     }));
-}
-
-fn status_command(env: &CliEnv, json: bool) -> i32 {
-    let states = status::survey(&env.root, env.config());
-    let problems: Vec<String> = env
-        .loaded
-        .problems
-        .iter()
-        .map(ToString::to_string)
-        .collect();
-    let details: Vec<String> = bridge::summary_line(&env.root, env.config())
-        .into_iter()
-        .collect();
-    if json {
-        let v = serde_json::json!({
-            "root": env.root,
-            "version": env!("CARGO_PKG_VERSION"),
-            "subsystems": states,
-            "details": details,
-            "config_problems": problems,
-        });
-        println!("{v}");
-    } else {
-        let note = (!problems.is_empty())
-            .then(|| format!("{} problem(s); run `baton doctor`", problems.len()));
-        print!("{}", status::render(&env.root, &states, note.as_deref()));
-        for line in &details {
-            println!("  {line}");
-        }
-    }
-    0
-}
-
-fn doctor_command(env: &CliEnv, json: bool) -> i32 {
-    let exe = std::env::current_exe().ok();
-    let plugin = doctor::plugin_root(&env.ctx, exe.as_deref());
-    let checks = doctor::run_checks(&env.ctx, &env.root, plugin.as_deref());
-    if json {
-        println!("{}", serde_json::json!({ "checks": checks }));
-    } else {
-        print!("{}", doctor::render(&checks));
-    }
-    i32::from(checks.iter().any(|c| c.level == doctor::Level::Fail))
 }

@@ -4,6 +4,8 @@
 use crate::core::config;
 use crate::core::ctx::Ctx;
 use crate::core::git::{self, GitState};
+use crate::core::io;
+use crate::core::project::Project;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -65,6 +67,19 @@ pub(crate) fn plugin_root(ctx: &Ctx, exe: Option<&Path>) -> Option<PathBuf> {
         .skip(1)
         .find(|d| d.join(".claude-plugin/plugin.json").is_file())
         .map(Path::to_path_buf)
+}
+
+/// Runs `baton doctor`; exit 1 when a check failed.
+pub(crate) fn run(project: &Project, json: bool) -> i32 {
+    let exe = std::env::current_exe().ok();
+    let plugin = plugin_root(&project.ctx, exe.as_deref());
+    let checks = run_checks(&project.ctx, &project.root, plugin.as_deref());
+    if json {
+        io::print_json(&serde_json::json!({ "checks": checks }));
+    } else {
+        io::print(&render(&checks));
+    }
+    i32::from(checks.iter().any(|c| c.level == Level::Fail))
 }
 
 /// Runs every check.

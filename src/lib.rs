@@ -8,7 +8,6 @@
 mod audit;
 mod bridge;
 mod cli;
-mod cli_env;
 pub mod core;
 mod doctor;
 mod handoff;

@@ -1,63 +1,41 @@
-//! `baton status`: which subsystems have state in this project. The SessionStart status line
-//! is built from the same survey.
+//! `baton status`: one screen on what baton keeps in this project (`core::footprint`), the
+//! bridge's one-line summary, and whether the config has problems.
 
-use crate::core::config::Config;
-use serde::Serialize;
+use crate::bridge;
+use crate::core::footprint::{self, SubsystemState};
+use crate::core::io;
+use crate::core::project::Project;
 use std::path::Path;
 
-/// One subsystem's state in a project.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct SubsystemState {
-    /// relay, audit, handoff or bridge.
-    pub(crate) name: &'static str,
-    /// Whether its hooks run.
-    pub(crate) enabled: bool,
-    /// Its state directory, relative to the project root.
-    pub(crate) dir: String,
-    /// Whether that directory exists and holds anything.
-    pub(crate) has_state: bool,
-}
-
-/// Surveys the four subsystems' state directories (one `read_dir` each).
-pub(crate) fn survey(root: &Path, config: &Config) -> Vec<SubsystemState> {
-    [
-        ("relay", config.relay.enabled, &config.paths.relay),
-        ("audit", config.audit.enabled, &config.paths.audit),
-        ("handoff", config.handoff.enabled, &config.paths.handoff),
-        ("bridge", config.bridge.enabled, &config.paths.bridge),
-    ]
-    .into_iter()
-    .map(|(name, enabled, dir)| SubsystemState {
-        name,
-        enabled,
-        dir: format!("{}/", dir.display()),
-        has_state: std::fs::read_dir(root.join(dir)).is_ok_and(|mut d| d.next().is_some()),
-    })
-    .collect()
-}
-
-/// The one line SessionStart injects.
-pub(crate) fn active_line(states: &[SubsystemState]) -> String {
-    let with: Vec<String> = states
+/// Runs `baton status`; returns the exit code.
+pub(crate) fn run(project: &Project, json: bool) -> i32 {
+    let states = footprint::survey(&project.root, project.config());
+    let problems: Vec<String> = project
+        .config_problems()
         .iter()
-        .filter(|s| s.has_state)
-        .map(|s| format!("{} ({})", s.name, s.dir))
+        .map(ToString::to_string)
         .collect();
-    let off: Vec<&str> = states
-        .iter()
-        .filter(|s| !s.enabled)
-        .map(|s| s.name)
+    let details: Vec<String> = bridge::summary_line(&project.root, project.config())
+        .into_iter()
         .collect();
-    let mut line = String::from("baton is active. ");
-    if with.is_empty() {
-        line.push_str("No subsystem has state in this repository yet.");
+    if json {
+        io::print_json(&serde_json::json!({
+            "root": project.root,
+            "version": env!("CARGO_PKG_VERSION"),
+            "subsystems": states,
+            "details": details,
+            "config_problems": problems,
+        }));
     } else {
-        line.push_str(&format!("State in this repository: {}.", with.join(", ")));
+        let note = (!problems.is_empty())
+            .then(|| format!("{} problem(s); run `baton doctor`", problems.len()));
+        let mut out = render(&project.root, &states, note.as_deref());
+        for line in &details {
+            out.push_str(&format!("  {line}\n"));
+        }
+        io::print(&out);
     }
-    if !off.is_empty() {
-        line.push_str(&format!(" Disabled by config: {}.", off.join(", ")));
-    }
-    line
+    0
 }
 
 /// The `baton status` screen.
@@ -76,36 +54,4 @@ pub(crate) fn render(root: &Path, states: &[SubsystemState], config_note: Option
         out.push_str(&format!("  config   {note}\n"));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn survey_sees_non_empty_dirs_only() {
-        let t = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(t.path().join(".rune")).unwrap();
-        std::fs::write(t.path().join(".rune/progress.md"), "x").unwrap();
-        std::fs::create_dir_all(t.path().join(".boo")).unwrap();
-        let s = survey(t.path(), &Config::default());
-        let with: Vec<_> = s.iter().filter(|s| s.has_state).map(|s| s.name).collect();
-        assert_eq!(with, vec!["bridge"]);
-        assert_eq!(
-            active_line(&s),
-            "baton is active. State in this repository: bridge (.rune/)."
-        );
-    }
-
-    #[test]
-    fn empty_repo_line_and_disabled_subsystems() {
-        let t = tempfile::tempdir().unwrap();
-        let mut c = Config::default();
-        c.audit.enabled = false;
-        let line = active_line(&survey(t.path(), &c));
-        assert_eq!(
-            line,
-            "baton is active. No subsystem has state in this repository yet. Disabled by config: audit."
-        );
-    }
 }

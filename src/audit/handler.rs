@@ -11,11 +11,12 @@ use super::record;
 use super::recover;
 use super::store::{Store, BUFFER};
 use crate::core::budget::Section;
+use crate::core::config::Config;
 use crate::core::error::Result;
+use crate::core::event::{EventKind, EventName, HookEvent};
+use crate::core::handler::{Contribution, Handler};
 use crate::core::jsonl;
-use crate::core::redact::Redactor;
-use crate::hook::bus::{Contribution, Handler, HookEnv};
-use crate::hook::input::{EventKind, EventName, HookEvent};
+use crate::core::project::Project;
 
 /// The audit handler on the bus.
 pub(crate) struct AuditHandler;
@@ -38,14 +39,14 @@ impl Handler for AuditHandler {
         )
     }
 
-    fn enabled(&self, config: &crate::core::config::Config) -> bool {
+    fn enabled(&self, config: &Config) -> bool {
         config.audit.enabled
     }
 
-    fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution> {
-        let store = Store::new(&env.root, env.config);
-        let auto = env.config.audit.auto_start;
-        let now = env.ctx.clock.now();
+    fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
+        let store = Store::new(&project.root, project.config());
+        let auto = project.config().audit.auto_start;
+        let now = project.now();
         let claude_session = event.common.session_id.as_str();
         match &event.kind {
             EventKind::PostToolUse(call) | EventKind::PostToolUseFailure(call) => {
@@ -53,15 +54,14 @@ impl Handler for AuditHandler {
                     return Ok(Contribution::default());
                 };
                 let failed = matches!(event.kind, EventKind::PostToolUseFailure(_));
-                let redactor = Redactor::with_extra(&env.config.redact.extra_patterns);
                 let rec = record::tool_record(
                     call,
                     failed,
                     claude_session,
                     event.common.agent_type.as_deref(),
                     now,
-                    &env.root,
-                    &redactor,
+                    &project.root,
+                    project.redactor(),
                 );
                 jsonl::append(&store.run_dir(&id)?.join(BUFFER), &rec, store.file_mode())?;
                 // The session may have ended since `.current_session` was read; the record is
@@ -73,11 +73,16 @@ impl Handler for AuditHandler {
                 let Some(id) = lifecycle::current_or_start(&store, auto, now, None)? else {
                     return Ok(Contribution::default());
                 };
-                let redactor = Redactor::with_extra(&env.config.redact.extra_patterns);
-                let patterns = record::compile_patterns(&env.config.audit.correction_patterns);
+                let patterns =
+                    record::compile_patterns(&project.config().audit.correction_patterns);
                 let buffer = store.run_dir(&id)?.join(BUFFER);
-                for rec in record::prompt_records(prompt, &patterns, claude_session, now, &redactor)
-                {
+                for rec in record::prompt_records(
+                    prompt,
+                    &patterns,
+                    claude_session,
+                    now,
+                    project.redactor(),
+                ) {
                     jsonl::append(&buffer, &rec, store.file_mode())?;
                 }
                 let _ = lifecycle::after_append(&store, &id);
@@ -89,16 +94,16 @@ impl Handler for AuditHandler {
                 lifecycle::flush(&store)?;
                 Ok(Contribution::default())
             }
-            EventKind::SessionStart { .. } => session_start(&store, auto, env),
+            EventKind::SessionStart { .. } => session_start(&store, auto, project),
             _ => Ok(Contribution::default()),
         }
     }
 }
 
 /// The SessionStart recap.
-fn session_start(store: &Store, auto: bool, env: &HookEnv<'_>) -> Result<Contribution> {
-    let now = env.ctx.clock.now();
-    let current = lifecycle::current_or_start(store, auto, now, Some(&env.root))?;
+fn session_start(store: &Store, auto: bool, project: &Project) -> Result<Contribution> {
+    let now = project.now();
+    let current = lifecycle::current_or_start(store, auto, now, Some(&project.root))?;
     let (index, _) = super::index::load(store)?;
     let mut body = String::new();
     match &current {

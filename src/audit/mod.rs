@@ -2,6 +2,7 @@
 //! corrections (`.boo/`). The hooks record (handler.rs); the CLI starts, ends, recalls and
 //! reports (`baton audit …`). Layout and formats: store.rs and README's `### audit`.
 
+mod activity;
 mod bash;
 mod end;
 mod handler;
@@ -21,10 +22,11 @@ mod summary;
 mod time_serde;
 mod trail;
 
+pub(crate) use activity::session_changes;
 pub(crate) use handler::AuditHandler;
 
-use crate::cli_env::CliEnv;
 use crate::core::error::{Error, Result};
+use crate::core::project::Project;
 use store::Store;
 
 /// `baton audit` subcommands.
@@ -80,17 +82,20 @@ pub(crate) enum Command {
 }
 
 /// Runs a `baton audit` command; returns the exit code.
-pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
-    let config = env.config();
-    let store = Store::new(&env.root, config);
-    let now = env.ctx.clock.now();
+pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
+    let config = project.config();
+    let store = Store::new(&project.root, config);
+    let now = project.now();
     match command {
         Command::Start { task, force } => {
-            print!("{}", start::start(&store, &env.root, &task, force, now)?);
+            print!(
+                "{}",
+                start::start(&store, &project.root, &task, force, now)?
+            );
             Ok(0)
         }
         Command::End { session, json } => {
-            let ended = end::end(&store, &env.root, config, session.as_deref(), now)?;
+            let ended = end::end(&store, &project.root, config, session.as_deref(), now)?;
             if json {
                 println!(
                     "{}",
@@ -120,7 +125,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
         }
         Command::ReportDaily { args, html } => {
             let (date, review) = report::parse_args(&args, now)?;
-            let out = report::run(&store, config, date, review, html, now)?;
+            let out = report::run(&store, project, date, review, html)?;
             print!("{out}");
             Ok(0)
         }

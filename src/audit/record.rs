@@ -2,8 +2,8 @@
 //! taken from the event passes the redactor; inputs are summarised (command line, file path,
 //! pattern), never copied whole.
 
+use crate::core::event::ToolCall;
 use crate::core::redact::Redactor;
-use crate::hook::input::ToolCall;
 use chrono::{DateTime, SecondsFormat, Utc};
 use regex::Regex;
 use serde_json::{json, Map, Value};

@@ -11,6 +11,7 @@ use super::store::{self, Store};
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
+use crate::core::project::Project;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 use std::collections::BTreeMap;
 
@@ -97,7 +98,13 @@ pub(crate) fn day_rows(
 }
 
 /// Gathers the day.
-fn gather(store: &Store, config: &Config, date: NaiveDate, now: DateTime<Utc>) -> Result<Day> {
+fn gather(
+    store: &Store,
+    config: &Config,
+    date: NaiveDate,
+    now: DateTime<Utc>,
+    blocked: Vec<String>,
+) -> Result<Day> {
     let (idx, problem) = index::load(store)?;
     let persisted = super::persist::load(store)?;
     let mut day = Day {
@@ -140,7 +147,7 @@ fn gather(store: &Store, config: &Config, date: NaiveDate, now: DateTime<Utc>) -
         }
     }
     anomalies(&mut day, config, now);
-    backlog(store, config, &idx, &mut day);
+    backlog(&idx, blocked, &mut day);
     Ok(day)
 }
 
@@ -188,7 +195,9 @@ fn anomalies(day: &mut Day, config: &Config, now: DateTime<Utc>) {
     }
 }
 
-fn backlog(store: &Store, config: &Config, idx: &index::Index, day: &mut Day) {
+/// Unfinished sessions, unpersisted corrections, and the bridge's blocked items (read by the
+/// bridge's own reader, handed in by the caller).
+fn backlog(idx: &index::Index, blocked: Vec<String>, day: &mut Day) {
     for e in idx.sessions.iter().filter(|e| e.status == "in_progress") {
         day.backlog
             .push(format!("unfinished session {} — {}", e.id, e.task));
@@ -199,31 +208,10 @@ fn backlog(store: &Store, config: &Config, idx: &index::Index, day: &mut Day) {
                 .push(format!("correction not persisted: {} \"{}\"", c.id, c.text));
         }
     }
-    let progress = store.root.join(&config.paths.bridge).join("progress.md");
-    if let Ok(text) = std::fs::read_to_string(progress) {
-        for item in blocked_items(&text) {
-            day.backlog.push(format!("blocked: {item}"));
-        }
+    for item in blocked {
+        day.backlog
+            .push(format!("blocked: {}", super::record::cut(&item, 160)));
     }
-}
-
-/// Items under a "Blocked" heading of `.rune/progress.md`.
-fn blocked_items(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with('#') {
-            inside = t.to_ascii_lowercase().contains("blocked");
-            continue;
-        }
-        if inside {
-            if let Some(item) = t.strip_prefix("- ").or_else(|| t.strip_prefix("* ")) {
-                out.push(super::record::cut(item, 160));
-            }
-        }
-    }
-    out
 }
 
 /// A unicode bar of `n` scaled to `max`.
@@ -391,13 +379,13 @@ pub(crate) fn markdown(day: &Day) -> String {
 /// Runs the report: writes the files and returns what to print.
 pub(crate) fn run(
     store: &Store,
-    config: &Config,
+    project: &Project,
     date: NaiveDate,
     with_review: bool,
     html: bool,
-    now: DateTime<Utc>,
 ) -> Result<String> {
-    let day = gather(store, config, date, now)?;
+    let (config, now) = (project.config(), project.now());
+    let day = gather(store, config, date, now, project.blocked_items())?;
     let mut text = markdown(&day);
     if with_review {
         text.push_str(&super::report_review::review(store, &day, now)?);
@@ -444,12 +432,9 @@ mod tests {
     }
 
     #[test]
-    fn bars_scale_and_blocked_items_are_found() {
+    fn bars_scale() {
         assert_eq!(bar(10, 10).chars().count(), 30);
         assert_eq!(bar(0, 10), "");
         assert!(bar(1, 10).starts_with("███"));
-        let items =
-            blocked_items("# Progress\n## Blocked\n- waiting on API key\n## Next\n- other\n");
-        assert_eq!(items, vec!["waiting on API key"]);
     }
 }

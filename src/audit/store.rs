@@ -35,8 +35,6 @@ pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"]
 /// The audit's directory layout for one project.
 #[derive(Debug, Clone)]
 pub(crate) struct Store {
-    /// The project root.
-    pub(crate) root: PathBuf,
     /// `.boo/` (absolute).
     pub(crate) dir: PathBuf,
     /// Whether the trail is meant to be committed (`audit.shared`).
@@ -46,7 +44,6 @@ pub(crate) struct Store {
 impl Store {
     pub(crate) fn new(root: &Path, config: &Config) -> Store {
         Store {
-            root: root.to_path_buf(),
             dir: root.join(&config.paths.audit),
             shared: config.audit.shared,
         }
@@ -268,7 +265,6 @@ mod tests {
 
     fn store(t: &Path) -> Store {
         Store {
-            root: t.to_path_buf(),
             dir: t.join(".boo"),
             shared: false,
         }

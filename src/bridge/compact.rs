@@ -9,6 +9,7 @@ use super::integrity::{self, Status};
 use super::store::{self, one_line, Rune};
 use crate::core::config::Config;
 use crate::core::error::Result;
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use chrono::{DateTime, Utc};
 use std::path::Path;
@@ -18,6 +19,27 @@ const TOUCHED_NOTE: &str = "Files changed this session (audit trail)";
 /// File names listed before "and N more".
 const MAX_TOUCHED: usize = 20;
 
+/// What the agent changed this session, committed or not, from the audit trail: one line,
+/// or none when nothing was changed.
+fn touched_note(project: &Project) -> Option<String> {
+    let touched = project.session_changes();
+    if touched.is_empty() {
+        return None;
+    }
+    let shown: Vec<&str> = touched
+        .iter()
+        .take(MAX_TOUCHED)
+        .map(String::as_str)
+        .collect();
+    let more = touched.len().saturating_sub(MAX_TOUCHED);
+    let tail = if more > 0 {
+        format!(" (and {more} more)")
+    } else {
+        String::new()
+    };
+    Some(project.redact(&format!("{TOUCHED_NOTE}: {}{tail}", shown.join(", "))))
+}
+
 /// Writes the automatic checkpoint; returns the compaction instructions (when there is a
 /// resume point worth keeping).
 ///
@@ -25,21 +47,20 @@ const MAX_TOUCHED: usize = 20;
 /// at or above the block level is not read at all. The instructions are baton's own text;
 /// the resume line is quoted in them only when its source is CLEAN.
 pub(crate) fn pre_compact(
-    root: &Path,
-    config: &Config,
-    now: DateTime<Utc>,
+    project: &Project,
     trigger: &str,
     user: &store::UserDirs,
 ) -> Result<Option<String>> {
-    let rune = Rune::new(root, config);
-    let red = Redactor::with_extra(&config.redact.extra_patterns);
+    let (config, now) = (project.config(), project.now());
+    let rune = Rune::new(&project.root, config);
+    let red = project.redactor();
     let Sources {
         previous,
         progress,
         decisions,
         cp_status,
         progress_status,
-    } = sources(&rune, config, &red, user)?;
+    } = sources(&rune, config, red, user)?;
     let in_progress = progress
         .as_deref()
         .map(|p| progress_items(p, "In Progress"))
@@ -78,25 +99,7 @@ pub(crate) fn pre_compact(
     context.push(format!(
         "{AUTO_NOTE} at PreCompact ({trigger}); uncommitted files are listed under the git state."
     ));
-    // What the agent changed this session, committed or not, from the audit trail.
-    let touched = crate::core::activity::files_changed(root, config);
-    if !touched.is_empty() {
-        let shown: Vec<&str> = touched
-            .iter()
-            .take(MAX_TOUCHED)
-            .map(String::as_str)
-            .collect();
-        let more = touched.len().saturating_sub(MAX_TOUCHED);
-        let tail = if more > 0 {
-            format!(" (and {more} more)")
-        } else {
-            String::new()
-        };
-        context.push(
-            red.redact(&format!("{TOUCHED_NOTE}: {}{tail}", shown.join(", ")))
-                .text,
-        );
-    }
+    context.extend(touched_note(project));
     // Where the resume line comes from decides whether it may be quoted to the summary.
     let resume_source = if previous.resume.is_empty() {
         cp_status.max(progress_status)
@@ -117,7 +120,7 @@ pub(crate) fn pre_compact(
         context,
         resume: resume.clone(),
     };
-    checkpoint::write(root, config, &input, now)?;
+    checkpoint::write(&project.root, config, &input, now)?;
     let has_real_resume = !previous.resume.is_empty() || progress.is_some();
     if !has_real_resume {
         return Ok(None);

@@ -8,16 +8,17 @@
 //! | PostCompact | compaction summary → session log |
 //! | SessionEnd | one session-log line (only where `.rune/` exists) |
 
-use super::integrity::{self, Status};
+use super::integrity;
 use super::invariants;
 use super::load::{self, Source};
 use super::store::{self, Rune};
 use super::{compact, detach};
 use crate::core::budget::Section;
+use crate::core::config::Config;
 use crate::core::error::Result;
-use crate::core::redact::Redactor;
-use crate::hook::bus::{Contribution, Handler, HookEnv};
-use crate::hook::input::{EventKind, EventName, HookEvent};
+use crate::core::event::{EventKind, EventName, HookEvent};
+use crate::core::handler::{Contribution, Handler};
+use crate::core::project::Project;
 
 /// The bridge handler on the bus.
 pub(crate) struct BridgeHandler;
@@ -40,12 +41,12 @@ impl Handler for BridgeHandler {
         )
     }
 
-    fn enabled(&self, config: &crate::core::config::Config) -> bool {
+    fn enabled(&self, config: &Config) -> bool {
         config.bridge.enabled
     }
 
-    fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution> {
-        let now = env.ctx.clock.now();
+    fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
+        let now = project.now();
         match &event.kind {
             EventKind::SessionStart { source } => {
                 let src = if source == "compact" {
@@ -53,11 +54,11 @@ impl Handler for BridgeHandler {
                 } else {
                     Source::Start
                 };
-                let rune = Rune::new(&env.root, env.config);
+                let rune = Rune::new(&project.root, project.config());
                 // Orphaned detach records go first; a failure there must not stop the load.
                 let _ = detach::cleanup(&rune, now);
-                let user = store::UserDirs::from_env(&env.ctx.env, &rune);
-                let l = load::load(&env.root, env.config, now, src, &user)?;
+                let user = store::UserDirs::from_env(&project.ctx.env, &rune);
+                let l = load::load(&project.root, project.config(), now, src, &user)?;
                 Ok(Contribution {
                     sections: l.sections,
                     system_message: l.system_message,
@@ -74,17 +75,15 @@ impl Handler for BridgeHandler {
                     return Ok(Contribution::default());
                 };
                 Ok(Contribution {
-                    sections: edit_context(env, path).into_iter().collect(),
+                    sections: edit_context(project, path).into_iter().collect(),
                     ..Contribution::default()
                 })
             }
             EventKind::PreCompact { trigger, .. } => {
-                let rune = Rune::new(&env.root, env.config);
-                let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+                let rune = Rune::new(&project.root, project.config());
+                let user = store::UserDirs::from_env(&project.ctx.env, &rune);
                 Ok(Contribution {
-                    compaction_instructions: compact::pre_compact(
-                        &env.root, env.config, now, trigger, &user,
-                    )?,
+                    compaction_instructions: compact::pre_compact(project, trigger, &user)?,
                     ..Contribution::default()
                 })
             }
@@ -92,11 +91,17 @@ impl Handler for BridgeHandler {
                 compact_summary: Some(summary),
                 ..
             } => {
-                compact::post_compact(&env.root, env.config, now, summary)?;
+                compact::post_compact(&project.root, project.config(), now, summary)?;
                 Ok(Contribution::default())
             }
             EventKind::SessionEnd { reason } => {
-                compact::session_end(&env.root, env.config, now, &event.common.session_id, reason)?;
+                compact::session_end(
+                    &project.root,
+                    project.config(),
+                    now,
+                    &event.common.session_id,
+                    reason,
+                )?;
                 Ok(Contribution::default())
             }
             _ => Ok(Contribution::default()),
@@ -105,8 +110,8 @@ impl Handler for BridgeHandler {
 }
 
 /// The invariants that apply to an edit of `path`, unless the file is missing or TAINTED.
-fn edit_context(env: &HookEnv<'_>, path: &str) -> Option<Section> {
-    let rune = Rune::new(&env.root, env.config);
+fn edit_context(project: &Project, path: &str) -> Option<Section> {
+    let rune = Rune::new(&project.root, project.config());
     // As load: memory is read through its folder, and a symlinked folder could point
     // anywhere.
     if crate::core::fsx::refuse_symlink(&rune.dir).is_err() {
@@ -116,27 +121,22 @@ fn edit_context(env: &HookEnv<'_>, path: &str) -> Option<Section> {
     if !store::is_regular(&file) {
         return None;
     }
-    let red = Redactor::with_extra(&env.config.redact.extra_patterns);
     let show = rune.show(store::INVARIANTS);
-    let user = store::UserDirs::from_env(&env.ctx.env, &rune);
+    let user = store::UserDirs::from_env(&project.ctx.env, &rune);
     let verdict = integrity::file_verdict(
         &rune,
         store::INVARIANTS,
-        &red,
+        project.redactor(),
         user.cache.as_deref(),
-        &env.config.redact.extra_patterns,
+        &project.config().redact.extra_patterns,
     )
     .ok()?;
-    let blocked = if env.config.bridge.integrity_block_on == "suspicious" {
-        verdict >= Status::Suspicious
-    } else {
-        verdict == Status::Tainted
-    };
-    if blocked {
+    if verdict >= integrity::block_at(project.config()) {
         return None;
     }
-    let loaded = invariants::load(&rune, env.ctx.clock.now());
-    let rel = invariants::relative(&env.root, path);
+    let loaded = invariants::load(&rune, project.now());
+    let rel = invariants::relative(&project.root, path);
     let body = invariants::for_edit(&loaded, &rel, &show)?;
-    Some(Section::new("", red.redact(body.trim_end()).text, 80).source(show))
+    // The hook's output passes the project's redactor once, for every section.
+    Some(Section::new("", body.trim_end(), 80).source(show))
 }

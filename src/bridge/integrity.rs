@@ -8,6 +8,7 @@
 
 use super::scan_cache;
 use super::store::{self, Rune};
+use crate::core::config::IntegrityBlockOn;
 use crate::core::error::Result;
 use crate::core::redact::Redactor;
 use regex::{Regex, RegexSet};
@@ -36,10 +37,9 @@ impl Status {
 /// The verdict from which a file is not read into the model's context (config
 /// `bridge.integrity_block_on`).
 pub(crate) fn block_at(config: &crate::core::config::Config) -> Status {
-    if config.bridge.integrity_block_on == "suspicious" {
-        Status::Suspicious
-    } else {
-        Status::Tainted
+    match config.bridge.integrity_block_on {
+        IntegrityBlockOn::Suspicious => Status::Suspicious,
+        IntegrityBlockOn::Tainted => Status::Tainted,
     }
 }
 

@@ -8,6 +8,7 @@
 //! | save.rs | save mode: entries appended, commit, the Saved report |
 //! | instincts.rs, notes.rs, learn.rs | instincts (max 20), cumulative and task notes, learnings JSONL |
 //! | load.rs, memory.rs, entries.rs | load mode as budget sections; the memory sections; reading tails and counts |
+//! | progress.rs | progress.md's reader for other subsystems (the daily report's blocked items) |
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
 //! | integrity.rs, scan_cache.rs | the poisoning scan; its per-user verdict cache |
@@ -29,17 +30,19 @@ mod load;
 mod memory;
 mod normalize;
 mod notes;
+mod progress;
 mod save;
 mod scan_cache;
 mod status;
 mod store;
 
 pub(crate) use handler::BridgeHandler;
+pub(crate) use progress::blocked_items;
 pub(crate) use status::summary_line;
 
-use crate::cli_env::CliEnv;
 use crate::core::budget;
 use crate::core::error::{Error, Result};
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use std::io::Read;
 
@@ -156,18 +159,18 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String> {
 
 /// Runs a `baton bridge` command; returns the exit code.
 #[allow(clippy::too_many_lines)]
-pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
-    let config = env.config();
-    let now = env.ctx.clock.now();
-    let rune = store::Rune::new(&env.root, config);
+pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
+    let config = project.config();
+    let now = project.now();
+    let rune = store::Rune::new(&project.root, config);
     match command {
         Command::Save { json: as_json } => {
             let text = stdin_text()?;
             let input: save::SaveInput = crate::core::yaml::parse(&text, "stdin")?;
             let red = Redactor::with_extra(&config.redact.extra_patterns);
             let warnings = save::screen(&text, integrity::block_at(config), &red)?;
-            let user = store::UserDirs::from_env(&env.ctx.env, &rune);
-            let mut saved = save::save(&env.root, config, &input, now, user.global.as_deref())?;
+            let user = store::UserDirs::from_env(&project.ctx.env, &rune);
+            let mut saved = save::save(&project.root, config, &input, now, user.global.as_deref())?;
             for w in &warnings {
                 eprintln!("baton: warning: an entry matches the integrity rule {w}; its file will load marked SUSPICIOUS (`baton bridge integrity`)");
             }
@@ -187,8 +190,8 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             Ok(0)
         }
         Command::Load { json: as_json } => {
-            let user = store::UserDirs::from_env(&env.ctx.env, &rune);
-            let l = load::load(&env.root, config, now, load::Source::Start, &user)?;
+            let user = store::UserDirs::from_env(&project.ctx.env, &rune);
+            let l = load::load(&project.root, config, now, load::Source::Start, &user)?;
             if as_json {
                 let sections: Vec<serde_json::Value> = l
                     .sections
@@ -217,7 +220,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             Ok(0)
         }
         Command::Checkpoint { resolve: true } => {
-            match checkpoint::resolve(&env.root, config, now)? {
+            match checkpoint::resolve(&project.root, config, now)? {
                 Some(name) => println!("Checkpoint resolved: {}/{name}", rune.rel.display()),
                 None => println!("No active checkpoint to resolve."),
             }
@@ -226,7 +229,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
         Command::Checkpoint { resolve: false } => {
             let input: checkpoint::CheckpointInput =
                 crate::core::yaml::parse(&stdin_text()?, "stdin")?;
-            let (_, g) = checkpoint::write(&env.root, config, &input, now)?;
+            let (_, g) = checkpoint::write(&project.root, config, &input, now)?;
             print!("{}", checkpoint::report(&input, g.as_ref()));
             Ok(0)
         }
@@ -247,7 +250,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
         } => {
             let mut loaded = invariants::load(&rune, now);
             if let Some(p) = &match_path {
-                let rel = invariants::relative(&env.root, p);
+                let rel = invariants::relative(&project.root, p);
                 loaded.rules.retain(|r| invariants::matches(r, &rel));
             }
             if as_json {
@@ -321,7 +324,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
         }
         Command::Detach => {
             let d: detach::Dispatch = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
-            let out = detach::detach(&rune, &d, now, env.ctx.clock.random_u64())?;
+            let out = detach::detach(&rune, &d, now, project.ctx.clock.random_u64())?;
             println!(
                 "{}",
                 serde_json::to_string(&out).map_err(|e| Error::Internal(e.to_string()))?
@@ -360,7 +363,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             Ok(0)
         }
         Command::Status { json: as_json } => {
-            let cache = scan_cache::location(&env.ctx.env, &rune.dir);
+            let cache = scan_cache::location(&project.ctx.env, &rune.dir);
             let s = status::survey(&rune, now, cache.as_deref(), &config.redact.extra_patterns)?;
             if as_json {
                 println!("{}", json(&s)?);

@@ -277,22 +277,19 @@ pub struct Bridge {
     pub enabled: bool,
     /// Commit `.rune/` after a save.
     pub commit: bool,
-    /// The integrity verdict from which a memory file is not injected at session start:
-    /// `tainted` (default; SUSPICIOUS files are injected under a warning) or `suspicious`.
-    pub integrity_block_on: String,
+    /// The integrity verdict from which a memory file is not injected at session start.
+    pub integrity_block_on: IntegrityBlockOn,
 }
 
-impl Bridge {
-    /// Range checks of the `bridge:` keys; the error names the key.
-    fn check(&self) -> std::result::Result<(), String> {
-        if !matches!(self.integrity_block_on.as_str(), "tainted" | "suspicious") {
-            return Err(format!(
-                "key `bridge.integrity_block_on`: {:?} is not one of tainted, suspicious",
-                self.integrity_block_on
-            ));
-        }
-        Ok(())
-    }
+/// `bridge.integrity_block_on`: the integrity verdict from which a memory file is kept out of
+/// the model's context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IntegrityBlockOn {
+    /// Only TAINTED files are kept out; SUSPICIOUS ones are injected under a warning.
+    Tainted,
+    /// SUSPICIOUS files are kept out too.
+    Suspicious,
 }
 
 impl Default for Bridge {
@@ -300,7 +297,7 @@ impl Default for Bridge {
         Bridge {
             enabled: true,
             commit: true,
-            integrity_block_on: "tainted".into(),
+            integrity_block_on: IntegrityBlockOn::Tainted,
         }
     }
 }
@@ -426,7 +423,6 @@ fn check(config: &Config) -> std::result::Result<(), String> {
     config.relay.check()?;
     config.audit.check()?;
     config.handoff.check()?;
-    config.bridge.check()?;
     for (name, p) in [
         ("paths.relay", &config.paths.relay),
         ("paths.audit", &config.paths.audit),

@@ -1,17 +1,30 @@
 //! Shared mechanics, written once: every subsystem and the hook path use these instead of
-//! their own copies. Nothing here knows about relay, audit, handoff or bridge.
+//! their own copies. Nothing here knows about relay, audit, handoff or bridge (a test reads
+//! the imports to keep it so); where one subsystem needs another's data, `project::Readers`
+//! carries the owner's reader down from the layer above.
+//!
+//! The hook contract is here too (`event`, `handler`), so the subsystems implement it without
+//! importing the hook layer.
 
-pub mod activity;
 pub mod budget;
 pub mod clock;
 pub mod config;
 pub mod ctx;
 pub mod error;
+pub mod event;
 pub mod exec;
+pub mod footprint;
 pub mod fsx;
 pub mod git;
 pub mod glob;
+pub mod handler;
+pub mod hash;
+pub mod io;
 pub mod jsonl;
+pub mod paths;
+pub mod project;
 pub mod redact;
 pub mod root;
+pub mod text;
+pub mod time;
 pub mod yaml;

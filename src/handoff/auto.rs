@@ -9,10 +9,10 @@
 use super::body;
 use super::resume_block;
 use super::writer::{self, Request};
-use crate::core::config::Config;
 use crate::core::error::Result;
 use crate::core::git::{self, GitState};
-use chrono::{DateTime, Utc};
+use crate::core::project::Project;
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -20,19 +20,15 @@ use std::time::Duration;
 const MAX_STATUS_LINES: usize = 60;
 
 /// The request for an automatic save at `now`.
-pub(crate) fn request(
-    root: &Path,
-    config: &Config,
-    now: DateTime<Utc>,
-    lock_timeout: Duration,
-) -> Result<Request> {
+pub(crate) fn request(project: &Project, lock_timeout: Duration) -> Result<Request> {
+    let (root, config, now) = (project.root.as_path(), project.config(), project.now());
     let dir = super::session::sessions_dir(root, config);
     let id = writer::next_free_id(&dir, now);
     let state = git::state(root)?;
     let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
     let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
     let active_ids = resume_block::task_ids(&active.join("\n"));
-    let touched = crate::core::activity::files_changed(root, config);
+    let touched = project.session_changes();
     let body = tag_claims(&render_body(
         root,
         &state,

@@ -3,8 +3,8 @@
 
 use super::session;
 use super::validate::{self, Mode, Verdict};
-use crate::cli_env::CliEnv;
 use crate::core::config;
+use crate::core::project::Project;
 use std::path::PathBuf;
 
 const USAGE: &str = "usage:
@@ -76,7 +76,7 @@ fn value(it: &mut std::slice::Iter<'_, String>, flag: &str) -> Result<String, St
 }
 
 /// Runs the check; returns datarim's exit code.
-pub(crate) fn run(args: &[String], env: &CliEnv) -> i32 {
+pub(crate) fn run(args: &[String], project: &Project) -> i32 {
     let request = match parse(args) {
         Ok(r) => r,
         Err(msg) => {
@@ -107,16 +107,16 @@ pub(crate) fn run(args: &[String], env: &CliEnv) -> i32 {
             // The sessions folder is the one configured for that root.
             let dir = match root {
                 Some(r) => {
-                    let root = env.ctx.cwd.join(r);
-                    session::sessions_dir(&root, &config::load(&env.ctx, &root).config)
+                    let root = project.ctx.cwd.join(r);
+                    session::sessions_dir(&root, &config::load(&project.ctx, &root).config)
                 }
-                None => session::sessions_dir(&env.root, env.config()),
+                None => session::sessions_dir(&project.root, project.config()),
             };
             let mode = if strict { Mode::Strict } else { Mode::Light };
             (session::artefact_path(&dir, &id), Some(id), mode)
         }
         Request::File(f) => {
-            let path = env.ctx.cwd.join(f);
+            let path = project.ctx.cwd.join(f);
             let id = path
                 .file_name()
                 .and_then(|n| n.to_str())

@@ -7,9 +7,11 @@
 
 use super::{auto, replay, resume_block, session, writer, KILL_SWITCH};
 use crate::core::budget::Section;
+use crate::core::config::Config;
 use crate::core::error::Result;
-use crate::hook::bus::{Contribution, Handler, HookEnv};
-use crate::hook::input::{EventKind, EventName, HookEvent};
+use crate::core::event::{EventKind, EventName, HookEvent};
+use crate::core::handler::{Contribution, Handler};
+use crate::core::project::Project;
 use std::time::Duration;
 
 /// The lock wait of the automatic save (its id is fresh, so the lock is normally free).
@@ -27,15 +29,15 @@ impl Handler for HandoffHandler {
         matches!(event, EventName::SessionStart | EventName::PreCompact)
     }
 
-    fn enabled(&self, config: &crate::core::config::Config) -> bool {
+    fn enabled(&self, config: &Config) -> bool {
         config.handoff.enabled
     }
 
-    fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution> {
+    fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
         match &event.kind {
-            EventKind::SessionStart { .. } => Ok(session_start(env)),
+            EventKind::SessionStart { .. } => Ok(session_start(project)),
             EventKind::PreCompact { trigger, .. } if trigger == "auto" => {
-                pre_compact(env)?;
+                pre_compact(project)?;
                 Ok(Contribution::default())
             }
             _ => Ok(Contribution::default()),
@@ -43,15 +45,15 @@ impl Handler for HandoffHandler {
     }
 }
 
-fn session_start(env: &HookEnv<'_>) -> Contribution {
-    let dir = session::sessions_dir(&env.root, env.config);
+fn session_start(project: &Project) -> Contribution {
+    let dir = session::sessions_dir(&project.root, project.config());
     let Some(newest) = session::list(&dir)
         .iter()
         .find_map(|id| replay::summary(&dir, id))
     else {
         return Contribution::default();
     };
-    let cmd = super::resume_command(env.config);
+    let cmd = super::resume_command(project.config());
     let next = resume_block::sanitize_annotation(&newest.next_action);
     let saved = session::saved_time(&newest.id).unwrap_or_default();
     let by = replay::captured_by_label(&newest.captured_by)
@@ -67,26 +69,21 @@ fn session_start(env: &HookEnv<'_>) -> Contribution {
         sections: vec![Section::new("Session handoff", body, 40)
             .protected()
             .source(session::display_path(
-                &env.root,
+                &project.root,
                 &session::artefact_path(&dir, &newest.id),
             ))],
         ..Contribution::default()
     }
 }
 
-fn pre_compact(env: &HookEnv<'_>) -> Result<()> {
-    if !env.config.handoff.auto_save_on_compact
-        || env.ctx.env.var(KILL_SWITCH).as_deref() == Some("1")
-        || !env.root.is_dir()
+fn pre_compact(project: &Project) -> Result<()> {
+    if !project.config().handoff.auto_save_on_compact
+        || project.env(KILL_SWITCH).as_deref() == Some("1")
+        || !project.root.is_dir()
     {
         return Ok(());
     }
-    let req = auto::request(
-        &env.root,
-        env.config,
-        env.ctx.clock.now(),
-        AUTO_LOCK_TIMEOUT,
-    )?;
-    writer::write(&req, env.config)?;
+    let req = auto::request(project, AUTO_LOCK_TIMEOUT)?;
+    writer::write(&req, project.config())?;
     Ok(())
 }

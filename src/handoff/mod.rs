@@ -22,11 +22,10 @@ mod writer;
 
 pub(crate) use handler::HandoffHandler;
 
-use crate::cli_env::CliEnv;
 use crate::core::config::Config;
 use crate::core::ctx::Ctx;
 use crate::core::error::{Error, Result};
-use crate::core::redact::Redactor;
+use crate::core::project::Project;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -137,9 +136,9 @@ pub(crate) enum Command {
 }
 
 /// Runs a `baton handoff` command; returns the exit code.
-pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
+pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
     match command {
-        Command::Write(args) => write_command(&args, env),
+        Command::Write(args) => write_command(&args, project),
         Command::ResumeBlock {
             session_id,
             recommended_next,
@@ -152,7 +151,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             session::validate_id(&session_id)?;
             let active = std::fs::read_to_string(&active_tasks_file).unwrap_or_default();
             let md = tasks_md.and_then(|p| std::fs::read_to_string(p).ok());
-            let saved_to = env
+            let saved_to = project
                 .config()
                 .paths
                 .handoff
@@ -161,47 +160,44 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
                 .into_owned();
             print!(
                 "{}",
-                redact(
-                    env,
-                    &resume_block::render(&resume_block::Input {
-                        session_id: &session_id,
-                        recommended_next: &recommended_next,
-                        next_action: &next_action,
-                        active_tasks: &active,
-                        tasks_md: md.as_deref(),
-                        saved_to: &saved_to,
-                        command: resume_command(env.config()),
-                    })?
-                )
+                project.redact(&resume_block::render(&resume_block::Input {
+                    session_id: &session_id,
+                    recommended_next: &recommended_next,
+                    next_action: &next_action,
+                    active_tasks: &active,
+                    tasks_md: md.as_deref(),
+                    saved_to: &saved_to,
+                    command: resume_command(project.config()),
+                })?)
             );
             Ok(0)
         }
-        Command::Check { args } => Ok(check_cli::run(&args, env)),
-        Command::Continue { session_id } => replay::run(session_id.as_deref(), env),
+        Command::Check { args } => Ok(check_cli::run(&args, project)),
+        Command::Continue { session_id } => replay::run(session_id.as_deref(), project),
         Command::StaleRuntime { repo, range, quiet } => Ok(stale::run(
-            &env.ctx.cwd.join(repo),
+            &project.ctx.cwd.join(repo),
             &range,
             quiet,
-            &env.config().handoff.stale_runtime_globs,
+            &project.config().handoff.stale_runtime_globs,
         )),
         Command::NewId => {
-            let dir = session::sessions_dir(&env.root, env.config());
-            println!("{}", writer::next_free_id(&dir, env.ctx.clock.now()));
+            let dir = session::sessions_dir(&project.root, project.config());
+            println!("{}", writer::next_free_id(&dir, project.now()));
             Ok(0)
         }
         Command::Draft => {
-            print!("{}", redact(env, &auto::draft(&env.root)?));
+            print!("{}", project.redact(&auto::draft(&project.root)?));
             Ok(0)
         }
         Command::Status { json } => {
-            status(env, json);
+            status(project, json);
             Ok(0)
         }
     }
 }
 
-fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
-    if env.ctx.env.var(KILL_SWITCH).as_deref() == Some("1") {
+fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
+    if project.ctx.env.var(KILL_SWITCH).as_deref() == Some("1") {
         eprintln!("baton handoff write: {KILL_SWITCH}=1: handoff is switched off; nothing written");
         return Ok(0);
     }
@@ -214,9 +210,9 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
     let body = read_input("--body-file", &args.body_file)?;
     let tasks_text = read_input("--active-tasks-file", &args.active_tasks_file)?;
     let active = resume_block::read_active_tasks(&tasks_text);
-    let now = env.ctx.clock.now();
+    let now = project.now();
     let req = writer::Request {
-        root: env.root.clone(),
+        root: project.root.clone(),
         session_id: args.session.clone(),
         captured_by: args.captured_by.as_str().into(),
         captured_at: args
@@ -227,7 +223,7 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
         next_action: args.next_action.clone(),
         active_tasks: active.ids,
         body,
-        lock_timeout: lock_timeout(&env.ctx),
+        lock_timeout: lock_timeout(&project.ctx),
         now,
     };
     let problems = writer::problems(&req);
@@ -247,8 +243,8 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
     for hint in body::raw_output_hints(&req.body) {
         eprintln!("baton handoff write: warning: {hint}");
     }
-    let written = writer::write(&req, env.config())?;
-    let shown = session::display_path(&env.root, &written.path);
+    let written = writer::write(&req, project.config())?;
+    let shown = session::display_path(&project.root, &written.path);
     if written.unlinked_symlink {
         eprintln!(
             "baton handoff write: T-7 removed a symlink at {shown} (its target is untouched)"
@@ -269,21 +265,18 @@ fn write_command(args: &WriteArgs, env: &CliEnv) -> Result<i32> {
         written.file_bytes,
         session::MAX_BYTES
     );
-    let md = std::fs::read_to_string(env.root.join("datarim/tasks.md")).ok();
+    let md = std::fs::read_to_string(project.root.join("datarim/tasks.md")).ok();
     print!(
         "{}",
-        redact(
-            env,
-            &resume_block::render(&resume_block::Input {
-                session_id: &req.session_id,
-                recommended_next: &req.recommended_next,
-                next_action: &req.next_action,
-                active_tasks: &tasks_text,
-                tasks_md: md.as_deref(),
-                saved_to: &shown,
-                command: resume_command(env.config()),
-            })?
-        )
+        project.redact(&resume_block::render(&resume_block::Input {
+            session_id: &req.session_id,
+            recommended_next: &req.recommended_next,
+            next_action: &req.next_action,
+            active_tasks: &tasks_text,
+            tasks_md: md.as_deref(),
+            saved_to: &shown,
+            command: resume_command(project.config()),
+        })?)
     );
     Ok(0)
 }
@@ -309,13 +302,6 @@ pub(crate) fn resume_command(config: &Config) -> &str {
 
 /// The resume command when the configured one is not printable as is.
 const DEFAULT_RESUME_COMMAND: &str = "/baton:dr-continue";
-
-/// Text for the terminal, through the secret redactor.
-fn redact(env: &CliEnv, text: &str) -> String {
-    Redactor::with_extra(&env.config().redact.extra_patterns)
-        .redact(text)
-        .text
-}
 
 /// An input file's text; `-` is stdin (for a quoted heredoc: no shell expansion either way).
 fn read_input(flag: &str, path: &Path) -> Result<String> {
@@ -350,8 +336,8 @@ pub(crate) fn lock_timeout(ctx: &Ctx) -> Duration {
     }
 }
 
-fn status(env: &CliEnv, json: bool) {
-    let dir = session::sessions_dir(&env.root, env.config());
+fn status(project: &Project, json: bool) {
+    let dir = session::sessions_dir(&project.root, project.config());
     let sessions = replay::summaries(&dir);
     if json {
         let list: Vec<_> = sessions
@@ -368,10 +354,10 @@ fn status(env: &CliEnv, json: bool) {
             .collect();
         println!(
             "{}",
-            serde_json::json!({ "dir": session::display_path(&env.root, &dir), "sessions": list })
+            serde_json::json!({ "dir": session::display_path(&project.root, &dir), "sessions": list })
         );
     } else {
-        print!("{}", replay::render_list(&env.root, &dir, &sessions));
+        print!("{}", replay::render_list(&project.root, &dir, &sessions));
     }
 }
 

@@ -9,8 +9,8 @@ use super::reverify::{self, Kind};
 use super::session;
 use super::validate::{self, Mode, Verdict};
 use super::writer;
-use crate::cli_env::CliEnv;
 use crate::core::error::Result;
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use std::path::Path;
 
@@ -91,16 +91,18 @@ pub(crate) fn render_list(root: &Path, dir: &Path, sessions: &[Summary]) -> Stri
 }
 
 /// Runs `baton handoff continue [ID]`.
-pub(crate) fn run(id: Option<&str>, env: &CliEnv) -> Result<i32> {
-    let config = env.config();
-    let dir = session::sessions_dir(&env.root, config);
+pub(crate) fn run(id: Option<&str>, project: &Project) -> Result<i32> {
+    let config = project.config();
+    let dir = session::sessions_dir(&project.root, config);
     let cmd = super::resume_command(config);
     let redactor = Redactor::with_extra(&config.redact.extra_patterns);
     let Some(id) = id else {
         let list = summaries(&dir);
         print!(
             "{}",
-            redactor.redact(&render_list(&env.root, &dir, &list)).text
+            redactor
+                .redact(&render_list(&project.root, &dir, &list))
+                .text
         );
         if !list.is_empty() {
             println!(
@@ -112,7 +114,7 @@ pub(crate) fn run(id: Option<&str>, env: &CliEnv) -> Result<i32> {
     };
     session::validate_id(id)?;
     let path = session::artefact_path(&dir, id);
-    let shown = session::display_path(&env.root, &path);
+    let shown = session::display_path(&project.root, &path);
     match validate::check_file(&path, Some(id), Mode::Light) {
         Verdict::Missing => {
             let others = session::list(&dir);
@@ -141,7 +143,7 @@ pub(crate) fn run(id: Option<&str>, env: &CliEnv) -> Result<i32> {
     print!(
         "{}",
         redactor
-            .redact(&render_replay(&env.root, &shown, &text, &notes))
+            .redact(&render_replay(&project.root, &shown, &text, &notes))
             .text
     );
     Ok(0)

@@ -16,59 +16,18 @@
 //! | SessionEnd | bridge (session-log line), audit (buffer → pending) |
 //! | SubagentStop, others | nobody: the hook exits before loading config |
 
-use super::handlers;
-use super::input::{EventName, HookEvent};
-use crate::core::budget::Section;
-use crate::core::config::Config;
-use crate::core::ctx::Ctx;
-use crate::core::error::Result;
+use super::active::ActiveHandler;
+use crate::core::event::{EventName, HookEvent};
+use crate::core::handler::{Contribution, Handler};
+use crate::core::project::{Project, Readers};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
 use std::sync::Mutex;
-
-/// What a handler sees besides the event.
-#[derive(Debug)]
-pub struct HookEnv<'a> {
-    /// Environment, clock, working directory.
-    pub ctx: &'a Ctx,
-    /// The project root.
-    pub root: PathBuf,
-    /// The configuration in force.
-    pub config: &'a Config,
-}
-
-/// What one handler adds to the answer.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct Contribution {
-    /// Text for the model's context (merged under one budget).
-    pub sections: Vec<Section>,
-    /// A line for the user (never seen by the model).
-    pub system_message: Option<String>,
-    /// Block on purpose, with this reason. Ignored when `stop_hook_active` is true.
-    pub block: Option<String>,
-    /// PreCompact only: instructions for the compaction summary.
-    pub compaction_instructions: Option<String>,
-}
-
-/// A subscriber of the bus.
-pub trait Handler: Sync {
-    /// A short name, used in error reports.
-    fn name(&self) -> &'static str;
-    /// Whether the handler wants this event at all (decided without I/O).
-    fn subscribes(&self, event: EventName) -> bool;
-    /// Whether the config turns the handler on.
-    fn enabled(&self, _config: &Config) -> bool {
-        true
-    }
-    /// Handles the event.
-    fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution>;
-}
 
 /// Every handler, in the order their contributions appear: a relay banner (STOP,
 /// NEEDS-HUMAN) before everything, then the bridge's checkpoint and memory, the newest handoff
 /// artefact, and the audit recap last.
 static HANDLERS: &[&dyn Handler] = &[
-    &handlers::Active,
+    &ActiveHandler,
     &crate::relay::RelayHandler,
     &crate::bridge::BridgeHandler,
     &crate::handoff::HandoffHandler,
@@ -78,6 +37,15 @@ static HANDLERS: &[&dyn Handler] = &[
 /// The handlers in the registry.
 pub fn registry() -> &'static [&'static dyn Handler] {
     HANDLERS
+}
+
+/// What a subsystem may read of another's state, each wired to the owner's reader (see
+/// `core::project`). The CLI gets the same readers as the hooks.
+pub fn readers() -> Readers {
+    Readers {
+        session_changes: crate::audit::session_changes,
+        blocked_items: crate::bridge::blocked_items,
+    }
 }
 
 /// Whether any handler subscribes to `event`: when none does, the hook exits before loading
@@ -96,13 +64,13 @@ pub struct Dispatched {
 }
 
 /// Runs every subscribed, enabled handler on `event`.
-pub fn dispatch(handlers: &[&dyn Handler], event: &HookEvent, env: &HookEnv<'_>) -> Dispatched {
+pub fn dispatch(handlers: &[&dyn Handler], event: &HookEvent, project: &Project) -> Dispatched {
     let mut out = Dispatched::default();
     for h in handlers
         .iter()
-        .filter(|h| h.subscribes(event.name()) && h.enabled(env.config))
+        .filter(|h| h.subscribes(event.name()) && h.enabled(project.config()))
     {
-        match catch_unwind(AssertUnwindSafe(|| h.handle(event, env))) {
+        match catch_unwind(AssertUnwindSafe(|| h.handle(event, project))) {
             Ok(Ok(c)) => out.contributions.push(c),
             Ok(Err(e)) => out.errors.push(format!("{}: {e}", h.name())),
             Err(_) => out.errors.push(format!(
@@ -146,26 +114,36 @@ fn take_panic_message() -> Option<String> {
 mod tests {
     use super::*;
     use crate::core::clock::Clock;
-    use crate::core::ctx::Env;
-    use crate::core::error::Error;
-    use crate::hook::input::parse;
+    use crate::core::config::Config;
+    use crate::core::ctx::{Ctx, Env};
+    use crate::core::error::{Error, Result};
+    use crate::core::event::parse;
 
-    struct Fixed(&'static str, u8);
-    impl Handler for Fixed {
+    /// What a test handler does when called.
+    enum Does {
+        Answer,
+        Fail,
+        Panic,
+    }
+
+    /// A SessionStart handler that answers with its name, fails, or panics.
+    struct TestHandler(&'static str, Does);
+
+    impl Handler for TestHandler {
         fn name(&self) -> &'static str {
             self.0
         }
         fn subscribes(&self, e: EventName) -> bool {
             e == EventName::SessionStart
         }
-        fn handle(&self, _: &HookEvent, _: &HookEnv<'_>) -> Result<Contribution> {
+        fn handle(&self, _: &HookEvent, _: &Project) -> Result<Contribution> {
             match self.1 {
-                0 => Ok(Contribution {
+                Does::Answer => Ok(Contribution {
                     system_message: Some(self.0.into()),
                     ..Contribution::default()
                 }),
-                1 => Err(Error::Internal("broken state file".into())),
-                _ => panic!("boom"),
+                Does::Fail => Err(Error::Internal("broken state file".into())),
+                Does::Panic => panic!("boom"),
             }
         }
     }
@@ -177,18 +155,16 @@ mod tests {
             Clock::System,
             "/".into(),
         );
-        let config = Config::default();
-        let env = HookEnv {
-            ctx: &ctx,
-            root: "/".into(),
-            config: &config,
-        };
-        dispatch(handlers, &parse(json.as_bytes(), None).unwrap(), &env)
+        let project = Project::with_config(ctx, "/".into(), Config::default());
+        dispatch(handlers, &parse(json.as_bytes(), None).unwrap(), &project)
     }
 
     #[test]
     fn failing_and_panicking_handlers_do_not_stop_the_others() {
-        let (a, b, c, d) = (Fixed("a", 0), Fixed("b", 1), Fixed("c", 2), Fixed("d", 0));
+        let a = TestHandler("a", Does::Answer);
+        let b = TestHandler("b", Does::Fail);
+        let c = TestHandler("c", Does::Panic);
+        let d = TestHandler("d", Does::Answer);
         let out = run(&[&a, &b, &c, &d], r#"{"hook_event_name":"SessionStart"}"#);
         let msgs: Vec<_> = out
             .contributions
@@ -211,7 +187,7 @@ mod tests {
 
     #[test]
     fn unsubscribed_events_reach_nobody() {
-        let a = Fixed("a", 2);
+        let a = TestHandler("a", Does::Panic);
         let out = run(&[&a], r#"{"hook_event_name":"PostToolUse"}"#);
         assert!(out.contributions.is_empty() && out.errors.is_empty());
         assert!(!any_subscriber(&[&a], EventName::PostToolUse));

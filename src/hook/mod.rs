@@ -2,9 +2,8 @@
 //! answer. Everything here fails open: whatever goes wrong, the user's session goes on, and
 //! exit code 2 (Claude Code's "block") is never used.
 
+mod active;
 pub mod bus;
-mod handlers;
-pub mod input;
 pub mod output;
 mod run;
 

@@ -13,8 +13,8 @@
 //! Everything printed passes the redactor.
 
 use super::bus::Dispatched;
-use super::input::EventName;
 use crate::core::budget;
+use crate::core::event::EventName;
 use crate::core::redact::Redactor;
 use serde_json::{json, Map, Value};
 
@@ -152,7 +152,7 @@ pub fn render(
 mod tests {
     use super::*;
     use crate::core::budget::Section;
-    use crate::hook::bus::Contribution;
+    use crate::core::handler::Contribution;
 
     fn d(c: Contribution) -> Dispatched {
         Dispatched {

@@ -1,12 +1,10 @@
 //! `baton hook`: one event in, one answer out, exit 0 (or 1 for a non-blocking error).
 
-use super::bus::{self, HookEnv};
-use super::input::{self, EventName};
+use super::bus;
 use super::output::{self, Rendered};
-use crate::core::config;
 use crate::core::ctx::Ctx;
-use crate::core::redact::Redactor;
-use crate::core::root::project_root;
+use crate::core::event::{self, EventName};
+use crate::core::project::Project;
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -42,7 +40,7 @@ pub fn run_hook(
 }
 
 fn answer(bytes: &[u8], hint: Option<EventName>, ctx: &Ctx) -> Rendered {
-    let event = match input::parse(bytes, hint) {
+    let event = match event::parse(bytes, hint) {
         Ok(e) => e,
         Err(e) => return unreadable(&e.to_string(), hint),
     };
@@ -50,36 +48,31 @@ fn answer(bytes: &[u8], hint: Option<EventName>, ctx: &Ctx) -> Rendered {
     if !bus::any_subscriber(handlers, event.name()) {
         return Rendered::default();
     }
-    let root = project_root(
-        ctx.env.var("CLAUDE_PROJECT_DIR").as_deref(),
+    let project = Project::open(
+        ctx.clone(),
+        None,
         event.common.cwd.as_deref(),
-        &ctx.cwd,
+        bus::readers(),
     );
-    let loaded = config::load(ctx, &root);
     // Config problems are told once per session, at SessionStart; other events run on the
     // defaults quietly (`baton doctor` lists the problems).
     let config_errors: Vec<String> = if event.name() == EventName::SessionStart {
-        loaded
-            .problems
+        project
+            .config_problems()
             .iter()
             .map(|p| format!("{p} (running on defaults; `baton doctor` shows all problems)"))
             .collect()
     } else {
         Vec::new()
     };
-    let env = HookEnv {
-        ctx,
-        root,
-        config: &loaded.config,
-    };
-    let dispatched = bus::dispatch(handlers, &event, &env);
+    let dispatched = bus::dispatch(handlers, &event, &project);
     output::render(
         event.name(),
         event.stop_hook_active(),
         &dispatched,
         &config_errors,
-        loaded.config.context_budget_chars,
-        &Redactor::with_extra(&loaded.config.redact.extra_patterns),
+        project.config().context_budget_chars,
+        project.redactor(),
     )
 }
 

@@ -14,10 +14,11 @@ use super::handoff::{self, HandoffInput, HandoffOutcome, Limits};
 use super::layout::Sentinel;
 use super::status::{self, Survey};
 use crate::core::budget::Section;
-use crate::core::config;
+use crate::core::config::Config;
 use crate::core::error::{Error, Result};
-use crate::hook::bus::{Contribution, Handler, HookEnv};
-use crate::hook::input::{EventKind, EventName, HookEvent};
+use crate::core::event::{EventKind, EventName, HookEvent};
+use crate::core::handler::{Contribution, Handler};
+use crate::core::project::Project;
 use std::time::Instant;
 
 /// Characters kept of one finding, decision or NEEDS-HUMAN line in the SessionStart text.
@@ -35,14 +36,14 @@ impl Handler for RelayHandler {
         matches!(event, EventName::SessionStart | EventName::Stop)
     }
 
-    fn enabled(&self, config: &crate::core::config::Config) -> bool {
+    fn enabled(&self, config: &Config) -> bool {
         config.relay.enabled
     }
 
-    fn handle(&self, event: &HookEvent, env: &HookEnv<'_>) -> Result<Contribution> {
+    fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
         match &event.kind {
             EventKind::SessionStart { source } => {
-                let s = status::survey(&env.root, env.config);
+                let s = status::survey(&project.root, project.config());
                 Ok(Contribution {
                     sections: session_start(&s, source),
                     system_message: problems_line(&s),
@@ -52,7 +53,7 @@ impl Handler for RelayHandler {
             EventKind::Stop {
                 stop_hook_active: false,
                 ..
-            } => on_stop(env, Instant::now()),
+            } => on_stop(project, Instant::now()),
             _ => Ok(Contribution::default()),
         }
     }
@@ -152,8 +153,8 @@ and tell the user.",
 }
 
 /// Stop: hand off at the cycle budget, within `Limits::stop_hook(start)`.
-fn on_stop(env: &HookEnv<'_>, start: Instant) -> Result<Contribution> {
-    let s = status::survey(&env.root, env.config);
+fn on_stop(project: &Project, start: Instant) -> Result<Contribution> {
+    let s = status::survey(&project.root, project.config());
     if !s.problems.is_empty() {
         // A loop state that cannot be read is not acted on; the user hears why. (A broken
         // packet is said below, only when a handoff is due: SessionStart said it already.)
@@ -175,9 +176,8 @@ fn on_stop(env: &HookEnv<'_>, start: Instant) -> Result<Contribution> {
         });
     }
     // The bus runs on the defaults when the config has problems: a handoff there could write
-    // another relay directory than the user set. Read the config again (only now, at the
-    // budget) and refuse then.
-    if let Some(p) = config::load(env.ctx, &env.root).problems.first() {
+    // another relay directory than the user set. Refuse then.
+    if let Some(p) = project.config_problems().first() {
         return Ok(Contribution {
             system_message: Some(format!(
                 "baton relay: cycle budget reached but not handing off on the default config: {p}; fix .claude/baton.yaml (baton doctor lists all)"
@@ -186,9 +186,9 @@ fn on_stop(env: &HookEnv<'_>, start: Instant) -> Result<Contribution> {
         });
     }
     let outcome = match handoff::handoff(
-        env.ctx,
-        &env.root,
-        env.config,
+        &project.ctx,
+        &project.root,
+        project.config(),
         &HandoffInput::default(),
         Limits::stop_hook(start),
     ) {
@@ -228,7 +228,6 @@ fn on_stop(env: &HookEnv<'_>, start: Instant) -> Result<Contribution> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::config::Config;
 
     #[test]
     fn long_items_are_clipped_and_compact_says_nothing_of_a_pending_packet() {

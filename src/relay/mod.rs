@@ -27,8 +27,8 @@ mod verify;
 
 pub(crate) use handler::RelayHandler;
 
-use crate::cli_env::CliEnv;
 use crate::core::error::{Error, Result};
+use crate::core::project::Project;
 use crate::core::yaml;
 use handoff::HandoffInput;
 use std::io::{IsTerminal, Read};
@@ -147,8 +147,8 @@ fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
 const CONFIG_FIX: &str = "fix .claude/baton.yaml (baton doctor lists all)";
 
 /// A state-changing command refuses to run on the defaults when the config has problems.
-fn refuse_on_config_problems(env: &CliEnv) -> Result<()> {
-    match env.loaded.problems.first() {
+fn refuse_on_config_problems(project: &Project) -> Result<()> {
+    match project.config_problems().first() {
         Some(p) => Err(Error::Invalid(format!(
             "{p}; the relay does not change its state on the default config: {CONFIG_FIX}"
         ))),
@@ -157,10 +157,10 @@ fn refuse_on_config_problems(env: &CliEnv) -> Result<()> {
 }
 
 /// Runs a `baton relay` command; returns the exit code.
-pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
-    let config = env.config();
+pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
+    let config = project.config();
     if !matches!(command, Command::Status { .. }) {
-        refuse_on_config_problems(env)?;
+        refuse_on_config_problems(project)?;
     }
     match command {
         Command::Handoff {
@@ -192,8 +192,8 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
                 decisions: (!decisions.is_empty()).then_some(decisions),
             };
             let outcome = handoff::handoff(
-                &env.ctx,
-                &env.root,
+                &project.ctx,
+                &project.root,
                 config,
                 &from_yaml.overlay(flags),
                 handoff::Limits::cli(),
@@ -206,7 +206,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             Ok(0)
         }
         Command::Resume { from, json } => {
-            let outcome = resume::resume(&env.ctx, &env.root, config, from.as_deref())?;
+            let outcome = resume::resume(&project.ctx, &project.root, config, from.as_deref())?;
             if json {
                 print_json(&outcome)?;
             } else {
@@ -217,7 +217,7 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             Ok(outcome.exit_code())
         }
         Command::Cycle { loop_id, json } => {
-            let c = status::cycle(&env.root, config, loop_id.as_deref())?;
+            let c = status::cycle(&project.root, config, loop_id.as_deref())?;
             if json {
                 print_json(&c)?;
             } else {
@@ -226,12 +226,12 @@ pub(crate) fn run(command: Command, env: &CliEnv) -> Result<i32> {
             Ok(0)
         }
         Command::Status { json } => {
-            if let Some(p) = env.loaded.problems.first() {
+            if let Some(p) = project.config_problems().first() {
                 eprintln!(
                     "baton: warning: {p}; this status is read with the defaults: {CONFIG_FIX}"
                 );
             }
-            let s = status::survey(&env.root, config);
+            let s = status::survey(&project.root, config);
             if json {
                 print_json(&s)?;
             } else {

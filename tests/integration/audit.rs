@@ -582,9 +582,32 @@ fn day_of_work(p: &Project) {
         0
     );
     p.run(&["hook", "PostToolUse"], json!({"session_id":"cs-2","cwd":p.root,"hook_event_name":"PostToolUse","tool_name":"Grep","tool_input":{"pattern":"TODO","path":p.root.join("src")},"tool_use_id":"toolu_g"}).to_string().as_bytes(), &env("2026-11-30T10:05:00Z"));
-    p.write(
-        ".rune/progress.md",
-        "# Progress\n## Blocked\n- release: waiting for the signing key\n## Next\n- docs\n",
+    save_blocked(p, "release: waiting for the signing key");
+}
+
+/// Saves a progress entry with one blocked item through `baton bridge save`: the format the
+/// bridge really writes, which the daily report must read through the bridge.
+fn save_blocked(p: &Project, item: &str) {
+    let yaml = format!("summary: day's work\nprogress:\n  completed: [export]\n  blocked: [\"{item}\"]\n  next: [docs]\n");
+    let out = p.run(
+        &["bridge", "save"],
+        yaml.as_bytes(),
+        &[("BATON_NOW", "2026-11-30T10:06:00Z")],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn issue_9_daily_report_shows_the_blocked_items_bridge_save_wrote() {
+    let p = Project::new();
+    save_blocked(&p, "deploy: waiting for the staging database");
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("blocked: deploy: waiting for the staging database"),
+        "{}",
+        out.stdout
     );
 }
 

@@ -1,42 +1,32 @@
-//! What the agent touched in the current session, read from the audit trail.
-//!
-//! The audit subsystem writes `.boo/runs/<id>/audit_{buffer,pending,trail}.jsonl` (format in
-//! README, "audit"); the handoff (Layer 3 of an automatic artefact) and the bridge (the
-//! checkpoint's files touched) read it through this one function, so no subsystem reaches
-//! into another's files. No audit session, or an unreadable one: an empty list.
+//! What the agent touched in the current audit session: the audit's reader for other
+//! subsystems (the automatic handoff's Layer 3, the bridge's automatic checkpoint), wired to
+//! them through `core::project::Readers`. No audit session, or an unreadable one: an empty
+//! list.
 
-use super::config::Config;
-use super::fsx;
-use super::jsonl;
-use std::path::Path;
-
-/// The record files of one audit session, oldest records first.
-const RECORD_FILES: [&str; 3] = [
-    "audit_trail.jsonl",
-    "audit_pending.jsonl",
-    "audit_buffer.jsonl",
-];
+use super::store::{Store, BUFFER, PENDING, TRAIL};
+use crate::core::fsx;
+use crate::core::jsonl;
+use crate::core::project::Project;
+use serde_json::Value;
 
 /// Paths (relative to the project) of the `change` records of the current audit session, in
 /// the order they were first changed, each once.
-pub fn files_changed(root: &Path, config: &Config) -> Vec<String> {
-    let runs = root.join(&config.paths.audit).join("runs");
-    if fsx::refuse_symlink(&root.join(&config.paths.audit)).is_err()
-        || fsx::refuse_symlink(&runs).is_err()
-    {
+pub(crate) fn session_changes(project: &Project) -> Vec<String> {
+    let store = Store::new(&project.root, project.config());
+    if fsx::refuse_symlink(&store.dir).is_err() || fsx::refuse_symlink(&store.runs()).is_err() {
         return Vec::new();
     }
-    let Ok(id) = std::fs::read_to_string(runs.join(".current_session")) else {
+    let Ok(Some(id)) = store.current() else {
         return Vec::new();
     };
-    let id = id.trim();
-    if fsx::validate_component("audit session id", id).is_err() {
+    let Ok(run) = store.run_dir(&id) else {
         return Vec::new();
-    }
+    };
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for file in RECORD_FILES {
-        let path = runs.join(id).join(file);
+    // Oldest records first: the trail, then pending, then the buffer.
+    for file in [TRAIL, PENDING, BUFFER] {
+        let path = run.join(file);
         if fsx::refuse_symlink(&path).is_err() {
             continue;
         }
@@ -44,10 +34,10 @@ pub fn files_changed(root: &Path, config: &Config) -> Vec<String> {
             continue;
         };
         for r in records {
-            if r.get("type").and_then(serde_json::Value::as_str) != Some("change") {
+            if r.get("type").and_then(Value::as_str) != Some("change") {
                 continue;
             }
-            if let Some(p) = r.get("path").and_then(serde_json::Value::as_str) {
+            if let Some(p) = r.get("path").and_then(Value::as_str) {
                 if !p.is_empty() && seen.insert(p.to_string()) {
                     out.push(p.to_string());
                 }
@@ -60,6 +50,19 @@ pub fn files_changed(root: &Path, config: &Config) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::config::Config;
+    use crate::core::ctx::{Ctx, Env};
+    use std::path::Path;
+
+    fn project(root: &Path) -> Project {
+        let ctx = Ctx::for_test(
+            Env::fixed::<[(&str, &str); 0], _, _>([]),
+            Clock::System,
+            root.into(),
+        );
+        Project::with_config(ctx, root.into(), Config::default())
+    }
 
     #[test]
     fn change_paths_of_the_current_session_once_each() {
@@ -78,7 +81,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            files_changed(t.path(), &Config::default()),
+            session_changes(&project(t.path())),
             vec!["src/a.rs", "src/b.rs"]
         );
     }
@@ -86,10 +89,10 @@ mod tests {
     #[test]
     fn no_session_or_a_bad_id_is_empty() {
         let t = tempfile::tempdir().unwrap();
-        assert!(files_changed(t.path(), &Config::default()).is_empty());
+        assert!(session_changes(&project(t.path())).is_empty());
         let runs = t.path().join(".boo/runs");
         std::fs::create_dir_all(&runs).unwrap();
         std::fs::write(runs.join(".current_session"), "../../etc\n").unwrap();
-        assert!(files_changed(t.path(), &Config::default()).is_empty());
+        assert!(session_changes(&project(t.path())).is_empty());
     }
 }

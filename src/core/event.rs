@@ -4,7 +4,7 @@
 //! adds fields often); a known field of an unexpected type is treated as absent. Only input
 //! that is not a JSON object at all is an error.
 
-use crate::core::error::{Error, Result};
+use super::error::{Error, Result};
 use serde_json::Value;
 use std::path::PathBuf;
 

@@ -1,0 +1,35 @@
+//! FNV-1a (64 bit): a small, stable, non-cryptographic hash for ids and cache keys that must
+//! come out the same in every version of baton (std's hasher may change between releases).
+
+const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const PRIME: u64 = 0x0100_0000_01b3;
+
+/// FNV-1a of `bytes`.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(OFFSET, |h, b| step(h, *b))
+}
+
+/// FNV-1a of `parts`, each followed by a zero byte (so `["ab","c"]` and `["a","bc"]` differ).
+pub fn fnv1a_parts(parts: &[&str]) -> u64 {
+    parts.iter().fold(OFFSET, |h, p| {
+        p.bytes().chain(std::iter::once(0)).fold(h, step)
+    })
+}
+
+fn step(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b)).wrapping_mul(PRIME)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_values() {
+        // The reference values of FNV-1a 64.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_ne!(fnv1a_parts(&["ab", "c"]), fnv1a_parts(&["a", "bc"]));
+        assert_eq!(fnv1a_parts(&["a"]), fnv1a(b"a\0"));
+    }
+}

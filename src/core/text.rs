@@ -1,0 +1,93 @@
+//! Small text shaping, written once: one line out of many, and a clip to a number of
+//! characters that says it cut (`…`) and never splits a `[REDACTED]` mark.
+
+use super::redact::MARK;
+
+/// The ellipsis a clipped text ends with.
+pub const ELLIPSIS: char = '…';
+
+/// `text` as one line: control characters (line breaks included) become spaces, runs of
+/// whitespace one space, no leading or trailing space.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text
+        .split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// `text` cut to at most `max` characters, the last of them `…` when it was cut. A
+/// `[REDACTED]` mark that the cut would split is dropped whole (half a mark reads like text).
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut at = text
+        .char_indices()
+        .nth(max.saturating_sub(1))
+        .map_or(text.len(), |(i, _)| i);
+    for (start, _) in text.match_indices(MARK) {
+        if start < at && at < start + MARK.len() {
+            at = start;
+            break;
+        }
+    }
+    format!("{}{ELLIPSIS}", &text[..at])
+}
+
+/// `text` cut to at most `max` characters like `clip`, but at the last space before the
+/// limit when that keeps at least a fifth of it (a title reads better cut between words).
+pub fn clip_words(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max.saturating_sub(1)).collect();
+    match head.rfind(' ') {
+        Some(sp) if head[..sp].trim_end().chars().count() >= max / 5 => {
+            format!("{}{ELLIPSIS}", head[..sp].trim_end())
+        }
+        _ => clip(text, max),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_flattens_controls_and_whitespace() {
+        assert_eq!(one_line("  a\n\tb\r\n c\u{7}d  "), "a b c d");
+        assert_eq!(one_line(""), "");
+    }
+
+    #[test]
+    fn clip_counts_characters_and_marks_the_cut() {
+        assert_eq!(clip("short", 10), "short");
+        assert_eq!(clip(&"a".repeat(200), 10), format!("{}…", "a".repeat(9)));
+        assert_eq!(clip(&"é".repeat(10), 5), format!("{}…", "é".repeat(4)));
+        assert_eq!(clip("abc", 0), "…");
+    }
+
+    #[test]
+    fn clip_never_splits_a_redaction_mark() {
+        let text = format!("{}[REDACTED] tail", "a".repeat(5));
+        assert_eq!(clip(&text, 9), "aaaaa…");
+        assert_eq!(clip(&text, 16), "aaaaa[REDACTED]…");
+    }
+
+    #[test]
+    fn clip_words_cuts_between_words() {
+        let t = "This is a very long title that should be truncated somewhere";
+        assert_eq!(clip_words(t, 30), "This is a very long title…");
+        assert_eq!(
+            clip_words(&"x".repeat(40), 10),
+            format!("{}…", "x".repeat(9))
+        );
+    }
+}

@@ -1,0 +1,36 @@
+//! How baton writes a time: RFC 3339 in UTC with a `Z`, to the second (state files, front
+//! matter) or to the millisecond (audit records, which several hooks may write in one
+//! second). Reading goes through chrono (`DateTime::parse_from_rfc3339`), which takes any
+//! offset.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+
+/// `2026-11-30T10:15:00Z`.
+pub fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// `2026-11-30T10:15:00.123Z`.
+pub fn rfc3339_millis(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// Parses an RFC 3339 time with any offset into UTC.
+pub fn parse(text: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text.trim())
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_and_parses() {
+        let t = parse("2026-11-30T11:15:00.5+01:00").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-30T10:15:00Z");
+        assert_eq!(rfc3339_millis(t), "2026-11-30T10:15:00.500Z");
+        assert!(parse("yesterday").is_none());
+    }
+}
