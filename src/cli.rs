@@ -73,13 +73,7 @@ where
         // (`--help`, extra arguments) goes through clap below.
         let event = args.get(2).and_then(|a| a.to_str());
         if args.len() <= 3 && !event.is_some_and(|e| e.starts_with('-')) {
-            return hook::run_hook(
-                event,
-                &Ctx::from_process(),
-                &mut std::io::stdin().lock(),
-                &mut std::io::stdout().lock(),
-                &mut std::io::stderr().lock(),
-            );
+            return run_hook_on_process_streams(event, &Ctx::from_process());
         }
     } else {
         install_cli_panic_hook();
@@ -107,13 +101,7 @@ where
     };
     let ctx = Ctx::from_process();
     if let Command::Hook { event } = &cli.command {
-        return hook::run_hook(
-            event.as_deref(),
-            &ctx,
-            &mut std::io::stdin().lock(),
-            &mut std::io::stdout().lock(),
-            &mut std::io::stderr().lock(),
-        );
+        return run_hook_on_process_streams(event.as_deref(), &ctx);
     }
     let project = Project::open(ctx, cli.root, None, hook::bus::readers());
     let result = match cli.command {
@@ -132,6 +120,19 @@ where
             e.exit_code()
         }
     }
+}
+
+/// `baton hook` on the process's own streams: the hook prints its one answer itself (the
+/// CLI's output goes through `core::io`).
+#[allow(clippy::disallowed_methods)]
+fn run_hook_on_process_streams(event: Option<&str>, ctx: &Ctx) -> i32 {
+    hook::run_hook(
+        event,
+        ctx,
+        &mut std::io::stdin().lock(),
+        &mut std::io::stdout().lock(),
+        &mut std::io::stderr().lock(),
+    )
 }
 
 /// For the CLI: a panic is one line on stderr and exit 1, never a backtrace dump. (A closed

@@ -1,6 +1,9 @@
 //! Integration tests: the real binary on real temp repositories. One binary, one module per
 //! area.
 #![allow(clippy::unwrap_used, clippy::expect_used, unreachable_pub)]
+// The tests drive real processes with real environments; the disallowed-methods rules
+// (clippy.toml) guard the library, whose env, clock and children tests must be able to pin.
+#![allow(clippy::disallowed_methods)]
 
 #[path = "harness.rs"]
 mod harness;
@@ -17,6 +20,8 @@ mod concurrency;
 mod handoff;
 #[path = "integration/hook_protocol.rs"]
 mod hook_protocol;
+#[path = "integration/layering.rs"]
+mod layering;
 #[path = "integration/plugin_files.rs"]
 mod plugin_files;
 #[path = "integration/relay.rs"]

@@ -88,7 +88,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
     let now = project.now();
     match command {
         Command::Start { task, force } => {
-            print!(
+            crate::out!(
                 "{}",
                 start::start(&store, &project.root, &task, force, now)?
             );
@@ -97,7 +97,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::End { session, json } => {
             let ended = end::end(&store, &project.root, config, session.as_deref(), now)?;
             if json {
-                println!(
+                crate::outln!(
                     "{}",
                     serde_json::json!({
                         "session_id": ended.id,
@@ -107,8 +107,8 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                     })
                 );
             } else {
-                print!("{}", ended.summary);
-                println!(
+                crate::out!("{}", ended.summary);
+                crate::outln!(
                     "\nSummary written to {}",
                     store.run_dir(&ended.id)?.join(store::SUMMARY).display()
                 );
@@ -116,17 +116,17 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             Ok(0)
         }
         Command::Persist { correction_id, to } => {
-            println!("{}", persist::persist(&store, &correction_id, &to, now)?);
+            crate::outln!("{}", persist::persist(&store, &correction_id, &to, now)?);
             Ok(0)
         }
         Command::Recover { target } => {
-            print!("{}", recover::recover(&store, target.as_deref())?);
+            crate::out!("{}", recover::recover(&store, target.as_deref())?);
             Ok(0)
         }
         Command::ReportDaily { args, html } => {
             let (date, review) = report::parse_args(&args, now)?;
             let out = report::run(&store, project, date, review, html)?;
-            print!("{out}");
+            crate::out!("{out}");
             Ok(0)
         }
         Command::Status { json } => status(&store, json),
@@ -135,7 +135,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                 *i = index::rebuild(&store);
                 Ok(())
             })?;
-            println!(
+            crate::outln!(
                 "indexed {} session(s) in {}",
                 i.sessions.len(),
                 store.index_file().display()
@@ -170,7 +170,7 @@ fn status(store: &Store, json: bool) -> Result<i32> {
         .collect();
     let unfinished = recover::unfinished(&idx, current.as_deref());
     if json {
-        println!(
+        crate::outln!(
             "{}",
             serde_json::json!({
                 "dir": store.dir,
@@ -183,26 +183,28 @@ fn status(store: &Store, json: bool) -> Result<i32> {
         );
         return Ok(i32::from(!bad.is_empty()));
     }
-    println!("audit: {}", store.dir.display());
+    crate::outln!("audit: {}", store.dir.display());
     match &current {
         Some(id) => {
             let task = idx.get(id).map_or("", |e| e.task.as_str());
-            println!("current session: {id} — {task}");
+            crate::outln!("current session: {id} — {task}");
         }
-        None => println!("current session: none (`baton audit start \"task\"` starts one)"),
+        None => crate::outln!("current session: none (`baton audit start \"task\"` starts one)"),
     }
-    println!("sessions: {}", idx.sessions.len());
+    crate::outln!("sessions: {}", idx.sessions.len());
     for e in &unfinished {
-        println!(
+        crate::outln!(
             "unfinished: {} — {} (`baton audit end --session {}`)",
-            e.id, e.task, e.id
+            e.id,
+            e.task,
+            e.id
         );
     }
     for (id, text) in &open_corrections {
-        println!("correction not persisted: {id} \"{text}\"");
+        crate::outln!("correction not persisted: {id} \"{text}\"");
     }
     for p in bad.iter().chain(problem.iter()) {
-        println!("problem: {p}");
+        crate::outln!("problem: {p}");
     }
     if !bad.is_empty() {
         return Err(Error::Invalid(format!(

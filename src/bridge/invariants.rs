@@ -9,7 +9,6 @@
 use super::store::Rune;
 use crate::core::budget::estimate_tokens;
 use chrono::{DateTime, Utc};
-use regex::Regex;
 use serde::Serialize;
 
 /// The preview's token budget.
@@ -299,23 +298,13 @@ pub(crate) fn load(rune: &Rune, now: DateTime<Utc>) -> Loaded {
     out
 }
 
-/// A glob as a regex: `**/` any number of segments, `**` anything, `*` within a segment,
-/// `?` one character within a segment.
-fn glob_regex(glob: &str) -> Option<Regex> {
-    Regex::new(&format!(
-        "^{}$",
-        crate::core::glob::regex_body(&normalise(glob))
-    ))
-    .ok()
-}
-
 /// Whether `path` (relative to the root) matches one of the rule's globs.
 pub(crate) fn matches(rule: &Rule, path: &str) -> bool {
     let p = normalise(path);
     rule.where_
         .iter()
-        .filter_map(|g| glob_regex(g))
-        .any(|re| re.is_match(&p))
+        .filter_map(|g| crate::core::glob::whole_path(&normalise(g)).ok())
+        .any(|m| m.is_match(&p))
 }
 
 /// `path` relative to `root` when it is inside it (absolute tool paths), else as given.

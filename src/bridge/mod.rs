@@ -183,9 +183,9 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                 &config.redact.extra_patterns,
             );
             if as_json {
-                println!("{}", json(&saved)?);
+                crate::outln!("{}", json(&saved)?);
             } else {
-                print!("{}", save::report(&saved));
+                crate::out!("{}", save::report(&saved));
             }
             Ok(0)
         }
@@ -198,7 +198,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                     .iter()
                     .map(|s| serde_json::json!({"title": s.title, "body": s.body, "protected": s.protected}))
                     .collect();
-                println!(
+                crate::outln!(
                     "{}",
                     json(&serde_json::json!({
                         "integrity": l.integrity,
@@ -207,7 +207,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                     }))?
                 );
             } else if l.sections.is_empty() {
-                println!(
+                crate::outln!(
                     "No project memory in {}/ yet. Save some with `baton bridge save`.",
                     rune.rel.display()
                 );
@@ -215,14 +215,14 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                 if let Some(m) = &l.system_message {
                     eprintln!("{m}");
                 }
-                println!("{}", budget::fit(&l.sections, config.context_budget_chars));
+                crate::outln!("{}", budget::fit(&l.sections, config.context_budget_chars));
             }
             Ok(0)
         }
         Command::Checkpoint { resolve: true } => {
             match checkpoint::resolve(&project.root, config, now)? {
-                Some(name) => println!("Checkpoint resolved: {}/{name}", rune.rel.display()),
-                None => println!("No active checkpoint to resolve."),
+                Some(name) => crate::outln!("Checkpoint resolved: {}/{name}", rune.rel.display()),
+                None => crate::outln!("No active checkpoint to resolve."),
             }
             Ok(0)
         }
@@ -230,7 +230,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             let input: checkpoint::CheckpointInput =
                 crate::core::yaml::parse(&stdin_text()?, "stdin")?;
             let (_, g) = checkpoint::write(&project.root, config, &input, now)?;
-            print!("{}", checkpoint::report(&input, g.as_ref()));
+            crate::out!("{}", checkpoint::report(&input, g.as_ref()));
             Ok(0)
         }
         Command::Integrity { json: as_json } => {
@@ -238,9 +238,9 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             // An explicit scan reads every file (no cache).
             let report = integrity::scan(&rune, &red, None, &config.redact.extra_patterns)?;
             if as_json {
-                println!("{}", json(&report)?);
+                crate::outln!("{}", json(&report)?);
             } else {
-                print!("{}", integrity::render(&report));
+                crate::out!("{}", integrity::render(&report));
             }
             Ok(i32::from(report.status() == integrity::Status::Tainted))
         }
@@ -254,19 +254,19 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                 loaded.rules.retain(|r| invariants::matches(r, &rel));
             }
             if as_json {
-                println!("{}", json(&loaded)?);
+                crate::outln!("{}", json(&loaded)?);
             } else if let Some(p) = &match_path {
                 match invariants::for_edit(&loaded, p, &rune.show(store::INVARIANTS)) {
-                    Some(t) => print!("{t}"),
-                    None => println!("No invariant applies to {p}."),
+                    Some(t) => crate::out!("{t}"),
+                    None => crate::outln!("No invariant applies to {p}."),
                 }
             } else if loaded.loaded {
-                println!("{}", loaded.preview);
+                crate::outln!("{}", loaded.preview);
                 if loaded.stale {
-                    println!("\n⚠ Invariants file is stale (> 30 days since it changed).");
+                    crate::outln!("\n⚠ Invariants file is stale (> 30 days since it changed).");
                 }
             } else {
-                println!(
+                crate::outln!(
                     "No invariants loaded — {} missing or without rules.",
                     rune.show(store::INVARIANTS)
                 );
@@ -295,7 +295,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                 let _lock = rune.lock()?;
                 learn::append_all(&rune, &red, std::slice::from_ref(&l), now)?
             };
-            println!(
+            crate::outln!(
                 "Learning `{}` ({}) recorded in {}{}.",
                 l.key,
                 l.kind,
@@ -316,16 +316,16 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         } => {
             let recs = learn::query(&rune, kind.as_deref(), skill.as_deref(), limit)?;
             if as_json {
-                println!("{}", json(&recs)?);
+                crate::outln!("{}", json(&recs)?);
             } else {
-                print!("{}", learn::render(&recs));
+                crate::out!("{}", learn::render(&recs));
             }
             Ok(0)
         }
         Command::Detach => {
             let d: detach::Dispatch = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
             let out = detach::detach(&rune, &d, now, project.ctx.clock.random_u64())?;
-            println!(
+            crate::outln!(
                 "{}",
                 serde_json::to_string(&out).map_err(|e| Error::Internal(e.to_string()))?
             );
@@ -333,12 +333,12 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         }
         Command::Reattach { session_id } => {
             let out = detach::reattach(&rune, &session_id, now)?;
-            println!(
+            crate::outln!(
                 "{}",
                 serde_json::to_string(&out).map_err(|e| Error::Internal(e.to_string()))?
             );
             if let Some(signal) = &out.signal {
-                println!("{signal}");
+                crate::outln!("{signal}");
             }
             Ok(0)
         }
@@ -348,15 +348,16 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         } => {
             let red = Redactor::with_extra(&config.redact.extra_patterns);
             let r = detach::complete(&rune, &session_id, &response_id, &stdin_text()?, &red)?;
-            println!(
+            crate::outln!(
                 "Record {} is complete; `baton bridge reattach {}` returns it.",
-                r.session_id, r.session_id
+                r.session_id,
+                r.session_id
             );
             Ok(0)
         }
         Command::Cleanup => {
             let n = detach::cleanup(&rune, now)?;
-            println!(
+            crate::outln!(
                 "Removed {n} orphaned pending record{} (older than 24 hours).",
                 if n == 1 { "" } else { "s" }
             );
@@ -366,9 +367,9 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             let cache = scan_cache::location(&project.ctx.env, &rune.dir);
             let s = status::survey(&rune, now, cache.as_deref(), &config.redact.extra_patterns)?;
             if as_json {
-                println!("{}", json(&s)?);
+                crate::outln!("{}", json(&s)?);
             } else {
-                print!("{}", status::render(&s));
+                crate::out!("{}", status::render(&s));
             }
             Ok(0)
         }

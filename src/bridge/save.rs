@@ -104,16 +104,16 @@ pub(crate) struct Saved {
 /// SUSPICIOUS one is saved with a warning. Secrets are left out: the save redacts them.
 /// `yaml` is the save's input; every string in it is scanned.
 pub(crate) fn screen(yaml: &str, block_at: Status, red: &Redactor) -> Result<Vec<String>> {
-    fn strings(v: &serde_yaml::Value, out: &mut Vec<String>) {
+    fn strings(v: &serde_yaml_ng::Value, out: &mut Vec<String>) {
         match v {
-            serde_yaml::Value::String(s) => out.push(s.clone()),
-            serde_yaml::Value::Sequence(items) => items.iter().for_each(|i| strings(i, out)),
-            serde_yaml::Value::Mapping(m) => m.values().for_each(|i| strings(i, out)),
-            serde_yaml::Value::Tagged(t) => strings(&t.value, out),
+            serde_yaml_ng::Value::String(s) => out.push(s.clone()),
+            serde_yaml_ng::Value::Sequence(items) => items.iter().for_each(|i| strings(i, out)),
+            serde_yaml_ng::Value::Mapping(m) => m.values().for_each(|i| strings(i, out)),
+            serde_yaml_ng::Value::Tagged(t) => strings(&t.value, out),
             _ => {}
         }
     }
-    let Ok(value) = serde_yaml::from_str::<serde_yaml::Value>(yaml) else {
+    let Ok(value) = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(yaml) else {
         return Ok(Vec::new());
     };
     let mut all = Vec::new();

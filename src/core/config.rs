@@ -342,7 +342,7 @@ pub fn candidate_files(ctx: &Ctx, root: &Path) -> Vec<PathBuf> {
 /// Loads the configuration for `root`. Never fails: problems are returned beside the
 /// defaults.
 pub fn load(ctx: &Ctx, root: &Path) -> Loaded {
-    let mut merged = serde_yaml::Value::Mapping(serde_yaml::Mapping::new());
+    let mut merged = serde_yaml_ng::Value::Mapping(serde_yaml_ng::Mapping::new());
     let mut sources = Vec::new();
     let mut problems = Vec::new();
     for file in candidate_files(ctx, root) {
@@ -354,9 +354,9 @@ pub fn load(ctx: &Ctx, root: &Path) -> Loaded {
                 continue;
             }
         };
-        match serde_yaml::from_str::<serde_yaml::Value>(&text) {
-            Ok(serde_yaml::Value::Null) => {}
-            Ok(value @ serde_yaml::Value::Mapping(_)) => {
+        match serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text) {
+            Ok(serde_yaml_ng::Value::Null) => {}
+            Ok(value @ serde_yaml_ng::Value::Mapping(_)) => {
                 merge(&mut merged, value);
                 sources.push(file);
             }
@@ -398,7 +398,7 @@ pub fn load(ctx: &Ctx, root: &Path) -> Loaded {
 }
 
 /// Deserializes and checks a merged config value; the error names the key.
-fn parse_value(value: serde_yaml::Value) -> std::result::Result<Config, String> {
+fn parse_value(value: serde_yaml_ng::Value) -> std::result::Result<Config, String> {
     let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
@@ -451,9 +451,9 @@ fn check(config: &Config) -> std::result::Result<(), String> {
 }
 
 /// Merges `over` into `base`: mappings key by key, anything else replaced.
-fn merge(base: &mut serde_yaml::Value, over: serde_yaml::Value) {
+fn merge(base: &mut serde_yaml_ng::Value, over: serde_yaml_ng::Value) {
     match (base, over) {
-        (serde_yaml::Value::Mapping(b), serde_yaml::Value::Mapping(o)) => {
+        (serde_yaml_ng::Value::Mapping(b), serde_yaml_ng::Value::Mapping(o)) => {
             for (k, v) in o {
                 match b.get_mut(&k) {
                     Some(existing) => merge(existing, v),

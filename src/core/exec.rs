@@ -43,6 +43,13 @@ impl Run {
     }
 }
 
+/// A command for `run` (the one place baton builds a child process, so every child gets a
+/// deadline).
+#[allow(clippy::disallowed_methods)]
+pub fn command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    Command::new(program)
+}
+
 /// Runs `cmd` (stdin closed) for at most `timeout`. With `capture` false, output is dropped.
 pub fn run(mut cmd: Command, timeout: Duration, capture: bool) -> Run {
     let start = Instant::now();
@@ -133,7 +140,7 @@ pub fn run(mut cmd: Command, timeout: Duration, capture: bool) -> Run {
 /// Kills process group `pgid` (the child was made its leader). Uses kill(1): the crate
 /// forbids `unsafe`, which `libc::killpg` needs.
 fn kill_group(pgid: u32) {
-    let _ = Command::new("kill")
+    let _ = command("kill")
         .args(["-KILL", "--", &format!("-{pgid}")])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -158,7 +165,7 @@ mod tests {
     use super::*;
 
     fn sh(script: &str) -> Command {
-        let mut c = Command::new("sh");
+        let mut c = command("sh");
         c.args(["-c", script]);
         c
     }
@@ -197,7 +204,7 @@ mod tests {
     #[test]
     fn missing_program_is_a_spawn_failure() {
         let r = run(
-            Command::new("/nonexistent/baton-test-prog"),
+            command("/nonexistent/baton-test-prog"),
             Duration::from_secs(1),
             true,
         );

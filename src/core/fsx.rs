@@ -220,6 +220,7 @@ impl Drop for MkdirLock {
 /// The owner of the lock at `path` when the lock is stale: its recorded holder no longer
 /// runs, or it is older than `stale_after` (which also covers a holder that died before
 /// writing its owner file).
+#[allow(clippy::disallowed_methods)] // a lock's age is measured against its file time
 fn stale_owner(path: &Path, stale_after: Duration) -> Option<Owner> {
     let owner = read_owner(path);
     let age = fs::metadata(path)
@@ -292,6 +293,7 @@ fn parent_of(path: &Path) -> Result<PathBuf> {
     }
 }
 
+#[allow(clippy::disallowed_methods)] // uniqueness, not the session's time
 fn unique_suffix() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -462,6 +464,7 @@ mod tests {
             MkdirLock::acquire(&p, Duration::from_millis(100), Duration::from_secs(60)).is_err()
         );
         // Backdate it past the grace.
+        #[allow(clippy::disallowed_methods)] // a file time, set back from the real clock
         let old = SystemTime::now() - Duration::from_secs(10);
         File::open(&p).unwrap().set_modified(old).unwrap();
         assert!(

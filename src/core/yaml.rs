@@ -18,10 +18,10 @@ pub fn parse<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
 }
 
 fn parse_lines<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
-    let value: serde_yaml::Value = if text.trim().is_empty() {
-        serde_yaml::Value::Mapping(serde_yaml::Mapping::new())
+    let value: serde_yaml_ng::Value = if text.trim().is_empty() {
+        serde_yaml_ng::Value::Mapping(serde_yaml_ng::Mapping::new())
     } else {
-        serde_yaml::from_str(text)
+        serde_yaml_ng::from_str(text)
             .map_err(|e| Error::Invalid(format!("{what}: not valid YAML: {e}")))?
     };
     serde_path_to_error::deserialize(value).map_err(|e| {

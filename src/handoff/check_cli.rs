@@ -86,13 +86,13 @@ pub(crate) fn run(args: &[String], project: &Project) -> i32 {
     };
     let (path, expected, mode) = match request {
         Request::Help => {
-            println!("{USAGE}");
+            crate::outln!("{USAGE}");
             return 0;
         }
         Request::SelfTest => {
             return match validate::self_test() {
                 Ok(()) => {
-                    println!("baton handoff check: self-test OK");
+                    crate::outln!("baton handoff check: self-test OK");
                     0
                 }
                 Err(failures) => {
@@ -128,7 +128,7 @@ pub(crate) fn run(args: &[String], project: &Project) -> i32 {
     };
     let verdict = validate::check_file(&path, expected.as_deref(), mode);
     match &verdict {
-        Verdict::Ok { blocks } => println!("ok: {} ({blocks} block(s))", path.display()),
+        Verdict::Ok { blocks } => crate::outln!("ok: {} ({blocks} block(s))", path.display()),
         Verdict::Missing => eprintln!("baton handoff check: no artefact at {}", path.display()),
         Verdict::Malformed(problems) => {
             for p in problems {

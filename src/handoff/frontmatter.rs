@@ -86,9 +86,9 @@ fn plain_is_safe(value: &str) -> bool {
     {
         return false;
     }
-    match serde_yaml::from_str::<serde_yaml::Value>(&format!("k: {value}")) {
-        Ok(serde_yaml::Value::Mapping(m)) => {
-            m.len() == 1 && m.get("k").and_then(serde_yaml::Value::as_str) == Some(value)
+    match serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&format!("k: {value}")) {
+        Ok(serde_yaml_ng::Value::Mapping(m)) => {
+            m.len() == 1 && m.get("k").and_then(serde_yaml_ng::Value::as_str) == Some(value)
         }
         _ => false,
     }
@@ -288,8 +288,8 @@ mod tests {
 captured_at: 2026-11-30T10:15:00Z\ncaptured_by: agent\nrecommended_next: /dr-next TUNE-0420\n\
 next_action: Continue implementation.\nactive_tasks:\n  - TUNE-0420\n  - VERD-0050\n---\n"
         );
-        let y: serde_yaml::Value =
-            serde_yaml::from_str(text.trim_start_matches("---\n").trim_end_matches("---\n"))
+        let y: serde_yaml_ng::Value =
+            serde_yaml_ng::from_str(text.trim_start_matches("---\n").trim_end_matches("---\n"))
                 .unwrap();
         assert_eq!(y["active_tasks"][1], "VERD-0050");
     }
@@ -315,7 +315,7 @@ next_action: Continue implementation.\nactive_tasks:\n  - TUNE-0420\n  - VERD-00
                 .lines()
                 .find(|l| l.starts_with("next_action: "))
                 .unwrap();
-            let y: serde_yaml::Value = serde_yaml::from_str(line).unwrap();
+            let y: serde_yaml_ng::Value = serde_yaml_ng::from_str(line).unwrap();
             assert_eq!(y["next_action"].as_str(), Some(v), "{line}");
             let (_, raw) = split_key(line).unwrap();
             assert_eq!(unquote(raw), v, "{line}");

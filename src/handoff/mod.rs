@@ -158,7 +158,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                 .join(format!("{session_id}.session.md"))
                 .to_string_lossy()
                 .into_owned();
-            print!(
+            crate::out!(
                 "{}",
                 project.redact(&resume_block::render(&resume_block::Input {
                     session_id: &session_id,
@@ -182,11 +182,11 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         )),
         Command::NewId => {
             let dir = session::sessions_dir(&project.root, project.config());
-            println!("{}", writer::next_free_id(&dir, project.now()));
+            crate::outln!("{}", writer::next_free_id(&dir, project.now()));
             Ok(0)
         }
         Command::Draft => {
-            print!("{}", project.redact(&auto::draft(&project.root)?));
+            crate::out!("{}", project.redact(&auto::draft(&project.root)?));
             Ok(0)
         }
         Command::Status { json } => {
@@ -266,7 +266,7 @@ fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
         session::MAX_BYTES
     );
     let md = std::fs::read_to_string(project.root.join("datarim/tasks.md")).ok();
-    print!(
+    crate::out!(
         "{}",
         project.redact(&resume_block::render(&resume_block::Input {
             session_id: &req.session_id,
@@ -352,12 +352,12 @@ fn status(project: &Project, json: bool) {
                 })
             })
             .collect();
-        println!(
+        crate::outln!(
             "{}",
             serde_json::json!({ "dir": session::display_path(&project.root, &dir), "sessions": list })
         );
     } else {
-        print!("{}", replay::render_list(&project.root, &dir, &sessions));
+        crate::out!("{}", replay::render_list(&project.root, &dir, &sessions));
     }
 }
 

@@ -98,14 +98,14 @@ pub(crate) fn run(id: Option<&str>, project: &Project) -> Result<i32> {
     let redactor = Redactor::with_extra(&config.redact.extra_patterns);
     let Some(id) = id else {
         let list = summaries(&dir);
-        print!(
+        crate::out!(
             "{}",
             redactor
                 .redact(&render_list(&project.root, &dir, &list))
                 .text
         );
         if !list.is_empty() {
-            println!(
+            crate::outln!(
                 "\nAsk the user which one to resume, then run {cmd} SESSION-ID. baton does not pick for you: in a shared workspace the newest session may be another agent's."
             );
         }
@@ -140,7 +140,7 @@ pub(crate) fn run(id: Option<&str>, project: &Project) -> Result<i32> {
     let text = std::fs::read_to_string(&path)
         .map_err(|e| crate::core::error::Error::io("read", &path, e))?;
     let notes = validate::check_text(&text, Some(id), Mode::Strict);
-    print!(
+    crate::out!(
         "{}",
         redactor
             .redact(&render_replay(&project.root, &shown, &text, &notes))

@@ -6,7 +6,7 @@
 //! not be read (fail-open: the caller goes on); 2 for a bad range.
 
 use git2::Repository;
-use regex::Regex;
+use globset::GlobMatcher;
 use std::path::Path;
 
 /// The advisory printed when a shipped file changed.
@@ -40,29 +40,20 @@ pub(crate) fn run(repo: &Path, range: &str, quiet: bool, globs: &[String]) -> i3
         .filter(|p| matchers.iter().any(|m| m.is_match(p)))
         .collect();
     if !shipped.is_empty() && !quiet {
-        println!("{ADVISORY}");
-        println!("Shipped files changed in {range}:");
+        crate::outln!("{ADVISORY}");
+        crate::outln!("Shipped files changed in {range}:");
         for p in shipped {
-            println!("  {p}");
+            crate::outln!("  {p}");
         }
     }
     0
 }
 
-/// A glob as a regex matching a whole path segment sequence at any depth: `*` and `?` stay
-/// inside one segment, `**` crosses segments.
-pub(crate) fn glob_regex(glob: &str) -> String {
-    format!(
-        "(?:^|/){}$",
-        crate::core::glob::regex_body(glob.trim_start_matches("./"))
-    )
-}
-
-fn compile(globs: &[String]) -> Result<Vec<Regex>, String> {
+fn compile(globs: &[String]) -> Result<Vec<GlobMatcher>, String> {
     globs
         .iter()
         .map(|g| {
-            Regex::new(&glob_regex(g))
+            crate::core::glob::any_depth(g)
                 .map_err(|e| format!("glob {g:?} (handoff.stale_runtime_globs): {e}"))
         })
         .collect()
@@ -119,7 +110,7 @@ mod tests {
     use super::*;
 
     fn matches(glob: &str, path: &str) -> bool {
-        Regex::new(&glob_regex(glob)).unwrap().is_match(path)
+        compile(&[glob.to_string()]).unwrap()[0].is_match(path)
     }
 
     #[test]

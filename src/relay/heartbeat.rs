@@ -9,7 +9,6 @@ use crate::core::exec::{self, Ended};
 use crate::core::git;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// Less time than this left before the deadline: the heartbeat is not attempted.
@@ -102,7 +101,7 @@ pub(crate) fn send(
         }
         timeout = timeout.min(left);
     }
-    let mut cmd = Command::new(weave);
+    let mut cmd = exec::command(weave);
     cmd.args(["send", event]).current_dir(root);
     let run = exec::run(cmd, timeout, false);
     match run.ended {
@@ -158,7 +157,7 @@ mod tests {
         let ctx_with = |path: &str| {
             Ctx::for_test(
                 crate::core::ctx::Env::fixed([("PATH", path)]),
-                crate::core::clock::Clock::Fixed(chrono::Utc::now()),
+                crate::core::clock::Clock::System,
                 t.path().to_path_buf(),
             )
         };
@@ -183,7 +182,7 @@ mod tests {
         if crate::core::root::git_top(t.path()).is_none() {
             let ctx = Ctx::for_test(
                 crate::core::ctx::Env::fixed([("PATH", "/nonexistent")]),
-                crate::core::clock::Clock::Fixed(chrono::Utc::now()),
+                crate::core::clock::Clock::System,
                 t.path().to_path_buf(),
             );
             assert!(hazard(&ctx, t.path(), &Config::default()).is_empty());

@@ -28,12 +28,11 @@ mod verify;
 pub(crate) use handler::RelayHandler;
 
 use crate::core::error::{Error, Result};
+use crate::core::io;
 use crate::core::project::Project;
 use crate::core::yaml;
 use handoff::HandoffInput;
-use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// `baton relay` subcommands.
@@ -113,33 +112,22 @@ pub(crate) enum Command {
 /// inherited stdin that nobody closes must not hang the command.
 const STDIN_WAIT: Duration = Duration::from_secs(3);
 
-/// Reads stdin to the end, or gives up after `wait` when it never closes (then it is ignored,
-/// with a note on stderr).
-fn read_stdin(wait: Duration) -> Result<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut s = String::new();
-        let r = std::io::stdin().read_to_string(&mut s).map(|_| s);
-        let _ = tx.send(r);
-    });
-    match rx.recv_timeout(wait) {
-        Ok(Ok(s)) => Ok(s),
-        Ok(Err(e)) => Err(Error::Input(format!("stdin: {e}"))),
-        Err(_) => {
+/// The YAML on stdin, or nothing when stdin is a terminal, `--no-stdin` was given, or stdin
+/// was not closed within `STDIN_WAIT` (said on stderr).
+fn stdin_yaml(no_stdin: bool) -> Result<String> {
+    if no_stdin || io::stdin_is_terminal() {
+        return Ok(String::new());
+    }
+    match io::read_stdin(STDIN_WAIT)? {
+        io::Stdin::Text(text) => Ok(text),
+        io::Stdin::NotClosed => {
             eprintln!(
                 "baton: stdin was not closed within {} s: ignored (pass --no-stdin, or pipe the YAML in)",
-                wait.as_secs()
+                STDIN_WAIT.as_secs()
             );
             Ok(String::new())
         }
     }
-}
-
-fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
-    let text =
-        serde_json::to_string(value).map_err(|e| Error::Internal(format!("JSON output: {e}")))?;
-    println!("{text}");
-    Ok(())
 }
 
 /// What to do about a config with problems (the defaults are in force then, which may be
@@ -175,12 +163,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             no_stdin,
             json,
         } => {
-            let stdin = if no_stdin || std::io::stdin().is_terminal() {
-                String::new()
-            } else {
-                read_stdin(STDIN_WAIT)?
-            };
-            let from_yaml: HandoffInput = yaml::parse(&stdin, "stdin")?;
+            let from_yaml: HandoffInput = yaml::parse(&stdin_yaml(no_stdin)?, "stdin")?;
             let flags = HandoffInput {
                 loop_id,
                 orchestrator_phase,
@@ -199,19 +182,19 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                 handoff::Limits::cli(),
             )?;
             if json {
-                print_json(&outcome)?;
+                io::print_json(&outcome);
             } else {
-                print!("{}", handoff::render(&outcome));
+                crate::out!("{}", handoff::render(&outcome));
             }
             Ok(0)
         }
         Command::Resume { from, json } => {
             let outcome = resume::resume(&project.ctx, &project.root, config, from.as_deref())?;
             if json {
-                print_json(&outcome)?;
+                io::print_json(&outcome);
             } else {
                 let (out, err) = resume::render(&outcome);
-                print!("{out}");
+                crate::out!("{out}");
                 eprint!("{err}");
             }
             Ok(outcome.exit_code())
@@ -219,9 +202,9 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Cycle { loop_id, json } => {
             let c = status::cycle(&project.root, config, loop_id.as_deref())?;
             if json {
-                print_json(&c)?;
+                io::print_json(&c);
             } else {
-                print!("{}", status::render_cycle(&c));
+                crate::out!("{}", status::render_cycle(&c));
             }
             Ok(0)
         }
@@ -233,9 +216,9 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             }
             let s = status::survey(&project.root, config);
             if json {
-                print_json(&s)?;
+                io::print_json(&s);
             } else {
-                print!("{}", status::render(&s));
+                crate::out!("{}", status::render(&s));
             }
             Ok(0)
         }

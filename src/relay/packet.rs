@@ -84,7 +84,7 @@ impl Packet {
 
     /// The whole file: front matter and body. `resume_prompt` is the wake-up prompt.
     pub(crate) fn render(&self, resume_prompt: &str) -> Result<String> {
-        let fm = serde_yaml::to_string(self)
+        let fm = serde_yaml_ng::to_string(self)
             .map_err(|e| Error::Internal(format!("packet to YAML: {e}")))?;
         let mut out = format!("---\n{fm}---\n# Relay packet {}\n\n", self.loop_id);
         out.push_str(&format!(

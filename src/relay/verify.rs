@@ -13,7 +13,6 @@ use crate::core::fsx;
 use crate::core::redact::Redactor;
 use regex::Regex;
 use serde::Serialize;
-use std::process::Command;
 use std::sync::LazyLock;
 use std::time::Duration;
 
@@ -58,7 +57,7 @@ pub(crate) fn run(layout: &Layout, timeout: Duration, redactor: &Redactor) -> Ve
             },
         };
     }
-    let mut cmd = Command::new("bash");
+    let mut cmd = exec::command("bash");
     cmd.arg(&path).current_dir(&layout.root);
     let run = exec::run(cmd, timeout, true);
     if run.ok() {

@@ -1568,8 +1568,8 @@ fn plugin_files_have_valid_front_matter() {
             .split("\n---\n")
             .next()
             .unwrap();
-        let v: serde_yaml::Value =
-            serde_yaml::from_str(front).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let v: serde_yaml_ng::Value =
+            serde_yaml_ng::from_str(front).unwrap_or_else(|e| panic!("{rel}: {e}"));
         assert!(
             v["description"].as_str().is_some_and(|d| d.len() > 20),
             "{rel}"
