@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Runs `baton status`; returns the exit code.
 pub(crate) fn run(project: &Project, json: bool) -> i32 {
-    let states = footprint::survey(&project.root, project.config());
+    let states = footprint::state_folders(&project.root, project.config());
     let problems: Vec<String> = project
         .config_problems()
         .iter()

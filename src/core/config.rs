@@ -312,7 +312,7 @@ pub struct Redact {
 
 /// The configuration in force and where it came from.
 #[derive(Debug)]
-pub struct Loaded {
+pub struct Effective {
     /// The effective configuration (the defaults when a file was invalid).
     pub config: Config,
     /// The files that were read, weakest first.
@@ -324,13 +324,8 @@ pub struct Loaded {
 /// The config files that apply to `root`, weakest first, whether or not they exist.
 pub fn candidate_files(ctx: &Ctx, root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let user_dir = ctx
-        .env
-        .var("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| ctx.env.var("HOME").map(|h| Path::new(&h).join(".config")));
-    if let Some(dir) = user_dir {
-        files.push(dir.join("baton/config.yaml"));
+    if let Some(dir) = super::paths::config_dir(&ctx.env) {
+        files.push(dir.join("config.yaml"));
     }
     files.push(root.join(PROJECT_CONFIG));
     if let Some(extra) = ctx.env.var("BATON_CONFIG") {
@@ -341,7 +336,7 @@ pub fn candidate_files(ctx: &Ctx, root: &Path) -> Vec<PathBuf> {
 
 /// Loads the configuration for `root`. Never fails: problems are returned beside the
 /// defaults.
-pub fn load(ctx: &Ctx, root: &Path) -> Loaded {
+pub fn load(ctx: &Ctx, root: &Path) -> Effective {
     let mut merged = serde_yaml_ng::Value::Mapping(serde_yaml_ng::Mapping::new());
     let mut sources = Vec::new();
     let mut problems = Vec::new();
@@ -384,13 +379,13 @@ pub fn load(ctx: &Ctx, root: &Path) -> Loaded {
         }
     };
     if !problems.is_empty() {
-        return Loaded {
+        return Effective {
             config: Config::default(),
             sources,
             problems,
         };
     }
-    Loaded {
+    Effective {
         config,
         sources,
         problems,

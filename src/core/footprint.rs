@@ -19,7 +19,7 @@ pub struct SubsystemState {
 }
 
 /// Surveys the four subsystems' state directories (one `read_dir` each).
-pub fn survey(root: &Path, config: &Config) -> Vec<SubsystemState> {
+pub fn state_folders(root: &Path, config: &Config) -> Vec<SubsystemState> {
     [
         ("relay", config.relay.enabled, &config.paths.relay),
         ("audit", config.audit.enabled, &config.paths.audit),
@@ -65,12 +65,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn survey_sees_non_empty_dirs_only() {
+    fn state_folders_are_seen_when_not_empty() {
         let t = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(t.path().join(".rune")).unwrap();
         std::fs::write(t.path().join(".rune/progress.md"), "x").unwrap();
         std::fs::create_dir_all(t.path().join(".boo")).unwrap();
-        let s = survey(t.path(), &Config::default());
+        let s = state_folders(t.path(), &Config::default());
         let with: Vec<_> = s.iter().filter(|s| s.has_state).map(|s| s.name).collect();
         assert_eq!(with, vec!["bridge"]);
         assert_eq!(
@@ -84,7 +84,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let mut c = Config::default();
         c.audit.enabled = false;
-        let line = active_line(&survey(t.path(), &c));
+        let line = active_line(&state_folders(t.path(), &c));
         assert_eq!(
             line,
             "baton is active. No subsystem has state in this repository yet. Disabled by config: audit."

@@ -8,7 +8,7 @@
 //! session changed), it asks `Project`, whose `Readers` the layer above (the CLI and the hook
 //! bus) wires to the owning subsystem's reader.
 
-use super::config::{self, Config, Loaded};
+use super::config::{self, Config, Effective};
 use super::ctx::Ctx;
 use super::error::{Error, Result};
 use super::git::{self, GitState};
@@ -43,7 +43,7 @@ pub struct Project {
     pub ctx: Ctx,
     /// The project root.
     pub root: PathBuf,
-    loaded: Loaded,
+    loaded: Effective,
     readers: Readers,
     redactor: OnceCell<Redactor>,
     git: OnceCell<std::result::Result<GitState, String>>,
@@ -72,7 +72,7 @@ impl Project {
 
     /// A project with a configuration already in hand (tests, and callers that load another
     /// project's config).
-    pub fn with_loaded(ctx: Ctx, root: PathBuf, loaded: Loaded, readers: Readers) -> Project {
+    pub fn with_loaded(ctx: Ctx, root: PathBuf, loaded: Effective, readers: Readers) -> Project {
         Project {
             ctx,
             root,
@@ -85,7 +85,7 @@ impl Project {
 
     /// A project on the default configuration (unit tests).
     pub fn with_config(ctx: Ctx, root: PathBuf, config: Config) -> Project {
-        let loaded = Loaded {
+        let loaded = Effective {
             config,
             sources: Vec::new(),
             problems: Vec::new(),

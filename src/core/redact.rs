@@ -248,7 +248,7 @@ mod tests {
 
     // Test secrets are assembled at run time so this file holds no string a secret scanner
     // would flag.
-    fn s(parts: &[&str]) -> String {
+    fn joined(parts: &[&str]) -> String {
         parts.concat()
     }
 
@@ -262,33 +262,33 @@ mod tests {
     #[test]
     fn each_listed_pattern_is_removed() {
         let cases = [
-            s(&["AKIA", "IOSFODNN7EXAMPLE"]),
-            s(&[
+            joined(&["AKIA", "IOSFODNN7EXAMPLE"]),
+            joined(&[
                 "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\nabc\n-----END RSA ",
                 "PRIVATE KEY-----",
             ]),
-            s(&["-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA"]),
-            s(&["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
-            s(&["ghs_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
-            s(&["gho_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
-            s(&["ghu_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
-            s(&["ghr_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
-            s(&[
+            joined(&["-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA"]),
+            joined(&["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            joined(&["ghs_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            joined(&["gho_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            joined(&["ghu_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            joined(&["ghr_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]),
+            joined(&[
                 "github_pat_",
                 "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
             ]),
-            s(&["sk-", "abcdefghijklmnopqrstuvwxyz012345"]),
-            s(&["sk-ant-", "api03-abcdefghijklmnopqrstuvwxyz-0123456789"]),
-            s(&["sk-proj-", "abcdefghijklmnopqrstuvwxyz0123456789"]),
-            s(&["client_secret_", "abcdef123456"]),
-            s(&["glpat-", "abcdefghij0123456789"]),
-            s(&["xoxb-", "1234567890-abcdefghij"]),
-            s(&["xoxp-", "1234567890-abcdefghij"]),
-            s(&["AIza", "SyA1234567890abcdefghijklmnopqrstuv"]),
-            s(&["sk_live_", "abcdefghijklmnop1234"]),
-            s(&["rk_live_", "abcdefghijklmnop1234"]),
-            s(&["npm_", "abcdefghijklmnopqrstuvwxyz0123456789"]),
-            s(&[
+            joined(&["sk-", "abcdefghijklmnopqrstuvwxyz012345"]),
+            joined(&["sk-ant-", "api03-abcdefghijklmnopqrstuvwxyz-0123456789"]),
+            joined(&["sk-proj-", "abcdefghijklmnopqrstuvwxyz0123456789"]),
+            joined(&["client_secret_", "abcdef123456"]),
+            joined(&["glpat-", "abcdefghij0123456789"]),
+            joined(&["xoxb-", "1234567890-abcdefghij"]),
+            joined(&["xoxp-", "1234567890-abcdefghij"]),
+            joined(&["AIza", "SyA1234567890abcdefghijklmnopqrstuv"]),
+            joined(&["sk_live_", "abcdefghijklmnop1234"]),
+            joined(&["rk_live_", "abcdefghijklmnop1234"]),
+            joined(&["npm_", "abcdefghijklmnopqrstuvwxyz0123456789"]),
+            joined(&[
                 "eyJ",
                 "hbGciOiJIUzI1NiJ9.eyJ",
                 "zdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
@@ -310,9 +310,9 @@ mod tests {
 
     #[test]
     fn contextual_rules_keep_the_label() {
-        let bearer = s(&["Authorization: Bearer ", "abcdefghijklmnop0123456789"]);
+        let bearer = joined(&["Authorization: Bearer ", "abcdefghijklmnop0123456789"]);
         assert_eq!(redact(&bearer).text, "Authorization: Bearer [REDACTED]");
-        let url = s(&[
+        let url = joined(&[
             "git clone https://alice:",
             "hunter2pass@example.com/repo.git",
         ]);
@@ -320,7 +320,7 @@ mod tests {
             redact(&url).text,
             "git clone https://alice:[REDACTED]@example.com/repo.git"
         );
-        let env = s(&[
+        let env = joined(&[
             "export OPENAI_API_KEY=",
             "abc123def456\nDB_PASSWORD='p4ss w0rd'\nPASSWORD=",
             "x9y8z7",
@@ -331,7 +331,7 @@ mod tests {
             "export OPENAI_API_KEY=[REDACTED]\nDB_PASSWORD=[REDACTED]\nPASSWORD=[REDACTED]"
         );
         assert_eq!(r.count, 3);
-        let token = s(&["GITHUB_TOKEN=\"", "abc def\""]);
+        let token = joined(&["GITHUB_TOKEN=\"", "abc def\""]);
         assert_eq!(redact(&token).text, "GITHUB_TOKEN=[REDACTED]");
     }
 
@@ -359,24 +359,30 @@ sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
     fn key_value_secrets_in_config_json_and_yaml() {
         let cases = [
             (
-                s(&[
+                joined(&[
                     "aws_secret_access_key = ",
                     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
                 ]),
                 "aws_secret_access_key = [REDACTED]",
             ),
             (
-                s(&["{\"api_key\": \"", "a1b2c3d4e5f6g7h8\"}"]),
+                joined(&["{\"api_key\": \"", "a1b2c3d4e5f6g7h8\"}"]),
                 "{\"api_key\": \"[REDACTED]\"}",
             ),
-            (s(&["password: ", "hunter2hunter2"]), "password: [REDACTED]"),
             (
-                s(&["client_secret: '", "Zx9yW8vU7tS6'"]),
+                joined(&["password: ", "hunter2hunter2"]),
+                "password: [REDACTED]",
+            ),
+            (
+                joined(&["client_secret: '", "Zx9yW8vU7tS6'"]),
                 "client_secret: '[REDACTED]'",
             ),
-            (s(&["API_KEY=\\\"", "abc def\\\""]), "API_KEY=[REDACTED]"),
             (
-                s(&["curl https://:", "tok3nvalue@example.com"]),
+                joined(&["API_KEY=\\\"", "abc def\\\""]),
+                "API_KEY=[REDACTED]",
+            ),
+            (
+                joined(&["curl https://:", "tok3nvalue@example.com"]),
                 "curl https://:[REDACTED]@example.com",
             ),
         ];
@@ -397,7 +403,7 @@ sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
 
     #[test]
     fn an_orphan_key_body_is_removed() {
-        let text = s(&[
+        let text = joined(&[
             "log start\nMIIEowIBAAKCAQEAx7\nabcdefghijklmnopqrstuvwxyz012345\n-----END RSA ",
             "PRIVATE KEY-----\ntest failed\n",
         ]);
@@ -414,7 +420,7 @@ sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
 
     #[test]
     fn redaction_is_idempotent() {
-        let once = redact(&s(&[
+        let once = redact(&joined(&[
             "TOKEN=",
             "abc ghp_",
             "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",

@@ -21,7 +21,7 @@ impl Handler for ActiveHandler {
     }
 
     fn handle(&self, _event: &HookEvent, project: &Project) -> Result<Contribution> {
-        let states = footprint::survey(&project.root, project.config());
+        let states = footprint::state_folders(&project.root, project.config());
         Ok(Contribution::sections(vec![Section::new(
             "",
             footprint::active_line(&states),
