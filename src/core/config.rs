@@ -31,6 +31,9 @@ pub struct Config {
     pub bridge: Bridge,
     /// Extra redaction rules.
     pub redact: Redact,
+    /// Keep state in a project folder that is not inside a git work tree (by default baton
+    /// creates nothing there: no `.boo/`, no `.rune/` in a plain folder).
+    pub state_outside_git: bool,
 }
 
 impl Default for Config {
@@ -43,6 +46,7 @@ impl Default for Config {
             handoff: Handoff::default(),
             bridge: Bridge::default(),
             redact: Redact::default(),
+            state_outside_git: false,
         }
     }
 }
@@ -341,11 +345,13 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
     let mut sources = Vec::new();
     let mut problems = Vec::new();
     for file in candidate_files(ctx, root) {
-        let text = match std::fs::read_to_string(&file) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+        // A config may be a link to an endless file or a FIFO (it can be committed so):
+        // read regular files only, and at most a megabyte.
+        let text = match super::fsx::read_limited(&file, super::fsx::Limit::CONFIG) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue,
             Err(e) => {
-                problems.push(Error::io("read config", &file, e));
+                problems.push(e);
                 continue;
             }
         };
@@ -639,6 +645,20 @@ mod tests {
             "handoff: {resume_command: /dr-continue}\n",
         );
         assert!(load(&ctx_with(t.path()), t.path()).problems.is_empty());
+    }
+
+    #[test]
+    fn issue_10_a_config_linked_to_an_endless_file_is_a_problem_not_a_hang() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join(".claude")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", t.path().join(PROJECT_CONFIG)).unwrap();
+        let l = load(&ctx_with(t.path()), t.path());
+        assert_eq!(l.config, Config::default());
+        let msg = l.problems[0].to_string();
+        assert!(
+            msg.contains("symlink") && msg.contains("baton.yaml"),
+            "{msg}"
+        );
     }
 
     #[test]

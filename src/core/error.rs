@@ -30,6 +30,20 @@ pub enum Error {
     /// A path is a symlink where baton does not expect one.
     #[error("refusing to follow symlink at {0}")]
     Symlink(PathBuf),
+    /// A path that should lie inside the project does not (`..`, an absolute path).
+    #[error("refusing {path}: it is not inside {root}")]
+    Outside { path: PathBuf, root: PathBuf },
+    /// A file baton reads is not a regular file (a FIFO, a device, a directory).
+    #[error("refusing to read {path}: it is {kind}, not a regular file")]
+    NotRegular { path: PathBuf, kind: &'static str },
+    /// A file is larger than baton reads for its kind.
+    #[error("refusing to read {path}: {size} bytes is over the {limit}-byte limit for {what}; shorten or remove it")]
+    TooLarge {
+        path: PathBuf,
+        what: &'static str,
+        size: u64,
+        limit: u64,
+    },
     /// The hook input could not be understood.
     #[error("hook input: {0}")]
     Input(String),

@@ -137,6 +137,43 @@ impl Project {
             .map_err(|e| Error::Git(e.trim_start_matches("git: ").to_string()))
     }
 
+    /// Why baton must not create state in this project, when it must not: the root is `/` or
+    /// the user's home folder (no project was named and no git work tree found), or it is not
+    /// inside a git work tree and the config does not say `state_outside_git: true`. Hooks
+    /// then stay silent; commands that write say this line.
+    pub fn state_refusal(&self) -> Option<String> {
+        let root = &self.root;
+        if root.parent().is_none() {
+            return Some(format!(
+                "baton keeps no state in {}: the project folder is the file system root (start Claude Code in a project, or pass --root)",
+                root.display()
+            ));
+        }
+        let home = self.env("HOME").map(PathBuf::from);
+        if home.as_deref().is_some_and(|h| same_dir(h, root)) {
+            return Some(format!(
+                "baton keeps no state in {}: that is your home folder, not a project (start Claude Code in a project, or pass --root)",
+                root.display()
+            ));
+        }
+        if !self.config().state_outside_git && super::root::git_top(root).is_none() {
+            return Some(format!(
+                "baton keeps no state in {}: it is not inside a git work tree (run `git init` there, or set `state_outside_git: true` in {})",
+                root.display(),
+                config::PROJECT_CONFIG
+            ));
+        }
+        None
+    }
+
+    /// `Ok` when baton may create state here; else the refusal as an error.
+    pub fn require_state(&self) -> Result<()> {
+        match self.state_refusal() {
+            Some(why) => Err(Error::Invalid(why)),
+            None => Ok(()),
+        }
+    }
+
     /// A path under the project root.
     pub fn path(&self, rel: impl AsRef<Path>) -> PathBuf {
         self.root.join(rel)
@@ -150,6 +187,15 @@ impl Project {
     /// The bridge's reader: blocked items of the newest progress entry.
     pub fn blocked_items(&self) -> Vec<String> {
         (self.readers.blocked_items)(self)
+    }
+}
+
+/// Whether two paths name the same folder (after resolving links; as given when they cannot
+/// be resolved).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
     }
 }
 
@@ -178,6 +224,47 @@ mod tests {
         assert!(p.config_problems()[0]
             .to_string()
             .contains("relay.cycle_budget"));
+    }
+
+    fn at(root: &Path, home: &Path) -> Project {
+        let ctx = Ctx::for_test(
+            Env::fixed([("HOME", home.to_str().unwrap())]),
+            Clock::System,
+            root.into(),
+        );
+        Project::open(ctx, Some(root.to_path_buf()), None, Readers::NONE)
+    }
+
+    #[test]
+    fn issue_10_no_state_at_the_file_system_root_in_home_or_outside_git() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let plain = t.path().join("plain");
+        let repo = t.path().join("repo");
+        for d in [&home, &plain, &repo.join(".git")] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        assert!(at(Path::new("/"), &home)
+            .state_refusal()
+            .unwrap()
+            .contains("file system root"));
+        assert!(at(&home, &home)
+            .state_refusal()
+            .unwrap()
+            .contains("home folder"));
+        if crate::core::root::git_top(&plain).is_none() {
+            let why = at(&plain, &home).state_refusal().unwrap();
+            assert!(why.contains("not inside a git work tree"), "{why}");
+            std::fs::create_dir_all(plain.join(".claude")).unwrap();
+            std::fs::write(
+                plain.join(config::PROJECT_CONFIG),
+                "state_outside_git: true\n",
+            )
+            .unwrap();
+            assert_eq!(at(&plain, &home).state_refusal(), None);
+        }
+        assert_eq!(at(&repo, &home).state_refusal(), None);
+        assert_eq!(at(&repo.join("sub"), &home).state_refusal(), None);
     }
 
     #[test]

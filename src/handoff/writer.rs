@@ -133,10 +133,15 @@ pub(crate) fn write(req: &Request, config: &Config) -> Result<Written> {
     if !config.handoff.shared {
         fsx::keep_out_of_git(&dir)?;
     }
-    let _lock = MkdirLock::acquire(
+    // datarim's own writer holds this lock as a bare `mkdir` (no owner file): it is waited
+    // for up to DR_SESSION_LOCK_TIMEOUT, never broken (datarim's contract: exit 3).
+    let _lock = MkdirLock::acquire_with(
         &session::lock_path(&dir, &req.session_id),
-        req.lock_timeout,
-        LOCK_STALE_AFTER,
+        &fsx::LockOptions {
+            timeout: req.lock_timeout,
+            stale_after: LOCK_STALE_AFTER,
+            ownerless: fsx::Ownerless::Wait,
+        },
     )?;
     let path = session::artefact_path(&dir, &req.session_id);
     let unlinked_symlink = unlink_symlink(&path)?;

@@ -54,6 +54,11 @@ fn answer(bytes: &[u8], hint: Option<EventName>, ctx: &Ctx) -> Rendered {
         event.common.cwd.as_deref(),
         bus::readers(),
     );
+    // No project here (the file system root, the home folder, a folder outside git): the
+    // hooks keep quiet and create nothing.
+    if project.state_refusal().is_some() {
+        return Rendered::default();
+    }
     // Config problems are told once per session, at SessionStart; other events run on the
     // defaults quietly (`baton doctor` lists the problems).
     let config_errors: Vec<String> = if event.name() == EventName::SessionStart {

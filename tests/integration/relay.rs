@@ -725,9 +725,9 @@ fn a_stop_created_while_the_lock_is_held_halts_the_handoff() {
     let p = Project::new();
     handed_off(&p);
     let commits = commit_count(&p);
-    // Another relay command holds the lock (a fresh lock without an owner file is not stale).
+    // Another relay command holds the lock: its owner file names a live process (this test).
     let lock = p.root.join(".handoff/loop/.relay.lock");
-    std::fs::create_dir_all(&lock).unwrap();
+    hold_lock(&lock);
     let mut c = p.command(&["relay", "handoff", "--phase", "land", "--no-stdin"]);
     c.env("BATON_NOW", "2026-11-30T11:00:00Z");
     let child = std::thread::spawn(move || crate::harness::run_command(c, b""));
@@ -923,7 +923,7 @@ fn the_stop_hook_skips_the_handoff_quickly_when_the_lock_is_held() {
     at_the_budget(&p);
     let commits = commit_count(&p);
     // Another relay command holds the lock (fresh, no owner file: not stale).
-    std::fs::create_dir_all(p.root.join(".handoff/loop/.relay.lock")).unwrap();
+    hold_lock(&p.root.join(".handoff/loop/.relay.lock"));
     let start = std::time::Instant::now();
     let out = p.hook("Stop", stop_event(&p, false).as_bytes());
     let took = start.elapsed();
@@ -1004,4 +1004,14 @@ fn resume_in_the_packets_worktree_refuses_when_that_worktree_config_has_problems
         std::fs::read_to_string(wt.join(LOOP_STATE)).unwrap(),
         before
     );
+}
+
+/// A lock directory held by a live process (this test's): an owner file naming its pid.
+fn hold_lock(lock: &Path) {
+    std::fs::create_dir_all(lock).unwrap();
+    std::fs::write(
+        lock.join("owner"),
+        format!("pid={}\ntoken=test-holder\n", std::process::id()),
+    )
+    .unwrap();
 }

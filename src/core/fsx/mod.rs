@@ -4,16 +4,27 @@
 //!   file or the new one, never half of either);
 //! * `append_line`: one whole line in one `write` under an advisory lock, so parallel hooks
 //!   never interleave or lose records (no fsync: this runs on the hook hot path);
-//! * `MkdirLock`: a lock that is a directory, with a timeout and recovery of stale locks;
+//! * `MkdirLock` (lock.rs): a lock that is a directory, with a timeout and recovery of stale
+//!   locks;
+//! * bounded reads (read.rs): regular files only, never a link or a FIFO, a size cap per kind;
+//! * paths inside the project (inside.rs): no symlink between the root and a state file;
 //! * private dirs (0700) and files (0600), symlink refusal, and id validation for anything
 //!   that becomes a path component.
+
+mod inside;
+mod lock;
+mod read;
+
+pub use inside::{check_inside, ensure_dir_in, join_inside};
+pub use lock::{LockOptions, MkdirLock, Ownerless, OWNERLESS_GRACE};
+pub use read::{open_regular, read_bytes_limited, read_limited, Limit};
 
 use super::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::SystemTime;
 
 /// Mode of files that hold session content.
 pub const PRIVATE_FILE: u32 = 0o600;
@@ -86,7 +97,63 @@ pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     if let Ok(d) = File::open(&dir) {
         let _ = d.sync_all();
     }
+    sweep_temp_files(&dir, Some(&name.to_string_lossy()));
     Ok(())
+}
+
+/// What marks a temp file of `atomic_write`: `.<name>.tmp.<pid>.<n>`.
+const TEMP_MARK: &str = ".tmp.";
+/// A temp file older than this is a leftover whatever its pid says (no write takes so long).
+const TEMP_MAX_AGE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Removes the temp files a killed writer left in `dir` (of the file `name` only, or of any
+/// file): those whose writer no longer runs, or older than ten minutes. `atomic_write` calls
+/// it for the file it wrote; a subsystem may call it for its state folder at session start.
+/// Best effort: nothing here fails the caller.
+#[allow(clippy::disallowed_methods)] // a temp file's age is measured against its file time
+pub fn sweep_temp_files(dir: &Path, name: Option<&str>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = name.map(|n| format!(".{n}{TEMP_MARK}"));
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let file_name = file_name.to_string_lossy();
+        let Some(rest) = (match &prefix {
+            Some(p) => file_name.strip_prefix(p.as_str()),
+            None if file_name.starts_with('.') => {
+                file_name.rsplit_once(TEMP_MARK).map(|(_, rest)| rest)
+            }
+            None => None,
+        }) else {
+            continue;
+        };
+        let Some((pid, suffix)) = rest.split_once('.') else {
+            continue;
+        };
+        let (Ok(pid), true) = (
+            pid.parse::<u32>(),
+            suffix.bytes().all(|b| b.is_ascii_digit()),
+        ) else {
+            continue;
+        };
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .is_some_and(|age| age > TEMP_MAX_AGE);
+        if meta.is_file() && (old || !process_runs(pid)) && pid != std::process::id() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with `pid` runs (where `/proc` says; elsewhere "yes").
+pub(crate) fn process_runs(pid: u32) -> bool {
+    !Path::new("/proc/self").exists() || Path::new("/proc").join(pid.to_string()).exists()
 }
 
 fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
@@ -131,135 +198,6 @@ pub fn append_line(path: &Path, line: &str, mode: u32) -> Result<()> {
     written.map_err(|e| Error::io("append to", path, e))
 }
 
-/// A lock held as a directory; removed when dropped (only while it is still ours).
-#[derive(Debug)]
-pub struct MkdirLock {
-    path: PathBuf,
-    /// Written into the owner file: tells this holder's lock from a successor's.
-    token: String,
-}
-
-/// The file inside a lock directory that names its holder.
-const OWNER_FILE: &str = "owner";
-/// A holder names itself in the owner file microseconds after creating the lock directory;
-/// a lock with no readable owner older than this was left by a writer killed in between.
-/// (datarim's own writer makes ownerless locks too, held for well under a second.)
-const OWNERLESS_GRACE: Duration = Duration::from_secs(5);
-
-/// What a lock's owner file says.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-struct Owner {
-    pid: Option<u32>,
-    token: Option<String>,
-}
-
-fn read_owner(path: &Path) -> Owner {
-    let text = fs::read_to_string(path.join(OWNER_FILE)).unwrap_or_default();
-    let mut owner = Owner::default();
-    for line in text.lines() {
-        if let Some(v) = line.strip_prefix("pid=") {
-            owner.pid = v.trim().parse().ok();
-        } else if let Some(v) = line.strip_prefix("token=") {
-            owner.token = Some(v.trim().to_string());
-        }
-    }
-    owner
-}
-
-impl MkdirLock {
-    /// Takes the lock at `path`, waiting up to `timeout`. A lock whose holder process is gone,
-    /// or that is older than `stale_after`, is taken over; a live, fresh lock never is.
-    pub fn acquire(path: &Path, timeout: Duration, stale_after: Duration) -> Result<MkdirLock> {
-        let start = Instant::now();
-        loop {
-            match fs::create_dir(path) {
-                Ok(()) => {
-                    let token = format!("{}-{}", std::process::id(), unique_suffix());
-                    let owner = format!("pid={}\ntoken={token}\n", std::process::id());
-                    let _ = fs::write(path.join(OWNER_FILE), owner);
-                    return Ok(MkdirLock {
-                        path: path.to_path_buf(),
-                        token,
-                    });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    refuse_symlink(path)?;
-                    if let Some(seen) = stale_owner(path, stale_after) {
-                        break_lock(path, &seen, stale_after);
-                        continue;
-                    }
-                }
-                Err(e) => return Err(Error::io("create lock", path, e)),
-            }
-            if start.elapsed() >= timeout {
-                return Err(Error::LockTimeout {
-                    path: path.to_path_buf(),
-                    waited_ms: start.elapsed().as_millis(),
-                });
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-    }
-
-    /// Where the lock lives.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for MkdirLock {
-    fn drop(&mut self) {
-        // A holder that overran `stale_after` may have been replaced: never remove a
-        // successor's lock.
-        if read_owner(&self.path).token.as_deref() == Some(self.token.as_str()) {
-            let _ = fs::remove_dir_all(&self.path);
-        }
-    }
-}
-
-/// The owner of the lock at `path` when the lock is stale: its recorded holder no longer
-/// runs, or it is older than `stale_after` (which also covers a holder that died before
-/// writing its owner file).
-#[allow(clippy::disallowed_methods)] // a lock's age is measured against its file time
-fn stale_owner(path: &Path, stale_after: Duration) -> Option<Owner> {
-    let owner = read_owner(path);
-    let age = fs::metadata(path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| SystemTime::now().duration_since(t).ok())
-        .unwrap_or_default();
-    let ownerless = owner.pid.is_none() && owner.token.is_none();
-    let stale = age > stale_after
-        || (ownerless && age > OWNERLESS_GRACE.min(stale_after))
-        || owner.pid.is_some_and(|pid| !process_alive(pid));
-    stale.then_some(owner)
-}
-
-/// Whether a process with `pid` exists. Where `/proc` is not available the answer is "yes",
-/// so only the age rule can break the lock.
-fn process_alive(pid: u32) -> bool {
-    let proc_root = Path::new("/proc");
-    if !proc_root.join("self").exists() {
-        return true;
-    }
-    proc_root.join(pid.to_string()).exists()
-}
-
-/// Removes a stale lock without racing other breakers or a new holder: under an advisory
-/// lock on the lock directory itself (so nothing is left beside it), the lock is removed only
-/// if it is still stale and still held by the owner that was judged stale (a lock taken
-/// afresh in between has another token).
-fn break_lock(path: &Path, seen: &Owner, stale_after: Duration) {
-    let Ok(guard) = File::open(path) else { return };
-    if guard.lock().is_err() {
-        return;
-    }
-    if stale_owner(path, stale_after).as_ref() == Some(seen) {
-        let _ = fs::remove_dir_all(path);
-    }
-    let _ = guard.unlock();
-}
-
 /// Checks that `value` is safe as one path component: 1–128 characters of letters, digits,
 /// `.`, `_` and `-`, starting with a letter or digit (so never `.`, `..` or hidden).
 pub fn validate_component(what: &'static str, value: &str) -> Result<()> {
@@ -294,7 +232,7 @@ fn parent_of(path: &Path) -> Result<PathBuf> {
 }
 
 #[allow(clippy::disallowed_methods)] // uniqueness, not the session's time
-fn unique_suffix() -> u64 {
+pub(crate) fn unique_suffix() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now()
@@ -321,6 +259,27 @@ mod tests {
         assert_eq!(mode_of(&p), 0o600);
         let leftovers: Vec<_> = fs::read_dir(t.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temp file left behind");
+    }
+
+    #[test]
+    fn issue_10_a_killed_writers_temp_file_is_removed_by_the_next_write() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("latest.md");
+        // As a writer killed before its rename leaves it (pid 2147483632 never runs).
+        let left = t.path().join(".latest.md.tmp.2147483632.12345");
+        fs::write(&left, "half").unwrap();
+        let other = t.path().join(".other.md.tmp.2147483632.1");
+        fs::write(&other, "half").unwrap();
+        atomic_write(&p, b"whole", PRIVATE_FILE).unwrap();
+        assert!(!left.exists(), "the leftover of latest.md stayed");
+        assert!(other.exists(), "only the written file's leftovers go");
+        sweep_temp_files(t.path(), None);
+        assert!(!other.exists());
+        let names: Vec<_> = fs::read_dir(t.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("latest.md")]);
     }
 
     #[test]
@@ -363,44 +322,6 @@ mod tests {
     }
 
     #[test]
-    fn live_fresh_lock_is_not_taken_and_times_out() {
-        let t = tempfile::tempdir().unwrap();
-        let p = t.path().join(".lock.X");
-        let held = MkdirLock::acquire(&p, Duration::from_secs(1), Duration::from_secs(60)).unwrap();
-        let err = MkdirLock::acquire(&p, Duration::from_millis(100), Duration::from_secs(60))
-            .unwrap_err();
-        assert!(matches!(err, Error::LockTimeout { .. }));
-        drop(held);
-        assert!(!p.exists());
-        MkdirLock::acquire(&p, Duration::from_millis(100), Duration::from_secs(60)).unwrap();
-    }
-
-    #[test]
-    fn lock_of_a_dead_process_is_recovered() {
-        let t = tempfile::tempdir().unwrap();
-        let p = t.path().join(".lock.Y");
-        fs::create_dir(&p).unwrap();
-        // pid 0x7fff_fff0 does not exist on any ordinary system.
-        fs::write(p.join(OWNER_FILE), "pid=2147483632\ntoken=dead\n").unwrap();
-        let l = MkdirLock::acquire(&p, Duration::from_millis(200), Duration::from_secs(60));
-        assert!(l.is_ok());
-    }
-
-    #[test]
-    fn old_lock_without_owner_is_recovered_but_fresh_one_is_not() {
-        let t = tempfile::tempdir().unwrap();
-        let p = t.path().join(".lock.Z");
-        fs::create_dir(&p).unwrap();
-        assert!(
-            MkdirLock::acquire(&p, Duration::from_millis(80), Duration::from_secs(60)).is_err()
-        );
-        std::thread::sleep(Duration::from_millis(30));
-        assert!(
-            MkdirLock::acquire(&p, Duration::from_millis(80), Duration::from_millis(10)).is_ok()
-        );
-    }
-
-    #[test]
     fn keep_out_of_git_writes_once() {
         let t = tempfile::tempdir().unwrap();
         keep_out_of_git(t.path()).unwrap();
@@ -412,82 +333,6 @@ mod tests {
             fs::read_to_string(t.path().join(".gitignore")).unwrap(),
             "mine\n"
         );
-    }
-
-    #[test]
-    fn breaking_a_stale_lock_never_gives_two_holders() {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        use std::sync::Arc;
-        let t = tempfile::tempdir().unwrap();
-        for round in 0..40 {
-            let p = t.path().join(format!(".lock.R{round}"));
-            fs::create_dir(&p).unwrap();
-            fs::write(p.join(OWNER_FILE), "pid=2147483632\ntoken=dead\n").unwrap();
-            let holders = Arc::new(AtomicUsize::new(0));
-            let max = Arc::new(AtomicUsize::new(0));
-            let threads: Vec<_> = (0..8)
-                .map(|_| {
-                    let (p, holders, max) = (p.clone(), holders.clone(), max.clone());
-                    std::thread::spawn(move || {
-                        let l = MkdirLock::acquire(
-                            &p,
-                            Duration::from_secs(10),
-                            Duration::from_secs(60),
-                        )
-                        .unwrap();
-                        let now = holders.fetch_add(1, Ordering::SeqCst) + 1;
-                        max.fetch_max(now, Ordering::SeqCst);
-                        std::thread::sleep(Duration::from_millis(2));
-                        holders.fetch_sub(1, Ordering::SeqCst);
-                        drop(l);
-                    })
-                })
-                .collect();
-            for th in threads {
-                th.join().unwrap();
-            }
-            assert_eq!(
-                max.load(Ordering::SeqCst),
-                1,
-                "round {round}: two holders at once"
-            );
-        }
-    }
-
-    #[test]
-    fn an_ownerless_lock_is_broken_after_the_grace_only() {
-        let t = tempfile::tempdir().unwrap();
-        let p = t.path().join(".lock.O");
-        fs::create_dir(&p).unwrap();
-        // Fresh and ownerless: a writer starting up; not taken within 100 ms.
-        assert!(
-            MkdirLock::acquire(&p, Duration::from_millis(100), Duration::from_secs(60)).is_err()
-        );
-        // Backdate it past the grace.
-        #[allow(clippy::disallowed_methods)] // a file time, set back from the real clock
-        let old = SystemTime::now() - Duration::from_secs(10);
-        File::open(&p).unwrap().set_modified(old).unwrap();
-        assert!(
-            MkdirLock::acquire(&p, Duration::from_millis(100), Duration::from_secs(60)).is_ok()
-        );
-        let leftovers: Vec<_> = fs::read_dir(t.path()).unwrap().collect();
-        assert!(leftovers.is_empty(), "nothing left beside the lock");
-    }
-
-    #[test]
-    fn a_replaced_holder_does_not_remove_its_successors_lock() {
-        let t = tempfile::tempdir().unwrap();
-        let p = t.path().join(".lock.S");
-        let first =
-            MkdirLock::acquire(&p, Duration::from_secs(1), Duration::from_secs(60)).unwrap();
-        // As if the first holder overran stale_after and another process took over.
-        fs::write(
-            p.join(OWNER_FILE),
-            format!("pid={}\ntoken=successor\n", std::process::id()),
-        )
-        .unwrap();
-        drop(first);
-        assert!(p.exists(), "the successor's lock was removed");
     }
 
     #[test]
