@@ -2,7 +2,7 @@
 //! user as one line on stderr.
 
 use crate::core::ctx::Ctx;
-use crate::core::project::Project;
+use crate::core::project::{Project, Readers};
 use crate::{audit, bridge, doctor, handoff, hook, relay, status};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -93,10 +93,21 @@ where
             eprintln!("baton: hook: {first}");
             return 1;
         }
-        Err(e) => {
-            let code = e.exit_code();
+        Err(e)
+            if matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            ) =>
+        {
             let _ = e.print();
-            return code;
+            return e.exit_code();
+        }
+        Err(e) => {
+            // The message quotes the arguments; a secret pasted into one (a key given to a
+            // flag) must not be echoed to a terminal log or back to the model.
+            let project = Project::open(Ctx::from_process(), None, None, Readers::NONE);
+            eprint!("{}", project.redact(&e.to_string()));
+            return e.exit_code();
         }
     };
     let ctx = Ctx::from_process();

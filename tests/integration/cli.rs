@@ -20,6 +20,24 @@ fn help_lists_the_commands_and_bad_usage_is_one_clear_error() {
 }
 
 #[test]
+fn issue_10_a_secret_given_to_a_bad_flag_is_not_echoed() {
+    let p = Project::new();
+    let key = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].concat();
+    let pem = [
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx7abc\n-----END RSA ",
+        "PRIVATE KEY-----",
+    ]
+    .concat();
+    for secret in [&key, &pem] {
+        // clap quotes a bad value in its error.
+        let out = p.run(&["relay", "handoff", "--landed", secret], b"", &[]);
+        assert_eq!(out.code, 2, "{out:?}");
+        assert!(!out.stderr.contains("MIIEowIBAAKCAQEAx7abc"), "{out:?}");
+        assert!(!out.stderr.contains(&key), "{out:?}");
+    }
+}
+
+#[test]
 fn status_shows_which_subsystems_have_state() {
     let p = Project::new();
     p.write(".boo/index.json", "[]");
