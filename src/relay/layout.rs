@@ -1,4 +1,5 @@
-//! Where the relay's files live under the project root, and small symlink-safe readers.
+//! Where the relay's files live under the project root, the relay lock, the sentinels (which
+//! one is there, and the first lines of it), and small symlink-safe readers.
 //!
 //! ```text
 //! <paths.relay>/packets/latest.md          the checkpoint packet (committed)
@@ -11,6 +12,7 @@
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
+use crate::core::redact::Redactor;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -94,6 +96,19 @@ impl Layout {
     /// Where sentinel `s` lives.
     pub(crate) fn sentinel_path(&self, s: Sentinel) -> PathBuf {
         self.abs(self.sentinel_rel(s))
+    }
+
+    /// The first `n` lines of sentinel `s`, redacted (empty when unreadable). Anyone may write
+    /// a sentinel, and its text is printed where the model reads it.
+    pub(crate) fn sentinel_head(&self, s: Sentinel, n: usize, redactor: &Redactor) -> String {
+        read_opt(&self.sentinel_path(s))
+            .ok()
+            .flatten()
+            .map(|t| {
+                let t = redactor.redact(&t).text;
+                t.lines().take(n).collect::<Vec<_>>().join("\n")
+            })
+            .unwrap_or_default()
     }
 
     /// A relative path as the user reads it.
