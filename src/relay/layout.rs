@@ -129,14 +129,38 @@ pub(crate) fn ensure_dirs(root: &Path, dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Reads `path` as text: `None` when it does not exist; a symlink is refused.
+/// Reads `path` as text: `None` when it does not exist; a symlink is refused, and so is
+/// anything that is not a regular file. A FIFO would block the read until someone writes to
+/// it, and the SessionStart and Stop hooks read these files: it is opened without blocking
+/// (`O_NONBLOCK`, which changes nothing for a regular file) and refused once seen.
 pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
     fsx::refuse_symlink(path)?;
-    match std::fs::read_to_string(path) {
-        Ok(t) => Ok(Some(t)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io("read", path, e)),
+    let mut file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // A symlink put there after the check above.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(Error::Symlink(path.to_path_buf()))
+        }
+        Err(e) => return Err(Error::io("read", path, e)),
+    };
+    let meta = file.metadata().map_err(|e| Error::io("read", path, e))?;
+    if !meta.is_file() {
+        return Err(Error::Invalid(format!(
+            "{} is not a regular file; remove it or replace it with a plain file",
+            path.display()
+        )));
     }
+    let mut text = String::new();
+    file.read_to_string(&mut text)
+        .map_err(|e| Error::io("read", path, e))?;
+    Ok(Some(text))
 }
 
 #[cfg(test)]
@@ -170,5 +194,31 @@ mod tests {
         assert_eq!(read_opt(&t.path().join("nope")).unwrap(), None);
         std::os::unix::fs::symlink("/etc/hostname", t.path().join("link")).unwrap();
         assert!(read_opt(&t.path().join("link")).is_err());
+    }
+
+    #[test]
+    fn issue_9_read_opt_refuses_a_fifo_instead_of_blocking_on_it() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("latest.md");
+        let made = crate::core::exec::run(
+            {
+                let mut c = crate::core::exec::command("mkfifo");
+                c.arg(&fifo);
+                c
+            },
+            Duration::from_secs(5),
+            false,
+        );
+        assert!(made.ok(), "mkfifo: {:?}", made.ended);
+        // Without the fix this read blocks until a writer opens the FIFO.
+        let e = read_opt(&fifo).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        std::fs::create_dir(t.path().join("dir")).unwrap();
+        assert!(read_opt(&t.path().join("dir")).is_err());
+        std::fs::write(t.path().join("plain"), "x: 1\n").unwrap();
+        assert_eq!(
+            read_opt(&t.path().join("plain")).unwrap().as_deref(),
+            Some("x: 1\n")
+        );
     }
 }
