@@ -238,8 +238,8 @@ fn pick_loop_id(
     Ok(loop_id)
 }
 
-/// The packet to hand off (its `written_at` not set yet): the previous packet of the same
-/// loop with `input` laid over it, in this work tree.
+/// The packet to hand off: the previous packet of the same loop with `input` laid over it,
+/// in this work tree (its `written_at` is `write_packet`'s to set).
 fn next_packet(
     project: &Project,
     input: &Input,
