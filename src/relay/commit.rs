@@ -21,7 +21,8 @@ pub(crate) enum Committed {
 }
 
 impl Committed {
-    pub(crate) fn from_outcome(o: CommitOutcome, message: &str) -> Committed {
+    /// What `core::git::commit_paths` did, as the relay says it.
+    fn from_outcome(o: CommitOutcome, message: &str) -> Committed {
         match o {
             CommitOutcome::Committed(sha) => Committed::Made {
                 sha,
@@ -69,7 +70,7 @@ pub(crate) fn commit(root: &Path, rels: &[&Path], message: &str) -> Result<Commi
 }
 
 /// `rel` (under `root`) relative to the git work tree that holds `root`.
-pub(crate) fn git_path(root: &Path, rel: &Path) -> PathBuf {
+fn git_path(root: &Path, rel: &Path) -> PathBuf {
     let Some(top) = crate::core::root::git_top(root) else {
         return rel.to_path_buf();
     };

@@ -10,19 +10,24 @@
 //!   15 s timeout: 2 s at most for the relay lock (held elsewhere: skipped, said in a
 //!   systemMessage) and the heartbeat cut off 6 s after the hook started.
 
-use super::handoff::{self, HandoffInput, HandoffOutcome, Limits};
+use super::commit::Committed;
+use super::hand_off::{self, Limits};
 use super::layout::Sentinel;
-use super::status::{self, Survey};
+use super::packet::{wake_up_prompt, Packet};
+use super::status::{self, LoopStatus};
 use crate::core::budget::Section;
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::event::{EventKind, EventName, HookEvent};
 use crate::core::handler::{Contribution, Handler};
 use crate::core::project::Project;
+use crate::core::text::clip;
 use std::time::Instant;
 
 /// Characters kept of one finding, decision or NEEDS-HUMAN line in the SessionStart text.
 const ITEM_MAX: usize = 300;
+/// Findings, and decisions, listed in the SessionStart text.
+const ITEMS_SHOWN: usize = 10;
 
 /// The relay handler on the bus.
 pub(crate) struct RelayHandler;
@@ -43,7 +48,7 @@ impl Handler for RelayHandler {
     fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
         match &event.kind {
             EventKind::SessionStart { source } => {
-                let s = status::survey(&project.root, project.config());
+                let s = status::loop_status(project);
                 Ok(Contribution {
                     sections: session_start(&s, source),
                     system_message: problems_line(&s),
@@ -60,7 +65,7 @@ impl Handler for RelayHandler {
 }
 
 /// One line for the user about files the relay could not read (the loop state, the packet).
-fn problems_line(s: &Survey) -> Option<String> {
+fn problems_line(s: &LoopStatus) -> Option<String> {
     let all: Vec<&str> = s
         .problems
         .iter()
@@ -70,20 +75,26 @@ fn problems_line(s: &Survey) -> Option<String> {
     (!all.is_empty()).then(|| format!("baton relay: {} (run `baton relay status`)", all.join("; ")))
 }
 
-/// At most `max` characters of `text`, marked when cut (one item of a protected section
-/// must not outgrow the context budget).
-fn clip(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
+/// The sections SessionStart adds for `source`: a sentinel's banner, else (not on `compact`)
+/// the notice of a pending packet.
+pub(crate) fn session_start(s: &LoopStatus, source: &str) -> Vec<Section> {
+    if let Some(banner) = sentinel_banner(s) {
+        return vec![banner];
     }
-    let cut: String = text.chars().take(max).collect();
-    format!("{cut}…")
+    if source == "compact" || !s.pending {
+        return Vec::new();
+    }
+    s.packet
+        .as_ref()
+        .map(|p| vec![pending_packet(s, p)])
+        .unwrap_or_default()
 }
 
-/// The sections SessionStart adds for `source`.
-pub(crate) fn session_start(s: &Survey, source: &str) -> Vec<Section> {
-    match (s.sentinel, &s.sentinel_path) {
-        (Some(Sentinel::NeedsHuman), Some(path)) => {
+/// The protected banner of a NEEDS-HUMAN or STOP sentinel. Items are clipped: one item of a
+/// protected section must not outgrow the context budget.
+fn sentinel_banner(s: &LoopStatus) -> Option<Section> {
+    match (s.sentinel?, s.sentinel_path.as_ref()?) {
+        (Sentinel::NeedsHuman, path) => {
             let head: Vec<String> = s
                 .sentinel_head
                 .as_deref()
@@ -97,12 +108,14 @@ pub(crate) fn session_start(s: &Survey, source: &str) -> Vec<Section> {
 Do not continue the loop, do not resume it and do not start a new cycle. Tell the user, and \
 leave fixing the tree and deleting `{path}` to a person.\n\nFirst lines of `{path}`:\n```\n{head}\n```"
             );
-            return vec![Section::new("Relay: NEEDS-HUMAN", body, 250)
-                .protected()
-                .source(path.clone())];
+            Some(
+                Section::new("Relay: NEEDS-HUMAN", body, 250)
+                    .protected()
+                    .source(path.clone()),
+            )
         }
-        (Some(Sentinel::Stop), Some(path)) => {
-            return vec![Section::new(
+        (Sentinel::Stop, path) => Some(
+            Section::new(
                 "Relay: loop stopped",
                 format!(
                     "The weave-loop is stopped: `{path}` exists. Do not resume the loop or start a \
@@ -111,16 +124,14 @@ new cycle; a person deletes `{path}` to let it run again."
                 200,
             )
             .protected()
-            .source(path.clone())];
-        }
-        _ => {}
+            .source(path.clone()),
+        ),
     }
-    if source == "compact" || !s.pending {
-        return Vec::new();
-    }
-    let Some(p) = &s.packet else {
-        return Vec::new();
-    };
+}
+
+/// The protected notice of the pending packet `p`: its key state, findings, decisions, and
+/// the exact resume command.
+fn pending_packet(s: &LoopStatus, p: &Packet) -> Section {
     let mut body = format!(
         "A relay packet is waiting: `{}` (loop {}, written {}). It is the checkpoint of a \
 weave-loop that handed off at its cycle budget.\n\nKey state: {}\n",
@@ -129,105 +140,119 @@ weave-loop that handed off at its cycle budget.\n\nKey state: {}\n",
         p.written_at,
         clip(&p.key_state(), 2 * ITEM_MAX)
     );
-    if !p.open_findings.is_empty() {
-        body.push_str("Open findings:\n");
-        for f in p.open_findings.iter().take(10) {
-            body.push_str(&format!("- {}\n", clip(f, ITEM_MAX)));
-        }
-    }
-    if !p.decisions.is_empty() {
-        body.push_str("Decisions:\n");
-        for d in p.decisions.iter().take(10) {
-            body.push_str(&format!("- {}\n", clip(d, ITEM_MAX)));
+    for (title, items) in [
+        ("Open findings", &p.open_findings),
+        ("Decisions", &p.decisions),
+    ] {
+        if !items.is_empty() {
+            body.push_str(&format!("{title}:\n"));
+            for item in items.iter().take(ITEMS_SHOWN) {
+                body.push_str(&format!("- {}\n", clip(item, ITEM_MAX)));
+            }
         }
     }
     body.push_str(&format!(
         "\nTo resume, run exactly: `baton relay resume --from {}` (or the prompt \
-`/weave-loop resume from {}`). It runs the verify-on-resume script first; if it fails, stop \
+`{}`). It runs the verify-on-resume script first; if it fails, stop \
 and tell the user.",
-        s.packet_path, s.packet_path
+        s.packet_path,
+        wake_up_prompt(&s.packet_path)
     ));
-    vec![Section::new("Relay packet waiting", body, 200)
+    Section::new("Relay packet waiting", body, 200)
         .protected()
-        .source(s.packet_path.clone())]
+        .source(s.packet_path.clone())
 }
 
 /// Stop: hand off at the cycle budget, within `Limits::stop_hook(start)`.
 fn on_stop(project: &Project, start: Instant) -> Result<Contribution> {
-    let s = status::survey(&project.root, project.config());
-    if !s.problems.is_empty() {
-        // A loop state that cannot be read is not acted on; the user hears why. (A broken
-        // packet is said below, only when a handoff is due: SessionStart said it already.)
-        return Ok(Contribution {
-            system_message: problems_line(&s),
-            ..Contribution::default()
-        });
+    let s = status::loop_status(project);
+    if let Some(not_now) = no_hand_off(project, &s) {
+        return Ok(not_now);
     }
-    if !s.has_loop_state || s.sentinel.is_some() || s.cycles_this_session < s.cycle_budget {
-        return Ok(Contribution::default());
-    }
-    if let Some(problem) = &s.packet_problem {
-        return Ok(Contribution {
-            system_message: Some(format!(
-                "baton relay: cycle budget reached ({}/{}) but not handing off: {problem}",
-                s.cycles_this_session, s.cycle_budget
-            )),
-            ..Contribution::default()
-        });
-    }
-    // The bus runs on the defaults when the config has problems: a handoff there could write
-    // another relay directory than the user set. Refuse then.
-    if let Some(p) = project.config_problems().first() {
-        return Ok(Contribution {
-            system_message: Some(format!(
-                "baton relay: cycle budget reached but not handing off on the default config: {p}; fix .claude/baton.yaml (baton doctor lists all)"
-            )),
-            ..Contribution::default()
-        });
-    }
-    let outcome = match handoff::handoff(
-        &project.ctx,
-        &project.root,
-        project.config(),
-        &HandoffInput::default(),
+    let outcome = match hand_off::run(
+        project,
+        &hand_off::Input::default(),
         Limits::stop_hook(start),
     ) {
         Err(Error::LockTimeout { path, .. }) => {
-            return Ok(Contribution {
-                system_message: Some(format!(
-                    "baton relay: cycle budget reached, but another relay command holds the lock ({}): handoff skipped; the next Stop tries again, or run `baton relay handoff`",
-                    path.display()
-                )),
-                ..Contribution::default()
-            });
+            return Ok(message(format!(
+                "baton relay: cycle budget reached, but another relay command holds the lock ({}): handoff skipped; the next Stop tries again, or run `baton relay handoff`",
+                path.display()
+            )));
         }
         other => other?,
     };
-    let message = match outcome {
-        HandoffOutcome::HandedOff {
+    match outcome {
+        hand_off::Outcome::HandedOff {
             loop_id,
             packet,
             changed,
             commit,
             wake_up_prompt,
             ..
-        } if changed || matches!(commit, handoff::Committed::Made { .. }) => Some(format!(
+        } if changed || matches!(commit, Committed::Made { .. }) => Ok(message(format!(
             "baton relay: cycle budget reached ({}/{}): handed off {loop_id} to {packet}; {}. Next session: {wake_up_prompt}",
             s.cycles_this_session,
             s.cycle_budget,
             commit.line()
-        )),
-        _ => None,
-    };
-    Ok(Contribution {
-        system_message: message,
+        ))),
+        _ => Ok(Contribution::default()),
+    }
+}
+
+/// Why the Stop hook does not hand off now, as what it says then (`Some(nothing said)` when
+/// there is no loop, a sentinel, or budget left); `None` when the handoff is due.
+fn no_hand_off(project: &Project, s: &LoopStatus) -> Option<Contribution> {
+    if !s.problems.is_empty() {
+        // A loop state that cannot be read is not acted on; the user hears why. (A broken
+        // packet is said below, only when a handoff is due: SessionStart said it already.)
+        return Some(Contribution {
+            system_message: problems_line(s),
+            ..Contribution::default()
+        });
+    }
+    if !s.has_loop_state || s.sentinel.is_some() || s.cycles_this_session < s.cycle_budget {
+        return Some(Contribution::default());
+    }
+    if let Some(problem) = &s.packet_problem {
+        return Some(message(format!(
+            "baton relay: cycle budget reached ({}/{}) but not handing off: {problem}",
+            s.cycles_this_session, s.cycle_budget
+        )));
+    }
+    // The bus runs on the defaults when the config has problems: a handoff there could write
+    // another relay directory than the user set. Refuse then.
+    if let Some(p) = project.config_problems().first() {
+        return Some(message(format!(
+            "baton relay: cycle budget reached but not handing off on the default config: {p}; fix .claude/baton.yaml (baton doctor lists all)"
+        )));
+    }
+    None
+}
+
+/// A contribution that is only a message for the user.
+fn message(text: String) -> Contribution {
+    Contribution {
+        system_message: Some(text),
         ..Contribution::default()
-    })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::ctx::{Ctx, Env};
+
+    /// A project in `root` on the default config.
+    fn project(root: &std::path::Path) -> Project {
+        let ctx = Ctx::for_test(
+            Env::fixed::<[(&str, &str); 0], _, _>([]),
+            Clock::System,
+            root.into(),
+        );
+        Project::with_config(ctx, root.into(), Config::default())
+    }
 
     #[test]
     fn long_items_are_clipped_and_compact_says_nothing_of_a_pending_packet() {
@@ -240,7 +265,7 @@ mod tests {
             format!("---\nloop_id: WL-1\nwritten_at: 2026-11-30T10:00:00Z\nopen_findings: [{long}]\n---\n"),
         )
         .unwrap();
-        let s = status::survey(t.path(), &Config::default());
+        let s = status::loop_status(&project(t.path()));
         assert!(s.pending && s.problems.is_empty(), "{s:?}");
         let sections = session_start(&s, "startup");
         assert_eq!(sections.len(), 1);
@@ -256,7 +281,7 @@ mod tests {
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("loop_state.md"), "cycles_this_session: lots\n").unwrap();
         std::fs::write(d.join("NEEDS-HUMAN"), "NEEDS-HUMAN: verify exited 1\n").unwrap();
-        let s = status::survey(t.path(), &Config::default());
+        let s = status::loop_status(&project(t.path()));
         assert_eq!(s.cycles_this_session, 0);
         let line = problems_line(&s).unwrap();
         assert!(line.contains("cycles_this_session: lots"), "{line}");

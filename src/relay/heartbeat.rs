@@ -1,14 +1,13 @@
 //! The best-effort `weave send relay:<event>` heartbeat. It runs only when `weave` is on
 //! PATH and the last commit did not touch a bootstrap-hazard path (`relay.hazard_paths`):
 //! a `weave` built from a half-changed tree is not run. It never fails the caller. In the Stop
-//! hook it runs within a deadline (see `Limits`), so the hook ends well inside its timeout.
+//! hook it runs within a deadline (see `hand_off::Limits`), so the hook ends well inside its
+//! timeout.
 
-use crate::core::config::Config;
-use crate::core::ctx::Ctx;
 use crate::core::exec::{self, Ended};
-use crate::core::git;
+use crate::core::project::Project;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Less time than this left before the deadline: the heartbeat is not attempted.
@@ -37,19 +36,19 @@ impl Heartbeat {
     }
 }
 
-/// `weave` on the PATH of `ctx`.
-fn weave(ctx: &Ctx) -> Option<PathBuf> {
-    exec::which("weave", ctx.env.var("PATH").as_deref())
+/// `weave` on the project's PATH.
+fn weave(project: &Project) -> Option<PathBuf> {
+    exec::which("weave", project.env("PATH").as_deref())
 }
 
 /// The hazard paths the last commit touched, if any (checked before baton's own commit).
 /// Without `weave` on PATH no heartbeat is sent, so git is not read at all (its status walks
 /// the whole tree).
-pub(crate) fn hazard(ctx: &Ctx, root: &Path, config: &Config) -> Vec<String> {
-    if weave(ctx).is_none() {
+pub(crate) fn hazard(project: &Project) -> Vec<String> {
+    if weave(project).is_none() {
         return Vec::new();
     }
-    let Ok(state) = git::state(root) else {
+    let Ok(state) = project.git() else {
         return Vec::new();
     };
     let Some(repo) = state.repo() else {
@@ -58,7 +57,7 @@ pub(crate) fn hazard(ctx: &Ctx, root: &Path, config: &Config) -> Vec<String> {
     repo.last_commit_paths
         .iter()
         .filter(|p| {
-            config.relay.hazard_paths.iter().any(|h| {
+            project.config().relay.hazard_paths.iter().any(|h| {
                 let h = h.trim().trim_start_matches("./");
                 *p == h || p.ends_with(&format!("/{h}"))
             })
@@ -71,14 +70,12 @@ pub(crate) fn hazard(ctx: &Ctx, root: &Path, config: &Config) -> Vec<String> {
 /// (from `hazard`) is not empty. It waits `relay.heartbeat_timeout_ms` at most, and never
 /// past `deadline`.
 pub(crate) fn send(
-    ctx: &Ctx,
-    root: &Path,
-    config: &Config,
+    project: &Project,
     event: &str,
     hazards: &[String],
     deadline: Option<Instant>,
 ) -> Heartbeat {
-    let Some(weave) = weave(ctx) else {
+    let Some(weave) = weave(project) else {
         return Heartbeat::Skipped {
             reason: "weave is not on PATH".into(),
         };
@@ -91,7 +88,7 @@ pub(crate) fn send(
             ),
         };
     }
-    let mut timeout = Duration::from_millis(config.relay.heartbeat_timeout_ms);
+    let mut timeout = Duration::from_millis(project.config().relay.heartbeat_timeout_ms);
     if let Some(deadline) = deadline {
         let left = deadline.saturating_duration_since(Instant::now());
         if left < MIN_TIME {
@@ -102,7 +99,7 @@ pub(crate) fn send(
         timeout = timeout.min(left);
     }
     let mut cmd = exec::command(weave);
-    cmd.args(["send", event]).current_dir(root);
+    cmd.args(["send", event]).current_dir(&project.root);
     let run = exec::run(cmd, timeout, false);
     match run.ended {
         Ended::Exited(Some(0)) => Heartbeat::Sent,
@@ -127,6 +124,16 @@ pub(crate) fn send(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::config::Config;
+    use crate::core::ctx::{Ctx, Env};
+    use std::path::Path;
+
+    /// A project in `root` whose PATH is `path`.
+    fn project(root: &Path, path: &str, config: Config) -> Project {
+        let ctx = Ctx::for_test(Env::fixed([("PATH", path)]), Clock::System, root.into());
+        Project::with_config(ctx, root.into(), config)
+    }
 
     #[test]
     fn lines_say_what_happened() {
@@ -154,15 +161,8 @@ mod tests {
             .unwrap();
         let mut config = Config::default();
         config.relay.hazard_paths = vec!["src/mcp.rs".into()];
-        let ctx_with = |path: &str| {
-            Ctx::for_test(
-                crate::core::ctx::Env::fixed([("PATH", path)]),
-                crate::core::clock::Clock::System,
-                t.path().to_path_buf(),
-            )
-        };
         // No weave: nothing is read and nothing is reported.
-        assert!(hazard(&ctx_with("/nonexistent"), t.path(), &config).is_empty());
+        assert!(hazard(&project(t.path(), "/nonexistent", config.clone())).is_empty());
         // With weave on PATH the last commit is looked at.
         let bin = t.path().join("bin");
         std::fs::create_dir_all(&bin).unwrap();
@@ -172,7 +172,7 @@ mod tests {
             std::os::unix::fs::PermissionsExt::from_mode(0o755),
         )
         .unwrap();
-        let h = hazard(&ctx_with(bin.to_str().unwrap()), t.path(), &config);
+        let h = hazard(&project(t.path(), bin.to_str().unwrap(), config));
         assert_eq!(h, vec!["src/mcp.rs"]);
     }
 
@@ -180,12 +180,8 @@ mod tests {
     fn no_git_means_no_hazard() {
         let t = tempfile::tempdir().unwrap();
         if crate::core::root::git_top(t.path()).is_none() {
-            let ctx = Ctx::for_test(
-                crate::core::ctx::Env::fixed([("PATH", "/nonexistent")]),
-                crate::core::clock::Clock::System,
-                t.path().to_path_buf(),
-            );
-            assert!(hazard(&ctx, t.path(), &Config::default()).is_empty());
+            let p = project(t.path(), "/nonexistent", Config::default());
+            assert!(hazard(&p).is_empty());
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Where the relay's files live under the project root, and small symlink-safe readers.
+//! Where the relay's files live under the project root, the relay lock, the sentinels (which
+//! one is there, and the first lines of it), and small symlink-safe readers.
 //!
 //! ```text
 //! <paths.relay>/packets/latest.md          the checkpoint packet (committed)
@@ -11,6 +12,7 @@
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
+use crate::core::redact::Redactor;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -96,6 +98,19 @@ impl Layout {
         self.abs(self.sentinel_rel(s))
     }
 
+    /// The first `n` lines of sentinel `s`, redacted (empty when unreadable). Anyone may write
+    /// a sentinel, and its text is printed where the model reads it.
+    pub(crate) fn sentinel_head(&self, s: Sentinel, n: usize, redactor: &Redactor) -> String {
+        read_opt(&self.sentinel_path(s))
+            .ok()
+            .flatten()
+            .map(|t| {
+                let t = redactor.redact(&t).text;
+                t.lines().take(n).collect::<Vec<_>>().join("\n")
+            })
+            .unwrap_or_default()
+    }
+
     /// A relative path as the user reads it.
     pub(crate) fn show(rel: &Path) -> String {
         rel.display().to_string()
@@ -114,14 +129,38 @@ pub(crate) fn ensure_dirs(root: &Path, dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Reads `path` as text: `None` when it does not exist; a symlink is refused.
+/// Reads `path` as text: `None` when it does not exist; a symlink is refused, and so is
+/// anything that is not a regular file. A FIFO would block the read until someone writes to
+/// it, and the SessionStart and Stop hooks read these files: it is opened without blocking
+/// (`O_NONBLOCK`, which changes nothing for a regular file) and refused once seen.
 pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
     fsx::refuse_symlink(path)?;
-    match std::fs::read_to_string(path) {
-        Ok(t) => Ok(Some(t)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io("read", path, e)),
+    let mut file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // A symlink put there after the check above.
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(Error::Symlink(path.to_path_buf()))
+        }
+        Err(e) => return Err(Error::io("read", path, e)),
+    };
+    let meta = file.metadata().map_err(|e| Error::io("read", path, e))?;
+    if !meta.is_file() {
+        return Err(Error::Invalid(format!(
+            "{} is not a regular file; remove it or replace it with a plain file",
+            path.display()
+        )));
     }
+    let mut text = String::new();
+    file.read_to_string(&mut text)
+        .map_err(|e| Error::io("read", path, e))?;
+    Ok(Some(text))
 }
 
 #[cfg(test)]
@@ -155,5 +194,31 @@ mod tests {
         assert_eq!(read_opt(&t.path().join("nope")).unwrap(), None);
         std::os::unix::fs::symlink("/etc/hostname", t.path().join("link")).unwrap();
         assert!(read_opt(&t.path().join("link")).is_err());
+    }
+
+    #[test]
+    fn issue_9_read_opt_refuses_a_fifo_instead_of_blocking_on_it() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("latest.md");
+        let made = crate::core::exec::run(
+            {
+                let mut c = crate::core::exec::command("mkfifo");
+                c.arg(&fifo);
+                c
+            },
+            Duration::from_secs(5),
+            false,
+        );
+        assert!(made.ok(), "mkfifo: {:?}", made.ended);
+        // Without the fix this read blocks until a writer opens the FIFO.
+        let e = read_opt(&fifo).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        std::fs::create_dir(t.path().join("dir")).unwrap();
+        assert!(read_opt(&t.path().join("dir")).is_err());
+        std::fs::write(t.path().join("plain"), "x: 1\n").unwrap();
+        assert_eq!(
+            read_opt(&t.path().join("plain")).unwrap().as_deref(),
+            Some("x: 1\n")
+        );
     }
 }

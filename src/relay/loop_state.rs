@@ -62,7 +62,8 @@ impl LoopState {
         LoopState { lines }
     }
 
-    /// A new file: the header and the four keys the format requires.
+    /// A new file: the header and every key baton keeps (loop id, the cycle counters and
+    /// budget, the packets last resumed and handed off), empty or zero.
     pub(crate) fn fresh(cycle_budget: u32) -> LoopState {
         let mut s = LoopState {
             lines: vec![Line::Other(HEADER.into())],
@@ -81,7 +82,8 @@ impl LoopState {
         Ok(read_opt(&layout.abs(&layout.loop_state_rel))?.map(|t| LoopState::parse(&t)))
     }
 
-    /// Loads the file or starts a fresh one; every required key is present afterwards.
+    /// Loads the file or starts a fresh one; the cycle counters, the budget and
+    /// `last_resumed_packet` are present afterwards (a file written by hand may lack them).
     pub(crate) fn load_or_fresh(layout: &Layout, cycle_budget: u32) -> Result<LoopState> {
         let mut s = LoopState::load(layout)?.unwrap_or_else(|| LoopState::fresh(cycle_budget));
         for (key, default) in [

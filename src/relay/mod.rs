@@ -1,22 +1,25 @@
 //! relay: long autonomous loops split into short sessions (DESIGN.md, "relay"). The running
 //! session hands off a committed checkpoint packet and stops; a fresh session verifies the
-//! tree and resumes. The CLI (`baton relay …`) and the hook handler call the same functions.
+//! tree and resumes. The CLI (`baton relay …`) and the hook handler call the same functions,
+//! each with the run's `Project`.
 //!
 //! | file | job |
 //! |---|---|
-//! | layout.rs | where the files live; sentinels; symlink-safe reads |
+//! | layout.rs | where the files live; the lock; sentinels; symlink-safe reads |
 //! | loop_state.rs | `loop_state.md` (key: value lines, unknown lines kept) |
-//! | packet.rs | `packets/latest.md` (front matter + body) |
-//! | handoff.rs | HAND OFF |
+//! | packet.rs | `packets/latest.md` (front matter + body); the wake-up prompt |
+//! | hand_off.rs | HAND OFF (`baton relay handoff`, the Stop hook at the budget) |
 //! | commit.rs | committing exactly the relay's files |
 //! | resume.rs, verify.rs | RESUME and its verify script |
-//! | proc.rs, heartbeat.rs | a child process with a deadline; `weave send` |
-//! | status.rs | status, cycle, the survey the hooks read |
+//! | heartbeat.rs | `weave send`, best effort (the child's deadline is `core::exec`'s) |
+//! | cycle.rs | `baton relay cycle` |
+//! | status.rs | what the relay has in a project (`baton relay status`, the hooks) |
 //! | handler.rs | SessionStart and Stop |
 
 mod commit;
+mod cycle;
+mod hand_off;
 mod handler;
-mod handoff;
 mod heartbeat;
 mod layout;
 mod loop_state;
@@ -31,8 +34,8 @@ use crate::core::error::{Error, Result};
 use crate::core::io;
 use crate::core::project::Project;
 use crate::core::yaml;
-use handoff::HandoffInput;
-use std::path::PathBuf;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// `baton relay` subcommands.
@@ -42,38 +45,9 @@ pub(crate) enum Command {
     /// orchestrator state as YAML on stdin and/or flags; fields not given carry over from the
     /// previous packet of the same loop.
     Handoff {
-        /// The loop id, WL-NNN (default: the loop state's, else the previous packet's)
-        #[arg(long, value_name = "WL-NNN")]
-        loop_id: Option<String>,
-        /// orchestrator_phase
-        #[arg(
-            long = "phase",
-            visible_alias = "orchestrator-phase",
-            value_name = "PHASE"
-        )]
-        orchestrator_phase: Option<String>,
-        /// verifier_status
-        #[arg(long, value_name = "STATUS")]
-        verifier_status: Option<String>,
-        /// guardian_verdict
-        #[arg(long, value_name = "VERDICT")]
-        guardian_verdict: Option<String>,
-        /// pr_url ("" clears it)
-        #[arg(long, value_name = "URL")]
-        pr_url: Option<String>,
-        /// landed_this_session
-        #[arg(
-            long = "landed",
-            visible_alias = "landed-this-session",
-            value_name = "N"
-        )]
-        landed_this_session: Option<u32>,
-        /// One open finding (repeat the flag for more; replaces the list)
-        #[arg(long = "finding", value_name = "TEXT")]
-        open_findings: Vec<String>,
-        /// One decision (repeat the flag for more; replaces the list)
-        #[arg(long = "decision", value_name = "TEXT")]
-        decisions: Vec<String>,
+        // The orchestrator state: these flags are laid over the YAML on stdin.
+        #[command(flatten)]
+        input: hand_off::Input,
         /// Do not read YAML from stdin
         #[arg(long)]
         no_stdin: bool,
@@ -146,66 +120,25 @@ fn refuse_on_config_problems(project: &Project) -> Result<()> {
 
 /// Runs a `baton relay` command; returns the exit code.
 pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
-    let config = project.config();
     if !matches!(command, Command::Status { .. }) {
         refuse_on_config_problems(project)?;
     }
     match command {
         Command::Handoff {
-            loop_id,
-            orchestrator_phase,
-            verifier_status,
-            guardian_verdict,
-            pr_url,
-            landed_this_session,
-            open_findings,
-            decisions,
+            input,
             no_stdin,
             json,
         } => {
-            let from_yaml: HandoffInput = yaml::parse(&stdin_yaml(no_stdin)?, "stdin")?;
-            let flags = HandoffInput {
-                loop_id,
-                orchestrator_phase,
-                verifier_status,
-                guardian_verdict,
-                pr_url,
-                landed_this_session,
-                open_findings: (!open_findings.is_empty()).then_some(open_findings),
-                decisions: (!decisions.is_empty()).then_some(decisions),
-            };
-            let outcome = handoff::handoff(
-                &project.ctx,
-                &project.root,
-                config,
-                &from_yaml.overlay(flags),
-                handoff::Limits::cli(),
-            )?;
-            if json {
-                io::print_json(&outcome);
-            } else {
-                crate::out!("{}", handoff::render(&outcome));
-            }
+            let from_yaml: hand_off::Input = yaml::parse(&stdin_yaml(no_stdin)?, "stdin")?;
+            let input = from_yaml.overlay(input);
+            let outcome = hand_off::run(project, &input, hand_off::Limits::cli())?;
+            print(json, &outcome, hand_off::render);
             Ok(0)
         }
-        Command::Resume { from, json } => {
-            let outcome = resume::resume(&project.ctx, &project.root, config, from.as_deref())?;
-            if json {
-                io::print_json(&outcome);
-            } else {
-                let (out, err) = resume::render(&outcome);
-                crate::out!("{out}");
-                eprint!("{err}");
-            }
-            Ok(outcome.exit_code())
-        }
+        Command::Resume { from, json } => resume(project, from.as_deref(), json),
         Command::Cycle { loop_id, json } => {
-            let c = status::cycle(&project.root, config, loop_id.as_deref())?;
-            if json {
-                io::print_json(&c);
-            } else {
-                crate::out!("{}", status::render_cycle(&c));
-            }
+            let cycled = cycle::run(project, loop_id.as_deref())?;
+            print(json, &cycled, cycle::render);
             Ok(0)
         }
         Command::Status { json } => {
@@ -214,13 +147,87 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                     "baton: warning: {p}; this status is read with the defaults: {CONFIG_FIX}"
                 );
             }
-            let s = status::survey(&project.root, config);
-            if json {
-                io::print_json(&s);
-            } else {
-                crate::out!("{}", status::render(&s));
-            }
+            print(json, &status::loop_status(project), status::render);
             Ok(0)
         }
+    }
+}
+
+/// `baton relay resume`: the outcome's text goes to stdout and stderr (what must stop the
+/// loop to stderr); the exit code says whether the loop may go on.
+fn resume(project: &Project, from: Option<&Path>, json: bool) -> Result<i32> {
+    let outcome = resume::run(project, from)?;
+    if json {
+        io::print_json(&outcome);
+    } else {
+        let (out, err) = resume::render(&outcome);
+        crate::out!("{out}");
+        eprint!("{err}");
+    }
+    Ok(outcome.exit_code())
+}
+
+/// Prints `value` as JSON, or as the text `render` makes of it.
+fn print<T: Serialize>(json: bool, value: &T, render: fn(&T) -> String) {
+    if json {
+        io::print_json(value);
+    } else {
+        crate::out!("{}", render(value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Command,
+    }
+
+    /// The `hand_off::Input` the flags of `baton relay handoff ARGS` make.
+    fn flags(args: &[&str]) -> hand_off::Input {
+        let command_line = ["baton", "handoff"].iter().chain(args);
+        match Cli::try_parse_from(command_line).unwrap().command {
+            Command::Handoff { input, .. } => input,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn handoff_flags_fill_the_same_input_as_the_yaml_and_override_it() {
+        // No flag: nothing given, so nothing overrides the YAML.
+        assert_eq!(flags(&[]), hand_off::Input::default());
+        let given = flags(&[
+            "--loop-id",
+            "WL-2",
+            "--orchestrator-phase",
+            "land",
+            "--landed-this-session",
+            "4",
+            "--finding",
+            "a",
+            "--finding",
+            "b",
+        ]);
+        assert_eq!(given.orchestrator_phase.as_deref(), Some("land"));
+        assert_eq!(given.landed_this_session, Some(4));
+        assert_eq!(given.open_findings, Some(vec!["a".into(), "b".into()]));
+        assert_eq!(given.decisions, None);
+        let yaml: hand_off::Input = yaml::parse(
+            "loop_id: WL-1\nverifier_status: green\nopen_findings: [x]\ndecisions: [y]\n",
+            "stdin",
+        )
+        .unwrap();
+        let input = yaml.overlay(given);
+        assert_eq!(input.loop_id.as_deref(), Some("WL-2"));
+        assert_eq!(input.verifier_status.as_deref(), Some("green"));
+        assert_eq!(input.open_findings, Some(vec!["a".into(), "b".into()]));
+        assert_eq!(input.decisions, Some(vec!["y".into()]));
+        assert_eq!(flags(&["--pr-url", ""]).pr_url.as_deref(), Some(""));
+        // The YAML keys are the field names; an unknown key is an error.
+        assert!(yaml::parse::<hand_off::Input>("phase: x\n", "stdin").is_err());
     }
 }

@@ -1,6 +1,7 @@
 //! The checkpoint packet, `packets/latest.md`: a YAML front matter with the orchestrator
-//! state, then a markdown body for people. The body is a pure function of the front matter,
-//! so the same state always gives the same bytes (what makes a handoff idempotent).
+//! state, then a markdown body for people. The body is a pure function of the front matter
+//! and the wake-up prompt, so the same state always gives the same bytes (what makes a
+//! handoff idempotent). The wake-up prompt is built here too, in one place.
 
 use crate::core::error::{Error, Result};
 use crate::core::yaml;
@@ -43,6 +44,13 @@ pub(crate) fn validate_loop_id(id: &str) -> Result<()> {
             reason: "must be WL- followed by digits, like WL-012",
         })
     }
+}
+
+/// The wake-up prompt: what the next session starts with, to resume from the packet at
+/// `packet` (relative to the project root). The one place that text is built: the packet's
+/// Resume section, `baton relay handoff` and the SessionStart notice all take it from here.
+pub(crate) fn wake_up_prompt(packet: &str) -> String {
+    format!("/weave-loop resume from {packet}")
 }
 
 impl Packet {

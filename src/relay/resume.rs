@@ -12,24 +12,27 @@
 //! 7. `cycles_this_session: 0`, `cycles_total` + 1, `last_resumed_packet`, committed as
 //!    `weave-loop: resume (at WL-NNN)`.
 
-use super::handoff::{self, stamp, Committed};
+use super::commit::{commit, Committed};
 use super::heartbeat::{self, Heartbeat};
 use super::layout::{read_opt, Layout, Sentinel};
 use super::loop_state::{self as ls, LoopState};
 use super::packet::Packet;
 use super::verify::{self, Verdict};
-use crate::core::config::{self, Config};
-use crate::core::ctx::Ctx;
 use crate::core::error::{Error, Result};
+use crate::core::project::{Project, Readers};
 use crate::core::redact::Redactor;
+use crate::core::time;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Lines of a sentinel shown when it halts a resume.
+const SENTINEL_LINES: usize = 8;
+
 /// The result of a resume.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "result", rename_all = "snake_case")]
-pub(crate) enum ResumeOutcome {
+pub(crate) enum Outcome {
     /// A sentinel is present: nothing done; the loop must not continue.
     Halted {
         sentinel: Sentinel,
@@ -68,78 +71,83 @@ pub(crate) enum ResumeOutcome {
     },
 }
 
-impl ResumeOutcome {
+impl Outcome {
     /// The exit code: 0 when the loop may go on, 1 when it must not.
     pub(crate) fn exit_code(&self) -> i32 {
         match self {
-            ResumeOutcome::Halted { .. } | ResumeOutcome::VerifyFailed { .. } => 1,
+            Outcome::Halted { .. } | Outcome::VerifyFailed { .. } => 1,
             _ => 0,
         }
     }
 }
 
-/// The first `n` lines of a sentinel file, redacted (empty when unreadable). Anyone may write
-/// a sentinel, and its text is printed where the model reads it.
-pub(crate) fn sentinel_head(layout: &Layout, s: Sentinel, n: usize, redactor: &Redactor) -> String {
-    read_opt(&layout.sentinel_path(s))
-        .ok()
-        .flatten()
-        .map(|t| {
-            let t = redactor.redact(&t).text;
-            t.lines().take(n).collect::<Vec<_>>().join("\n")
-        })
-        .unwrap_or_default()
+/// The packet being resumed: what it holds, where it is, its id.
+struct Resuming<'a> {
+    packet: &'a Packet,
+    /// Relative to the root it was found in.
+    rel: &'a Path,
+    id: String,
 }
 
-fn halted(layout: &Layout, redactor: &Redactor) -> Option<ResumeOutcome> {
-    layout.sentinel().map(|s| ResumeOutcome::Halted {
+fn halted(layout: &Layout, redactor: &Redactor) -> Option<Outcome> {
+    layout.sentinel().map(|s| Outcome::Halted {
         sentinel: s,
         path: Layout::show(layout.sentinel_rel(s)),
-        first_lines: sentinel_head(layout, s, 8, redactor),
+        first_lines: layout.sentinel_head(s, SENTINEL_LINES, redactor),
     })
 }
 
-/// Resumes the loop in `root` from `from` (default: the layout's packet).
-pub(crate) fn resume(
-    ctx: &Ctx,
-    root: &Path,
-    config: &Config,
-    from: Option<&Path>,
-) -> Result<ResumeOutcome> {
-    let layout = Layout::new(root, config);
-    if let Some(h) = halted(
-        &layout,
-        &Redactor::with_extra(&config.redact.extra_patterns),
-    ) {
+/// Whether the loop state records packet `id` as resumed.
+fn already_resumed(state: &LoopState, id: &str) -> bool {
+    state.non_empty(ls::LAST_RESUMED) == Some(id)
+}
+
+/// Resumes the loop in the project from `from` (default: the layout's packet).
+pub(crate) fn run(project: &Project, from: Option<&Path>) -> Result<Outcome> {
+    let layout = Layout::new(&project.root, project.config());
+    if let Some(h) = halted(&layout, project.redactor()) {
         return Ok(h);
     }
     let packet_rel = from.map_or_else(|| layout.packet_rel.clone(), Path::to_path_buf);
-    let Some(text) = read_opt(&root.join(&packet_rel))? else {
-        return Ok(ResumeOutcome::NoPacket {
+    let Some(text) = read_opt(&project.path(&packet_rel))? else {
+        return Ok(Outcome::NoPacket {
             packet: Layout::show(&packet_rel),
         });
     };
     let packet = Packet::parse(&text, &Layout::show(&packet_rel))?;
+    // Where to resume: the packet's worktree when it is another work tree of this repository.
+    let (elsewhere, worktree_note) = pick_worktree(project, &packet)?;
+    let resuming = Resuming {
+        packet: &packet,
+        rel: &packet_rel,
+        id: packet.id(),
+    };
+    resume_in(
+        elsewhere.as_ref().unwrap_or(project),
+        &resuming,
+        worktree_note,
+    )
+}
 
-    // Where to resume: the packet's worktree when it is another directory that exists.
-    let (root, loaded_config, worktree_note) = pick_worktree(ctx, root, &packet)?;
-    let config = loaded_config.as_ref().unwrap_or(config);
-    let layout = Layout::new(&root, config);
-    let redactor = Redactor::with_extra(&config.redact.extra_patterns);
-    if let Some(h) = halted(&layout, &redactor) {
+/// Resumes `resuming` in `project` (the packet's worktree or the caller's): verify, then
+/// bump and commit.
+fn resume_in(
+    project: &Project,
+    resuming: &Resuming,
+    worktree_note: Option<String>,
+) -> Result<Outcome> {
+    let layout = Layout::new(&project.root, project.config());
+    if let Some(h) = halted(&layout, project.redactor()) {
         return Ok(h);
     }
-    let id = packet.id();
-    let already = |s: &LoopState| s.non_empty(ls::LAST_RESUMED) == Some(id.as_str());
-    if LoopState::load(&layout)?.is_some_and(|s| already(&s)) {
-        return Ok(ResumeOutcome::AlreadyResumed {
-            packet_id: id,
-            key_state: packet.key_state(),
+    if LoopState::load(&layout)?.is_some_and(|s| already_resumed(&s, &resuming.id)) {
+        return Ok(Outcome::AlreadyResumed {
+            packet_id: resuming.id.clone(),
+            key_state: resuming.packet.key_state(),
         });
     }
-
-    let timeout = Duration::from_secs(config.relay.verify_timeout_secs);
-    let verdict = verify::run(&layout, timeout, &redactor);
+    let timeout = Duration::from_secs(project.config().relay.verify_timeout_secs);
+    let verdict = verify::run(&layout, timeout, project.redactor());
     if let Verdict::Failed {
         script,
         reason,
@@ -147,52 +155,64 @@ pub(crate) fn resume(
     } = &verdict
     {
         let text = verify::needs_human_text(
-            &stamp(ctx),
-            &Layout::show(&packet_rel),
-            &id,
+            &time::rfc3339(project.now()),
+            &Layout::show(resuming.rel),
+            &resuming.id,
             script,
             reason,
             output,
         );
         verify::write_needs_human(&layout, &text)?;
-        return Ok(ResumeOutcome::VerifyFailed {
-            packet_id: id,
+        return Ok(Outcome::VerifyFailed {
+            packet_id: resuming.id.clone(),
             needs_human: Layout::show(&layout.needs_human_rel),
             verdict,
         });
     }
+    bump_and_commit(project, &layout, resuming, verdict, worktree_note)
+}
 
+/// Under the relay lock: `cycles_this_session: 0`, `cycles_total` + 1,
+/// `last_resumed_packet`, the heartbeat, the commit.
+fn bump_and_commit(
+    project: &Project,
+    layout: &Layout,
+    resuming: &Resuming,
+    verdict: Verdict,
+    worktree_note: Option<String>,
+) -> Result<Outcome> {
+    let (packet, id) = (resuming.packet, &resuming.id);
     let _lock = layout.lock()?;
     // A person may have stopped the loop while the script ran or while another relay command
     // held the lock: look again, under the lock, before anything is bumped or committed.
-    if let Some(h) = halted(&layout, &redactor) {
+    if let Some(h) = halted(layout, project.redactor()) {
         return Ok(h);
     }
     let state_file = layout.abs(&layout.loop_state_rel);
-    let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
-    if already(&state) {
+    let mut state = LoopState::load_or_fresh(layout, project.config().relay.cycle_budget)?;
+    if already_resumed(&state, id) {
         // Another resume finished while the script ran.
-        return Ok(ResumeOutcome::AlreadyResumed {
-            packet_id: id,
+        return Ok(Outcome::AlreadyResumed {
+            packet_id: id.clone(),
             key_state: packet.key_state(),
         });
     }
-    let hazards = heartbeat::hazard(ctx, &root, config);
-    let heartbeat = heartbeat::send(ctx, &root, config, "relay:resumed", &hazards, None);
+    let hazards = heartbeat::hazard(project);
+    let heartbeat = heartbeat::send(project, "relay:resumed", &hazards, None);
     let total = state.number(ls::CYCLES_TOTAL, 0, &state_file)? + 1;
     state.set(ls::CYCLES_THIS_SESSION, "0");
     state.set(ls::CYCLES_TOTAL, &total.to_string());
-    state.set(ls::LAST_RESUMED, &id);
+    state.set(ls::LAST_RESUMED, id);
     state.set(ls::LOOP_ID, &packet.loop_id);
-    state.save(&layout)?;
+    state.save(layout)?;
     let message = format!("weave-loop: resume (at {})", packet.loop_id);
-    let commit = handoff::commit(&root, &[&layout.loop_state_rel], &message)?;
-    Ok(ResumeOutcome::Resumed {
+    let commit = commit(&project.root, &[&layout.loop_state_rel], &message)?;
+    Ok(Outcome::Resumed {
         loop_id: packet.loop_id.clone(),
-        packet_id: id,
+        packet_id: id.clone(),
         key_state: packet.key_state(),
         open_findings: packet.open_findings.clone(),
-        root,
+        root: project.root.clone(),
         worktree_note,
         cycles_total: total,
         verdict,
@@ -201,27 +221,26 @@ pub(crate) fn resume(
     })
 }
 
-/// The root to resume in, its config when it differs from the caller's, and a note.
-fn pick_worktree(
-    ctx: &Ctx,
-    root: &Path,
-    packet: &Packet,
-) -> Result<(PathBuf, Option<Config>, Option<String>)> {
+/// Where to resume when not in `project`: the packet's worktree as a project of its own
+/// (its config loaded), and a note for the user about where the resume runs.
+fn pick_worktree(project: &Project, packet: &Packet) -> Result<(Option<Project>, Option<String>)> {
     if packet.worktree.is_empty() {
-        return Ok((root.to_path_buf(), None, None));
+        return Ok((None, None));
     }
+    let root = &project.root;
     let wt = PathBuf::from(&packet.worktree);
     let same = match (wt.canonicalize(), root.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
     if same {
-        return Ok((root.to_path_buf(), None, None));
+        return Ok((None, None));
     }
     if wt.is_dir() && same_repository(&wt, root) {
-        let loaded = config::load(ctx, &wt);
+        // The relay reads no other subsystem's state: no readers.
+        let there = Project::open(project.ctx.clone(), Some(wt.clone()), None, Readers::NONE);
         // As for the caller's own config: no state change on the defaults.
-        if let Some(p) = loaded.problems.first() {
+        if let Some(p) = there.config_problems().first() {
             return Err(Error::Invalid(format!(
                 "the packet's worktree {} has a config problem: {p}; the relay does not change its state on the default config: fix its .claude/baton.yaml (baton doctor lists all)",
                 wt.display()
@@ -231,7 +250,7 @@ fn pick_worktree(
             "the packet's worktree is {}: resumed there; continue the loop in that directory",
             wt.display()
         );
-        return Ok((wt, Some(loaded.config), Some(note)));
+        return Ok((Some(there), Some(note)));
     }
     let why = if wt.is_dir() {
         "is not a work tree of this repository"
@@ -243,7 +262,7 @@ fn pick_worktree(
         wt.display(),
         root.display()
     );
-    Ok((root.to_path_buf(), None, Some(note)))
+    Ok((None, Some(note)))
 }
 
 /// Whether `dir` is inside a (non-bare) work tree of the repository that holds `root`: both
@@ -267,9 +286,9 @@ fn same_repository(dir: &Path, root: &Path) -> bool {
 }
 
 /// The CLI's text for an outcome: (stdout, stderr).
-pub(crate) fn render(o: &ResumeOutcome) -> (String, String) {
+pub(crate) fn render(o: &Outcome) -> (String, String) {
     match o {
-        ResumeOutcome::Halted {
+        Outcome::Halted {
             sentinel: Sentinel::Stop,
             path,
             ..
@@ -277,7 +296,7 @@ pub(crate) fn render(o: &ResumeOutcome) -> (String, String) {
             String::new(),
             format!("baton: the loop is stopped ({path} exists): not resuming. Do not continue the loop; delete {path} to let it run again.\n"),
         ),
-        ResumeOutcome::Halted {
+        Outcome::Halted {
             sentinel: Sentinel::NeedsHuman,
             path,
             first_lines,
@@ -285,15 +304,15 @@ pub(crate) fn render(o: &ResumeOutcome) -> (String, String) {
             format!("{first_lines}\n"),
             format!("baton: the loop is halted for a human ({path} exists): not resuming. Do not continue the loop; a person must fix the tree and delete {path}.\n"),
         ),
-        ResumeOutcome::NoPacket { packet } => (
+        Outcome::NoPacket { packet } => (
             format!("relay: no packet at {packet}: nothing to resume. Start the weave-loop in DISCOVER mode.\n"),
             String::new(),
         ),
-        ResumeOutcome::AlreadyResumed { packet_id, key_state } => (
+        Outcome::AlreadyResumed { packet_id, key_state } => (
             format!("relay: packet {packet_id} was already resumed: nothing bumped. State: {key_state}. Continue the weave-loop in CYCLE mode.\n"),
             String::new(),
         ),
-        ResumeOutcome::VerifyFailed {
+        Outcome::VerifyFailed {
             needs_human,
             verdict,
             ..
@@ -307,7 +326,7 @@ pub(crate) fn render(o: &ResumeOutcome) -> (String, String) {
                 format!("baton: {script} {reason}; wrote {needs_human}. Do not continue the loop: fix the tree, delete {needs_human}, then run `baton relay resume`.\n"),
             )
         }
-        ResumeOutcome::Resumed {
+        Outcome::Resumed {
             loop_id,
             packet_id,
             worktree_note,

@@ -1,5 +1,7 @@
-//! `baton relay status` and `baton relay cycle`, and the survey both the SessionStart hook and
-//! status read: loop state, sentinels, the packet, and whether the packet is pending.
+//! What the relay has in a project, read once for `baton relay status` and for the hooks
+//! (the SessionStart notice, the Stop hook's budget check): the loop state, the sentinels,
+//! the packet and whether it is pending, the verify script. Also the `baton relay status`
+//! screen.
 //!
 //! A packet is **pending** when it parses, has a `written_at`, and its id
 //! (`WL-NNN@written_at`) differs from `last_resumed_packet` in `loop_state.md`: it was handed
@@ -8,17 +10,17 @@
 
 use super::layout::{read_opt, Layout, Sentinel};
 use super::loop_state::{self as ls, LoopState};
-use super::packet::{validate_loop_id, Packet};
-use super::resume::sentinel_head;
-use crate::core::config::Config;
-use crate::core::error::Result;
-use crate::core::redact::Redactor;
+use super::packet::Packet;
+use super::verify;
+use crate::core::project::Project;
 use serde::Serialize;
-use std::path::Path;
+
+/// Lines of a sentinel kept in the status (the SessionStart banner shows them).
+const SENTINEL_LINES: usize = 12;
 
 /// What the relay has in a project.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Survey {
+pub(crate) struct LoopStatus {
     pub(crate) dir: String,
     pub(crate) loop_id: Option<String>,
     pub(crate) cycles_this_session: u64,
@@ -44,8 +46,9 @@ pub(crate) struct Survey {
 
 /// Reads the relay's state (a few small files; no git). Never fails: a broken file becomes a
 /// line in `problems` and its defaults, so the sentinels are always reported.
-pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
-    let layout = Layout::new(root, config);
+pub(crate) fn loop_status(project: &Project) -> LoopStatus {
+    let config = project.config();
+    let layout = Layout::new(&project.root, config);
     let file = layout.abs(&layout.loop_state_rel);
     let mut problems = Vec::new();
     let state = LoopState::load(&layout).unwrap_or_else(|e| {
@@ -64,19 +67,12 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
     let cycle_budget = number(ls::CYCLE_BUDGET, u64::from(config.relay.cycle_budget)).max(1);
     let cycles_total = number(ls::CYCLES_TOTAL, 0);
     let sentinel = layout.sentinel();
-    let (packet, packet_problem) = match read_opt(&layout.abs(&layout.packet_rel)) {
-        Err(e) => (None, Some(e.to_string())),
-        Ok(None) => (None, None),
-        Ok(Some(t)) => match Packet::parse(&t, &Layout::show(&layout.packet_rel)) {
-            Ok(p) => (Some(p), None),
-            Err(e) => (None, Some(e.to_string())),
-        },
-    };
+    let (packet, packet_problem) = read_packet(&layout);
     let last = state.non_empty(ls::LAST_RESUMED).map(str::to_string);
     let pending = packet.as_ref().is_some_and(|p| {
         !p.written_at.trim().is_empty() && last.as_deref() != Some(p.id().as_str())
     });
-    Survey {
+    LoopStatus {
         dir: format!("{}/", config.paths.relay.display()),
         loop_id: state
             .non_empty(ls::LOOP_ID)
@@ -88,28 +84,34 @@ pub(crate) fn survey(root: &Path, config: &Config) -> Survey {
         has_loop_state,
         sentinel,
         sentinel_path: sentinel.map(|s| Layout::show(layout.sentinel_rel(s))),
-        sentinel_head: sentinel.map(|s| {
-            sentinel_head(
-                &layout,
-                s,
-                12,
-                &Redactor::with_extra(&config.redact.extra_patterns),
-            )
-        }),
+        sentinel_head: sentinel
+            .map(|s| layout.sentinel_head(s, SENTINEL_LINES, project.redactor())),
         packet_path: Layout::show(&layout.packet_rel),
         packet,
         packet_problem,
         pending,
         last_resumed_packet: last,
         verify_script: Layout::show(&layout.verify_rel),
-        verify_script_present: super::verify::script_present(&layout),
-        verify_script_problem: super::verify::script_problem(&layout),
+        verify_script_present: verify::script_present(&layout),
+        verify_script_problem: verify::script_problem(&layout),
         problems,
     }
 }
 
+/// The packet, or why the file that is there cannot be read.
+fn read_packet(layout: &Layout) -> (Option<Packet>, Option<String>) {
+    match read_opt(&layout.abs(&layout.packet_rel)) {
+        Err(e) => (None, Some(e.to_string())),
+        Ok(None) => (None, None),
+        Ok(Some(t)) => match Packet::parse(&t, &Layout::show(&layout.packet_rel)) {
+            Ok(p) => (Some(p), None),
+            Err(e) => (None, Some(e.to_string())),
+        },
+    }
+}
+
 /// The `baton relay status` screen.
-pub(crate) fn render(s: &Survey) -> String {
+pub(crate) fn render(s: &LoopStatus) -> String {
     let mut out = format!("relay — {}\n", s.dir);
     out.push_str(&format!(
         "  loop        {}\n",
@@ -166,72 +168,6 @@ pub(crate) fn render(s: &Survey) -> String {
     out.push_str(&format!("  verify      {} ({verify})\n", s.verify_script));
     for p in &s.problems {
         out.push_str(&format!("  problem     {p}\n"));
-    }
-    out
-}
-
-/// What `baton relay cycle` did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Cycled {
-    pub(crate) cycles_this_session: u64,
-    pub(crate) cycle_budget: u64,
-    pub(crate) budget_reached: bool,
-    pub(crate) loop_id: Option<String>,
-    pub(crate) sentinel: Option<Sentinel>,
-}
-
-/// `baton relay cycle`: one loop iteration finished; bumps `cycles_this_session` (not
-/// committed: the next handoff or resume commits the loop state).
-pub(crate) fn cycle(root: &Path, config: &Config, loop_id: Option<&str>) -> Result<Cycled> {
-    if let Some(id) = loop_id {
-        validate_loop_id(id)?;
-    }
-    let layout = Layout::new(root, config);
-    let _lock = layout.lock()?;
-    let file = layout.abs(&layout.loop_state_rel);
-    let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
-    let n = state.number(ls::CYCLES_THIS_SESSION, 0, &file)? + 1;
-    let budget = state
-        .number(
-            ls::CYCLE_BUDGET,
-            u64::from(config.relay.cycle_budget),
-            &file,
-        )?
-        .max(1);
-    state.set(ls::CYCLES_THIS_SESSION, &n.to_string());
-    if let Some(id) = loop_id {
-        state.set(ls::LOOP_ID, id);
-    }
-    state.save(&layout)?;
-    Ok(Cycled {
-        cycles_this_session: n,
-        cycle_budget: budget,
-        budget_reached: n >= budget,
-        loop_id: state.non_empty(ls::LOOP_ID).map(str::to_string),
-        sentinel: layout.sentinel(),
-    })
-}
-
-/// The CLI's text for `cycle`.
-pub(crate) fn render_cycle(c: &Cycled) -> String {
-    let mut out = format!(
-        "relay: cycle {} of {} this session{}\n",
-        c.cycles_this_session,
-        c.cycle_budget,
-        c.loop_id
-            .as_deref()
-            .map(|id| format!(" ({id})"))
-            .unwrap_or_default()
-    );
-    match c.sentinel {
-        Some(Sentinel::Stop) => out.push_str("The loop is stopped (STOP): do not start another cycle.\n"),
-        Some(Sentinel::NeedsHuman) => {
-            out.push_str("The loop is halted for a human (NEEDS-HUMAN): do not start another cycle.\n");
-        }
-        None if c.budget_reached => out.push_str(
-            "Cycle budget reached: hand off now with `baton relay handoff` (the Stop hook also hands off when the session stops).\n",
-        ),
-        None => {}
     }
     out
 }

@@ -2,9 +2,10 @@
 //!
 //! A missing script counts as a pass, said out loud: the seed's step is "run the script; if it
 //! fails, halt", and a loop that never wrote one has nothing to verify. Only "not found" is
-//! missing: a script that cannot be checked (a dangling symlink, a permission error) fails. The script runs as
-//! `bash SCRIPT` in the project root, stdin closed, stdout and stderr captured together; at
-//! `relay.verify_timeout_secs` its whole process group is killed and the run is a failure.
+//! missing: a script that cannot be checked (a dangling symlink, a permission error) fails.
+//! The script runs as `bash SCRIPT` in the project root, stdin closed, stdout and stderr
+//! captured together; at `relay.verify_timeout_secs` its whole process group is killed and
+//! the run is a failure.
 
 use super::layout::{ensure_dirs, Layout};
 use crate::core::error::Result;

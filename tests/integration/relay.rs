@@ -1015,3 +1015,50 @@ fn hold_lock(lock: &Path) {
     )
     .unwrap();
 }
+
+#[test]
+fn issue_9_a_fifo_at_the_packet_path_does_not_hang_the_hooks_or_status() {
+    let p = Project::new();
+    p.write(
+        LOOP_STATE,
+        "loop_id: WL-1\ncycles_this_session: 5\ncycle_budget: 5\n",
+    );
+    let fifo = p.root.join(PACKET);
+    std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+    let st = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    // A watchdog unblocks a reader stuck on the FIFO, so a regression fails instead of hanging.
+    let watch = fifo.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(15));
+        let _ = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(watch);
+    });
+    let start = std::time::Instant::now();
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(msg.contains("not a regular file"), "{out:?}");
+    // At the budget, Stop says why it does not hand off instead of hanging on the packet.
+    let out = p.hook("Stop", stop_event(&p, false).as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("not handing off") && out.stdout.contains("not a regular file"),
+        "{out:?}"
+    );
+    let out = relay(&p, &["status"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("BROKEN"), "{out:?}");
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(10),
+        "hung on the FIFO"
+    );
+}

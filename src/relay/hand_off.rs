@@ -1,4 +1,6 @@
-//! `baton relay handoff` (and the Stop hook at the cycle budget): the seed's HAND OFF steps.
+//! HAND OFF, the seed's step, for `baton relay handoff` and the Stop hook at the cycle
+//! budget. (The file is `hand_off`, the step, so that it is not read as a call into the
+//! `handoff` subsystem, which writes session artefacts.)
 //!
 //! 1. a sentinel (STOP, NEEDS-HUMAN) means the loop is over: nothing to do (looked for
 //!    again once the relay lock is held);
@@ -17,18 +19,18 @@
 //! yet, it is kept byte for byte (its `written_at` too), so a second handoff rewrites nothing
 //! and commits nothing.
 
-pub(crate) use super::commit::{commit, Committed};
+use super::commit::{commit, Committed};
 use super::heartbeat::{self, Heartbeat};
 use super::layout::{ensure_dirs, read_opt, Layout, Sentinel};
 use super::loop_state::{self as ls, LoopState};
-use super::packet::{validate_loop_id, Packet};
-use crate::core::config::Config;
-use crate::core::ctx::Ctx;
+use super::packet::{validate_loop_id, wake_up_prompt, Packet};
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
+use crate::core::time;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// How long a handoff may wait, and until when its heartbeat may run.
@@ -60,24 +62,51 @@ impl Limits {
     }
 }
 
-/// The orchestrator state given to a handoff (YAML on stdin and/or flags). A field left out
-/// carries over from the previous packet of the same loop.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+/// The orchestrator state given to a handoff. One struct is both the YAML on stdin and the
+/// flags of `baton relay handoff` (the flags are laid over the YAML with `overlay`); the
+/// field docs are the flags' `--help` texts. A field left out carries over from the previous
+/// packet of the same loop.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, clap::Args)]
 #[serde(default, deny_unknown_fields)]
-pub(crate) struct HandoffInput {
+pub(crate) struct Input {
+    /// The loop id, WL-NNN (default: the loop state's, else the previous packet's)
+    #[arg(long, value_name = "WL-NNN")]
     pub(crate) loop_id: Option<String>,
+    /// orchestrator_phase
+    #[arg(
+        long = "phase",
+        visible_alias = "orchestrator-phase",
+        value_name = "PHASE"
+    )]
     pub(crate) orchestrator_phase: Option<String>,
+    /// verifier_status
+    #[arg(long, value_name = "STATUS")]
     pub(crate) verifier_status: Option<String>,
+    /// guardian_verdict
+    #[arg(long, value_name = "VERDICT")]
     pub(crate) guardian_verdict: Option<String>,
+    /// pr_url ("" clears it)
+    #[arg(long, value_name = "URL")]
     pub(crate) pr_url: Option<String>,
+    /// landed_this_session
+    #[arg(
+        long = "landed",
+        visible_alias = "landed-this-session",
+        value_name = "N"
+    )]
     pub(crate) landed_this_session: Option<u32>,
+    /// One open finding (repeat the flag for more; replaces the list)
+    // `Option<Vec<_>>`: not given is `None` (the list carries over), given is the new list.
+    #[arg(long = "finding", value_name = "TEXT")]
     pub(crate) open_findings: Option<Vec<String>>,
+    /// One decision (repeat the flag for more; replaces the list)
+    #[arg(long = "decision", value_name = "TEXT")]
     pub(crate) decisions: Option<Vec<String>>,
 }
 
-impl HandoffInput {
+impl Input {
     /// `over`'s fields replace `self`'s where given.
-    pub(crate) fn overlay(mut self, over: HandoffInput) -> HandoffInput {
+    pub(crate) fn overlay(mut self, over: Input) -> Input {
         macro_rules! take {
             ($($f:ident),*) => { $( if over.$f.is_some() { self.$f = over.$f; } )* };
         }
@@ -98,7 +127,7 @@ impl HandoffInput {
 /// The result of a handoff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "result", rename_all = "snake_case")]
-pub(crate) enum HandoffOutcome {
+pub(crate) enum Outcome {
     /// A sentinel is present: nothing done.
     Halted { sentinel: Sentinel, path: String },
     /// The packet is in place (written now or already).
@@ -116,66 +145,18 @@ pub(crate) enum HandoffOutcome {
     },
 }
 
-/// The prompt the next session starts with.
-pub(crate) fn wake_up_prompt(layout: &Layout) -> String {
-    format!(
-        "/weave-loop resume from {}",
-        Layout::show(&layout.packet_rel)
-    )
+/// The packet on disk: its text, what it holds, and whether a session resumed from it.
+struct Previous {
+    text: String,
+    packet: Packet,
+    /// Its id is `last_resumed_packet`: a new session has begun since it was written.
+    resumed: bool,
 }
 
-/// The time as packets and sentinels write it (`2026-11-30T10:15:00Z`).
-pub(crate) fn stamp(ctx: &Ctx) -> String {
-    ctx.clock
-        .now()
-        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
-
-/// The `written_at` of a new packet: now, but always after the previous packet's, so two
-/// packets never share an id (`WL-NNN@written_at`), not even within one second.
-fn next_stamp(ctx: &Ctx, previous: Option<&Packet>) -> String {
-    let mut at = ctx.clock.now();
-    if let Some(prev) =
-        previous.and_then(|p| chrono::DateTime::parse_from_rfc3339(&p.written_at).ok())
-    {
-        let after = prev.with_timezone(&chrono::Utc) + chrono::Duration::seconds(1);
-        if at < after {
-            at = after;
-        }
-    }
-    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
-
-/// The packet on disk: its text and what it holds. A packet that exists but does not parse is
-/// an error, never overwritten: its fields would be dropped silently (and its written_at could
-/// move backwards).
-fn read_previous(layout: &Layout) -> Result<(Option<String>, Option<Packet>)> {
-    let Some(text) = read_opt(&layout.abs(&layout.packet_rel))? else {
-        return Ok((None, None));
-    };
-    let packet = Packet::parse(&text, &Layout::show(&layout.packet_rel)).map_err(|e| {
-        Error::Invalid(format!(
-            "{e} — not handing off over it (its fields would be lost): fix the file, or delete it to start a fresh packet, then run `baton relay handoff` again"
-        ))
-    })?;
-    Ok((Some(text), Some(packet)))
-}
-
-/// Performs a handoff in `root` with `input`.
-pub(crate) fn handoff(
-    ctx: &Ctx,
-    root: &Path,
-    config: &Config,
-    input: &HandoffInput,
-    limits: Limits,
-) -> Result<HandoffOutcome> {
-    let layout = Layout::new(root, config);
-    let halted = |layout: &Layout| {
-        layout.sentinel().map(|s| HandoffOutcome::Halted {
-            sentinel: s,
-            path: Layout::show(layout.sentinel_rel(s)),
-        })
-    };
+/// Performs a handoff in the project with `input`.
+pub(crate) fn run(project: &Project, input: &Input, limits: Limits) -> Result<Outcome> {
+    let config = project.config();
+    let layout = Layout::new(&project.root, config);
     if let Some(h) = halted(&layout) {
         return Ok(h);
     }
@@ -185,85 +166,18 @@ pub(crate) fn handoff(
         return Ok(h);
     }
     let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
-    let packet_path = layout.abs(&layout.packet_rel);
-    let (old_text, previous) = read_previous(&layout)?;
-
-    let loop_id = input
-        .loop_id
-        .clone()
-        .or_else(|| state.non_empty(ls::LOOP_ID).map(str::to_string))
-        .or_else(|| previous.as_ref().map(|p| p.loop_id.clone()))
-        .ok_or_else(|| {
-            Error::Usage(format!(
-                "no loop id: pass --loop-id WL-NNN (or `loop_id: WL-NNN` in the YAML on stdin); neither {} nor a previous packet names one",
-                Layout::show(&layout.loop_state_rel)
-            ))
-        })?;
-    validate_loop_id(&loop_id)?;
-
-    let resumed = |p: &Packet| state.non_empty(ls::LAST_RESUMED) == Some(p.id().as_str());
-    let mut base = previous
-        .clone()
-        .filter(|p| p.loop_id == loop_id)
-        .unwrap_or_default();
-    if resumed(&base) {
-        // A new session since that packet: what it landed is not this session's.
-        base.landed_this_session = 0;
-    }
-    let mut packet = merge(
-        base,
-        input,
-        &Redactor::with_extra(&config.redact.extra_patterns),
-    );
-    packet.loop_id.clone_from(&loop_id);
-    packet.worktree = root.display().to_string();
-    let prompt = wake_up_prompt(&layout);
-
-    // Same state, not resumed yet: keep the packet as it is (its written_at included).
-    let mut unchanged = false;
-    if let (Some(prev), Some(old)) = (&previous, &old_text) {
-        if !resumed(prev) {
-            packet.written_at.clone_from(&prev.written_at);
-            unchanged = packet.render(&prompt)? == *old;
-        }
-    }
-    let wrote_packet = !unchanged;
-    if wrote_packet {
-        packet.written_at = next_stamp(ctx, previous.as_ref());
-        let text = packet.render(&prompt)?;
-        if let Some(dir) = packet_path.parent() {
-            ensure_dirs(root, dir)?;
-        }
-        fsx::atomic_write(&packet_path, text.as_bytes(), fsx::SHARED_FILE)?;
-    }
+    let previous = read_previous(&layout, &state)?;
+    let loop_id = pick_loop_id(input, &state, previous.as_ref(), &layout)?;
+    let prompt = wake_up_prompt(&Layout::show(&layout.packet_rel));
+    let mut packet = next_packet(project, input, &loop_id, previous.as_ref());
+    let wrote_packet = write_packet(project, &layout, &mut packet, &prompt, previous.as_ref())?;
 
     state.set(ls::LOOP_ID, &loop_id);
     state.set(ls::LAST_HANDOFF, &packet.id());
     let wrote_state = state.save(&layout)?;
-
-    let hazards = heartbeat::hazard(ctx, root, config);
-    let message = format!("weave-loop: handoff (at {loop_id})");
-    let commit = commit(
-        root,
-        &[&layout.packet_rel, &layout.loop_state_rel],
-        &message,
-    )?;
     let changed = wrote_packet || wrote_state;
-    let heartbeat = if changed || matches!(commit, Committed::Made { .. }) {
-        heartbeat::send(
-            ctx,
-            root,
-            config,
-            "relay:handoff",
-            &hazards,
-            limits.deadline,
-        )
-    } else {
-        Heartbeat::Skipped {
-            reason: "nothing changed since the last handoff".into(),
-        }
-    };
-    Ok(HandoffOutcome::HandedOff {
+    let (commit, heartbeat) = commit_and_beat(project, &layout, &loop_id, changed, limits)?;
+    Ok(Outcome::HandedOff {
         loop_id,
         packet: Layout::show(&layout.packet_rel),
         packet_id: packet.id(),
@@ -274,9 +188,144 @@ pub(crate) fn handoff(
     })
 }
 
+/// `Halted` when a sentinel is present.
+fn halted(layout: &Layout) -> Option<Outcome> {
+    layout.sentinel().map(|s| Outcome::Halted {
+        sentinel: s,
+        path: Layout::show(layout.sentinel_rel(s)),
+    })
+}
+
+/// The packet on disk. A packet that exists but does not parse is an error, never
+/// overwritten: its fields would be dropped silently (and its written_at could move
+/// backwards).
+fn read_previous(layout: &Layout, state: &LoopState) -> Result<Option<Previous>> {
+    let Some(text) = read_opt(&layout.abs(&layout.packet_rel))? else {
+        return Ok(None);
+    };
+    let packet = Packet::parse(&text, &Layout::show(&layout.packet_rel)).map_err(|e| {
+        Error::Invalid(format!(
+            "{e} — not handing off over it (its fields would be lost): fix the file, or delete it to start a fresh packet, then run `baton relay handoff` again"
+        ))
+    })?;
+    let resumed = state.non_empty(ls::LAST_RESUMED) == Some(packet.id().as_str());
+    Ok(Some(Previous {
+        text,
+        packet,
+        resumed,
+    }))
+}
+
+/// The loop id: the input's, else the loop state's, else the previous packet's; validated.
+fn pick_loop_id(
+    input: &Input,
+    state: &LoopState,
+    previous: Option<&Previous>,
+    layout: &Layout,
+) -> Result<String> {
+    let loop_id = input
+        .loop_id
+        .clone()
+        .or_else(|| state.non_empty(ls::LOOP_ID).map(str::to_string))
+        .or_else(|| previous.map(|p| p.packet.loop_id.clone()))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "no loop id: pass --loop-id WL-NNN (or `loop_id: WL-NNN` in the YAML on stdin); neither {} nor a previous packet names one",
+                Layout::show(&layout.loop_state_rel)
+            ))
+        })?;
+    validate_loop_id(&loop_id)?;
+    Ok(loop_id)
+}
+
+/// The packet to hand off: the previous packet of the same loop with `input` laid over it,
+/// in this work tree (its `written_at` is `write_packet`'s to set).
+fn next_packet(
+    project: &Project,
+    input: &Input,
+    loop_id: &str,
+    previous: Option<&Previous>,
+) -> Packet {
+    let mut base = previous
+        .filter(|p| p.packet.loop_id == loop_id)
+        .map(|p| p.packet.clone())
+        .unwrap_or_default();
+    if previous.is_some_and(|p| p.resumed) {
+        // A new session since that packet: what it landed is not this session's.
+        base.landed_this_session = 0;
+    }
+    let mut packet = merge(base, input, project.redactor());
+    packet.loop_id = loop_id.to_string();
+    packet.worktree = project.root.display().to_string();
+    packet
+}
+
+/// Writes `packet` with a new `written_at`, unless the packet on disk holds the same state
+/// and is not resumed yet: then it is kept as it is (its `written_at` included, which
+/// `packet` takes). Whether the file was written.
+fn write_packet(
+    project: &Project,
+    layout: &Layout,
+    packet: &mut Packet,
+    prompt: &str,
+    previous: Option<&Previous>,
+) -> Result<bool> {
+    if let Some(prev) = previous {
+        if !prev.resumed {
+            packet.written_at.clone_from(&prev.packet.written_at);
+            if packet.render(prompt)? == prev.text {
+                return Ok(false);
+            }
+        }
+    }
+    packet.written_at = next_stamp(project.now(), previous.map(|p| &p.packet));
+    let text = packet.render(prompt)?;
+    let path = layout.abs(&layout.packet_rel);
+    if let Some(dir) = path.parent() {
+        ensure_dirs(&project.root, dir)?;
+    }
+    fsx::atomic_write(&path, text.as_bytes(), fsx::SHARED_FILE)?;
+    Ok(true)
+}
+
+/// The `written_at` of a new packet: `now`, but always after the previous packet's, so two
+/// packets never share an id (`WL-NNN@written_at`), not even within one second.
+fn next_stamp(now: DateTime<Utc>, previous: Option<&Packet>) -> String {
+    let after = previous
+        .and_then(|p| time::parse(&p.written_at))
+        .map(|prev| prev + chrono::Duration::seconds(1));
+    time::rfc3339(after.map_or(now, |after| now.max(after)))
+}
+
+/// Commits the packet and the loop state, then sends the heartbeat when something changed
+/// or was committed now (the hazard check reads the last commit before baton's own).
+fn commit_and_beat(
+    project: &Project,
+    layout: &Layout,
+    loop_id: &str,
+    changed: bool,
+    limits: Limits,
+) -> Result<(Committed, Heartbeat)> {
+    let hazards = heartbeat::hazard(project);
+    let message = format!("weave-loop: handoff (at {loop_id})");
+    let commit = commit(
+        &project.root,
+        &[&layout.packet_rel, &layout.loop_state_rel],
+        &message,
+    )?;
+    let heartbeat = if changed || matches!(commit, Committed::Made { .. }) {
+        heartbeat::send(project, "relay:handoff", &hazards, limits.deadline)
+    } else {
+        Heartbeat::Skipped {
+            reason: "nothing changed since the last handoff".into(),
+        }
+    };
+    Ok((commit, heartbeat))
+}
+
 /// The previous packet with `input`'s fields laid over it (strings redacted, empty ones
 /// cleared).
-fn merge(mut p: Packet, input: &HandoffInput, redactor: &Redactor) -> Packet {
+fn merge(mut p: Packet, input: &Input, redactor: &Redactor) -> Packet {
     let clean = |s: &str| redactor.redact(s.trim()).text;
     let opt = |v: &Option<String>, old: Option<String>| match v {
         Some(s) if s.trim().is_empty() => None,
@@ -306,9 +355,9 @@ fn merge(mut p: Packet, input: &HandoffInput, redactor: &Redactor) -> Packet {
 }
 
 /// The CLI's text for an outcome.
-pub(crate) fn render(o: &HandoffOutcome) -> String {
+pub(crate) fn render(o: &Outcome) -> String {
     match o {
-        HandoffOutcome::Halted { sentinel, path } => match sentinel {
+        Outcome::Halted { sentinel, path } => match sentinel {
             Sentinel::Stop => format!(
                 "relay: the loop is stopped ({path} exists): nothing to hand off. Delete {path} to let the loop run again.\n"
             ),
@@ -316,7 +365,7 @@ pub(crate) fn render(o: &HandoffOutcome) -> String {
                 "relay: the loop is halted for a human ({path} exists): nothing to hand off. Read it, fix the tree, delete it, then run `baton relay resume`.\n"
             ),
         },
-        HandoffOutcome::HandedOff {
+        Outcome::HandedOff {
             loop_id,
             packet,
             changed,
@@ -347,15 +396,15 @@ mod tests {
 
     #[test]
     fn overlay_and_merge() {
-        let a = HandoffInput {
+        let a = Input {
             loop_id: Some("WL-1".into()),
             decisions: Some(vec!["a".into()]),
-            ..HandoffInput::default()
+            ..Input::default()
         };
-        let b = HandoffInput {
+        let b = Input {
             decisions: Some(vec![]),
             pr_url: Some("u".into()),
-            ..HandoffInput::default()
+            ..Input::default()
         };
         let m = a.overlay(b);
         assert_eq!(m.loop_id.as_deref(), Some("WL-1"));
@@ -367,15 +416,38 @@ mod tests {
             decisions: vec!["x".into()],
             ..Packet::default()
         };
-        let input = HandoffInput {
+        let input = Input {
             pr_url: Some(" ".into()),
             open_findings: Some(vec!["line\nbreak".into(), String::new()]),
-            ..HandoffInput::default()
+            ..Input::default()
         };
         let p = merge(prev, &input, &Redactor::builtin());
         assert_eq!(p.orchestrator_phase.as_deref(), Some("verify"));
         assert_eq!(p.pr_url, None);
         assert_eq!(p.open_findings, vec!["line break"]);
         assert_eq!(p.decisions, vec!["x"]);
+    }
+
+    #[test]
+    fn a_new_stamp_comes_after_the_previous_packet() {
+        let now = time::parse("2026-11-30T10:15:00Z").unwrap();
+        let prev = |at: &str| Packet {
+            loop_id: "WL-1".into(),
+            written_at: at.into(),
+            ..Packet::default()
+        };
+        assert_eq!(next_stamp(now, None), "2026-11-30T10:15:00Z");
+        assert_eq!(
+            next_stamp(now, Some(&prev("2026-11-30T10:15:00Z"))),
+            "2026-11-30T10:15:01Z"
+        );
+        assert_eq!(
+            next_stamp(now, Some(&prev("2026-11-30T09:00:00Z"))),
+            "2026-11-30T10:15:00Z"
+        );
+        assert_eq!(
+            next_stamp(now, Some(&prev("garbage"))),
+            "2026-11-30T10:15:00Z"
+        );
     }
 }
