@@ -2,13 +2,17 @@
 //! session is destroyed (`datarim/sessions/SESSION-YYYYMMDD-HHMMSS.session.md`, datarim's
 //! format), its validator, and a resume that re-checks the artefact's claims first.
 //!
-//! `writer` saves, `validate` checks, `resume_block` renders what the user copies,
-//! `replay` + `reverify` resume, `auto` builds the artefact PreCompact saves, `stale` is the
-//! stale-runtime advisory, `handler` wires SessionStart and PreCompact.
+//! `writer` saves (`frontmatter` and `body` are the two halves of a block, `session` the ids
+//! and paths), `validate` checks (`check_cli` reads its datarim-style arguments),
+//! `resume_block` renders what the user copies, `replay` resumes after `reverify` (with
+//! `heads` for Layer 1) has re-checked the saved claims into `finding`s, `auto` builds the
+//! artefact PreCompact saves and the draft body, `stale` is the stale-runtime advisory,
+//! `handler` wires SessionStart and PreCompact.
 
 mod auto;
 mod body;
 mod check_cli;
+mod finding;
 mod frontmatter;
 mod handler;
 mod heads;

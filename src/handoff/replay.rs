@@ -3,9 +3,10 @@
 //! Without an id it lists the saved sessions and exits 2: in a shared workspace the newest
 //! session may be another agent's, so it never guesses.
 
+use super::finding::Kind;
 use super::frontmatter;
 use super::resume_block;
-use super::reverify::{self, Kind};
+use super::reverify;
 use super::session;
 use super::validate::{self, Mode, Verdict};
 use super::writer;
