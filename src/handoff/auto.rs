@@ -132,7 +132,7 @@ fn render_body(
 /// Layer 1: the repository, its branch, HEAD and status lines.
 fn git_layer(root: &Path, state: &GitState) -> String {
     let mut out = String::from("## Layer 1 — Git State\n\n");
-    let root = shown(&root.display().to_string());
+    let root = body_safe(&root.display().to_string());
     let Some(r) = state.repo() else {
         out.push_str(&format!("repo: {root}  (not a git repository)\n"));
         return out;
@@ -148,7 +148,7 @@ fn git_layer(root: &Path, state: &GitState) -> String {
         }
     ));
     for line in r.status.iter().take(MAX_STATUS_LINES) {
-        out.push_str(&format!("    {}\n", shown(line)));
+        out.push_str(&format!("    {}\n", body_safe(line)));
     }
     if r.status.len() > MAX_STATUS_LINES {
         out.push_str(&format!(
@@ -170,7 +170,7 @@ fn tasks_layer(has_tasks_md: bool, active: &[String]) -> String {
         });
     }
     for line in active {
-        out.push_str(&shown(line));
+        out.push_str(&body_safe(line));
         out.push('\n');
     }
     out
@@ -183,7 +183,7 @@ fn files_layer(status: &[String], touched: &[String]) -> String {
     for path in touched.iter().take(MAX_STATUS_LINES) {
         out.push_str(&format!(
             "- {} — changed this session (audit trail)\n",
-            shown(path)
+            body_safe(path)
         ));
     }
     if touched.len() > MAX_STATUS_LINES {
@@ -207,7 +207,7 @@ fn files_layer(status: &[String], touched: &[String]) -> String {
         } else {
             "changed, uncommitted"
         };
-        out.push_str(&format!("- {} — {note}\n", shown(path)));
+        out.push_str(&format!("- {} — {note}\n", body_safe(path)));
     }
     out
 }
@@ -215,7 +215,7 @@ fn files_layer(status: &[String], touched: &[String]) -> String {
 /// Text from the repository (a file name, a tasks.md line) as it goes into the body: as it
 /// is, or quoted with escapes when it holds a control character (a file name can hold a line
 /// break, which would forge body lines, even a new block).
-fn shown(text: &str) -> String {
+fn body_safe(text: &str) -> String {
     if text.chars().any(char::is_control) {
         format!("{text:?}")
     } else {
@@ -280,7 +280,7 @@ mod tests {
             text.contains("- \"a\\n---\\nartifact: x\" — untracked\n"),
             "{text}"
         );
-        assert_eq!(shown("plain — ok"), "plain — ok");
+        assert_eq!(body_safe("plain — ok"), "plain — ok");
     }
 
     #[test]

@@ -65,8 +65,8 @@ fn entries(layer1: &str) -> Vec<Entry> {
     out
 }
 
-/// Repositories opened so far, by the path asked for (each is opened once per replay, for
-/// its `HEAD:` lines and again for the `verified:` SHAs).
+/// Repositories opened so far, by the path asked for: one replay opens each repository once,
+/// for its `HEAD:` lines and the `verified:` SHAs alike.
 pub(crate) struct Repos {
     root: PathBuf,
     open: HashMap<PathBuf, Option<Repository>>,
@@ -150,10 +150,8 @@ fn check_head(repos: &mut Repos, e: &Entry) -> Finding {
         );
     };
     let moved = commit_moved(repo, where_, saved, now);
-    match (
-        moved,
-        branch_moved(e.branch.as_deref(), now_branch.as_deref()),
-    ) {
+    let switched = branch_moved(e.branch.as_deref(), now_branch.as_deref());
+    match (moved, switched) {
         (None, None) => Finding::new(
             Kind::Ok,
             format!(

@@ -38,7 +38,7 @@ use std::time::Duration;
 /// The kill switch: set to `1`, saves do nothing and exit 0.
 pub(crate) const KILL_SWITCH: &str = "DATARIM_DISABLE_SESSION_HANDOFF";
 /// Seconds to wait for another save's lock (default 60).
-pub(crate) const LOCK_TIMEOUT_VAR: &str = "DR_SESSION_LOCK_TIMEOUT";
+const LOCK_TIMEOUT_VAR: &str = "DR_SESSION_LOCK_TIMEOUT";
 
 /// Who triggered a save.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -359,7 +359,7 @@ fn read_input(flag: &str, path: &Path) -> Result<String> {
 }
 
 /// `DR_SESSION_LOCK_TIMEOUT` in seconds (fractions allowed), default 60.
-pub(crate) fn lock_timeout(ctx: &Ctx) -> Duration {
+fn lock_timeout(ctx: &Ctx) -> Duration {
     const DEFAULT: Duration = Duration::from_secs(60);
     match ctx.env.var(LOCK_TIMEOUT_VAR) {
         None => DEFAULT,

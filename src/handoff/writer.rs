@@ -23,7 +23,7 @@ use std::time::Duration;
 const LOCK_STALE_AFTER: Duration = Duration::from_secs(600);
 
 /// The largest front matter a block may have: it is never cut, and the body needs the room.
-pub(crate) const MAX_FRONT_MATTER: usize = 4096;
+const MAX_FRONT_MATTER: usize = 4096;
 
 /// One save into the project's sessions folder.
 #[derive(Debug, Clone)]
@@ -239,7 +239,7 @@ fn front_matter(req: &Request, mut clean: impl FnMut(&str) -> String) -> FrontMa
 
 /// An ISO 8601 time as datarim writes it, in UTC to the second (`2026-11-30T10:15:00Z`);
 /// a value that does not parse is returned as it is (`problems` reports it).
-pub(crate) fn utc_time(raw: &str) -> String {
+fn utc_time(raw: &str) -> String {
     DateTime::parse_from_rfc3339(raw).map_or_else(
         |_| raw.to_string(),
         |t| time::rfc3339(t.with_timezone(&Utc)),
