@@ -11,7 +11,7 @@ use super::resume_block;
 use super::session;
 use super::writer::{self, Request};
 use crate::core::error::Result;
-use crate::core::git::GitState;
+use crate::core::git::{self, GitState};
 use crate::core::project::Project;
 use crate::core::time;
 use std::path::Path;
@@ -24,12 +24,15 @@ const MAX_STATUS_LINES: usize = 60;
 pub(crate) fn request(project: &Project, lock_timeout: Duration) -> Result<Request> {
     let now = project.now();
     let id = writer::next_free_id(&session::sessions_dir(project), now);
-    let state = project.git()?;
+    // Read now, not `project.git()` (read once per run, perhaps before): handlers that ran
+    // before this one on the same PreCompact may have written into the work tree (the
+    // bridge's automatic checkpoint), and Layer 1 is the state at the save.
+    let state = git::state(&project.root)?;
     let tasks = ActiveTasks::read(project);
     let touched = project.session_changes();
     let body = tag_claims(&render_body(
         &project.root,
-        state,
+        &state,
         tasks.has_tasks_md,
         &tasks.lines,
         &touched,
