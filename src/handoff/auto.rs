@@ -8,47 +8,79 @@
 
 use super::body;
 use super::resume_block;
+use super::session;
 use super::writer::{self, Request};
 use crate::core::error::Result;
 use crate::core::git::{self, GitState};
 use crate::core::project::Project;
-
+use crate::core::time;
 use std::path::Path;
 use std::time::Duration;
 
 /// The status lines listed before "… N more".
 const MAX_STATUS_LINES: usize = 60;
 
-/// The request for an automatic save at `now`.
+/// The request for an automatic save now, under a fresh id.
 pub(crate) fn request(project: &Project, lock_timeout: Duration) -> Result<Request> {
-    let (root, config, now) = (project.root.as_path(), project.config(), project.now());
-    let dir = super::session::sessions_dir(root, config);
-    let id = writer::next_free_id(&dir, now);
-    let state = git::state(root)?;
-    let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
-    let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
-    let active_ids = resume_block::task_ids(&active.join("\n"));
+    let now = project.now();
+    let id = writer::next_free_id(&session::sessions_dir(project), now);
+    // Read now, not `project.git()` (read once per run, perhaps before): handlers that ran
+    // before this one on the same PreCompact may have written into the work tree (the
+    // bridge's automatic checkpoint), and Layer 1 is the state at the save.
+    let state = git::state(&project.root)?;
+    let tasks = ActiveTasks::read(project);
     let touched = project.session_changes();
     let body = tag_claims(&render_body(
-        root,
+        &project.root,
         &state,
-        tasks_md.is_some(),
-        &active,
+        tasks.has_tasks_md,
+        &tasks.lines,
         &touched,
         Purpose::Automatic,
     ));
     Ok(Request {
-        root: root.to_path_buf(),
         session_id: id.clone(),
         captured_by: "agent".into(),
-        captured_at: now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
-        recommended_next: format!("{} {id}", super::resume_command(config)),
+        captured_at: time::rfc3339(now),
+        recommended_next: format!("{} {id}", super::resume_command(project.config())),
         next_action: "Context was compacted automatically; re-check the git state below, then continue the interrupted work.".into(),
-        active_tasks: active_ids,
+        active_tasks: resume_block::task_ids(&tasks.lines.join("\n")),
         body,
         lock_timeout,
-        now,
     })
+}
+
+/// A draft body for `/baton:dr-save`: the same git and task facts, with the layers only the
+/// agent can write marked for it.
+pub(crate) fn draft(project: &Project) -> Result<String> {
+    let state = project.git()?;
+    let tasks = ActiveTasks::read(project);
+    Ok(tag_claims(&render_body(
+        &project.root,
+        state,
+        tasks.has_tasks_md,
+        &tasks.lines,
+        &[],
+        Purpose::Draft,
+    )))
+}
+
+/// The active tasks of `datarim/tasks.md`.
+struct ActiveTasks {
+    /// Whether the project has a `datarim/tasks.md` at all.
+    has_tasks_md: bool,
+    /// The task lines of its `## Active` section.
+    lines: Vec<String>,
+}
+
+impl ActiveTasks {
+    fn read(project: &Project) -> ActiveTasks {
+        let tasks_md = std::fs::read_to_string(project.path("datarim/tasks.md")).ok();
+        ActiveTasks {
+            has_tasks_md: tasks_md.is_some(),
+            lines: tasks_md.as_deref().map(active_lines).unwrap_or_default(),
+        }
+    }
 }
 
 /// The lines of the `## Active` section of tasks.md that list a task (`- …`).
@@ -76,22 +108,7 @@ enum Purpose {
     Draft,
 }
 
-/// A draft body for `/baton:dr-save`: the same git and task facts, with the layers only the
-/// agent can write marked for it.
-pub(crate) fn draft(root: &Path) -> Result<String> {
-    let state = git::state(root)?;
-    let tasks_md = std::fs::read_to_string(root.join("datarim/tasks.md")).ok();
-    let active = tasks_md.as_deref().map(active_lines).unwrap_or_default();
-    Ok(tag_claims(&render_body(
-        root,
-        &state,
-        tasks_md.is_some(),
-        &active,
-        &[],
-        Purpose::Draft,
-    )))
-}
-
+/// The five layers, from what the repository says.
 fn render_body(
     root: &Path,
     state: &GitState,
@@ -101,42 +118,53 @@ fn render_body(
     purpose: Purpose,
 ) -> String {
     let mut out = String::from(match purpose {
-        Purpose::Automatic => "Automatic save written by baton before a context compaction; the agent did not write it.\n\n## Layer 1 — Git State\n\n",
-        Purpose::Draft => "## Layer 1 — Git State\n\n",
+        Purpose::Automatic => "Automatic save written by baton before a context compaction; the agent did not write it.\n\n",
+        Purpose::Draft => "",
     });
-    let status: &[String] = match state {
-        GitState::NoGit => {
-            out.push_str(&format!(
-                "repo: {}  (not a git repository)\n",
-                shown(&root.display().to_string())
-            ));
-            &[]
-        }
-        GitState::Repo(r) => {
-            out.push_str(&format!(
-                "repo: {}  branch: {}  HEAD: {}  status: {}\n",
-                shown(&root.display().to_string()),
-                r.branch.as_deref().unwrap_or("(detached)"),
-                r.head_sha.as_deref().unwrap_or("(no commits)"),
-                if r.status.is_empty() {
-                    "clean"
-                } else {
-                    "dirty"
-                }
-            ));
-            for line in r.status.iter().take(MAX_STATUS_LINES) {
-                out.push_str(&format!("    {}\n", shown(line)));
-            }
-            if r.status.len() > MAX_STATUS_LINES {
-                out.push_str(&format!(
-                    "    … {} more\n",
-                    r.status.len() - MAX_STATUS_LINES
-                ));
-            }
-            &r.status
-        }
+    out.push_str(&git_layer(root, state));
+    out.push_str(&tasks_layer(has_tasks_md, active));
+    let status = state.repo().map_or(&[][..], |r| &r.status[..]);
+    out.push_str(&files_layer(status, touched));
+    out.push_str(match purpose {
+        Purpose::Automatic => "\n## Layer 4 — Open Questions\n\nNone recorded (automatic save).\n\n## Layer 5 — Failed Approaches\n\nNone recorded (automatic save): ask the user what was tried if it matters.\n",
+        Purpose::Draft => "\n## Layer 4 — Open Questions\n\n(agent: each open question, tagged verified: or assumed:, or None.)\n\n## Layer 5 — Failed Approaches\n\n(agent: each approach tried and abandoned, and why it failed, or None.)\n",
+    });
+    out
+}
+
+/// Layer 1: the repository, its branch, HEAD and status lines.
+fn git_layer(root: &Path, state: &GitState) -> String {
+    let mut out = String::from("## Layer 1 — Git State\n\n");
+    let root = body_safe(&root.display().to_string());
+    let Some(r) = state.repo() else {
+        out.push_str(&format!("repo: {root}  (not a git repository)\n"));
+        return out;
     };
-    out.push_str("\n## Layer 2 — Active Tasks\n\n");
+    out.push_str(&format!(
+        "repo: {root}  branch: {}  HEAD: {}  status: {}\n",
+        r.branch.as_deref().unwrap_or("(detached)"),
+        r.head_sha.as_deref().unwrap_or("(no commits)"),
+        if r.status.is_empty() {
+            "clean"
+        } else {
+            "dirty"
+        }
+    ));
+    for line in r.status.iter().take(MAX_STATUS_LINES) {
+        out.push_str(&format!("    {}\n", body_safe(line)));
+    }
+    if r.status.len() > MAX_STATUS_LINES {
+        out.push_str(&format!(
+            "    … {} more\n",
+            r.status.len() - MAX_STATUS_LINES
+        ));
+    }
+    out
+}
+
+/// Layer 2: the Active lines of `datarim/tasks.md`.
+fn tasks_layer(has_tasks_md: bool, active: &[String]) -> String {
+    let mut out = String::from("\n## Layer 2 — Active Tasks\n\n");
     if active.is_empty() {
         out.push_str(if has_tasks_md {
             "No active tasks listed in datarim/tasks.md.\n"
@@ -145,14 +173,20 @@ fn render_body(
         });
     }
     for line in active {
-        out.push_str(&shown(line));
+        out.push_str(&body_safe(line));
         out.push('\n');
     }
-    out.push_str("\n## Layer 3 — Related Files\n\n");
+    out
+}
+
+/// Layer 3: the files the audit trail saw changed this session first, then the other
+/// uncommitted ones from `git status`.
+fn files_layer(status: &[String], touched: &[String]) -> String {
+    let mut out = String::from("\n## Layer 3 — Related Files\n\n");
     for path in touched.iter().take(MAX_STATUS_LINES) {
         out.push_str(&format!(
             "- {} — changed this session (audit trail)\n",
-            shown(path)
+            body_safe(path)
         ));
     }
     if touched.len() > MAX_STATUS_LINES {
@@ -176,17 +210,7 @@ fn render_body(
         } else {
             "changed, uncommitted"
         };
-        out.push_str(&format!("- {} — {note}\n", shown(path)));
-    }
-    match purpose {
-        Purpose::Automatic => {
-            out.push_str("\n## Layer 4 — Open Questions\n\nNone recorded (automatic save).\n");
-            out.push_str("\n## Layer 5 — Failed Approaches\n\nNone recorded (automatic save): ask the user what was tried if it matters.\n");
-        }
-        Purpose::Draft => {
-            out.push_str("\n## Layer 4 — Open Questions\n\n(agent: each open question, tagged verified: or assumed:, or None.)\n");
-            out.push_str("\n## Layer 5 — Failed Approaches\n\n(agent: each approach tried and abandoned, and why it failed, or None.)\n");
-        }
+        out.push_str(&format!("- {} — {note}\n", body_safe(path)));
     }
     out
 }
@@ -194,7 +218,7 @@ fn render_body(
 /// Text from the repository (a file name, a tasks.md line) as it goes into the body: as it
 /// is, or quoted with escapes when it holds a control character (a file name can hold a line
 /// break, which would forge body lines, even a new block).
-fn shown(text: &str) -> String {
+fn body_safe(text: &str) -> String {
     if text.chars().any(char::is_control) {
         format!("{text:?}")
     } else {
@@ -259,7 +283,7 @@ mod tests {
             text.contains("- \"a\\n---\\nartifact: x\" — untracked\n"),
             "{text}"
         );
-        assert_eq!(shown("plain — ok"), "plain — ok");
+        assert_eq!(body_safe("plain — ok"), "plain — ok");
     }
 
     #[test]

@@ -1,11 +1,13 @@
-//! `baton handoff check`'s arguments, parsed here (not by clap) so that a usage error exits
-//! 3 as datarim's validator does, where clap would exit 2.
+//! `baton handoff check`'s arguments, parsed here by hand, not by clap: datarim's validator
+//! (`check-session-handoff.sh`), whose interface this command keeps, exits 3 on a usage
+//! error, and callers written for it read 2 as "malformed"; clap would exit 2 on a usage
+//! error. Its forms are few and fixed, so a loop over the arguments is all it takes.
 
 use super::session;
 use super::validate::{self, Mode, Verdict};
 use crate::core::config;
 use crate::core::project::Project;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const USAGE: &str = "usage:
   baton handoff check --session <SESSION-ID> [--root <repo>]
@@ -89,28 +91,11 @@ pub(crate) fn run(args: &[String], project: &Project) -> i32 {
             crate::outln!("{USAGE}");
             return 0;
         }
-        Request::SelfTest => {
-            return match validate::self_test() {
-                Ok(()) => {
-                    crate::outln!("baton handoff check: self-test OK");
-                    0
-                }
-                Err(failures) => {
-                    for f in failures {
-                        eprintln!("baton handoff check: self-test: {f}");
-                    }
-                    2
-                }
-            };
-        }
+        Request::SelfTest => return self_test(),
         Request::Session { id, root, strict } => {
-            // The sessions folder is the one configured for that root.
             let dir = match root {
-                Some(r) => {
-                    let root = project.ctx.cwd.join(r);
-                    session::sessions_dir(&root, &config::load(&project.ctx, &root).config)
-                }
-                None => session::sessions_dir(&project.root, project.config()),
+                Some(r) => other_sessions_dir(project, &r),
+                None => session::sessions_dir(project),
             };
             let mode = if strict { Mode::Strict } else { Mode::Light };
             (session::artefact_path(&dir, &id), Some(id), mode)
@@ -137,6 +122,33 @@ pub(crate) fn run(args: &[String], project: &Project) -> i32 {
         }
     }
     verdict.exit_code()
+}
+
+/// The sessions folder of the repository `--root` names. That is another project than this
+/// run's (a consumer checking a producer's artefact), so its own config says where its
+/// sessions are: it is loaded here, and its problems leave the defaults in force, as they
+/// would for that project's own commands.
+fn other_sessions_dir(project: &Project, root: &Path) -> PathBuf {
+    let root = project.ctx.cwd.join(root);
+    let config = config::load(&project.ctx, &root).config;
+    session::sessions_dir_at(&root, &config)
+}
+
+/// `--self-test`: 0 when the validator accepts its good samples and rejects the broken
+/// ones, else 2 with one line per failure.
+fn self_test() -> i32 {
+    match validate::self_test() {
+        Ok(()) => {
+            crate::outln!("baton handoff check: self-test OK");
+            0
+        }
+        Err(failures) => {
+            for f in failures {
+                eprintln!("baton handoff check: self-test: {f}");
+            }
+            2
+        }
+    }
 }
 
 #[cfg(test)]

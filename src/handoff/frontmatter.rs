@@ -49,6 +49,13 @@ pub(crate) const REQUIRED_SCALARS: [&str; 7] = [
 ];
 
 /// The front matter text, both fences included, each on its own line.
+///
+/// Written by hand, not with serde_yaml_ng: datarim's validator reads it with grep and awk,
+/// line by line (`key: value` at the start of a line, `active_tasks:` alone on its line, each
+/// task `  - x` indented by two blanks, fences exactly `---`), and datarim's writer prints it
+/// with one printf per field in this order. A YAML serializer picks its own quoting and list
+/// indentation (`- x` at the margin). `scalar` quotes only what plain YAML would misread, so
+/// datarim's reader and a YAML reader see the same values.
 pub(crate) fn render(fm: &FrontMatter) -> String {
     let mut out = String::from("---\nartifact: session-handoff\nschema_version: 1\n");
     for (key, value) in [
@@ -253,7 +260,7 @@ pub(crate) fn split_blocks(text: &str) -> Vec<Block<'_>> {
 }
 
 /// Each line's byte offset and text (without its line break).
-pub(crate) fn line_offsets(text: &str) -> Vec<(usize, &str)> {
+fn line_offsets(text: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut off = 0;
     for piece in text.split_inclusive('\n') {

@@ -46,7 +46,7 @@ impl Handler for HandoffHandler {
 }
 
 fn session_start(project: &Project) -> Contribution {
-    let dir = session::sessions_dir(&project.root, project.config());
+    let dir = session::sessions_dir(project);
     let Some(newest) = session::list(&dir)
         .iter()
         .find_map(|id| replay::summary(&dir, id))
@@ -54,7 +54,9 @@ fn session_start(project: &Project) -> Contribution {
         return Contribution::default();
     };
     let cmd = super::resume_command(project.config());
-    let next = resume_block::sanitize_annotation(&newest.next_action);
+    // Redacted before it is cut: a cut through a secret leaves a piece the redactor (which
+    // the hook's output passes again) no longer recognises.
+    let next = resume_block::sanitize_annotation(&project.redact(&newest.next_action));
     let saved = session::saved_time(&newest.id).unwrap_or_default();
     let by = replay::captured_by_label(&newest.captured_by)
         .map(|b| format!(" by {b}"))
@@ -84,6 +86,6 @@ fn pre_compact(project: &Project) -> Result<()> {
         return Ok(());
     }
     let req = auto::request(project, AUTO_LOCK_TIMEOUT)?;
-    writer::write(&req, project.config())?;
+    writer::write(&req, project)?;
     Ok(())
 }

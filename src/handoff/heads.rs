@@ -4,7 +4,7 @@
 //! on), else NOT-ANCESTOR; another branch checked out is STALE; a repo that is gone is
 //! REPO-MISSING.
 
-use super::reverify::{Finding, Kind};
+use super::finding::{Finding, Kind};
 use git2::{Oid, Repository};
 use regex::Regex;
 use std::collections::HashMap;
@@ -65,26 +65,11 @@ fn entries(layer1: &str) -> Vec<Entry> {
     out
 }
 
-/// Repositories opened so far, by the path asked for.
+/// Repositories opened so far, by the path asked for: one replay opens each repository once,
+/// for its `HEAD:` lines and the `verified:` SHAs alike.
 pub(crate) struct Repos {
     root: PathBuf,
     open: HashMap<PathBuf, Option<Repository>>,
-}
-
-impl Repos {
-    pub(crate) fn resolve(&self, repo: Option<&str>) -> PathBuf {
-        match repo {
-            None => self.root.clone(),
-            Some(r) => self.root.join(r),
-        }
-    }
-
-    pub(crate) fn get(&mut self, path: &Path) -> Option<&Repository> {
-        self.open
-            .entry(path.to_path_buf())
-            .or_insert_with(|| Repository::discover(path).ok())
-            .as_ref()
-    }
 }
 
 impl Repos {
@@ -94,6 +79,22 @@ impl Repos {
             root: root.to_path_buf(),
             open: HashMap::new(),
         }
+    }
+
+    /// The path a `repo:` value names (none: the project root).
+    pub(crate) fn resolve(&self, repo: Option<&str>) -> PathBuf {
+        match repo {
+            None => self.root.clone(),
+            Some(r) => self.root.join(r),
+        }
+    }
+
+    /// The repository at or above `path`; `None` when there is none.
+    pub(crate) fn get(&mut self, path: &Path) -> Option<&Repository> {
+        self.open
+            .entry(path.to_path_buf())
+            .or_insert_with(|| Repository::discover(path).ok())
+            .as_ref()
     }
 }
 
@@ -148,14 +149,27 @@ fn check_head(repos: &mut Repos, e: &Entry) -> Finding {
             ),
         );
     };
-    let branch_note = match (&e.branch, &now_branch) {
-        (Some(was), Some(is)) if was.trim_start_matches("refs/heads/") != is => {
-            Some(format!("saved on branch {was}, now on {is}"))
-        }
-        (Some(was), None) => Some(format!("saved on branch {was}, now on a detached HEAD")),
-        _ => None,
-    };
-    let base = if saved == now {
+    let moved = commit_moved(repo, where_, saved, now);
+    let switched = branch_moved(e.branch.as_deref(), now_branch.as_deref());
+    match (moved, switched) {
+        (None, None) => Finding::new(
+            Kind::Ok,
+            format!(
+                "repo {where_}: HEAD {} unchanged{}",
+                short(saved),
+                now_branch.map(|b| format!(" on {b}")).unwrap_or_default()
+            ),
+        ),
+        (None, Some(note)) => Finding::new(Kind::Stale, format!("repo {where_}: {note}")),
+        (Some(f), None) => f,
+        (Some(f), Some(note)) => Finding::new(f.kind, format!("{}; {note}", f.text)),
+    }
+}
+
+/// How HEAD moved since the save: `None` when it is the saved commit, STALE when it descends
+/// from it, NOT-ANCESTOR otherwise.
+fn commit_moved(repo: &Repository, where_: &str, saved: Oid, now: Oid) -> Option<Finding> {
+    if saved == now {
         None
     } else if repo.graph_descendant_of(now, saved).unwrap_or(false) {
         Some(Finding::new(
@@ -176,19 +190,18 @@ fn check_head(repos: &mut Repos, e: &Entry) -> Finding {
                 short(now)
             ),
         ))
-    };
-    match (base, branch_note) {
-        (None, None) => Finding::new(
-            Kind::Ok,
-            format!(
-                "repo {where_}: HEAD {} unchanged{}",
-                short(saved),
-                now_branch.map(|b| format!(" on {b}")).unwrap_or_default()
-            ),
-        ),
-        (None, Some(note)) => Finding::new(Kind::Stale, format!("repo {where_}: {note}")),
-        (Some(f), None) => f,
-        (Some(f), Some(note)) => Finding::new(f.kind, format!("{}; {note}", f.text)),
+    }
+}
+
+/// A note when the branch checked out now is not the saved one (`None` when it is, or when
+/// the block named no branch).
+fn branch_moved(saved: Option<&str>, now: Option<&str>) -> Option<String> {
+    match (saved, now) {
+        (Some(was), Some(is)) if was.trim_start_matches("refs/heads/") != is => {
+            Some(format!("saved on branch {was}, now on {is}"))
+        }
+        (Some(was), None) => Some(format!("saved on branch {was}, now on a detached HEAD")),
+        _ => None,
     }
 }
 
@@ -253,8 +266,7 @@ pub(crate) mod tests {
         repo.reset(parent.as_object(), git2::ResetType::Hard, None)
             .unwrap();
         commit(&repo, "c.txt", "3");
-        let body = format!("## Layer 1\nHEAD: {side}\n## Layer 5\nx\n");
-        let f = super::super::reverify::reverify(t.path(), &body, 1);
+        let (f, _) = check_layer1(&mut Repos::new(t.path()), &format!("HEAD: {side}\n"));
         assert_eq!(f[0].kind, Kind::NotAncestor, "{f:?}");
     }
 }

@@ -2,13 +2,17 @@
 //! session is destroyed (`datarim/sessions/SESSION-YYYYMMDD-HHMMSS.session.md`, datarim's
 //! format), its validator, and a resume that re-checks the artefact's claims first.
 //!
-//! `writer` saves, `validate` checks, `resume_block` renders what the user copies,
-//! `replay` + `reverify` resume, `auto` builds the artefact PreCompact saves, `stale` is the
-//! stale-runtime advisory, `handler` wires SessionStart and PreCompact.
+//! `writer` saves (`frontmatter` and `body` are the two halves of a block, `session` the ids
+//! and paths), `validate` checks (`check_cli` reads its datarim-style arguments),
+//! `resume_block` renders what the user copies, `replay` resumes after `reverify` (with
+//! `heads` for Layer 1) has re-checked the saved claims into `finding`s, `auto` builds the
+//! artefact PreCompact saves and the draft body, `stale` is the stale-runtime advisory,
+//! `handler` wires SessionStart and PreCompact.
 
 mod auto;
 mod body;
 mod check_cli;
+mod finding;
 mod frontmatter;
 mod handler;
 mod heads;
@@ -25,14 +29,16 @@ pub(crate) use handler::HandoffHandler;
 use crate::core::config::Config;
 use crate::core::ctx::Ctx;
 use crate::core::error::{Error, Result};
+use crate::core::io::{self, Stdin};
 use crate::core::project::Project;
+use crate::core::time;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The kill switch: set to `1`, saves do nothing and exit 0.
 pub(crate) const KILL_SWITCH: &str = "DATARIM_DISABLE_SESSION_HANDOFF";
 /// Seconds to wait for another save's lock (default 60).
-pub(crate) const LOCK_TIMEOUT_VAR: &str = "DR_SESSION_LOCK_TIMEOUT";
+const LOCK_TIMEOUT_VAR: &str = "DR_SESSION_LOCK_TIMEOUT";
 
 /// Who triggered a save.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -76,6 +82,21 @@ pub(crate) struct WriteArgs {
     captured_at: Option<String>,
 }
 
+/// `baton handoff resume-block` (the positional arguments of datarim's renderer).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ResumeBlockArgs {
+    /// The session id, exactly as saved
+    session_id: String,
+    /// The recommended next command (the TASK-ID is read from it)
+    recommended_next: String,
+    /// What to do next
+    next_action: String,
+    /// The active tasks file (TASK-ID | status per line)
+    active_tasks_file: PathBuf,
+    /// datarim/tasks.md, for the task's title
+    tasks_md: Option<PathBuf>,
+}
+
 /// `baton handoff` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum Command {
@@ -83,18 +104,7 @@ pub(crate) enum Command {
     /// Exit 0 ok, 1 invalid input or full file, 2 usage, 3 lock held
     Write(WriteArgs),
     /// Print the resume block for a saved session (what `write` prints after a save)
-    ResumeBlock {
-        /// The session id, exactly as saved
-        session_id: String,
-        /// The recommended next command (the TASK-ID is read from it)
-        recommended_next: String,
-        /// What to do next
-        next_action: String,
-        /// The active tasks file (TASK-ID | status per line)
-        active_tasks_file: PathBuf,
-        /// datarim/tasks.md, for the task's title
-        tasks_md: Option<PathBuf>,
-    },
+    ResumeBlock(ResumeBlockArgs),
     /// Validate an artefact: --session ID [--root R] | --validate-frontmatter --session ID
     /// [--root R] | --self-test | FILE. Exit 0 ok, 1 missing, 2 malformed, 3 usage
     #[command(disable_help_flag = true)]
@@ -139,39 +149,7 @@ pub(crate) enum Command {
 pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
     match command {
         Command::Write(args) => write_command(&args, project),
-        Command::ResumeBlock {
-            session_id,
-            recommended_next,
-            next_action,
-            active_tasks_file,
-            tasks_md,
-        } => {
-            // Checked before anything is read or printed: the id becomes a path and the
-            // command line the user copies.
-            session::validate_id(&session_id)?;
-            let active = std::fs::read_to_string(&active_tasks_file).unwrap_or_default();
-            let md = tasks_md.and_then(|p| std::fs::read_to_string(p).ok());
-            let saved_to = project
-                .config()
-                .paths
-                .handoff
-                .join(format!("{session_id}.session.md"))
-                .to_string_lossy()
-                .into_owned();
-            crate::out!(
-                "{}",
-                project.redact(&resume_block::render(&resume_block::Input {
-                    session_id: &session_id,
-                    recommended_next: &recommended_next,
-                    next_action: &next_action,
-                    active_tasks: &active,
-                    tasks_md: md.as_deref(),
-                    saved_to: &saved_to,
-                    command: resume_command(project.config()),
-                })?)
-            );
-            Ok(0)
-        }
+        Command::ResumeBlock(args) => resume_block_command(&args, project),
         Command::Check { args } => Ok(check_cli::run(&args, project)),
         Command::Continue { session_id } => replay::run(session_id.as_deref(), project),
         Command::StaleRuntime { repo, range, quiet } => Ok(stale::run(
@@ -181,23 +159,25 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             &project.config().handoff.stale_runtime_globs,
         )),
         Command::NewId => {
-            let dir = session::sessions_dir(&project.root, project.config());
+            let dir = session::sessions_dir(project);
             crate::outln!("{}", writer::next_free_id(&dir, project.now()));
             Ok(0)
         }
         Command::Draft => {
-            crate::out!("{}", project.redact(&auto::draft(&project.root)?));
+            crate::out!("{}", project.redact(&auto::draft(project)?));
             Ok(0)
         }
         Command::Status { json } => {
-            status(project, json);
+            list_saved_sessions(project, json);
             Ok(0)
         }
     }
 }
 
+/// `baton handoff write`: the checks that need no disk (all problems at once, exit 1), the
+/// save, what it did on stderr, and the resume block on stdout.
 fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
-    if project.ctx.env.var(KILL_SWITCH).as_deref() == Some("1") {
+    if project.env(KILL_SWITCH).as_deref() == Some("1") {
         eprintln!("baton handoff write: {KILL_SWITCH}=1: handoff is switched off; nothing written");
         return Ok(0);
     }
@@ -210,21 +190,18 @@ fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
     let body = read_input("--body-file", &args.body_file)?;
     let tasks_text = read_input("--active-tasks-file", &args.active_tasks_file)?;
     let active = resume_block::read_active_tasks(&tasks_text);
-    let now = project.now();
     let req = writer::Request {
-        root: project.root.clone(),
         session_id: args.session.clone(),
         captured_by: args.captured_by.as_str().into(),
         captured_at: args
             .captured_at
             .clone()
-            .unwrap_or_else(|| now.format("%Y-%m-%dT%H:%M:%SZ").to_string()),
+            .unwrap_or_else(|| time::rfc3339(project.now())),
         recommended_next: args.recommended_next.clone(),
         next_action: args.next_action.clone(),
         active_tasks: active.ids,
         body,
         lock_timeout: lock_timeout(&project.ctx),
-        now,
     };
     let problems = writer::problems(&req);
     if !problems.is_empty() {
@@ -234,17 +211,45 @@ fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
         eprintln!("baton handoff write: nothing written; fix the lines above and run it again");
         return Ok(1);
     }
-    for (n, line) in &active.skipped {
+    warn_before_saving(&active.skipped, &req.body);
+    let written = writer::write(&req, project)?;
+    let shown = session::display_path(&project.root, &written.path);
+    report_saved(&written, &shown);
+    let md = std::fs::read_to_string(project.path("datarim/tasks.md")).ok();
+    crate::out!(
+        "{}",
+        resume_block::render(
+            &resume_block::Input {
+                session_id: &req.session_id,
+                recommended_next: &req.recommended_next,
+                next_action: &req.next_action,
+                active_tasks: &tasks_text,
+                tasks_md: md.as_deref(),
+                saved_to: &shown,
+                command: resume_command(project.config()),
+            },
+            project.redactor(),
+        )?
+    );
+    Ok(0)
+}
+
+/// Warnings that do not stop the save: active-task lines without a task id, and what looks
+/// like raw tool output in the body.
+fn warn_before_saving(skipped: &[(usize, String)], body_text: &str) {
+    for (n, line) in skipped {
         let shown: String = line.trim().chars().take(60).collect();
         eprintln!(
             "baton handoff write: warning: --active-tasks-file line {n}: {shown:?} starts with no task id (PREFIX-NNNN, e.g. TUNE-0420); skipped"
         );
     }
-    for hint in body::raw_output_hints(&req.body) {
+    for hint in body::raw_output_hints(body_text) {
         eprintln!("baton handoff write: warning: {hint}");
     }
-    let written = writer::write(&req, project.config())?;
-    let shown = session::display_path(&project.root, &written.path);
+}
+
+/// What the save did, on stderr (`shown`: the artefact's path as the user sees it).
+fn report_saved(written: &writer::Written, shown: &str) {
     if written.unlinked_symlink {
         eprintln!(
             "baton handoff write: T-7 removed a symlink at {shown} (its target is untouched)"
@@ -265,18 +270,41 @@ fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
         written.file_bytes,
         session::MAX_BYTES
     );
-    let md = std::fs::read_to_string(project.root.join("datarim/tasks.md")).ok();
+}
+
+/// `baton handoff resume-block`: the block `write` prints, for a session saved before.
+fn resume_block_command(args: &ResumeBlockArgs, project: &Project) -> Result<i32> {
+    // Checked before anything is read or printed: the id becomes a path and the command
+    // line the user copies.
+    session::validate_id(&args.session_id)?;
+    // Unreadable files count as empty, as datarim's renderer treats them (`[ -f … ]`): the
+    // block then leaves out what they would have added.
+    let active = std::fs::read_to_string(&args.active_tasks_file).unwrap_or_default();
+    let md = args
+        .tasks_md
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    let saved_to = project
+        .config()
+        .paths
+        .handoff
+        .join(format!("{}.session.md", args.session_id))
+        .to_string_lossy()
+        .into_owned();
     crate::out!(
         "{}",
-        project.redact(&resume_block::render(&resume_block::Input {
-            session_id: &req.session_id,
-            recommended_next: &req.recommended_next,
-            next_action: &req.next_action,
-            active_tasks: &tasks_text,
-            tasks_md: md.as_deref(),
-            saved_to: &shown,
-            command: resume_command(project.config()),
-        })?)
+        resume_block::render(
+            &resume_block::Input {
+                session_id: &args.session_id,
+                recommended_next: &args.recommended_next,
+                next_action: &args.next_action,
+                active_tasks: &active,
+                tasks_md: md.as_deref(),
+                saved_to: &saved_to,
+                command: resume_command(project.config()),
+            },
+            project.redactor(),
+        )?
     );
     Ok(0)
 }
@@ -303,13 +331,24 @@ pub(crate) fn resume_command(config: &Config) -> &str {
 /// The resume command when the configured one is not printable as is.
 const DEFAULT_RESUME_COMMAND: &str = "/baton:dr-continue";
 
+/// How long `--body-file -` (or `--active-tasks-file -`) waits for stdin to be closed. A
+/// heredoc or a pipe is done at once; the wait is generous for a slow producer, and is there
+/// only so that an inherited stdin that nobody closes cannot hang the save.
+const STDIN_WAIT: Duration = Duration::from_secs(60);
+
 /// An input file's text; `-` is stdin (for a quoted heredoc: no shell expansion either way).
 fn read_input(flag: &str, path: &Path) -> Result<String> {
     if path == Path::new("-") {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-            .map_err(|e| Error::Invalid(format!("{flag} -: cannot read stdin: {e}")))?;
-        return Ok(text);
+        return match io::read_stdin(STDIN_WAIT) {
+            Ok(Stdin::Text(text)) => Ok(text),
+            Ok(Stdin::NotClosed) => Err(Error::Invalid(format!(
+                "{flag} -: stdin was not closed within {} s; pipe the text in (a quoted heredoc) or pass a file",
+                STDIN_WAIT.as_secs()
+            ))),
+            // core's message names stdin; this one names the flag that asked for it.
+            Err(Error::Input(why)) => Err(Error::Invalid(format!("{flag} -: {why}"))),
+            Err(e) => Err(e),
+        };
     }
     std::fs::read_to_string(path).map_err(|e| {
         Error::Invalid(format!(
@@ -320,7 +359,7 @@ fn read_input(flag: &str, path: &Path) -> Result<String> {
 }
 
 /// `DR_SESSION_LOCK_TIMEOUT` in seconds (fractions allowed), default 60.
-pub(crate) fn lock_timeout(ctx: &Ctx) -> Duration {
+fn lock_timeout(ctx: &Ctx) -> Duration {
     const DEFAULT: Duration = Duration::from_secs(60);
     match ctx.env.var(LOCK_TIMEOUT_VAR) {
         None => DEFAULT,
@@ -336,8 +375,11 @@ pub(crate) fn lock_timeout(ctx: &Ctx) -> Duration {
     }
 }
 
-fn status(project: &Project, json: bool) {
-    let dir = session::sessions_dir(&project.root, project.config());
+/// `baton handoff status`: the saved sessions of this project, newest first, as text or
+/// JSON. Values read from the files pass the redactor (a file may come from datarim's own
+/// writer, whose secret patterns are fewer, or be edited by hand).
+fn list_saved_sessions(project: &Project, json: bool) {
+    let dir = session::sessions_dir(project);
     let sessions = replay::summaries(&dir);
     if json {
         let list: Vec<_> = sessions
@@ -345,19 +387,22 @@ fn status(project: &Project, json: bool) {
             .map(|s| {
                 serde_json::json!({
                     "session_id": s.id,
-                    "captured_at": s.captured_at,
-                    "captured_by": s.captured_by,
-                    "next_action": s.next_action,
+                    "captured_at": project.redact(&s.captured_at),
+                    "captured_by": project.redact(&s.captured_by),
+                    "next_action": project.redact(&s.next_action),
                     "blocks": s.blocks,
                 })
             })
             .collect();
-        crate::outln!(
-            "{}",
-            serde_json::json!({ "dir": session::display_path(&project.root, &dir), "sessions": list })
-        );
+        io::print_json(&serde_json::json!({
+            "dir": session::display_path(&project.root, &dir),
+            "sessions": list,
+        }));
     } else {
-        crate::out!("{}", replay::render_list(&project.root, &dir, &sessions));
+        crate::out!(
+            "{}",
+            replay::render_list(&project.root, &dir, &sessions, project.redactor())
+        );
     }
 }
 

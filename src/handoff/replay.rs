@@ -3,15 +3,16 @@
 //! Without an id it lists the saved sessions and exits 2: in a shared workspace the newest
 //! session may be another agent's, so it never guesses.
 
+use super::finding::Kind;
 use super::frontmatter;
 use super::resume_block;
-use super::reverify::{self, Kind};
+use super::reverify;
 use super::session;
 use super::validate::{self, Mode, Verdict};
-use super::writer;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
+use crate::core::text::one_line;
 use std::path::Path;
 
 /// What a listing shows of one saved session (its newest block).
@@ -69,15 +70,21 @@ pub(crate) fn captured_by_label(raw: &str) -> Option<&'static str> {
     }
 }
 
-/// The listing as text. Values from the files are shown as one sanitised line each.
-pub(crate) fn render_list(root: &Path, dir: &Path, sessions: &[Summary]) -> String {
+/// The listing as text. Values from the files are shown as one sanitised line each,
+/// redacted before they are cut.
+pub(crate) fn render_list(
+    root: &Path,
+    dir: &Path,
+    sessions: &[Summary],
+    redactor: &Redactor,
+) -> String {
     let shown = session::display_path(root, dir);
     if sessions.is_empty() {
         return format!("No saved sessions in {shown}/.\n");
     }
     let mut out = format!("Saved sessions in {shown}/ (newest first):\n");
     for s in sessions {
-        let next = resume_block::sanitize_annotation(&s.next_action);
+        let next = resume_block::sanitize_annotation(&redactor.redact(&s.next_action).text);
         out.push_str(&format!(
             "  {}  {} by {}, {} block(s) — {}\n",
             s.id,
@@ -92,25 +99,9 @@ pub(crate) fn render_list(root: &Path, dir: &Path, sessions: &[Summary]) -> Stri
 
 /// Runs `baton handoff continue [ID]`.
 pub(crate) fn run(id: Option<&str>, project: &Project) -> Result<i32> {
-    let config = project.config();
-    let dir = session::sessions_dir(&project.root, config);
-    let cmd = super::resume_command(config);
-    let redactor = Redactor::with_extra(&config.redact.extra_patterns);
+    let dir = session::sessions_dir(project);
     let Some(id) = id else {
-        let list = summaries(&dir);
-        crate::out!(
-            "{}",
-            redactor
-                .redact(&render_list(&project.root, &dir, &list))
-                .text
-        );
-        if !list.is_empty() {
-            crate::outln!(
-                "\nAsk the user which one to resume, then run {cmd} SESSION-ID. baton does not pick for you: in a shared workspace the newest session may be another agent's."
-            );
-        }
-        eprintln!("baton handoff continue: no SESSION-ID given; nothing replayed");
-        return Ok(2);
+        return Ok(list_and_ask(project, &dir));
     };
     session::validate_id(id)?;
     let path = session::artefact_path(&dir, id);
@@ -137,16 +128,31 @@ pub(crate) fn run(id: Option<&str>, project: &Project) -> Result<i32> {
         }
         Verdict::Ok { .. } => {}
     }
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| crate::core::error::Error::io("read", &path, e))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
     let notes = validate::check_text(&text, Some(id), Mode::Strict);
     crate::out!(
         "{}",
-        redactor
-            .redact(&render_replay(&project.root, &shown, &text, &notes))
-            .text
+        project.redact(&render_replay(&project.root, &shown, &text, &notes))
     );
     Ok(0)
+}
+
+/// `continue` without an id: the saved sessions, and the advice to ask the user which one;
+/// exit 2.
+fn list_and_ask(project: &Project, dir: &Path) -> i32 {
+    let list = summaries(dir);
+    crate::out!(
+        "{}",
+        project.redact(&render_list(&project.root, dir, &list, project.redactor()))
+    );
+    if !list.is_empty() {
+        crate::outln!(
+            "\nAsk the user which one to resume, then run {} SESSION-ID. baton does not pick for you: in a shared workspace the newest session may be another agent's.",
+            super::resume_command(project.config())
+        );
+    }
+    eprintln!("baton handoff continue: no SESSION-ID given; nothing replayed");
+    2
 }
 
 /// The replay text: header, re-verification, the newest block's body.
@@ -157,12 +163,26 @@ fn render_replay(root: &Path, shown: &str, text: &str, notes: &[String]) -> Stri
     let Some(newest) = with_front.last() else {
         return format!("{shown} has no block to replay.\n");
     };
+    let mut out = header(newest, total);
+    out.push_str(&reverification(root, newest));
+    if !notes.is_empty() {
+        out.push_str("\nFormat notes (strict check; the artefact is still usable):\n");
+        for n in notes {
+            out.push_str(&format!("- {n}\n"));
+        }
+    }
+    out.push_str(&saved_state(newest, total, shown));
+    out
+}
+
+/// The replay's first lines: which block, and its front matter.
+fn header(newest: &frontmatter::Block<'_>, total: usize) -> String {
     let fields = frontmatter::parse_fields(newest.front.as_deref().unwrap_or_default());
     // One line each: a quoted value can unquote to line breaks and escape sequences.
     let get = |k: &str| {
         fields
             .get(k)
-            .map_or_else(|| "(missing)".to_string(), writer::one_line)
+            .map_or_else(|| "(missing)".to_string(), one_line)
     };
     let tasks = fields
         .lists
@@ -170,14 +190,9 @@ fn render_replay(root: &Path, shown: &str, text: &str, notes: &[String]) -> Stri
         .filter(|t| !t.is_empty())
         .map_or_else(
             || "none".to_string(),
-            |t| {
-                t.iter()
-                    .map(|x| writer::one_line(x))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            },
+            |t| t.iter().map(|x| one_line(x)).collect::<Vec<_>>().join(", "),
         );
-    let mut out = format!(
+    format!(
         "# Resuming {} (block {total} of {total}, captured {} by {})\n\nRecommended next: {}\nNext action: {}\nActive tasks: {tasks}\n",
         get("session_id"),
         get("captured_at"),
@@ -185,9 +200,15 @@ fn render_replay(root: &Path, shown: &str, text: &str, notes: &[String]) -> Stri
             .unwrap_or("? (neither agent nor operator)")),
         get("recommended_next"),
         get("next_action"),
-    );
+    )
+}
+
+/// The re-verification section: one line per finding, then what to make of them.
+fn reverification(root: &Path, newest: &frontmatter::Block<'_>) -> String {
     let findings = reverify::reverify(root, newest.body, newest.body_line);
-    out.push_str("\n## Re-verification (checked just now, before acting on anything below)\n\n");
+    let mut out = String::from(
+        "\n## Re-verification (checked just now, before acting on anything below)\n\n",
+    );
     if findings.is_empty() {
         out.push_str("- nothing checkable: no `HEAD:` in Layer 1, no paths in Layer 3, no SHA in a `verified:` line\n");
     }
@@ -202,17 +223,16 @@ fn render_replay(root: &Path, shown: &str, text: &str, notes: &[String]) -> Stri
             "\n{bad} finding(s) above: treat the matching parts of the saved state as stale, re-check them, and tell the user before relying on them.\n"
         ));
     }
-    if !notes.is_empty() {
-        out.push_str("\nFormat notes (strict check; the artefact is still usable):\n");
-        for n in notes {
-            out.push_str(&format!("- {n}\n"));
-        }
-    }
+    out
+}
+
+/// The newest block's body, with where it is in the file.
+fn saved_state(newest: &frontmatter::Block<'_>, total: usize, shown: &str) -> String {
     let end_line = newest.body_line + newest.body.lines().count().saturating_sub(1);
-    out.push_str(&format!(
+    let mut out = format!(
         "\n## Saved state (newest block, lines {}–{end_line} of {shown})\n",
         newest.body_line
-    ));
+    );
     if total > 1 {
         out.push_str(&format!(
             "({} earlier block(s) in the file are not shown; read the file for the full decision log.)\n",
@@ -275,7 +295,7 @@ mod tests {
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].next_action, "two");
         assert_eq!(s[0].blocks, 2);
-        let text = render_list(t.path(), t.path(), &s);
+        let text = render_list(t.path(), t.path(), &s, &Redactor::builtin());
         assert!(
             text.contains(
                 "SESSION-20261130-101500  2026-11-30 10:15 by operator, 2 block(s) — two"

@@ -13,6 +13,8 @@
 
 use super::session;
 use crate::core::error::Result;
+use crate::core::redact::Redactor;
+use crate::core::text::{self, ELLIPSIS};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -21,6 +23,11 @@ static ACTIVE_TASK_ID: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new("^[A-Z]{2,10}-[0-9]{4}(?:-[A-Za-z0-9]+)*$").ok());
 static SUBSTITUTION: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"\$\([^)]*\)|`[^`]*`").ok());
+
+/// The longest annotation (the `Next:` line), in characters, `…` included.
+const ANNOTATION_MAX: usize = 80;
+/// The longest title on the `↳` line, in characters, `…` included.
+const TITLE_MAX: usize = 55;
 
 /// What the block is rendered from (the positional arguments of datarim's renderer).
 #[derive(Debug, Clone, Copy)]
@@ -38,13 +45,22 @@ pub(crate) struct Input<'a> {
     pub(crate) command: &'a str,
 }
 
-/// Renders the block. An id that is not `SESSION-YYYYMMDD-HHMMSS` is refused (the block's
-/// command line is meant to be copied and run), as the writer refuses it.
-pub(crate) fn render(input: &Input<'_>) -> Result<String> {
+/// Renders the block, redacted. An id that is not `SESSION-YYYYMMDD-HHMMSS` is refused (the
+/// block's command line is meant to be copied and run), as the writer refuses it.
+///
+/// The free text (the next action, the task's title) is redacted before it is sanitised and
+/// cut: a cut through a secret would leave a piece that the redactor no longer recognises.
+/// The whole block is redacted once more after.
+pub(crate) fn render(input: &Input<'_>, redactor: &Redactor) -> Result<String> {
     session::validate_id(input.session_id)?;
-    let id = input.session_id;
-    let cmd = input.command;
+    let mut out = format!(
+        "Session saved → {}\n\nTo resume in a fresh window, copy this line exactly:\n\n  {} {}\n\n",
+        input.saved_to, input.command, input.session_id
+    );
     let task = task_id(input.recommended_next);
+    if let Some(task) = &task {
+        out.push_str(&task_lines(input, task, redactor));
+    }
     let mut active = task_ids(input.active_tasks);
     active.sort();
     active.dedup();
@@ -53,45 +69,47 @@ pub(crate) fn render(input: &Input<'_>) -> Result<String> {
         .map(String::as_str)
         .filter(|t| Some(*t) != task.as_deref())
         .collect();
-
-    let mut out = format!(
-        "Session saved → {}\n\nTo resume in a fresh window, copy this line exactly:\n\n  {cmd} {id}\n\n",
-        input.saved_to
-    );
-    if let Some(task) = &task {
-        let title = input
-            .tasks_md
-            .and_then(|md| lookup_title(task, md))
-            .map(|t| sanitize_title(&t))
-            .filter(|t| !t.is_empty());
-        let saved = session::saved_time(id);
-        out.push_str(&format!("  ↳ {task}"));
-        if let Some(title) = &title {
-            out.push_str(&format!(" — {title}"));
-        }
-        if let Some(saved) = &saved {
-            out.push_str(&format!("   (saved {saved} UTC)"));
-        }
-        out.push('\n');
-        let next = sanitize_annotation(input.next_action);
-        if !next.is_empty() {
-            out.push_str(&format!("    Next: {next}\n"));
-        }
-    }
     if !others.is_empty() {
         out.push_str(&format!(
             "    Also active this session: {}\n",
             others.join(" ")
         ));
     }
-    out.push_str(&format!(
+    out.push_str(&warning(input.session_id, input.command));
+    Ok(redactor.redact(&out).text)
+}
+
+/// The `↳ TASK-ID — title   (saved …)` line and the `Next:` line.
+fn task_lines(input: &Input<'_>, task: &str, redactor: &Redactor) -> String {
+    let title = input
+        .tasks_md
+        .and_then(|md| lookup_title(task, md))
+        .map(|t| sanitize_title(&redactor.redact(&t).text))
+        .filter(|t| !t.is_empty());
+    let mut out = format!("  ↳ {task}");
+    if let Some(title) = &title {
+        out.push_str(&format!(" — {title}"));
+    }
+    if let Some(saved) = session::saved_time(input.session_id) {
+        out.push_str(&format!("   (saved {saved} UTC)"));
+    }
+    out.push('\n');
+    let next = sanitize_annotation(&redactor.redact(input.next_action).text);
+    if !next.is_empty() {
+        out.push_str(&format!("    Next: {next}\n"));
+    }
+    out
+}
+
+/// The closing warning, word for word as datarim prints it (with baton's command).
+fn warning(id: &str, cmd: &str) -> String {
+    format!(
         "\n{id} is the only argument that selects this saved session — a bare\n\
 {cmd} may grab another agent's session in a shared workspace. The\n\
 task name and date are labels for you, not command input.\n\n\
 Do NOT use claude --continue / codex resume / Cursor chat history.\n\
 A fresh session + {cmd} is the only safe resume path.\n"
-    ));
-    Ok(out)
+    )
 }
 
 /// The TASK-ID named in RECOMMENDED_NEXT: the first `[A-Z]+-[0-9]{4}` that is not part of a
@@ -106,7 +124,7 @@ pub(crate) fn task_id(recommended_next: &str) -> Option<String> {
 
 /// Whether `word` is a datarim task id: `^[A-Z]{2,10}-[0-9]{4}(-[A-Za-z0-9]+)*$` (the
 /// task-id part of datarim's `ONELINER_RE`, e.g. `TUNE-0420`, `DEV-1183-fix`).
-pub(crate) fn is_task_id(word: &str) -> bool {
+fn is_task_id(word: &str) -> bool {
     ACTIVE_TASK_ID.as_ref().is_some_and(|re| re.is_match(word))
 }
 
@@ -178,7 +196,7 @@ fn is_invisible(c: char) -> bool {
 }
 
 /// One line of at most 80 characters, without control characters, bidi or zero-width
-/// characters, backticks or `$(…)`.
+/// characters, backticks or `$(…)`. Redact before: the cut does not know a secret.
 pub(crate) fn sanitize_annotation(raw: &str) -> String {
     let flat: String = raw
         .chars()
@@ -190,13 +208,14 @@ pub(crate) fn sanitize_annotation(raw: &str) -> String {
         None => flat,
     };
     let stripped = stripped.replace('`', "").replace("$(", "(");
-    let one_line = stripped.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > 80 {
-        let head: String = one_line.chars().take(79).collect();
-        format!("{}…", head.trim_end())
-    } else {
-        one_line
+    let line = text::one_line(&stripped);
+    if line.chars().count() <= ANNOTATION_MAX {
+        return line;
     }
+    // `text::clip`, without a blank before the `…` (`a very…`, not `a very …`).
+    let clipped = text::clip(&line, ANNOTATION_MAX);
+    let head = clipped.strip_suffix(ELLIPSIS).unwrap_or(&clipped);
+    format!("{}{ELLIPSIS}", head.trim_end())
 }
 
 /// A title for the `↳` line: the annotation rules, a leading `/` stripped (it could forge a
@@ -204,18 +223,19 @@ pub(crate) fn sanitize_annotation(raw: &str) -> String {
 pub(crate) fn sanitize_title(raw: &str) -> String {
     let base = sanitize_annotation(raw);
     let t = base.strip_prefix('/').unwrap_or(&base).trim_start();
-    if t.chars().count() <= 55 {
+    if t.chars().count() <= TITLE_MAX {
         return t.to_string();
     }
-    let prefix: String = t.chars().take(55).collect();
+    // datarim's cut (`_session_sanitize_title`), not `text::clip_words`: it looks for the last
+    // blank within the first 55 characters (clip_words: 54) and cuts there when at least 5
+    // characters stay (clip_words: a fifth of the limit), so the two differ on some titles.
+    let prefix: String = t.chars().take(TITLE_MAX).collect();
     match prefix.rfind(' ') {
         Some(sp) if prefix[..sp].trim_end().chars().count() >= 5 => {
-            format!("{}…", prefix[..sp].trim_end())
+            format!("{}{ELLIPSIS}", prefix[..sp].trim_end())
         }
-        _ => {
-            let hard: String = t.chars().take(54).collect();
-            format!("{hard}…")
-        }
+        // No word boundary to cut at (one long word): a hard cut.
+        _ => text::clip(t, TITLE_MAX),
     }
 }
 
@@ -243,10 +263,12 @@ mod tests {
             "SESSION-20261130-101500\n",
             "",
         ] {
-            let err = render(&input(bad)).unwrap_err().to_string();
+            let err = render(&input(bad), &Redactor::builtin())
+                .unwrap_err()
+                .to_string();
             assert!(err.contains("^SESSION-[0-9]{8}-[0-9]{6}$"), "{err}");
         }
-        let ok = render(&input("SESSION-20261130-101500")).unwrap();
+        let ok = render(&input("SESSION-20261130-101500"), &Redactor::builtin()).unwrap();
         assert!(
             ok.contains("\n  /baton:dr-continue SESSION-20261130-101500\n"),
             "{ok}"
@@ -326,6 +348,14 @@ mod tests {
             sanitize_annotation("a\u{202e}b\u{2066}c\u{200b}d\u{feff}e\u{2028}f"),
             "abcde f"
         );
+    }
+
+    #[test]
+    fn a_cut_drops_a_redaction_mark_it_would_split() {
+        let s = sanitize_annotation(&format!("{} [REDACTED] tail", "a".repeat(72)));
+        assert_eq!(s, format!("{}…", "a".repeat(72)));
+        let t = sanitize_title(&format!("{}[REDACTED]", "b".repeat(50)));
+        assert_eq!(t, format!("{}…", "b".repeat(50)));
     }
 
     #[test]

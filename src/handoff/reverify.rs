@@ -5,6 +5,7 @@
 //! - Every `verified:` line that names a SHA no repository here contains: CLAIM-UNVERIFIED.
 
 use super::body;
+use super::finding::{Finding, Kind};
 use super::heads::{self, Repos};
 use regex::Regex;
 use std::path::{Path, PathBuf};
@@ -13,81 +14,66 @@ use std::sync::LazyLock;
 static HEX: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\b[0-9a-f]{7,40}\b").ok());
 static LINE_SUFFIX: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r":\d+(?::\d+)?$").ok());
 
-/// What a finding says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Ok,
-    Stale,
-    ShaMissing,
-    NotAncestor,
-    RepoMissing,
-    FileMissing,
-    ClaimUnverified,
-}
-
-impl Kind {
-    /// The label printed.
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            Kind::Ok => "OK",
-            Kind::Stale => "STALE",
-            Kind::ShaMissing => "SHA-MISSING",
-            Kind::NotAncestor => "NOT-ANCESTOR",
-            Kind::RepoMissing => "REPO-MISSING",
-            Kind::FileMissing => "FILE-MISSING",
-            Kind::ClaimUnverified => "CLAIM-UNVERIFIED",
-        }
-    }
-}
-
-/// One result of re-verification.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Finding {
-    pub(crate) kind: Kind,
-    pub(crate) text: String,
-}
-
-impl Finding {
-    pub(crate) fn new(kind: Kind, text: impl Into<String>) -> Self {
-        Finding {
-            kind,
-            text: text.into(),
-        }
-    }
-}
-
 /// Re-verifies a block's body. `first_line` is the body's first line in the file.
 pub(crate) fn reverify(root: &Path, block_body: &str, first_line: usize) -> Vec<Finding> {
     let mut repos = Repos::new(root);
     let layer1 = body::layer_text(block_body, 1).unwrap_or("");
     let (mut out, named) = heads::check_layer1(&mut repos, layer1);
-    if let Some(layer3) = body::layer_text(block_body, 3) {
-        let offset = line_of(block_body, 3);
-        for (i, line) in layer3.lines().enumerate() {
-            if let Some(path) = named_path(line) {
-                let full = root.join(&path);
-                if std::fs::symlink_metadata(&full).is_err() {
-                    out.push(Finding::new(
-                        Kind::FileMissing,
-                        format!(
-                            "{path} (Layer 3, line {}) no longer exists",
-                            first_line + offset + i
-                        ),
-                    ));
-                }
-            }
-        }
-    }
+    out.extend(missing_files(root, block_body, first_line));
+    // A `verified:` SHA may be in the project's repository or in any repository Layer 1
+    // names.
     let mut known: Vec<PathBuf> = vec![root.to_path_buf()];
     known.extend(named);
     known.dedup();
+    out.extend(unverified_claims(
+        &mut repos, &known, block_body, first_line,
+    ));
+    out
+}
+
+/// FILE-MISSING for each path Layer 3 names that no longer exists.
+fn missing_files(root: &Path, block_body: &str, first_line: usize) -> Vec<Finding> {
+    let Some(layer3) = body::layer_text(block_body, 3) else {
+        return Vec::new();
+    };
+    let offset = line_of(block_body, 3);
+    let mut out = Vec::new();
+    for (i, line) in layer3.lines().enumerate() {
+        if let Some(path) = named_path(line) {
+            if std::fs::symlink_metadata(root.join(&path)).is_err() {
+                out.push(Finding::new(
+                    Kind::FileMissing,
+                    format!(
+                        "{path} (Layer 3, line {}) no longer exists",
+                        first_line + offset + i
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// CLAIM-UNVERIFIED for each SHA in a `verified:` line that none of the `known`
+/// repositories contains.
+fn unverified_claims(
+    repos: &mut Repos,
+    known: &[PathBuf],
+    block_body: &str,
+    first_line: usize,
+) -> Vec<Finding> {
+    let Some(hex) = HEX.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
     for (i, line) in block_body.lines().enumerate() {
         if !body::has_tag(line, "verified:") {
             continue;
         }
-        let Some(hex) = HEX.as_ref() else { break };
         for m in hex.find_iter(line) {
             let sha = m.as_str();
+            // A SHA mixes digits and letters; `deadbeef` or `1234567` alone is a word or a
+            // number more often than a commit.
             let digits = sha.bytes().any(|b| b.is_ascii_digit());
             let letters = sha.bytes().any(|b| b.is_ascii_alphabetic());
             if !(digits && letters) {
@@ -159,6 +145,7 @@ fn named_path(line: &str) -> Option<String> {
     });
     (token.contains('/') || has_ext).then_some(token)
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

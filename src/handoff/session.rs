@@ -6,6 +6,7 @@
 
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
+use crate::core::project::Project;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 
@@ -64,8 +65,13 @@ pub(crate) fn saved_time(id: &str) -> Option<String> {
     ))
 }
 
-/// The sessions folder of `root`.
-pub(crate) fn sessions_dir(root: &Path, config: &Config) -> PathBuf {
+/// The project's sessions folder (`paths.handoff`, default `datarim/sessions/`).
+pub(crate) fn sessions_dir(project: &Project) -> PathBuf {
+    sessions_dir_at(&project.root, project.config())
+}
+
+/// The sessions folder of `root` under `config`: another repository's, for `check --root`.
+pub(crate) fn sessions_dir_at(root: &Path, config: &Config) -> PathBuf {
     root.join(&config.paths.handoff)
 }
 

@@ -3,7 +3,8 @@
 //! change is live only where it was committed. Read-only, no network; never blocks.
 //!
 //! Exit 0 with the advisory (a shipped file changed) or silent (none did); 3 when git could
-//! not be read (fail-open: the caller goes on); 2 for a bad range.
+//! not be read or the range names no commit (fail-open: the caller goes on); 2 when a glob
+//! of `handoff.stale_runtime_globs` does not compile.
 
 use git2::Repository;
 use globset::GlobMatcher;

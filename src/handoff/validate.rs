@@ -82,7 +82,7 @@ fn over_cap(len: u64) -> String {
 }
 
 /// The number of blocks with a front matter.
-pub(crate) fn count_blocks(text: &str) -> usize {
+fn count_blocks(text: &str) -> usize {
     frontmatter::split_blocks(text)
         .iter()
         .filter(|b| b.front.is_some())

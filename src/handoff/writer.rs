@@ -11,7 +11,10 @@ use super::session::{self, MAX_BYTES};
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx::{self, MkdirLock, PRIVATE_FILE};
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
+use crate::core::text::one_line;
+use crate::core::time;
 use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -20,12 +23,11 @@ use std::time::Duration;
 const LOCK_STALE_AFTER: Duration = Duration::from_secs(600);
 
 /// The largest front matter a block may have: it is never cut, and the body needs the room.
-pub(crate) const MAX_FRONT_MATTER: usize = 4096;
+const MAX_FRONT_MATTER: usize = 4096;
 
-/// One save.
+/// One save into the project's sessions folder.
 #[derive(Debug, Clone)]
 pub(crate) struct Request {
-    pub(crate) root: PathBuf,
     pub(crate) session_id: String,
     /// `agent` or `operator`.
     pub(crate) captured_by: String,
@@ -36,8 +38,6 @@ pub(crate) struct Request {
     pub(crate) active_tasks: Vec<String>,
     pub(crate) body: String,
     pub(crate) lock_timeout: Duration,
-    /// The time now (for the new id suggested when the file is full).
-    pub(crate) now: DateTime<Utc>,
 }
 
 /// What a save did.
@@ -114,21 +114,17 @@ pub(crate) fn problems(req: &Request) -> Vec<String> {
     out
 }
 
-/// Saves one block. Fails with `Error::Invalid` (exit 1) on a bad request or a full file,
-/// `Error::LockTimeout` (exit 3) when another save holds the lock.
-pub(crate) fn write(req: &Request, config: &Config) -> Result<Written> {
-    if !req.root.is_dir() {
-        return Err(Error::Invalid(format!(
-            "root is not a directory: {}; pass the repository root with --root",
-            req.root.display()
-        )));
-    }
-    refuse_nested_root(&req.root, config)?;
+/// Saves one block in the project's sessions folder. Fails with `Error::Invalid` (exit 1)
+/// on a bad request or a full file, `Error::LockTimeout` (exit 3) when another save holds
+/// the lock.
+pub(crate) fn write(req: &Request, project: &Project) -> Result<Written> {
+    let config = project.config();
+    check_root(&project.root, config)?;
     session::validate_id(&req.session_id)?;
     if let Some(first) = problems(req).first() {
         return Err(Error::Invalid(first.clone()));
     }
-    let dir = session::sessions_dir(&req.root, config);
+    let dir = session::sessions_dir(project);
     fsx::ensure_private_dir(&dir)?;
     if !config.handoff.shared {
         fsx::keep_out_of_git(&dir)?;
@@ -145,60 +141,39 @@ pub(crate) fn write(req: &Request, config: &Config) -> Result<Written> {
     )?;
     let path = session::artefact_path(&dir, &req.session_id);
     let unlinked_symlink = unlink_symlink(&path)?;
-    let existing = read_existing(&path)?;
-
-    let redactor = Redactor::with_extra(&config.redact.extra_patterns);
-    let mut redacted = 0;
-    let mut clean = |text: &str| {
-        let r = redactor.redact(&one_line(text));
-        redacted += r.count;
-        r.text
-    };
-    let front = frontmatter::render(&front_matter(req, &mut clean));
-    let body = redactor.redact(&req.body);
-    redacted += body.count;
-    let mut body_text = body.text;
-    if !body_text.ends_with('\n') {
-        body_text.push('\n');
-    }
-
-    let separator = match existing.as_deref() {
-        None | Some("") => "",
-        Some(e) if e.ends_with('\n') => "\n",
-        Some(_) => "\n\n",
-    };
-    let existing = existing.unwrap_or_default();
-    let fixed = existing.len() + separator.len() + front.len() + 1;
-    let room = MAX_BYTES.saturating_sub(fixed);
-    let capped = match body::cap(&body_text, room) {
-        Ok(c) => c,
-        Err(too_big) if !existing.is_empty() => {
-            return Err(Error::Invalid(format!(
-                "{} is at its cap ({} of {MAX_BYTES} bytes used; this block needs at least {} more): save under a new SESSION-ID, for example --session {}; the earlier blocks stay as they are",
-                session::display_path(&req.root, &path),
-                existing.len(),
-                separator.len() + front.len() + 1 + too_big.min_bytes,
-                next_free_id(&dir, req.now)
-            )))
-        }
-        Err(too_big) => {
-            return Err(Error::Invalid(format!(
+    let existing = read_existing(&path)?.unwrap_or_default();
+    let new = NewBlock::redacted(req, project.redactor());
+    let separator = separator(&existing);
+    // What the cap cannot cut: the earlier blocks, the separator, the front matter and the
+    // line break after it.
+    let fixed = existing.len() + separator.len() + new.front.len() + 1;
+    let capped = body::cap(&new.body, MAX_BYTES.saturating_sub(fixed)).map_err(|too_big| {
+        if existing.is_empty() {
+            Error::Invalid(format!(
                 "Layer 1 and Layer 5 (never cut) and the headings alone are {} bytes; with the front matter that is over the {MAX_BYTES}-byte cap: shorten Layer 1 or Layer 5",
                 too_big.min_bytes
-            )))
+            ))
+        } else {
+            Error::Invalid(format!(
+                "{} is at its cap ({} of {MAX_BYTES} bytes used; this block needs at least {} more): save under a new SESSION-ID, for example --session {}; the earlier blocks stay as they are",
+                session::display_path(&project.root, &path),
+                existing.len(),
+                fixed - existing.len() + too_big.min_bytes,
+                next_free_id(&dir, project.now())
+            ))
         }
-    };
-    let mut text = existing;
-    let block = if text.is_empty() {
+    })?;
+    let block = if existing.is_empty() {
         1
     } else {
-        1 + frontmatter::split_blocks(&text)
+        1 + frontmatter::split_blocks(&existing)
             .iter()
             .filter(|b| b.front.is_some())
             .count()
     };
+    let mut text = existing;
     text.push_str(separator);
-    text.push_str(&front);
+    text.push_str(&new.front);
     text.push('\n');
     text.push_str(&capped.text);
     fsx::atomic_write(&path, text.as_bytes(), PRIVATE_FILE)?;
@@ -206,10 +181,53 @@ pub(crate) fn write(req: &Request, config: &Config) -> Result<Written> {
         path,
         block,
         file_bytes: text.len(),
-        redacted,
+        redacted: new.redacted,
         cut: capped.cut,
         unlinked_symlink,
     })
+}
+
+/// The new block, redacted (T-8), before the cap.
+struct NewBlock {
+    /// The front matter, both fences included.
+    front: String,
+    /// The body, ending with a line break.
+    body: String,
+    /// How many secrets were replaced in both.
+    redacted: usize,
+}
+
+impl NewBlock {
+    fn redacted(req: &Request, redactor: &Redactor) -> NewBlock {
+        let mut redacted = 0;
+        let front = frontmatter::render(&front_matter(req, |text: &str| {
+            let r = redactor.redact(&one_line(text));
+            redacted += r.count;
+            r.text
+        }));
+        let body = redactor.redact(&req.body);
+        let mut text = body.text;
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        NewBlock {
+            front,
+            body: text,
+            redacted: redacted + body.count,
+        }
+    }
+}
+
+/// What goes between the earlier blocks and a new one: nothing in a new file, else a blank
+/// line (two line breaks when the file does not end with one).
+fn separator(existing: &str) -> &'static str {
+    if existing.is_empty() {
+        ""
+    } else if existing.ends_with('\n') {
+        "\n"
+    } else {
+        "\n\n"
+    }
 }
 
 /// The block's front matter; `clean` makes each free-text value one safe line.
@@ -226,15 +244,22 @@ fn front_matter(req: &Request, mut clean: impl FnMut(&str) -> String) -> FrontMa
 
 /// An ISO 8601 time as datarim writes it, in UTC to the second (`2026-11-30T10:15:00Z`);
 /// a value that does not parse is returned as it is (`problems` reports it).
-pub(crate) fn utc_time(raw: &str) -> String {
+fn utc_time(raw: &str) -> String {
     DateTime::parse_from_rfc3339(raw).map_or_else(
         |_| raw.to_string(),
-        |t| {
-            t.with_timezone(&Utc)
-                .format("%Y-%m-%dT%H:%M:%SZ")
-                .to_string()
-        },
+        |t| time::rfc3339(t.with_timezone(&Utc)),
     )
+}
+
+/// The root must be a directory, and not one a save would misplace (T-4).
+fn check_root(root: &Path, config: &Config) -> Result<()> {
+    if !root.is_dir() {
+        return Err(Error::Invalid(format!(
+            "root is not a directory: {}; pass the repository root with --root",
+            root.display()
+        )));
+    }
+    refuse_nested_root(root, config)
 }
 
 /// T-4: a root inside a `datarim/` folder (a consumer that passed `<repo>/datarim` for the
@@ -300,15 +325,6 @@ fn read_existing(path: &Path) -> Result<Option<String>> {
     })
 }
 
-/// A front matter value on one line: control characters become spaces.
-pub(crate) fn one_line(text: &str) -> String {
-    let flat: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    flat.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// A session id for `now` whose artefact does not exist yet.
 pub(crate) fn next_free_id(dir: &Path, now: DateTime<Utc>) -> String {
     let mut at = now;
@@ -325,10 +341,11 @@ pub(crate) fn next_free_id(dir: &Path, now: DateTime<Utc>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::ctx::{Ctx, Env};
 
-    fn req(root: &Path, body: &str) -> Request {
+    fn req(body: &str) -> Request {
         Request {
-            root: root.to_path_buf(),
             session_id: "SESSION-20261130-101500".into(),
             captured_by: "agent".into(),
             captured_at: "2026-11-30T10:15:00Z".into(),
@@ -337,10 +354,16 @@ mod tests {
             active_tasks: vec!["TUNE-0420".into()],
             body: body.into(),
             lock_timeout: Duration::from_millis(200),
-            now: DateTime::parse_from_rfc3339("2026-11-30T10:15:00Z")
-                .unwrap()
-                .with_timezone(&Utc),
         }
+    }
+
+    fn project(root: &Path) -> Project {
+        let ctx = Ctx::for_test(
+            Env::fixed::<[(&str, &str); 0], _, _>([]),
+            Clock::System,
+            root.to_path_buf(),
+        );
+        Project::with_config(ctx, root.to_path_buf(), Config::default())
     }
 
     const BODY: &str =
@@ -348,9 +371,8 @@ mod tests {
 
     #[test]
     fn problems_name_what_is_wrong() {
-        let t = tempfile::tempdir().unwrap();
-        assert!(problems(&req(t.path(), BODY)).is_empty());
-        let p = problems(&req(t.path(), "## Layer 1\nPR merged.\n---\nartifact: x\n"));
+        assert!(problems(&req(BODY)).is_empty());
+        let p = problems(&req("## Layer 1\nPR merged.\n---\nartifact: x\n"));
         assert_eq!(p.len(), 3, "{p:?}");
         assert!(p[0].contains("Layer 5"), "{p:?}");
         assert!(p[1].contains("body line 3"), "{p:?}");
@@ -358,7 +380,7 @@ mod tests {
             p[2].contains("line 2: untagged claim (\"merged\")"),
             "{p:?}"
         );
-        let mut r = req(t.path(), BODY);
+        let mut r = req(BODY);
         r.captured_at = "yesterday".into();
         r.next_action = "  ".into();
         let p = problems(&r);
@@ -375,28 +397,28 @@ mod tests {
         assert_eq!(utc_time("2026-11-30T10:15:00Z"), "2026-11-30T10:15:00Z");
         assert_eq!(utc_time("soon"), "soon");
         let t = tempfile::tempdir().unwrap();
-        let mut r = req(t.path(), BODY);
+        let mut r = req(BODY);
         r.next_action = "x".repeat(MAX_FRONT_MATTER);
         let p = problems(&r);
         assert!(p[0].contains("front matter would be"), "{p:?}");
-        assert!(write(&r, &Config::default()).is_err());
+        assert!(write(&r, &project(t.path())).is_err());
     }
 
     #[test]
     fn append_keeps_earlier_bytes_and_counts_blocks() {
         let t = tempfile::tempdir().unwrap();
-        let config = Config::default();
-        let w1 = write(&req(t.path(), BODY), &config).unwrap();
+        let project = project(t.path());
+        let w1 = write(&req(BODY), &project).unwrap();
         assert_eq!(w1.block, 1);
         let first = std::fs::read_to_string(&w1.path).unwrap();
-        let mut r2 = req(t.path(), BODY);
+        let mut r2 = req(BODY);
         r2.next_action = "Second.".into();
-        let w2 = write(&r2, &config).unwrap();
+        let w2 = write(&r2, &project).unwrap();
         assert_eq!(w2.block, 2);
         let both = std::fs::read_to_string(&w2.path).unwrap();
         assert!(both.starts_with(&first));
         assert!(both[first.len()..].starts_with("\n---\nartifact: session-handoff\n"));
-        let w3 = write(&r2, &config).unwrap();
+        let w3 = write(&r2, &project).unwrap();
         assert_eq!(w3.block, 3);
     }
 
