@@ -7,9 +7,11 @@
 //! pass, and the notes from the sections shown only (`entries.rs`).
 //!
 //! Redaction: whoever prints the sections redacts them, once (the hook's output stage, or
-//! `baton bridge load` through the project's redactor). The one exception is the checkpoint:
-//! its protected section is cut here, and a cut through a secret would leave a head the
-//! redactor no longer recognises, so the checkpoint is redacted before it is read.
+//! `baton bridge load` through the project's redactor). What load cuts to size it redacts
+//! first, because a cut through a secret would leave a head the redactor no longer
+//! recognises: the checkpoint (its resume command and fields are cut) before it is parsed,
+//! and the protected sections (bounded together) before they are bounded. Those are small;
+//! the memory sections, the bulk of what is injected, pass the redactor once.
 
 use super::checkpoint;
 use super::compact::SESSION_END;
@@ -24,6 +26,7 @@ use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::fsx;
 use crate::core::project::Project;
+use crate::core::redact::Redactor;
 use crate::core::text::clip;
 use std::collections::BTreeSet;
 
@@ -46,8 +49,7 @@ const LISTED: usize = 5;
 /// What load mode tells a session.
 #[derive(Debug, Default)]
 pub(crate) struct Briefing {
-    /// The context sections, in order; only the checkpoint's are redacted (see the module
-    /// doc).
+    /// The context sections, in order; only what load cut is redacted (see the module doc).
     pub(crate) sections: Vec<Section>,
     /// A line for the user (files blocked, or a folder that kept changing).
     pub(crate) system_message: Option<String>,
@@ -144,7 +146,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
         summary.progress.as_deref(),
         global_store.as_deref(),
     )?);
-    bound_protected(&mut out.sections);
+    bound_protected(&mut out.sections, view.red);
     out.integrity = report;
     Ok(out)
 }
@@ -245,13 +247,13 @@ fn suspicious_warning(view: &View<'_>) -> Option<Section> {
 }
 
 /// Bounds the protected sections together to `PROTECTED_MAX` characters, earlier sections
-/// (the integrity warnings) first.
-fn bound_protected(sections: &mut [Section]) {
+/// (the integrity warnings) first. They are redacted before they are cut (module doc).
+fn bound_protected(sections: &mut [Section], red: &Redactor) {
     let mut left = PROTECTED_MAX;
     for s in sections.iter_mut().filter(|s| s.protected) {
-        s.title = clip(&s.title, left.min(FIELD_MAX * 2));
+        s.title = clip(&red.redact(&s.title).text, left.min(FIELD_MAX * 2));
         left = left.saturating_sub(s.title.chars().count());
-        s.body = clip(&s.body, left);
+        s.body = clip(&red.redact(&s.body).text, left);
         left = left.saturating_sub(s.body.chars().count());
     }
 }
@@ -556,7 +558,6 @@ fn file_counts(view: &View<'_>) -> Counts {
 mod tests {
     use super::*;
     use crate::core::config::Config;
-    use crate::core::redact::Redactor;
 
     #[test]
     fn a_file_changed_or_added_after_the_scan_is_noticed() {
