@@ -15,9 +15,7 @@ pub(crate) fn run(project: &Project, json: bool) -> i32 {
         .iter()
         .map(ToString::to_string)
         .collect();
-    let details: Vec<String> = bridge::summary_line(&project.root, project.config())
-        .into_iter()
-        .collect();
+    let details: Vec<String> = bridge::summary_line(project).into_iter().collect();
     if json {
         io::print_json(&serde_json::json!({
             "root": project.root,

@@ -3,14 +3,12 @@
 //! kept). PreCompact writes one automatically from what the bridge knows.
 
 use super::notes::Doc;
-use super::store::{self, one_line, Rune};
-use crate::core::config::Config;
+use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
-use crate::core::git::{self, GitState};
-use crate::core::redact::Redactor;
+use crate::core::project::Project;
+use crate::core::text::one_line;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
-use std::path::Path;
 
 /// Resolved checkpoints kept.
 const RESOLVED_KEPT: usize = 3;
@@ -54,17 +52,18 @@ pub(crate) struct GitFacts {
     pub(crate) changed: Vec<String>,
 }
 
-pub(crate) fn git_facts(root: &Path) -> Option<GitFacts> {
-    match git::state(root) {
-        Ok(GitState::Repo(r)) => Some(GitFacts {
-            branch: r.branch.unwrap_or_else(|| "(detached)".into()),
-            commit: r
-                .head_sha
-                .map_or_else(|| "(no commits)".into(), |s| s.chars().take(7).collect()),
-            changed: r.status,
-        }),
-        _ => None,
-    }
+/// The project's git facts (read once per run, through `Project`); `None` without a
+/// repository or when git cannot be read.
+pub(crate) fn git_facts(project: &Project) -> Option<GitFacts> {
+    let r = project.git().ok()?.repo()?;
+    Some(GitFacts {
+        branch: r.branch.clone().unwrap_or_else(|| "(detached)".into()),
+        commit: r
+            .head_sha
+            .as_ref()
+            .map_or_else(|| "(no commits)".into(), |s| s.chars().take(7).collect()),
+        changed: r.status.clone(),
+    })
 }
 
 /// Renders a checkpoint.
@@ -194,16 +193,13 @@ pub(crate) fn parse(text: &str) -> Parsed {
 
 /// Writes the checkpoint (one active; the previous one is replaced). Returns its text.
 pub(crate) fn write(
-    root: &Path,
-    config: &Config,
+    project: &Project,
     input: &CheckpointInput,
-    now: DateTime<Utc>,
 ) -> Result<(String, Option<GitFacts>)> {
     input.check()?;
-    let rune = Rune::new(root, config);
-    let g = git_facts(root);
-    let red = Redactor::with_extra(&config.redact.extra_patterns);
-    let text = red.redact(&render(input, g.as_ref(), now)).text;
+    let rune = Rune::of(project);
+    let g = git_facts(project);
+    let text = project.redact(&render(input, g.as_ref(), project.now()));
     let _lock = rune.lock()?;
     rune.write(store::CHECKPOINT, &text)?;
     Ok((text, g))
@@ -230,15 +226,15 @@ pub(crate) fn report(input: &CheckpointInput, g: Option<&GitFacts>) -> String {
 }
 
 /// Archives the active checkpoint; returns the new name, `None` when there was none.
-pub(crate) fn resolve(root: &Path, config: &Config, now: DateTime<Utc>) -> Result<Option<String>> {
-    let rune = Rune::new(root, config);
+pub(crate) fn resolve(project: &Project) -> Result<Option<String>> {
+    let rune = Rune::of(project);
     let _lock = rune.lock()?;
     let from = rune.path(store::CHECKPOINT);
     crate::core::fsx::refuse_symlink(&from)?;
     if !from.is_file() {
         return Ok(None);
     }
-    let d = store::day(now);
+    let d = store::day(project.now());
     // The same day again gets the next number past every one used so far, so names sort
     // in the order they were resolved even after older ones were pruned.
     let prefix = format!("checkpoint-{d}");

@@ -5,14 +5,11 @@
 
 use super::checkpoint::{self, CheckpointInput};
 use super::entries::{heading_of, last_entries, progress_items};
-use super::integrity::{self, Status};
-use super::store::{self, one_line, Rune};
-use crate::core::config::Config;
+use super::integrity::{self, Scanner, Status};
+use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
-use crate::core::redact::Redactor;
-use chrono::{DateTime, Utc};
-use std::path::Path;
+use crate::core::text::one_line;
 
 /// How the checkpoint's context names the files the audit trail saw changed.
 const TOUCHED_NOTE: &str = "Files changed this session (audit trail)";
@@ -37,7 +34,8 @@ fn touched_note(project: &Project) -> Option<String> {
     } else {
         String::new()
     };
-    Some(project.redact(&format!("{TOUCHED_NOTE}: {}{tail}", shown.join(", "))))
+    // Not redacted here: the checkpoint is redacted whole when it is written.
+    Some(format!("{TOUCHED_NOTE}: {}{tail}", shown.join(", ")))
 }
 
 /// Writes the automatic checkpoint; returns the compaction instructions (when there is a
@@ -46,30 +44,50 @@ fn touched_note(project: &Project) -> Option<String> {
 /// The sources (checkpoint, progress, decisions) pass the integrity scan first: a source
 /// at or above the block level is not read at all. The instructions are baton's own text;
 /// the resume line is quoted in them only when its source is CLEAN.
-pub(crate) fn pre_compact(
-    project: &Project,
-    trigger: &str,
-    user: &store::UserDirs,
-) -> Result<Option<String>> {
-    let (config, now) = (project.config(), project.now());
-    let rune = Rune::new(&project.root, config);
-    let red = project.redactor();
-    let Sources {
-        previous,
-        progress,
-        decisions,
-        cp_status,
-        progress_status,
-    } = sources(&rune, config, red, user)?;
-    let in_progress = progress
-        .as_deref()
-        .map(|p| progress_items(p, "In Progress"))
-        .unwrap_or_default();
-    let next = progress
-        .as_deref()
-        .map(|p| progress_items(p, "Next Session Should"))
-        .unwrap_or_default();
+pub(crate) fn pre_compact(project: &Project, trigger: &str) -> Result<Option<String>> {
+    let rune = Rune::of(project);
+    let src = sources(project, &rune)?;
+    let input = auto_checkpoint(project, &src, trigger);
+    checkpoint::write(project, &input)?;
+    let has_real_resume = !src.previous.resume.is_empty() || src.progress.is_some();
+    if !has_real_resume {
+        return Ok(None);
+    }
+    // Where the resume line comes from decides whether it may be quoted to the summary.
+    let resume_source = if src.previous.resume.is_empty() {
+        src.cp_status.max(src.progress_status)
+    } else {
+        src.cp_status
+    };
+    let text = if resume_source == Status::Clean {
+        format!(
+            "Keep this resume point word for word in the summary (baton saved it in {}): {}",
+            rune.show(store::CHECKPOINT),
+            one_line(&input.resume)
+        )
+    } else {
+        format!(
+            "baton saved a checkpoint in {}; say in the summary that the next step is to re-read it.",
+            rune.show(store::CHECKPOINT)
+        )
+    };
+    // The hook's output stage redacts the instructions (as everything it prints).
+    Ok(Some(text))
+}
 
+/// The automatic checkpoint: the previous one's content, merged with the last progress
+/// entry's open items and the last decisions, plus one note on this compaction and the
+/// files the audit trail saw changed.
+fn auto_checkpoint(project: &Project, src: &Sources, trigger: &str) -> CheckpointInput {
+    let previous = &src.previous;
+    let items = |title: &str| {
+        src.progress
+            .as_deref()
+            .map(|p| progress_items(p, title))
+            .unwrap_or_default()
+    };
+    let in_progress = items("In Progress");
+    let next = items("Next Session Should");
     let doing = if !previous.doing.is_empty() {
         previous.doing.clone()
     } else if let Some(first) = in_progress.first() {
@@ -83,10 +101,10 @@ pub(crate) fn pre_compact(
             left.push(item.clone());
         }
     }
-    let mut decisions_all = previous.decisions.clone();
-    for d in decisions {
-        if !decisions_all.contains(&d) {
-            decisions_all.push(d);
+    let mut decisions = previous.decisions.clone();
+    for d in &src.decisions {
+        if !decisions.contains(d) {
+            decisions.push(d.clone());
         }
     }
     // One auto note, however many compactions there were.
@@ -100,12 +118,6 @@ pub(crate) fn pre_compact(
         "{AUTO_NOTE} at PreCompact ({trigger}); uncommitted files are listed under the git state."
     ));
     context.extend(touched_note(project));
-    // Where the resume line comes from decides whether it may be quoted to the summary.
-    let resume_source = if previous.resume.is_empty() {
-        cp_status.max(progress_status)
-    } else {
-        cp_status
-    };
     let resume = if previous.resume.is_empty() {
         left.first().cloned().unwrap_or_else(|| {
             "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.".into()
@@ -113,31 +125,13 @@ pub(crate) fn pre_compact(
     } else {
         previous.resume.clone()
     };
-    let input = CheckpointInput {
+    CheckpointInput {
         doing,
-        decisions: decisions_all,
+        decisions,
         left,
         context,
-        resume: resume.clone(),
-    };
-    checkpoint::write(&project.root, config, &input, now)?;
-    let has_real_resume = !previous.resume.is_empty() || progress.is_some();
-    if !has_real_resume {
-        return Ok(None);
+        resume,
     }
-    let text = if resume_source == Status::Clean {
-        format!(
-            "Keep this resume point word for word in the summary (baton saved it in {}): {}",
-            rune.show(store::CHECKPOINT),
-            one_line(&resume)
-        )
-    } else {
-        format!(
-            "baton saved a checkpoint in {}; say in the summary that the next step is to re-read it.",
-            rune.show(store::CHECKPOINT)
-        )
-    };
-    Ok(Some(red.redact(&text).text))
 }
 
 /// What the automatic checkpoint is built from; a source at or above the block level is
@@ -150,24 +144,14 @@ struct Sources {
     progress_status: Status,
 }
 
-fn sources(
-    rune: &Rune,
-    config: &Config,
-    red: &Redactor,
-    user: &store::UserDirs,
-) -> Result<Sources> {
-    let block_at = integrity::block_at(config);
+fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
+    let block_at = integrity::block_at(project.config());
+    let scanner = Scanner::cached(project, rune);
     let status = |file: &str| -> Result<Status> {
         if !rune.exists() {
             return Ok(Status::Clean);
         }
-        integrity::file_verdict(
-            rune,
-            file,
-            red,
-            user.cache.as_deref(),
-            &config.redact.extra_patterns,
-        )
+        scanner.file_verdict(rune, file)
     };
     let cp_status = status(store::CHECKPOINT)?;
     let progress_status = status(store::PROGRESS)?;
@@ -208,21 +192,15 @@ const AUTO_NOTE: &str = "Auto-checkpoint written by baton";
 pub(crate) const SESSION_END: &str = "(session end";
 
 /// Appends one line for the end of a session, when the project has a `.rune/` folder.
-pub(crate) fn session_end(
-    root: &Path,
-    config: &Config,
-    now: DateTime<Utc>,
-    session_id: &str,
-    reason: &str,
-) -> Result<()> {
-    let rune = Rune::new(root, config);
+pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> Result<()> {
+    let rune = Rune::of(project);
     if !rune.exists() {
         return Ok(());
     }
     let short: String = session_id.chars().take(8).collect();
     let line = one_line(&format!(
         "[{}] — {SESSION_END}: {}{})",
-        store::stamp(now),
+        store::stamp(project.now()),
         if reason.is_empty() { "other" } else { reason },
         if short.is_empty() {
             String::new()
@@ -235,20 +213,14 @@ pub(crate) fn session_end(
 }
 
 /// Appends the compaction summary to the session log as one line.
-pub(crate) fn post_compact(
-    root: &Path,
-    config: &Config,
-    now: DateTime<Utc>,
-    summary: &str,
-) -> Result<()> {
+pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
     let summary = one_line(summary);
     if summary.is_empty() {
         return Ok(());
     }
-    let rune = Rune::new(root, config);
-    let red = Redactor::with_extra(&config.redact.extra_patterns);
+    let rune = Rune::of(project);
     let short: String = summary.chars().take(1000).collect();
-    let line = format!("[{}] — (compaction) {}", store::stamp(now), short);
+    let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
     let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &red.redact(&line).text)
+    rune.append(store::SESSION_LOG, &project.redact(&line))
 }

@@ -5,10 +5,11 @@
 //! processes at once: the folder lock serialises them); records older than 24 h are dropped
 //! at every session start. The folder is kept out of git (its own `.gitignore`).
 
-use super::store::Rune;
+use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
-use crate::core::fsx;
-use chrono::{DateTime, Duration, SecondsFormat, Utc};
+use crate::core::redact::Redactor;
+use crate::core::{fsx, time};
+use chrono::{DateTime, Duration, Utc};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -73,9 +74,8 @@ fn valid_session_id(id: &str) -> bool {
 }
 
 fn parse_time(what: &str, s: &str) -> Result<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(s)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| Error::Invalid(format!("`{what}` {s:?} is not an ISO 8601 timestamp")))
+    time::parse(s)
+        .ok_or_else(|| Error::Invalid(format!("`{what}` {s:?} is not an ISO 8601 timestamp")))
 }
 
 impl Record {
@@ -173,7 +173,7 @@ fn all(rune: &Rune) -> Vec<(PathBuf, Option<Record>)> {
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .map(|p| {
-            let r = super::store::read_opt(&p)
+            let r = store::read_opt(&p)
                 .ok()
                 .flatten()
                 .and_then(|t| Record::parse(&t).ok());
@@ -204,7 +204,7 @@ pub(crate) fn detach(
         .session_id
         .clone()
         .unwrap_or_else(|| format!("oracle-{}-{}", now.timestamp(), base36(random)));
-    let ts = |t: DateTime<Utc>| t.to_rfc3339_opts(SecondsFormat::Secs, true);
+    let ts = time::rfc3339;
     let timeout_at = match &d.timeout_at {
         Some(t) => ts(parse_time("timeoutAt", t)?),
         None => ts(now + Duration::minutes(DEFAULT_TIMEOUT_MIN)),
@@ -224,7 +224,7 @@ pub(crate) fn detach(
     record.check()?;
     let _lock = rune.lock()?;
     let existing = path_of(rune, &id)?;
-    if let Some(text) = super::store::read_opt(&existing)? {
+    if let Some(text) = store::read_opt(&existing)? {
         let r = Record::parse(&text)?;
         return Ok(Dispatched {
             session_id: r.session_id,
@@ -275,11 +275,11 @@ pub(crate) fn complete(
     id: &str,
     response_id: &str,
     excerpt: &str,
-    red: &crate::core::redact::Redactor,
+    red: &Redactor,
 ) -> Result<Record> {
     let _lock = rune.lock()?;
     let path = path_of(rune, id)?;
-    let text = super::store::read_opt(&path)?.ok_or_else(|| {
+    let text = store::read_opt(&path)?.ok_or_else(|| {
         Error::Invalid(format!(
             "no pending record {id}; dispatch it first with `baton bridge detach`"
         ))
@@ -323,7 +323,7 @@ pub(crate) struct Reattached {
 pub(crate) fn reattach(rune: &Rune, id: &str, now: DateTime<Utc>) -> Result<Reattached> {
     let _lock = rune.lock()?;
     let path = path_of(rune, id)?;
-    let text = super::store::read_opt(&path)?.ok_or_else(|| {
+    let text = store::read_opt(&path)?.ok_or_else(|| {
         Error::Invalid(format!(
             "no pending record {id} (never dispatched, already consumed, or cleaned up)"
         ))
@@ -498,7 +498,7 @@ mod tests {
             "oracle-1-a",
             "resp_1",
             &"x".repeat(900),
-            &crate::core::redact::Redactor::builtin(),
+            &Redactor::builtin(),
         )
         .unwrap();
         let done = reattach(&r, "oracle-1-a", now()).unwrap();

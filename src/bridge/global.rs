@@ -5,13 +5,14 @@
 //! of their root, not their path; everything written passes the redactor.
 
 use super::integrity::{self, Status};
-use super::scan_cache::fnv;
-use super::store::one_line;
+use super::store;
 use crate::core::ctx::Env;
 use crate::core::error::Result;
+use crate::core::hash::fnv1a;
 use crate::core::redact::Redactor;
-use crate::core::{fsx, jsonl};
-use chrono::{DateTime, SecondsFormat, Utc};
+use crate::core::text::one_line;
+use crate::core::{fsx, jsonl, paths, time};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -23,12 +24,9 @@ pub(crate) const PROJECTS_NEEDED: usize = 2;
 const SIGHTINGS: &str = "instinct-sightings.jsonl";
 const GLOBAL: &str = "global.jsonl";
 
-/// The user-level store's folder; `None` without a home.
+/// The user-level store's folder (`$XDG_DATA_HOME/baton`); `None` without a home.
 pub(crate) fn location(env: &Env) -> Option<PathBuf> {
-    env.var("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".local/share")))
-        .map(|d| d.join("baton"))
+    paths::data_dir(env)
 }
 
 /// One instinct as the store keeps it.
@@ -70,7 +68,7 @@ fn key(trigger: &str, action: &str) -> String {
 /// Notes the strong instincts of `root` and promotes those seen in enough projects.
 /// Returns the names promoted now.
 pub(crate) fn record(
-    store: &Path,
+    dir: &Path,
     root: &Path,
     instincts: &[(String, String, String, f64)],
     red: &Redactor,
@@ -83,16 +81,16 @@ pub(crate) fn record(
     if strong.is_empty() {
         return Ok(Vec::new());
     }
-    fsx::ensure_private_dir(store)?;
+    fsx::ensure_private_dir(dir)?;
     // One promoter at a time: two saves must not both see a key as not yet promoted.
     let _lock = fsx::MkdirLock::acquire(
-        &store.join(".global.lock"),
+        &dir.join(".global.lock"),
         std::time::Duration::from_secs(10),
         std::time::Duration::from_secs(60),
     )?;
-    let project = format!("{:016x}", fnv(root.to_string_lossy().as_bytes()));
-    let ts = now.to_rfc3339_opts(SecondsFormat::Secs, true);
-    let sightings = store.join(SIGHTINGS);
+    let project = format!("{:016x}", fnv1a(root.to_string_lossy().as_bytes()));
+    let ts = time::rfc3339(now);
+    let sightings = dir.join(SIGHTINGS);
     for (name, trigger, action, confidence) in &strong {
         let seen = Seen {
             ts: ts.clone(),
@@ -121,8 +119,8 @@ pub(crate) fn record(
             entry.1 = s;
         }
     }
-    let global = store.join(GLOBAL);
-    let already: BTreeSet<String> = read_global(store)
+    let global = dir.join(GLOBAL);
+    let already: BTreeSet<String> = read_global(dir)
         .iter()
         .map(|p| key(&p.trigger, &p.action))
         .collect();
@@ -148,8 +146,8 @@ pub(crate) fn record(
 }
 
 /// The promoted instincts (unreadable lines skipped).
-pub(crate) fn read_global(store: &Path) -> Vec<Promoted> {
-    let Ok(Some(text)) = super::store::read_opt(&store.join(GLOBAL)) else {
+pub(crate) fn read_global(dir: &Path) -> Vec<Promoted> {
+    let Ok(Some(text)) = store::read_opt(&dir.join(GLOBAL)) else {
         return Vec::new();
     };
     text.lines()
@@ -160,13 +158,13 @@ pub(crate) fn read_global(store: &Path) -> Vec<Promoted> {
 /// Lines for load: the promoted instincts not already in this project's instincts text,
 /// strongest first, at most five; a line that fails the integrity scan is left out.
 pub(crate) fn for_load(
-    store: &Path,
+    dir: &Path,
     project_instincts: &str,
     red: &Redactor,
     now: DateTime<Utc>,
 ) -> Vec<String> {
     let local = project_instincts.to_lowercase();
-    let mut all = read_global(store);
+    let mut all = read_global(dir);
     all.sort_by(|a, b| {
         b.confidence
             .partial_cmp(&a.confidence)
@@ -175,10 +173,8 @@ pub(crate) fn for_load(
     all.into_iter()
         .filter(|p| !local.contains(&one_line(&p.action).to_lowercase()))
         .map(|p| {
-            let age = DateTime::parse_from_rfc3339(&p.ts).map_or_else(
-                |_| "undated".to_string(),
-                |t| super::store::age(t.with_timezone(&Utc), now),
-            );
+            let age =
+                time::parse(&p.ts).map_or_else(|| "undated".to_string(), |t| store::age(t, now));
             format!(
                 "- {}: when {} → {} ({:.1}, {} projects, promoted {age})",
                 p.name, p.trigger, p.action, p.confidence, p.projects

@@ -8,7 +8,7 @@
 //! | PostCompact | compaction summary → session log |
 //! | SessionEnd | one session-log line (only where `.rune/` exists) |
 
-use super::integrity;
+use super::integrity::{self, Scanner};
 use super::invariants;
 use super::load::{self, Source};
 use super::store::{self, Rune};
@@ -16,7 +16,8 @@ use super::{compact, detach};
 use crate::core::budget::Section;
 use crate::core::config::Config;
 use crate::core::error::Result;
-use crate::core::event::{EventKind, EventName, HookEvent};
+use crate::core::event::{EventKind, EventName, HookEvent, ToolCall};
+use crate::core::fsx;
 use crate::core::handler::{Contribution, Handler};
 use crate::core::project::Project;
 
@@ -46,62 +47,27 @@ impl Handler for BridgeHandler {
     }
 
     fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
-        let now = project.now();
         match &event.kind {
-            EventKind::SessionStart { source } => {
-                let src = if source == "compact" {
-                    Source::Compact
-                } else {
-                    Source::Start
-                };
-                let rune = Rune::new(&project.root, project.config());
-                // Orphaned detach records go first; a failure there must not stop the load.
-                let _ = detach::cleanup(&rune, now);
-                let user = store::UserDirs::from_env(&project.ctx.env, &rune);
-                let l = load::load(&project.root, project.config(), now, src, &user)?;
-                Ok(Contribution {
-                    sections: l.sections,
-                    system_message: l.system_message,
-                    ..Contribution::default()
-                })
-            }
+            EventKind::SessionStart { source } => session_start(project, source),
             EventKind::PreToolUse(call) if EDIT_TOOLS.contains(&call.tool_name.as_str()) => {
-                let path = call
-                    .tool_input
-                    .get("file_path")
-                    .or_else(|| call.tool_input.get("notebook_path"))
-                    .and_then(|v| v.as_str());
-                let Some(path) = path else {
-                    return Ok(Contribution::default());
-                };
                 Ok(Contribution {
-                    sections: edit_context(project, path).into_iter().collect(),
+                    sections: edit_context(project, call).into_iter().collect(),
                     ..Contribution::default()
                 })
             }
-            EventKind::PreCompact { trigger, .. } => {
-                let rune = Rune::new(&project.root, project.config());
-                let user = store::UserDirs::from_env(&project.ctx.env, &rune);
-                Ok(Contribution {
-                    compaction_instructions: compact::pre_compact(project, trigger, &user)?,
-                    ..Contribution::default()
-                })
-            }
+            EventKind::PreCompact { trigger, .. } => Ok(Contribution {
+                compaction_instructions: compact::pre_compact(project, trigger)?,
+                ..Contribution::default()
+            }),
             EventKind::PostCompact {
                 compact_summary: Some(summary),
                 ..
             } => {
-                compact::post_compact(&project.root, project.config(), now, summary)?;
+                compact::post_compact(project, summary)?;
                 Ok(Contribution::default())
             }
             EventKind::SessionEnd { reason } => {
-                compact::session_end(
-                    &project.root,
-                    project.config(),
-                    now,
-                    &event.common.session_id,
-                    reason,
-                )?;
+                compact::session_end(project, &event.common.session_id, reason)?;
                 Ok(Contribution::default())
             }
             _ => Ok(Contribution::default()),
@@ -109,34 +75,52 @@ impl Handler for BridgeHandler {
     }
 }
 
-/// The invariants that apply to an edit of `path`, unless the file is missing or TAINTED.
-fn edit_context(project: &Project, path: &str) -> Option<Section> {
-    let rune = Rune::new(&project.root, project.config());
+/// Load mode. The sections go out unredacted: the hook's output stage redacts everything it
+/// prints, once.
+fn session_start(project: &Project, source: &str) -> Result<Contribution> {
+    let src = if source == "compact" {
+        Source::Compact
+    } else {
+        Source::Start
+    };
+    // Orphaned detach records go first; a failure there must not stop the load.
+    let _ = detach::cleanup(&Rune::of(project), project.now());
+    let briefing = load::load(project, src)?;
+    Ok(Contribution {
+        sections: briefing.sections,
+        system_message: briefing.system_message,
+        ..Contribution::default()
+    })
+}
+
+/// The invariants that apply to the file an edit touches, unless INVARIANTS.md is missing
+/// or at the block level. On the hot path (every edit): one stat, one small cached verdict,
+/// and INVARIANTS.md read only when it passes.
+fn edit_context(project: &Project, call: &ToolCall) -> Option<Section> {
+    let path = call
+        .tool_input
+        .get("file_path")
+        .or_else(|| call.tool_input.get("notebook_path"))
+        .and_then(|v| v.as_str())?;
+    let rune = Rune::of(project);
     // As load: memory is read through its folder, and a symlinked folder could point
     // anywhere.
-    if crate::core::fsx::refuse_symlink(&rune.dir).is_err() {
+    if fsx::refuse_symlink(&rune.dir).is_err() {
         return None;
     }
-    let file = rune.path(store::INVARIANTS);
-    if !store::is_regular(&file) {
+    if !store::is_regular(&rune.path(store::INVARIANTS)) {
         return None;
     }
-    let show = rune.show(store::INVARIANTS);
-    let user = store::UserDirs::from_env(&project.ctx.env, &rune);
-    let verdict = integrity::file_verdict(
-        &rune,
-        store::INVARIANTS,
-        project.redactor(),
-        user.cache.as_deref(),
-        &project.config().redact.extra_patterns,
-    )
-    .ok()?;
+    let verdict = Scanner::cached(project, &rune)
+        .file_verdict(&rune, store::INVARIANTS)
+        .ok()?;
     if verdict >= integrity::block_at(project.config()) {
         return None;
     }
-    let loaded = invariants::load(&rune, project.now());
+    let show = rune.show(store::INVARIANTS);
+    let inv = invariants::read(&rune, project.now());
     let rel = invariants::relative(&project.root, path);
-    let body = invariants::for_edit(&loaded, &rel, &show)?;
+    let body = invariants::for_edit(&inv, &rel, &show)?;
     // The hook's output passes the project's redactor once, for every section.
     Some(Section::new("", body.trim_end(), 80).source(show))
 }

@@ -1,12 +1,24 @@
 //! `.rune/instincts.md`: learned trigger→action patterns. At most 20 are kept (the lowest
 //! confidence is evicted); those older than 30 days with confidence below 0.5 are pruned.
 
-use super::save::Instinct;
-use super::store::{self, one_line};
+use super::store;
+use crate::core::text::one_line;
 use chrono::{DateTime, Utc};
+use serde::Deserialize;
 
 /// The most instincts kept.
 pub(crate) const MAX: usize = 20;
+
+/// An instinct as given (`instincts:` in the save input).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(crate) struct Instinct {
+    pub(crate) name: String,
+    pub(crate) trigger: String,
+    pub(crate) action: String,
+    pub(crate) confidence: Option<f64>,
+    pub(crate) evidence: String,
+}
 
 /// One instinct entry.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,17 +6,22 @@
 //! instructions, download-piped-to-shell and exfiltration commands. SUSPICIOUS (injected
 //! under a warning): zero-width characters, long base64 runs, secrets.
 
-use super::scan_cache;
+use super::scan_cache::{self, Stamp};
 use super::store::{self, Rune};
-use crate::core::config::IntegrityBlockOn;
+use crate::core::config::{Config, IntegrityBlockOn};
 use crate::core::error::Result;
+use crate::core::hash::fnv1a;
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
+use crate::core::text::clip;
 use regex::{Regex, RegexSet};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// The verdict for a folder or a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub(crate) enum Status {
     Clean,
@@ -36,7 +41,7 @@ impl Status {
 
 /// The verdict from which a file is not read into the model's context (config
 /// `bridge.integrity_block_on`).
-pub(crate) fn block_at(config: &crate::core::config::Config) -> Status {
+pub(crate) fn block_at(config: &Config) -> Status {
     match config.bridge.integrity_block_on {
         IntegrityBlockOn::Suspicious => Status::Suspicious,
         IntegrityBlockOn::Tainted => Status::Tainted,
@@ -66,10 +71,10 @@ pub(crate) struct Report {
     /// Entry and line counts per file name (`decisions.md`), from the scan's read or the
     /// cache.
     #[serde(skip)]
-    pub(crate) counts: std::collections::BTreeMap<String, scan_cache::Counts>,
+    pub(crate) counts: BTreeMap<String, scan_cache::Counts>,
     /// Each scanned file's stamp from before the scan read it (`None`: not there).
     #[serde(skip)]
-    pub(crate) stamps: std::collections::BTreeMap<String, Option<scan_cache::Stamp>>,
+    pub(crate) stamps: BTreeMap<String, Option<Stamp>>,
 }
 
 impl Report {
@@ -169,24 +174,24 @@ fn is_tag(c: char) -> bool {
     matches!(c, '\u{E0000}'..='\u{E007F}')
 }
 
+/// Characters of an excerpt, its `…` included: a line of up to 100 characters is shown
+/// whole, a longer one as its first 100 and `…`.
+const EXCERPT_CHARS: usize = 101;
+
 /// A line for a report: secrets redacted in the whole line first, then invisibles made
-/// visible and the result cut to 100 chars (a cut before redaction could leave a token's
-/// head that no longer matches its pattern).
+/// visible and the result cut (a cut before redaction could leave a token's head that no
+/// longer matches its pattern; `clip` never splits a `[REDACTED]` mark).
 fn excerpt(line: &str, red: &Redactor) -> String {
     let redacted = red.redact(line.trim()).text;
-    let mut out = String::new();
-    for (n, c) in redacted.chars().enumerate() {
-        if n >= 100 {
-            out.push('…');
-            break;
-        }
+    let mut visible = String::with_capacity(redacted.len());
+    for c in redacted.chars() {
         if is_zero_width(c) || is_bidi(c) || is_tag(c) {
-            out.push_str(&format!("<U+{:04X}>", c as u32));
+            visible.push_str(&format!("<U+{:04X}>", c as u32));
         } else if !c.is_control() {
-            out.push(c);
+            visible.push(c);
         }
     }
-    out
+    clip(&visible, EXCERPT_CHARS)
 }
 
 /// Findings listed per file; the rest are summed up in one finding that carries their
@@ -244,8 +249,7 @@ pub(crate) fn scan_text(file: &str, text: &str, red: &Redactor) -> Vec<Finding> 
         let e = starts.get(n).map_or(text.len(), |e| e - 1);
         &text[s..e]
     };
-    let mut seen: std::collections::HashSet<(usize, &'static str)> =
-        std::collections::HashSet::new();
+    let mut seen: HashSet<(usize, &'static str)> = HashSet::new();
     let mut out = Vec::new();
     let mut push = |line: usize, rule: &'static str, severity| {
         if seen.insert((line, rule)) {
@@ -328,57 +332,140 @@ pub(crate) fn files(rune: &Rune) -> Vec<String> {
     names
 }
 
-/// Scans every memory file of the folder. With a cache path, unchanged files reuse their
-/// cached verdict (see `scan_cache`); `extra` names the project's extra redaction rules,
-/// which are part of the cache key.
-pub(crate) fn scan(
-    rune: &Rune,
-    red: &Redactor,
-    cache_path: Option<&std::path::Path>,
-    extra: &[String],
-) -> Result<Report> {
-    let mut cache = scan_cache::Cache::read(cache_path, &rules_key(extra));
-    let mut report = Report::default();
-    let names = files(rune);
-    for name in &names {
-        report
-            .stamps
-            .insert(name.clone(), scan_cache::Stamp::of(&rune.path(name)));
-        let (found, counts) = scan_cached(rune, name, red, &mut cache)?;
-        report.findings.extend(found);
-        if let Some(c) = counts {
-            report.counts.insert(name.clone(), c);
+/// How a scan runs: the redactor that finds secrets, the project's extra redaction patterns
+/// (part of the cache key: new patterns must rescan), and the verdict cache, if any.
+pub(crate) struct Scanner<'a> {
+    red: &'a Redactor,
+    extra: &'a [String],
+    cache: Option<PathBuf>,
+}
+
+impl<'a> Scanner<'a> {
+    /// The project's scanner with the user's verdict cache for `rune`'s folder: unchanged
+    /// files reuse their cached verdict (see `scan_cache`).
+    pub(crate) fn cached(project: &'a Project, rune: &Rune) -> Scanner<'a> {
+        Scanner {
+            cache: scan_cache::location(&project.ctx.env, &rune.dir),
+            ..Scanner::uncached(project)
         }
     }
-    cache.retain(&names);
-    cache.write(cache_path);
-    report.status = Some(report.status());
-    Ok(report)
+
+    /// The project's scanner without a cache: every file is read (`baton bridge integrity`).
+    pub(crate) fn uncached(project: &'a Project) -> Scanner<'a> {
+        Scanner {
+            red: project.redactor(),
+            extra: &project.config().redact.extra_patterns,
+            cache: None,
+        }
+    }
+
+    /// A scanner with the given parts (tests).
+    #[cfg(test)]
+    pub(crate) fn with(red: &'a Redactor, cache: Option<PathBuf>) -> Scanner<'a> {
+        Scanner {
+            red,
+            extra: &[],
+            cache,
+        }
+    }
+
+    /// Scans every memory file of the folder.
+    pub(crate) fn scan(&self, rune: &Rune) -> Result<Report> {
+        let path = self.cache.as_deref();
+        let mut cache = scan_cache::Cache::read(path, &rules_key(self.extra));
+        let mut report = Report::default();
+        let names = files(rune);
+        for name in &names {
+            report
+                .stamps
+                .insert(name.clone(), Stamp::of(&rune.path(name)));
+            let (found, counts) = scan_cached(rune, name, self.red, &mut cache)?;
+            report.findings.extend(found);
+            if let Some(c) = counts {
+                report.counts.insert(name.clone(), c);
+            }
+        }
+        cache.retain(&names);
+        cache.write(path);
+        report.status = Some(report.status());
+        Ok(report)
+    }
+
+    /// The verdict for one file of the folder, through a small cache of its own beside the
+    /// folder's (`<key>.<name>.json`): the edit hook's check of INVARIANTS.md neither
+    /// rescans nor parses the whole folder's cache while the file is unchanged.
+    pub(crate) fn file_verdict(&self, rune: &Rune, name: &str) -> Result<Status> {
+        let own = self
+            .cache
+            .as_ref()
+            .map(|p| p.with_extension(format!("{name}.json")));
+        let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(self.extra));
+        let (found, _) = scan_cached(rune, name, self.red, &mut cache)?;
+        cache.write(own.as_deref());
+        Ok(found
+            .iter()
+            .map(|f| f.severity)
+            .max()
+            .unwrap_or(Status::Clean))
+    }
 }
 
 /// The cache key of the rule set: baton's version and every pattern, extra ones included.
 fn rules_key(extra: &[String]) -> String {
+    let patterns: Vec<&str> = RULES
+        .iter()
+        .map(|r| r.pattern)
+        .chain(extra.iter().map(String::as_str))
+        .collect();
+    // The patterns joined by NUL, hashed whole (not `fnv1a_parts`, which ends every part
+    // with a NUL): the key stays the one earlier versions wrote.
     format!(
         "{}:{:016x}",
         env!("CARGO_PKG_VERSION"),
-        scan_cache::fnv(
-            RULES
-                .iter()
-                .map(|r| r.pattern)
-                .chain(extra.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join("\u{0}")
-                .as_bytes()
-        )
+        fnv1a(patterns.join("\u{0}").as_bytes())
     )
 }
+
+/// A finding as the verdict cache keeps it (the file is the cache entry's key).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct CachedFinding {
+    line: usize,
+    rule: String,
+    excerpt: String,
+    severity: Status,
+}
+
+impl CachedFinding {
+    fn of(f: &Finding) -> CachedFinding {
+        CachedFinding {
+            line: f.line,
+            rule: f.rule.to_string(),
+            excerpt: f.excerpt.clone(),
+            severity: f.severity,
+        }
+    }
+
+    /// The finding back, in the file shown as `shown` (`.rune/<name>`).
+    fn finding(&self, shown: &str) -> Finding {
+        Finding {
+            file: shown.to_string(),
+            line: self.line,
+            rule: rule_name(&self.rule),
+            excerpt: self.excerpt.clone(),
+            severity: self.severity,
+        }
+    }
+}
+
+/// The verdict cache of one folder.
+type Cache = scan_cache::Cache<CachedFinding>;
 
 /// Scans one file of the folder, reusing the cached verdict while the file is unchanged.
 fn scan_cached(
     rune: &Rune,
     name: &str,
     red: &Redactor,
-    cache: &mut scan_cache::Cache,
+    cache: &mut Cache,
 ) -> Result<(Vec<Finding>, Option<scan_cache::Counts>)> {
     let path = rune.path(name);
     let shown = rune.show(name);
@@ -392,12 +479,12 @@ fn scan_cached(
         }];
         return Ok((found, None));
     }
-    let stamp = scan_cache::Stamp::of(&path);
-    if let Some((found, s)) = stamp
-        .as_ref()
-        .and_then(|s| cache.get(name, &shown, s).map(|f| (f, s)))
-    {
-        return Ok((found, cache.counts(name, s)));
+    let stamp = Stamp::of(&path);
+    if let Some(s) = &stamp {
+        if let Some(cached) = cache.get(name, s) {
+            let found = cached.iter().map(|f| f.finding(&shown)).collect();
+            return Ok((found, cache.counts(name, s)));
+        }
     }
     let Some(text) = store::read_opt(&path)? else {
         return Ok((Vec::new(), None));
@@ -407,36 +494,20 @@ fn scan_cached(
     // Only a stamp taken before the read and unchanged after it is cached.
     if let Some(s) = stamp
         .filter(|s| !s.is_racy())
-        .filter(|s| scan_cache::Stamp::of(&path).as_ref() == Some(s))
+        .filter(|s| Stamp::of(&path).as_ref() == Some(s))
     {
-        cache.put(name, s, &found, counts);
+        cache.put(
+            name,
+            s,
+            found.iter().map(CachedFinding::of).collect(),
+            counts,
+        );
     }
     Ok((found, Some(counts)))
 }
 
-/// The verdict for one file of the folder, through a small cache of its own beside the
-/// folder's (`<key>.<name>.json`): the edit hook's check of INVARIANTS.md neither rescans
-/// nor parses the whole folder's cache while the file is unchanged.
-pub(crate) fn file_verdict(
-    rune: &Rune,
-    name: &str,
-    red: &Redactor,
-    cache_path: Option<&std::path::Path>,
-    extra: &[String],
-) -> Result<Status> {
-    let own = cache_path.map(|p| p.with_extension(format!("{name}.json")));
-    let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(extra));
-    let (found, _) = scan_cached(rune, name, red, &mut cache)?;
-    cache.write(own.as_deref());
-    Ok(found
-        .iter()
-        .map(|f| f.severity)
-        .max()
-        .unwrap_or(Status::Clean))
-}
-
 /// The static name of a rule read back from the cache.
-pub(crate) fn rule_name(name: &str) -> &'static str {
+fn rule_name(name: &str) -> &'static str {
     RULES
         .iter()
         .map(|r| r.name)

@@ -6,7 +6,7 @@
 //! form's `### Section` + `#### rule`. `## Archived` and everything below it is skipped,
 //! except inside a code fence; nothing inside a fence is a heading or a field.
 
-use super::store::Rune;
+use super::store::{self, Rune};
 use crate::core::budget::estimate_tokens;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -40,10 +40,10 @@ pub(crate) struct Stats {
     pub(crate) archived_skipped: bool,
 }
 
-/// The `invariants.loaded` payload.
-#[allow(clippy::struct_field_names)]
+/// INVARIANTS.md as read: its rules, counts, preview and staleness. Serialized, it is the
+/// `invariants.loaded` payload (`baton bridge invariants --json`).
 #[derive(Debug, Clone, Default, Serialize)]
-pub(crate) struct Loaded {
+pub(crate) struct InvariantsFile {
     pub(crate) loaded: bool,
     pub(crate) count: usize,
     pub(crate) rules: Vec<Rule>,
@@ -254,13 +254,13 @@ pub(crate) fn preview(rules: &[Rule], file: &str, budget_tokens: usize) -> (Stri
     (lines.join("\n"), overflow)
 }
 
-/// Loads the folder's INVARIANTS.md. Missing → not present; unreadable or without rules →
+/// Reads the folder's INVARIANTS.md. Missing → not present; unreadable or without rules →
 /// `loaded: false` (never an error).
-pub(crate) fn load(rune: &Rune, now: DateTime<Utc>) -> Loaded {
-    let path = rune.path(super::store::INVARIANTS);
-    let mut out = Loaded {
+pub(crate) fn read(rune: &Rune, now: DateTime<Utc>) -> InvariantsFile {
+    let path = rune.path(store::INVARIANTS);
+    let mut out = InvariantsFile {
         path: path.display().to_string(),
-        ..Loaded::default()
+        ..InvariantsFile::default()
     };
     let Ok(meta) = std::fs::symlink_metadata(&path) else {
         return out;
@@ -289,7 +289,7 @@ pub(crate) fn load(rune: &Rune, now: DateTime<Utc>) -> Loaded {
         total: rules.len(),
         archived_skipped: archived,
     };
-    let (p, overflow) = preview(&rules, &rune.show(super::store::INVARIANTS), PREVIEW_TOKENS);
+    let (p, overflow) = preview(&rules, &rune.show(store::INVARIANTS), PREVIEW_TOKENS);
     out.preview = p;
     out.overflow = overflow;
     out.loaded = !rules.is_empty();
@@ -315,8 +315,8 @@ pub(crate) fn relative(root: &std::path::Path, path: &str) -> String {
 }
 
 /// The rules for an edit of `path`, as context text; `None` when none matches.
-pub(crate) fn for_edit(loaded: &Loaded, path: &str, file: &str) -> Option<String> {
-    let hits: Vec<&Rule> = loaded.rules.iter().filter(|r| matches(r, path)).collect();
+pub(crate) fn for_edit(inv: &InvariantsFile, path: &str, file: &str) -> Option<String> {
+    let hits: Vec<&Rule> = inv.rules.iter().filter(|r| matches(r, path)).collect();
     if hits.is_empty() {
         return None;
     }

@@ -4,7 +4,8 @@
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::redact::Redactor;
-use crate::core::{fsx, jsonl};
+use crate::core::text::one_line;
+use crate::core::{fsx, jsonl, time};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -88,14 +89,14 @@ impl Learning {
 
     fn record(&self, red: &Redactor, now: DateTime<Utc>) -> Record {
         Record {
-            ts: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            ts: time::rfc3339(now),
             skill: self
                 .skill
                 .clone()
                 .unwrap_or_else(|| "session-bridge".into()),
             kind: self.kind.clone(),
             key: self.key.clone(),
-            insight: red.redact(&store::one_line(&self.insight)).text,
+            insight: red.redact(&one_line(&self.insight)).text,
             confidence: self.confidence.unwrap_or(0.5),
             files: self.files.iter().map(|f| red.redact(f).text).collect(),
         }
@@ -162,9 +163,7 @@ pub(crate) fn parse(text: &str) -> Vec<Record> {
 
 /// A record's time, parsed (offsets honoured); `None` (oldest) when unparseable.
 pub(crate) fn when(r: &Record) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(&r.ts)
-        .ok()
-        .map(|t| t.with_timezone(&Utc))
+    time::parse(&r.ts)
 }
 
 /// The indices of the latest record per key+type (a tie goes to the later line), oldest

@@ -5,17 +5,23 @@
 use super::entries::{
     aged, field, heading_of, item_with_age, last_entries, progress_items, section_items,
 };
+use super::global;
+use super::instincts;
 use super::integrity::{Report, Status};
 use super::learn;
 use super::store::{self, Rune};
 use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::redact::Redactor;
+use crate::core::time;
 use chrono::{DateTime, Utc};
 use std::path::Path;
 
 /// Bytes of learnings.jsonl read for the top 5.
 const LEARN_TAIL: u64 = 64 * 1024;
+
+/// Bytes of task-notes.md read (its newest iterations).
+const TASK_NOTES_TAIL: u64 = 8192;
 
 /// What the sections are built from: the folder, the integrity verdicts, the clock.
 pub(crate) struct View<'a> {
@@ -24,6 +30,7 @@ pub(crate) struct View<'a> {
     /// The verdict from which a file is not injected.
     pub(crate) block_at: Status,
     pub(crate) now: DateTime<Utc>,
+    /// The project's redactor (it also finds the secrets the integrity scan reports).
     pub(crate) red: &'a Redactor,
 }
 
@@ -46,265 +53,239 @@ impl View<'_> {
             title
         }
     }
+
+    /// A section of `lines` from `file`, its title marked when the file is SUSPICIOUS;
+    /// none without lines.
+    fn section(&self, file: &str, title: &str, lines: &[String], priority: u8) -> Option<Section> {
+        (!lines.is_empty()).then(|| {
+            Section::new(self.mark(file, title.into()), lines.join("\n"), priority)
+                .source(self.rune.show(file))
+        })
+    }
 }
 
 /// Entry counts the summary already took.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Counts {
     pub(crate) decisions: usize,
     pub(crate) conventions: usize,
     pub(crate) learnings: usize,
 }
 
-/// The memory sections, in order.
-#[allow(clippy::too_many_lines)]
+/// The memory sections, in order; `progress` is the newest progress entry, `global_store`
+/// the user-level store of cross-project instincts.
 pub(crate) fn sections(
     v: &View<'_>,
     counts: &Counts,
     progress: Option<&str>,
-    global: Option<&Path>,
+    global_store: Option<&Path>,
 ) -> Result<Vec<Section>> {
     let mut out = Vec::new();
-    // Recent conventions (titles; the file holds the patterns).
     if v.ok(store::CONVENTIONS) && counts.conventions > 0 {
-        let entries = last_entries(&v.rune.path(store::CONVENTIONS), 3)?;
-        let lines: Vec<String> = entries
-            .iter()
-            .rev()
-            .map(|e| {
-                let h = heading_of(e);
-                let title = h.split_once("Convention:").map_or(h, |(_, t)| t).trim();
-                let mut l = format!("- {title} ({})", aged(h, v.now));
-                if let Some(a) = field(e, "Applies to") {
-                    l.push_str(&format!(" — applies to {a}"));
-                }
-                l
-            })
-            .collect();
-        out.push(
-            Section::new(
-                v.mark(store::CONVENTIONS, "Recent conventions".into()),
-                lines.join("\n"),
-                55,
-            )
-            .source(v.rune.show(store::CONVENTIONS)),
-        );
+        out.extend(conventions_section(v)?);
     }
-
-    // Recent decisions.
     if v.ok(store::DECISIONS) && counts.decisions > 0 {
-        let entries = last_entries(&v.rune.path(store::DECISIONS), 3)?;
-        let lines: Vec<String> = entries
-            .iter()
-            .rev()
-            .map(|e| {
-                let h = heading_of(e);
-                let title = h.split_once("Decision:").map_or(h, |(_, t)| t).trim();
-                let date = h.get(1..17).unwrap_or("");
-                let mut l = format!("- [{date}] {title} ({})", aged(h, v.now));
-                if let Some(d) = field(e, "Decision") {
-                    l.push_str(&format!(": {d}"));
-                }
-                l
-            })
-            .collect();
-        out.push(
-            Section::new(
-                v.mark(store::DECISIONS, "Recent decisions".into()),
-                lines.join("\n"),
-                70,
-            )
-            .source(v.rune.show(store::DECISIONS)),
-        );
+        out.extend(decisions_section(v)?);
     }
-
-    // Progress.
-    if let Some(p) = progress {
-        let mut lines = Vec::new();
-        for (title, label) in [("In Progress", "In progress"), ("Blocked", "Blocked")] {
-            for item in progress_items(p, title) {
-                lines.push(format!("- {label}: {item}"));
-            }
-        }
-        if !lines.is_empty() {
-            out.push(
-                Section::new(
-                    v.mark(
-                        store::PROGRESS,
-                        format!("Progress as of {}", aged(heading_of(p), v.now)),
-                    ),
-                    lines.join("\n"),
-                    75,
-                )
-                .source(v.rune.show(store::PROGRESS)),
-            );
-        }
-    }
-
-    // Notes: active topics and attention points.
+    out.extend(progress.and_then(|p| progress_section(v, p)));
     if v.ok(store::NOTES) {
-        if let Some(text) = v.rune.read(store::NOTES)? {
-            let mut lines = Vec::new();
-            for name in ["Active Topics", "Attention Points", "Follow-Up Items"] {
-                let items = section_items(&text, name);
-                if items.is_empty() {
-                    continue;
-                }
-                lines.push(format!("{name}:"));
-                for i in items.iter().skip(items.len().saturating_sub(5)) {
-                    lines.push(item_with_age(i, v.now));
-                }
-            }
-            if !lines.is_empty() {
-                out.push(
-                    Section::new(
-                        v.mark(store::NOTES, "Project understanding".into()),
-                        lines.join("\n"),
-                        60,
-                    )
-                    .source(v.rune.show(store::NOTES)),
-                );
-            }
-        }
+        out.extend(notes_section(v)?);
     }
-
-    // Task notes (autonomous loops).
     if v.ok(store::TASK_NOTES) {
-        if let Some((text, _)) = store::read_tail(&v.rune.path(store::TASK_NOTES), 8192)? {
-            let left = section_items(&text, "What's Left");
-            let failed = section_items(&text, "What Failed");
-            let worked = section_items(&text, "What Worked (with evidence)");
-            let key = section_items(&text, "Key Context for Next Iteration");
-            let mut lines = Vec::new();
-            for i in worked.iter().rev().take(3).rev() {
-                lines.push(format!(
-                    "Worked: {}",
-                    item_with_age(i, v.now).trim_start_matches("- ")
-                ));
-            }
-            for i in failed.iter().rev().take(5).rev() {
-                lines.push(format!(
-                    "Failed before: {}",
-                    item_with_age(i, v.now).trim_start_matches("- ")
-                ));
-            }
-            for i in left.iter().rev().take(5).rev() {
-                lines.push(format!(
-                    "Left: {}",
-                    item_with_age(i, v.now).trim_start_matches("- ")
-                ));
-            }
-            for i in key.iter().rev().take(3).rev() {
-                lines.push(format!(
-                    "Key context: {}",
-                    item_with_age(i, v.now).trim_start_matches("- ")
-                ));
-            }
-            if !lines.is_empty() {
-                out.push(
-                    Section::new(
-                        v.mark(store::TASK_NOTES, "Task notes".into()),
-                        lines.join("\n"),
-                        65,
-                    )
-                    .source(v.rune.show(store::TASK_NOTES)),
-                );
-            }
-        }
+        out.extend(task_notes_section(v)?);
     }
-
-    // Learnings: the top 5 (confidence, then recency) when there are 10+, else the latest.
     if v.ok(store::LEARNINGS) && counts.learnings > 0 {
-        if let Some((text, _)) = store::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL)? {
-            let mut recs = learn::latest(&learn::parse(&text));
-            if counts.learnings >= 10 {
-                recs.sort_by(|a, b| {
-                    b.confidence
-                        .partial_cmp(&a.confidence)
-                        .unwrap_or(std::cmp::Ordering::Equal)
-                        .then_with(|| learn::when(b).cmp(&learn::when(a)))
-                });
-            } else {
-                recs.reverse();
-            }
-            recs.truncate(5);
-            let lines: Vec<String> = recs
-                .iter()
-                .map(|r| {
-                    let age = DateTime::parse_from_rfc3339(&r.ts).map_or_else(
-                        |_| "undated".into(),
-                        |t| store::age(t.with_timezone(&Utc), v.now),
-                    );
-                    format!(
-                        "- {} `{}` ({:.1}, {age}): {}",
-                        r.kind, r.key, r.confidence, r.insight
-                    )
-                })
-                .collect();
-            out.push(
-                Section::new(
-                    v.mark(
-                        store::LEARNINGS,
-                        if counts.learnings >= 10 {
-                            "Top learnings"
-                        } else {
-                            "Learnings"
-                        }
-                        .into(),
-                    ),
-                    lines.join("\n"),
-                    50,
-                )
-                .source("baton bridge learnings"),
-            );
-        }
+        out.extend(learnings_section(v, counts.learnings)?);
     }
-
-    // Instincts: the stale ones are pruned (the spec prunes at load), the strongest shown.
     if v.ok(store::INSTINCTS) {
-        if let Some(text) = v.rune.read(store::INSTINCTS)? {
-            let text = prune_instincts(v.rune, text, v.now);
-            let lines: Vec<String> = super::instincts::strongest(&text, 5)
-                .iter()
-                .map(|e| {
-                    format!(
-                        "- {}: when {} → {} ({:.1}, {})",
-                        e.name(),
-                        e.field("Trigger"),
-                        e.field("Action"),
-                        e.confidence,
-                        e.at.map_or_else(|| "undated".into(), |t| store::age(t, v.now))
-                    )
-                })
-                .collect();
-            if !lines.is_empty() {
-                out.push(
-                    Section::new(
-                        v.mark(store::INSTINCTS, "Instincts".into()),
-                        lines.join("\n"),
-                        45,
-                    )
-                    .source(v.rune.show(store::INSTINCTS)),
-                );
-            }
-        }
+        out.extend(instincts_section(v)?);
     }
-
-    // Cross-project instincts from the user-level store.
-    if let Some(g) = global {
-        let local = if v.ok(store::INSTINCTS) {
-            v.rune.read(store::INSTINCTS)?.unwrap_or_default()
-        } else {
-            String::new()
-        };
-        let lines = super::global::for_load(g, &local, v.red, v.now);
-        if !lines.is_empty() {
-            out.push(
-                Section::new("Cross-project instincts", lines.join("\n"), 40)
-                    .source("~/.local/share/baton/global.jsonl"),
-            );
-        }
+    if let Some(g) = global_store {
+        out.extend(cross_project_instincts(v, g)?);
     }
     Ok(out)
+}
+
+/// Recent conventions: the titles of the last three (the file holds the patterns).
+fn conventions_section(v: &View<'_>) -> Result<Option<Section>> {
+    let entries = last_entries(&v.rune.path(store::CONVENTIONS), 3)?;
+    let lines: Vec<String> = entries
+        .iter()
+        .rev()
+        .map(|e| {
+            let h = heading_of(e);
+            let title = h.split_once("Convention:").map_or(h, |(_, t)| t).trim();
+            let mut l = format!("- {title} ({})", aged(h, v.now));
+            if let Some(a) = field(e, "Applies to") {
+                l.push_str(&format!(" — applies to {a}"));
+            }
+            l
+        })
+        .collect();
+    Ok(Some(
+        Section::new(
+            v.mark(store::CONVENTIONS, "Recent conventions".into()),
+            lines.join("\n"),
+            55,
+        )
+        .source(v.rune.show(store::CONVENTIONS)),
+    ))
+}
+
+/// Recent decisions: the last three, with what was decided.
+fn decisions_section(v: &View<'_>) -> Result<Option<Section>> {
+    let entries = last_entries(&v.rune.path(store::DECISIONS), 3)?;
+    let lines: Vec<String> = entries
+        .iter()
+        .rev()
+        .map(|e| {
+            let h = heading_of(e);
+            let title = h.split_once("Decision:").map_or(h, |(_, t)| t).trim();
+            let date = h.get(1..17).unwrap_or("");
+            let mut l = format!("- [{date}] {title} ({})", aged(h, v.now));
+            if let Some(d) = field(e, "Decision") {
+                l.push_str(&format!(": {d}"));
+            }
+            l
+        })
+        .collect();
+    Ok(Some(
+        Section::new(
+            v.mark(store::DECISIONS, "Recent decisions".into()),
+            lines.join("\n"),
+            70,
+        )
+        .source(v.rune.show(store::DECISIONS)),
+    ))
+}
+
+/// What the newest progress entry has in progress and blocked.
+fn progress_section(v: &View<'_>, entry: &str) -> Option<Section> {
+    let mut lines = Vec::new();
+    for (title, label) in [("In Progress", "In progress"), ("Blocked", "Blocked")] {
+        for item in progress_items(entry, title) {
+            lines.push(format!("- {label}: {item}"));
+        }
+    }
+    let title = format!("Progress as of {}", aged(heading_of(entry), v.now));
+    v.section(store::PROGRESS, &title, &lines, 75)
+}
+
+/// Project understanding: the last five items of the notes' active topics, attention
+/// points and follow-ups.
+fn notes_section(v: &View<'_>) -> Result<Option<Section>> {
+    let Some(text) = v.rune.read(store::NOTES)? else {
+        return Ok(None);
+    };
+    let mut lines = Vec::new();
+    for name in ["Active Topics", "Attention Points", "Follow-Up Items"] {
+        let items = section_items(&text, name);
+        if items.is_empty() {
+            continue;
+        }
+        lines.push(format!("{name}:"));
+        for i in items.iter().skip(items.len().saturating_sub(5)) {
+            lines.push(item_with_age(i, v.now));
+        }
+    }
+    Ok(v.section(store::NOTES, "Project understanding", &lines, 60))
+}
+
+/// Task notes (autonomous loops): what worked, failed, is left, and the key context, from
+/// the file's tail.
+fn task_notes_section(v: &View<'_>) -> Result<Option<Section>> {
+    let Some((text, _)) = store::read_tail(&v.rune.path(store::TASK_NOTES), TASK_NOTES_TAIL)?
+    else {
+        return Ok(None);
+    };
+    let mut lines = Vec::new();
+    for (section, label, last) in [
+        ("What Worked (with evidence)", "Worked", 3),
+        ("What Failed", "Failed before", 5),
+        ("What's Left", "Left", 5),
+        ("Key Context for Next Iteration", "Key context", 3),
+    ] {
+        let items = section_items(&text, section);
+        for i in items.iter().skip(items.len().saturating_sub(last)) {
+            lines.push(format!(
+                "{label}: {}",
+                item_with_age(i, v.now).trim_start_matches("- ")
+            ));
+        }
+    }
+    Ok(v.section(store::TASK_NOTES, "Task notes", &lines, 65))
+}
+
+/// Learnings: the top 5 (confidence, then recency) when there are 10+, else the latest.
+fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Option<Section>> {
+    let Some((text, _)) = store::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL)? else {
+        return Ok(None);
+    };
+    let top = on_file >= 10;
+    let mut recs = learn::latest(&learn::parse(&text));
+    if top {
+        recs.sort_by(|a, b| {
+            b.confidence
+                .partial_cmp(&a.confidence)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| learn::when(b).cmp(&learn::when(a)))
+        });
+    } else {
+        recs.reverse();
+    }
+    recs.truncate(5);
+    let lines: Vec<String> = recs
+        .iter()
+        .map(|r| {
+            let age = time::parse(&r.ts).map_or_else(|| "undated".into(), |t| store::age(t, v.now));
+            format!(
+                "- {} `{}` ({:.1}, {age}): {}",
+                r.kind, r.key, r.confidence, r.insight
+            )
+        })
+        .collect();
+    let title = if top { "Top learnings" } else { "Learnings" };
+    Ok(Some(
+        Section::new(v.mark(store::LEARNINGS, title.into()), lines.join("\n"), 50)
+            .source("baton bridge learnings"),
+    ))
+}
+
+/// Instincts: the stale ones are pruned (the spec prunes at load), the strongest shown.
+fn instincts_section(v: &View<'_>) -> Result<Option<Section>> {
+    let Some(text) = v.rune.read(store::INSTINCTS)? else {
+        return Ok(None);
+    };
+    let text = prune_instincts(v.rune, text, v.now);
+    let lines: Vec<String> = instincts::strongest(&text, 5)
+        .iter()
+        .map(|e| {
+            format!(
+                "- {}: when {} → {} ({:.1}, {})",
+                e.name(),
+                e.field("Trigger"),
+                e.field("Action"),
+                e.confidence,
+                e.at.map_or_else(|| "undated".into(), |t| store::age(t, v.now))
+            )
+        })
+        .collect();
+    Ok(v.section(store::INSTINCTS, "Instincts", &lines, 45))
+}
+
+/// Cross-project instincts from the user-level store `dir`, those this project does not
+/// hold already.
+fn cross_project_instincts(v: &View<'_>, dir: &Path) -> Result<Option<Section>> {
+    let local = if v.ok(store::INSTINCTS) {
+        v.rune.read(store::INSTINCTS)?.unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let lines = global::for_load(dir, &local, v.red, v.now);
+    Ok((!lines.is_empty()).then(|| {
+        Section::new("Cross-project instincts", lines.join("\n"), 40)
+            .source("~/.local/share/baton/global.jsonl")
+    }))
 }
 
 /// Prunes the stale instincts of `snapshot` (read without the lock) for display, and in the
@@ -312,14 +293,14 @@ pub(crate) fn sections(
 /// instinct saved since the snapshot is kept. Pruning is housekeeping: a busy lock or a
 /// failed write must neither stop nor delay the load.
 pub(crate) fn prune_instincts(rune: &Rune, snapshot: String, now: DateTime<Utc>) -> String {
-    let Some((pruned, _)) = super::instincts::prune(&snapshot, now) else {
+    let Some((pruned, _)) = instincts::prune(&snapshot, now) else {
         return snapshot;
     };
     let Ok(_lock) = rune.try_lock() else {
         return pruned;
     };
     match rune.read(store::INSTINCTS) {
-        Ok(Some(current)) => match super::instincts::prune(&current, now) {
+        Ok(Some(current)) => match instincts::prune(&current, now) {
             Some((fresh, _)) => {
                 let _ = rune.write(store::INSTINCTS, &fresh);
                 fresh
@@ -333,8 +314,7 @@ pub(crate) fn prune_instincts(rune: &Rune, snapshot: String, now: DateTime<Utc>)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bridge::instincts::{add, Entry};
-    use crate::bridge::save::Instinct;
+    use crate::bridge::instincts::{add, Entry, Instinct};
 
     fn t(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)

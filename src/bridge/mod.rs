@@ -1,6 +1,7 @@
 //! bridge: the project's memory in `.rune/` (see DESIGN.md and README's `### bridge`). This
-//! folder holds the subsystem: its CLI (`baton bridge …`) and its hook handler
-//! (`handler.rs`), both calling the same functions.
+//! folder holds the subsystem: its CLI (`baton bridge …`, one function per subcommand below)
+//! and its hook handler (`handler.rs`), both calling the same functions with the run's
+//! `Project`.
 //!
 //! | file | job |
 //! |---|---|
@@ -9,12 +10,17 @@
 //! | instincts.rs, notes.rs, learn.rs | instincts (max 20), cumulative and task notes, learnings JSONL |
 //! | load.rs, memory.rs, entries.rs | load mode as budget sections; the memory sections; reading tails and counts |
 //! | progress.rs | progress.md's reader for other subsystems (the daily report's blocked items) |
-//! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact |
+//! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
-//! | integrity.rs, scan_cache.rs | the poisoning scan; its per-user verdict cache |
+//! | integrity.rs, normalize.rs | the poisoning scan (`Scanner`); the text as a reader sees it |
+//! | scan_cache.rs | the per-user cache of scan verdicts (stamps, counts; the findings are the scanner's) |
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store) |
 //! | status.rs | `baton bridge status` |
+//!
+//! The files import each other without circles (the layering test checks it): store.rs
+//! imports no sibling, and entries, scan_cache, integrity, global, memory, load and handler
+//! each build only on files before them in that order (and on the leaf files beside them).
 
 mod checkpoint;
 mod compact;
@@ -40,11 +46,13 @@ pub(crate) use handler::BridgeHandler;
 pub(crate) use progress::blocked_items;
 pub(crate) use status::summary_line;
 
-use crate::core::budget;
+use crate::core::budget::{self, Section};
 use crate::core::error::{Error, Result};
+use crate::core::io::{self, Stdin};
 use crate::core::project::Project;
-use crate::core::redact::Redactor;
-use std::io::Read;
+use integrity::Scanner;
+use std::time::Duration;
+use store::Rune;
 
 /// `baton bridge` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -145,133 +153,31 @@ pub(crate) enum Command {
     },
 }
 
-fn stdin_text() -> Result<String> {
-    let mut s = String::new();
-    std::io::stdin()
-        .read_to_string(&mut s)
-        .map_err(|e| Error::Input(format!("could not read stdin: {e}")))?;
-    Ok(s)
-}
+/// How long a command waits for its input on stdin to be closed. A pipe or a heredoc is done
+/// at once; an inherited stdin that nobody closes must not hang the command for ever.
+const STDIN_WAIT: Duration = Duration::from_secs(30);
 
-fn json<T: serde::Serialize>(value: &T) -> Result<String> {
-    serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))
+/// The command's input: stdin, read to its end.
+fn stdin_text() -> Result<String> {
+    match io::read_stdin(STDIN_WAIT)? {
+        Stdin::Text(text) => Ok(text),
+        Stdin::NotClosed => Err(Error::Invalid(format!(
+            "stdin was not closed within {} s; pipe the input in, e.g. `baton bridge save < session.yaml`",
+            STDIN_WAIT.as_secs()
+        ))),
+    }
 }
 
 /// Runs a `baton bridge` command; returns the exit code.
-#[allow(clippy::too_many_lines)]
 pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
-    let config = project.config();
-    let now = project.now();
-    let rune = store::Rune::new(&project.root, config);
     match command {
-        Command::Save { json: as_json } => {
-            let text = stdin_text()?;
-            let input: save::SaveInput = crate::core::yaml::parse(&text, "stdin")?;
-            let red = Redactor::with_extra(&config.redact.extra_patterns);
-            let warnings = save::screen(&text, integrity::block_at(config), &red)?;
-            let user = store::UserDirs::from_env(&project.ctx.env, &rune);
-            let mut saved = save::save(&project.root, config, &input, now, user.global.as_deref())?;
-            for w in &warnings {
-                eprintln!("baton: warning: an entry matches the integrity rule {w}; its file will load marked SUSPICIOUS (`baton bridge integrity`)");
-            }
-            saved.warnings = warnings;
-            // Warm the integrity cache so the next session start does not rescan.
-            let _ = integrity::scan(
-                &rune,
-                &red,
-                user.cache.as_deref(),
-                &config.redact.extra_patterns,
-            );
-            if as_json {
-                crate::outln!("{}", json(&saved)?);
-            } else {
-                crate::out!("{}", save::report(&saved));
-            }
-            Ok(0)
-        }
-        Command::Load { json: as_json } => {
-            let user = store::UserDirs::from_env(&project.ctx.env, &rune);
-            let l = load::load(&project.root, config, now, load::Source::Start, &user)?;
-            if as_json {
-                let sections: Vec<serde_json::Value> = l
-                    .sections
-                    .iter()
-                    .map(|s| serde_json::json!({"title": s.title, "body": s.body, "protected": s.protected}))
-                    .collect();
-                crate::outln!(
-                    "{}",
-                    json(&serde_json::json!({
-                        "integrity": l.integrity,
-                        "system_message": l.system_message,
-                        "sections": sections,
-                    }))?
-                );
-            } else if l.sections.is_empty() {
-                crate::outln!(
-                    "No project memory in {}/ yet. Save some with `baton bridge save`.",
-                    rune.rel.display()
-                );
-            } else {
-                if let Some(m) = &l.system_message {
-                    eprintln!("{m}");
-                }
-                crate::outln!("{}", budget::fit(&l.sections, config.context_budget_chars));
-            }
-            Ok(0)
-        }
-        Command::Checkpoint { resolve: true } => {
-            match checkpoint::resolve(&project.root, config, now)? {
-                Some(name) => crate::outln!("Checkpoint resolved: {}/{name}", rune.rel.display()),
-                None => crate::outln!("No active checkpoint to resolve."),
-            }
-            Ok(0)
-        }
-        Command::Checkpoint { resolve: false } => {
-            let input: checkpoint::CheckpointInput =
-                crate::core::yaml::parse(&stdin_text()?, "stdin")?;
-            let (_, g) = checkpoint::write(&project.root, config, &input, now)?;
-            crate::out!("{}", checkpoint::report(&input, g.as_ref()));
-            Ok(0)
-        }
-        Command::Integrity { json: as_json } => {
-            let red = Redactor::with_extra(&config.redact.extra_patterns);
-            // An explicit scan reads every file (no cache).
-            let report = integrity::scan(&rune, &red, None, &config.redact.extra_patterns)?;
-            if as_json {
-                crate::outln!("{}", json(&report)?);
-            } else {
-                crate::out!("{}", integrity::render(&report));
-            }
-            Ok(i32::from(report.status() == integrity::Status::Tainted))
-        }
-        Command::Invariants {
-            json: as_json,
-            match_path,
-        } => {
-            let mut loaded = invariants::load(&rune, now);
-            if let Some(p) = &match_path {
-                let rel = invariants::relative(&project.root, p);
-                loaded.rules.retain(|r| invariants::matches(r, &rel));
-            }
-            if as_json {
-                crate::outln!("{}", json(&loaded)?);
-            } else if let Some(p) = &match_path {
-                match invariants::for_edit(&loaded, p, &rune.show(store::INVARIANTS)) {
-                    Some(t) => crate::out!("{t}"),
-                    None => crate::outln!("No invariant applies to {p}."),
-                }
-            } else if loaded.loaded {
-                crate::outln!("{}", loaded.preview);
-                if loaded.stale {
-                    crate::outln!("\n⚠ Invariants file is stale (> 30 days since it changed).");
-                }
-            } else {
-                crate::outln!(
-                    "No invariants loaded — {} missing or without rules.",
-                    rune.show(store::INVARIANTS)
-                );
-            }
-            Ok(0)
+        Command::Save { json } => save_command(project, json),
+        Command::Load { json } => load_command(project, json),
+        Command::Checkpoint { resolve: true } => resolve_command(project),
+        Command::Checkpoint { resolve: false } => checkpoint_command(project),
+        Command::Integrity { json } => integrity_command(project, json),
+        Command::Invariants { json, match_path } => {
+            Ok(invariants_command(project, json, match_path.as_deref()))
         }
         Command::Learn {
             kind,
@@ -280,98 +186,266 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             confidence,
             files,
             skill,
-        } => {
-            let l = learn::Learning {
+        } => learn_command(
+            project,
+            &learn::Learning {
                 kind,
                 key,
                 insight,
                 confidence,
                 files,
                 skill,
-            };
-            l.check()?;
-            let red = Redactor::with_extra(&config.redact.extra_patterns);
-            let compacted = {
-                let _lock = rune.lock()?;
-                learn::append_all(&rune, &red, std::slice::from_ref(&l), now)?
-            };
-            crate::outln!(
-                "Learning `{}` ({}) recorded in {}{}.",
-                l.key,
-                l.kind,
-                rune.show(store::LEARNINGS),
-                if compacted {
-                    "; the file was compacted"
-                } else {
-                    ""
-                }
-            );
-            Ok(0)
-        }
+            },
+        ),
         Command::Learnings {
             kind,
             skill,
             limit,
-            json: as_json,
-        } => {
-            let recs = learn::query(&rune, kind.as_deref(), skill.as_deref(), limit)?;
-            if as_json {
-                crate::outln!("{}", json(&recs)?);
-            } else {
-                crate::out!("{}", learn::render(&recs));
-            }
-            Ok(0)
-        }
-        Command::Detach => {
-            let d: detach::Dispatch = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
-            let out = detach::detach(&rune, &d, now, project.ctx.clock.random_u64())?;
-            crate::outln!(
-                "{}",
-                serde_json::to_string(&out).map_err(|e| Error::Internal(e.to_string()))?
-            );
-            Ok(0)
-        }
-        Command::Reattach { session_id } => {
-            let out = detach::reattach(&rune, &session_id, now)?;
-            crate::outln!(
-                "{}",
-                serde_json::to_string(&out).map_err(|e| Error::Internal(e.to_string()))?
-            );
-            if let Some(signal) = &out.signal {
-                crate::outln!("{signal}");
-            }
-            Ok(0)
-        }
+            json,
+        } => learnings_command(project, kind.as_deref(), skill.as_deref(), limit, json),
+        Command::Detach => detach_command(project),
+        Command::Reattach { session_id } => reattach_command(project, &session_id),
         Command::Complete {
             session_id,
             response_id,
-        } => {
-            let red = Redactor::with_extra(&config.redact.extra_patterns);
-            let r = detach::complete(&rune, &session_id, &response_id, &stdin_text()?, &red)?;
-            crate::outln!(
-                "Record {} is complete; `baton bridge reattach {}` returns it.",
-                r.session_id,
-                r.session_id
-            );
-            Ok(0)
-        }
-        Command::Cleanup => {
-            let n = detach::cleanup(&rune, now)?;
-            crate::outln!(
-                "Removed {n} orphaned pending record{} (older than 24 hours).",
-                if n == 1 { "" } else { "s" }
-            );
-            Ok(0)
-        }
-        Command::Status { json: as_json } => {
-            let cache = scan_cache::location(&project.ctx.env, &rune.dir);
-            let s = status::survey(&rune, now, cache.as_deref(), &config.redact.extra_patterns)?;
-            if as_json {
-                crate::outln!("{}", json(&s)?);
-            } else {
-                crate::out!("{}", status::render(&s));
-            }
-            Ok(0)
-        }
+        } => complete_command(project, &session_id, &response_id),
+        Command::Cleanup => cleanup_command(project),
+        Command::Status { json } => status_command(project, json),
     }
+}
+
+/// `baton bridge save`: screen the input, save it, warm the integrity cache, report.
+fn save_command(project: &Project, json: bool) -> Result<i32> {
+    let text = stdin_text()?;
+    let input: save::SaveInput = crate::core::yaml::parse(&text, "stdin")?;
+    let warnings = save::screen(
+        &text,
+        integrity::block_at(project.config()),
+        project.redactor(),
+    )?;
+    let mut saved = save::save(project, &input)?;
+    for w in &warnings {
+        eprintln!("baton: warning: an entry matches the integrity rule {w}; its file will load marked SUSPICIOUS (`baton bridge integrity`)");
+    }
+    saved.warnings = warnings;
+    // Warm the integrity cache so the next session start does not rescan.
+    let rune = Rune::of(project);
+    let _ = Scanner::cached(project, &rune).scan(&rune);
+    if json {
+        io::print_json(&saved);
+    } else {
+        io::print(&save::report(&saved));
+    }
+    Ok(0)
+}
+
+/// `baton bridge load`: what a new session is told, through the project's redactor (the
+/// hook path leaves that to its output stage).
+fn load_command(project: &Project, json: bool) -> Result<i32> {
+    let briefing = load::load(project, load::Source::Start)?;
+    let sections: Vec<Section> = briefing
+        .sections
+        .into_iter()
+        .map(|mut s| {
+            s.title = project.redact(&s.title);
+            s.body = project.redact(&s.body);
+            s
+        })
+        .collect();
+    let system_message = briefing.system_message.map(|m| project.redact(&m));
+    if json {
+        let sections: Vec<serde_json::Value> = sections
+            .iter()
+            .map(
+                |s| serde_json::json!({"title": s.title, "body": s.body, "protected": s.protected}),
+            )
+            .collect();
+        io::print_json(&serde_json::json!({
+            "integrity": briefing.integrity,
+            "system_message": system_message,
+            "sections": sections,
+        }));
+    } else if sections.is_empty() {
+        crate::outln!(
+            "No project memory in {}/ yet. Save some with `baton bridge save`.",
+            Rune::of(project).rel.display()
+        );
+    } else {
+        if let Some(m) = &system_message {
+            eprintln!("{m}");
+        }
+        // Redacted before the fit, so the budget counts what is printed.
+        crate::outln!(
+            "{}",
+            budget::fit(&sections, project.config().context_budget_chars)
+        );
+    }
+    Ok(0)
+}
+
+/// `baton bridge checkpoint --resolve`.
+fn resolve_command(project: &Project) -> Result<i32> {
+    match checkpoint::resolve(project)? {
+        Some(name) => crate::outln!(
+            "Checkpoint resolved: {}/{name}",
+            Rune::of(project).rel.display()
+        ),
+        None => crate::outln!("No active checkpoint to resolve."),
+    }
+    Ok(0)
+}
+
+/// `baton bridge checkpoint`: the checkpoint from YAML on stdin.
+fn checkpoint_command(project: &Project) -> Result<i32> {
+    let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
+    let (_, g) = checkpoint::write(project, &input)?;
+    io::print(&checkpoint::report(&input, g.as_ref()));
+    Ok(0)
+}
+
+/// `baton bridge integrity`: exit 1 when TAINTED.
+fn integrity_command(project: &Project, json: bool) -> Result<i32> {
+    // An explicit scan reads every file (no cache).
+    let report = Scanner::uncached(project).scan(&Rune::of(project))?;
+    if json {
+        io::print_json(&report);
+    } else {
+        io::print(&integrity::render(&report));
+    }
+    Ok(i32::from(report.status() == integrity::Status::Tainted))
+}
+
+/// `baton bridge invariants`: the preview, the payload, or the rules for one path.
+fn invariants_command(project: &Project, json: bool, match_path: Option<&str>) -> i32 {
+    let rune = Rune::of(project);
+    let mut inv = invariants::read(&rune, project.now());
+    if let Some(p) = match_path {
+        let rel = invariants::relative(&project.root, p);
+        inv.rules.retain(|r| invariants::matches(r, &rel));
+    }
+    if json {
+        io::print_json(&inv);
+    } else if let Some(p) = match_path {
+        match invariants::for_edit(&inv, p, &rune.show(store::INVARIANTS)) {
+            Some(t) => io::print(&t),
+            None => crate::outln!("No invariant applies to {p}."),
+        }
+    } else if inv.loaded {
+        crate::outln!("{}", inv.preview);
+        if inv.stale {
+            crate::outln!("\n⚠ Invariants file is stale (> 30 days since it changed).");
+        }
+    } else {
+        crate::outln!(
+            "No invariants loaded — {} missing or without rules.",
+            rune.show(store::INVARIANTS)
+        );
+    }
+    0
+}
+
+/// `baton bridge learn`: one learning, checked, under the folder lock.
+fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
+    l.check()?;
+    let rune = Rune::of(project);
+    let compacted = {
+        let _lock = rune.lock()?;
+        learn::append_all(
+            &rune,
+            project.redactor(),
+            std::slice::from_ref(l),
+            project.now(),
+        )?
+    };
+    crate::outln!(
+        "Learning `{}` ({}) recorded in {}{}.",
+        l.key,
+        l.kind,
+        rune.show(store::LEARNINGS),
+        if compacted {
+            "; the file was compacted"
+        } else {
+            ""
+        }
+    );
+    Ok(0)
+}
+
+/// `baton bridge learnings`.
+fn learnings_command(
+    project: &Project,
+    kind: Option<&str>,
+    skill: Option<&str>,
+    limit: Option<usize>,
+    json: bool,
+) -> Result<i32> {
+    let recs = learn::query(&Rune::of(project), kind, skill, limit)?;
+    if json {
+        io::print_json(&recs);
+    } else {
+        io::print(&learn::render(&recs));
+    }
+    Ok(0)
+}
+
+/// `baton bridge detach`: the dispatch from YAML or JSON on stdin; prints one JSON line.
+fn detach_command(project: &Project) -> Result<i32> {
+    let d: detach::Dispatch = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
+    let out = detach::detach(
+        &Rune::of(project),
+        &d,
+        project.now(),
+        project.ctx.clock.random_u64(),
+    )?;
+    io::print_json(&out);
+    Ok(0)
+}
+
+/// `baton bridge reattach`: one JSON line, then the `oracle.failed` signal when this call
+/// failed the record.
+fn reattach_command(project: &Project, session_id: &str) -> Result<i32> {
+    let out = detach::reattach(&Rune::of(project), session_id, project.now())?;
+    io::print_json(&out);
+    if let Some(signal) = &out.signal {
+        crate::outln!("{signal}");
+    }
+    Ok(0)
+}
+
+/// `baton bridge complete`: the response excerpt from stdin, redacted.
+fn complete_command(project: &Project, session_id: &str, response_id: &str) -> Result<i32> {
+    let r = detach::complete(
+        &Rune::of(project),
+        session_id,
+        response_id,
+        &stdin_text()?,
+        project.redactor(),
+    )?;
+    crate::outln!(
+        "Record {} is complete; `baton bridge reattach {}` returns it.",
+        r.session_id,
+        r.session_id
+    );
+    Ok(0)
+}
+
+/// `baton bridge cleanup`.
+fn cleanup_command(project: &Project) -> Result<i32> {
+    let n = detach::cleanup(&Rune::of(project), project.now())?;
+    crate::outln!(
+        "Removed {n} orphaned pending record{} (older than 24 hours).",
+        if n == 1 { "" } else { "s" }
+    );
+    Ok(0)
+}
+
+/// `baton bridge status`.
+fn status_command(project: &Project, json: bool) -> Result<i32> {
+    let s = status::folder_status(project)?;
+    if json {
+        io::print_json(&s);
+    } else {
+        io::print(&status::render_folder_status(&s));
+    }
+    Ok(0)
 }

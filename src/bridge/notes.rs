@@ -2,7 +2,8 @@
 //! follow-ups moved to `## Resolved`, last 10 kept) and `.rune/task-notes.md` (iteration
 //! notes for autonomous loops, same section mechanics).
 
-use super::store::{self, one_line};
+use super::store;
+use crate::core::text::one_line;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 

@@ -12,7 +12,7 @@ const BLOCKED: &str = "Blocked";
 /// The blocked items of the newest progress entry; none when there is no `.rune/`, no entry,
 /// or the file cannot be read safely (a symlinked folder, a file that is not regular).
 pub(crate) fn blocked_items(project: &Project) -> Vec<String> {
-    let rune = Rune::new(&project.root, project.config());
+    let rune = Rune::of(project);
     if crate::core::fsx::refuse_symlink(&rune.dir).is_err() {
         return Vec::new();
     }

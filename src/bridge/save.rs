@@ -1,14 +1,17 @@
 //! Save mode: `baton bridge save` takes the session's content as YAML and appends each item
 //! to its `.rune/` file in the session-bridge entry format, then commits `.rune/`.
 
+use super::global;
+use super::instincts::{self, Instinct};
 use super::integrity::{self, Status};
 use super::learn::{self, Learning};
 use super::notes;
-use super::store::{self, one_line, Rune};
-use crate::core::config::Config;
+use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::git::{self, CommitOutcome};
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
+use crate::core::text::one_line;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use std::path::Path;
@@ -27,9 +30,10 @@ pub(crate) struct SaveInput {
     pub(crate) task_notes: Option<notes::TaskNotesInput>,
 }
 
+/// One decision (`decisions:`); the field names are the input's YAML keys.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-#[allow(clippy::struct_field_names)]
+#[allow(clippy::struct_field_names)] // `decision` is a YAML key of the save input
 pub(crate) struct Decision {
     pub(crate) title: String,
     pub(crate) context: String,
@@ -38,6 +42,7 @@ pub(crate) struct Decision {
     pub(crate) impact: String,
 }
 
+/// One convention (`conventions:`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub(crate) struct Convention {
@@ -47,9 +52,10 @@ pub(crate) struct Convention {
     pub(crate) applies_to: String,
 }
 
+/// The session's progress (`progress:`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-#[allow(clippy::struct_field_names)]
+#[allow(clippy::struct_field_names)] // `in_progress` is a YAML key of the save input
 pub(crate) struct Progress {
     pub(crate) completed: Vec<String>,
     pub(crate) in_progress: Vec<String>,
@@ -69,16 +75,6 @@ pub(crate) struct PythonInput {
     pub(crate) mypy: Option<String>,
     pub(crate) coverage: Option<String>,
     pub(crate) migration: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub(crate) struct Instinct {
-    pub(crate) name: String,
-    pub(crate) trigger: String,
-    pub(crate) action: String,
-    pub(crate) confidence: Option<f64>,
-    pub(crate) evidence: String,
 }
 
 /// What one save did, for the report (`--json` prints it as is).
@@ -260,112 +256,142 @@ fn detect_venv(root: &Path) -> Option<String> {
     Some(found.1.to_string())
 }
 
-/// Runs a save: appends everything under the folder lock, then commits.
-pub(crate) fn save(
-    root: &Path,
-    config: &Config,
-    input: &SaveInput,
-    now: DateTime<Utc>,
-    global_store: Option<&Path>,
-) -> Result<Saved> {
-    let rune = Rune::new(root, config);
-    let red = Redactor::with_extra(&config.redact.extra_patterns);
-    let clean = |s: String| red.redact(&s).text;
+/// Runs a save: appends everything under the folder lock, promotes strong instincts to the
+/// user-level store, then commits.
+pub(crate) fn save(project: &Project, input: &SaveInput) -> Result<Saved> {
+    let rune = Rune::of(project);
     for l in &input.learnings {
         l.check()?;
     }
     let mut saved = Saved::default();
     {
         let _lock = rune.lock()?;
-        if !input.decisions.is_empty() {
-            let text: String = input
-                .decisions
-                .iter()
-                .map(|d| decision_entry(d, now))
-                .collect::<Vec<_>>()
-                .join("\n");
-            rune.append(store::DECISIONS, &clean(text))?;
-            saved.decisions = input.decisions.len();
-        }
-        if !input.conventions.is_empty() {
-            let text: String = input
-                .conventions
-                .iter()
-                .map(|c| convention_entry(c, now))
-                .collect::<Vec<_>>()
-                .join("\n");
-            rune.append(store::CONVENTIONS, &clean(text))?;
-            saved.conventions = input.conventions.len();
-        }
-        if let Some(p) = &input.progress {
-            let py = python_context(root, p.python.as_ref());
-            rune.append(store::PROGRESS, &clean(progress_entry(p, py, now)))?;
-            saved.progress = Some((p.completed.len(), p.in_progress.len(), p.blocked.len()));
-        }
-        if let Some(s) = input.summary.as_deref().filter(|s| !s.trim().is_empty()) {
-            let line = format!("[{}] — {}", store::stamp(now), one_line(s));
-            rune.append(store::SESSION_LOG, &clean(line))?;
-            saved.session_log = 1;
-        }
-        if !input.instincts.is_empty() {
-            let entries: Vec<super::instincts::Entry> = input
-                .instincts
-                .iter()
-                .map(|i| super::instincts::Entry::new(i, now))
-                .collect();
-            let text = rune.read(store::INSTINCTS)?;
-            let (new_text, evicted) = super::instincts::add(text.as_deref(), &entries);
-            rune.write(store::INSTINCTS, &clean(new_text))?;
-            saved.instincts = Some((entries.len(), evicted));
-        }
-        if let Some(n) = &input.notes {
-            let text = rune.read(store::NOTES)?;
-            let (new_text, added, pruned) = notes::add_notes(text.as_deref(), n, now);
-            if added + pruned > 0 {
-                rune.write(store::NOTES, &clean(new_text.clone()))?;
-            }
-            saved.notes = Some((added, new_text.lines().count()));
-        }
-        if let Some(t) = &input.task_notes {
-            let text = rune.read(store::TASK_NOTES)?;
-            let (new_text, added) = notes::add_task_notes(text.as_deref(), t, now);
-            if added > 0 {
-                rune.write(store::TASK_NOTES, &clean(new_text))?;
-            }
-            saved.task_notes = Some(added);
-        }
-        if !input.learnings.is_empty() {
-            let compacted = learn::append_all(&rune, &red, &input.learnings, now)?;
-            saved.learnings = Some((input.learnings.len(), compacted));
-        }
+        append_entries(project, &rune, input, &mut saved)?;
+        append_notes(project, &rune, input, &mut saved)?;
     }
-    if let Some(store) = global_store {
-        let strong: Vec<(String, String, String, f64)> = input
-            .instincts
-            .iter()
-            .map(|i| {
-                (
-                    i.name.clone(),
-                    i.trigger.clone(),
-                    i.action.clone(),
-                    i.confidence.unwrap_or(0.5),
-                )
-            })
-            .collect();
-        // The promotion is a bonus: a failure there must not fail the save.
-        saved.promoted = super::global::record(store, root, &strong, &red, now).unwrap_or_default();
+    if let Some(dir) = global::location(&project.ctx.env) {
+        saved.promoted = promote(project, &dir, &input.instincts);
     }
-    saved.commit = commit(root, config, &rune);
+    saved.commit = commit(project, &rune);
     Ok(saved)
 }
 
+/// The decisions, conventions, progress, session-log line and instincts. Call under the
+/// folder lock. Everything written passes the project's redactor.
+fn append_entries(
+    project: &Project,
+    rune: &Rune,
+    input: &SaveInput,
+    saved: &mut Saved,
+) -> Result<()> {
+    let now = project.now();
+    let clean = |s: String| project.redact(&s);
+    if !input.decisions.is_empty() {
+        let text: String = input
+            .decisions
+            .iter()
+            .map(|d| decision_entry(d, now))
+            .collect::<Vec<_>>()
+            .join("\n");
+        rune.append(store::DECISIONS, &clean(text))?;
+        saved.decisions = input.decisions.len();
+    }
+    if !input.conventions.is_empty() {
+        let text: String = input
+            .conventions
+            .iter()
+            .map(|c| convention_entry(c, now))
+            .collect::<Vec<_>>()
+            .join("\n");
+        rune.append(store::CONVENTIONS, &clean(text))?;
+        saved.conventions = input.conventions.len();
+    }
+    if let Some(p) = &input.progress {
+        let py = python_context(&project.root, p.python.as_ref());
+        rune.append(store::PROGRESS, &clean(progress_entry(p, py, now)))?;
+        saved.progress = Some((p.completed.len(), p.in_progress.len(), p.blocked.len()));
+    }
+    if let Some(s) = input.summary.as_deref().filter(|s| !s.trim().is_empty()) {
+        let line = format!("[{}] — {}", store::stamp(now), one_line(s));
+        rune.append(store::SESSION_LOG, &clean(line))?;
+        saved.session_log = 1;
+    }
+    if !input.instincts.is_empty() {
+        let entries: Vec<instincts::Entry> = input
+            .instincts
+            .iter()
+            .map(|i| instincts::Entry::new(i, now))
+            .collect();
+        let text = rune.read(store::INSTINCTS)?;
+        let (new_text, evicted) = instincts::add(text.as_deref(), &entries);
+        rune.write(store::INSTINCTS, &clean(new_text))?;
+        saved.instincts = Some((entries.len(), evicted));
+    }
+    Ok(())
+}
+
+/// The cumulative notes, task notes and learnings. Call under the folder lock.
+fn append_notes(
+    project: &Project,
+    rune: &Rune,
+    input: &SaveInput,
+    saved: &mut Saved,
+) -> Result<()> {
+    let now = project.now();
+    if let Some(n) = &input.notes {
+        let text = rune.read(store::NOTES)?;
+        let (new_text, added, pruned) = notes::add_notes(text.as_deref(), n, now);
+        if added + pruned > 0 {
+            rune.write(store::NOTES, &project.redact(&new_text))?;
+        }
+        saved.notes = Some((added, new_text.lines().count()));
+    }
+    if let Some(t) = &input.task_notes {
+        let text = rune.read(store::TASK_NOTES)?;
+        let (new_text, added) = notes::add_task_notes(text.as_deref(), t, now);
+        if added > 0 {
+            rune.write(store::TASK_NOTES, &project.redact(&new_text))?;
+        }
+        saved.task_notes = Some(added);
+    }
+    if !input.learnings.is_empty() {
+        let compacted = learn::append_all(rune, project.redactor(), &input.learnings, now)?;
+        saved.learnings = Some((input.learnings.len(), compacted));
+    }
+    Ok(())
+}
+
+/// Notes the saved instincts in the user-level store `dir`; the names promoted now. The
+/// promotion is a bonus: a failure there must not fail the save.
+fn promote(project: &Project, dir: &Path, given: &[Instinct]) -> Vec<String> {
+    let strong: Vec<(String, String, String, f64)> = given
+        .iter()
+        .map(|i| {
+            (
+                i.name.clone(),
+                i.trigger.clone(),
+                i.action.clone(),
+                i.confidence.unwrap_or(0.5),
+            )
+        })
+        .collect();
+    global::record(
+        dir,
+        &project.root,
+        &strong,
+        project.redactor(),
+        project.now(),
+    )
+    .unwrap_or_default()
+}
+
 /// Commits `.rune/` when configured; the outcome as the report shows it.
-pub(crate) fn commit(root: &Path, config: &Config, rune: &Rune) -> String {
-    if !config.bridge.commit {
+pub(crate) fn commit(project: &Project, rune: &Rune) -> String {
+    if !project.config().bridge.commit {
         return "skipped (bridge.commit is off)".into();
     }
     match git::commit_paths(
-        root,
+        &project.root,
         &[rune.rel.as_path()],
         "chore: update rune session state",
     ) {

@@ -5,35 +5,27 @@
 //!
 //! The cache lives outside the repository: `$XDG_CACHE_HOME/baton/integrity/<key>.json`
 //! (default `~/.cache/…`), one file per `.rune/` folder, 0600 in a 0700 directory.
+//!
+//! The cache knows stamps and counts, not the scan: what it keeps per file is the scanner's
+//! own record type `F` (`integrity.rs` owns the findings and their cached form).
 
-use super::integrity::{Finding, Status};
 use crate::core::ctx::Env;
 use crate::core::fsx;
+use crate::core::hash::fnv1a;
+use crate::core::paths;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// FNV-1a, 64 bits: a stable key for a path or a rule set.
-pub(crate) fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
-}
-
-/// Where the cache for the folder `dir` lives; `None` without a home.
+/// Where the cache for the folder `dir` lives; `None` without a home. The key is the FNV-1a
+/// of the folder's path, so each project's folder has its own file.
 pub(crate) fn location(env: &Env, dir: &Path) -> Option<PathBuf> {
-    let base = env
-        .var("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".cache")))?;
-    let key = fnv(dir.to_string_lossy().as_bytes());
+    let key = fnv1a(dir.to_string_lossy().as_bytes());
     Some(
-        base.join("baton/integrity")
+        paths::cache_dir(env)?
+            .join("integrity")
             .join(format!("{key:016x}.json")),
     )
 }
@@ -79,14 +71,6 @@ impl Stamp {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct CachedFinding {
-    line: usize,
-    rule: String,
-    excerpt: String,
-    severity: Status,
-}
-
 /// What load counts in a file, kept with its verdict so a session start over a large
 /// folder does not read big files whole just to count them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,51 +91,40 @@ impl Counts {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Entry {
+struct Entry<F> {
     stamp: Stamp,
-    findings: Vec<CachedFinding>,
+    findings: Vec<F>,
     #[serde(default)]
     counts: Option<Counts>,
 }
 
-/// The cache for one folder.
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub(crate) struct Cache {
+/// The cache for one folder: per file name, its stamp, the findings `F` and the counts.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Cache<F> {
     rules: String,
-    files: BTreeMap<String, Entry>,
+    files: BTreeMap<String, Entry<F>>,
     #[serde(skip)]
     dirty: bool,
 }
 
-impl Cache {
+impl<F: Serialize + DeserializeOwned> Cache<F> {
     /// Reads the cache; an unreadable or stale one is empty.
-    pub(crate) fn read(path: Option<&Path>, rules: &str) -> Cache {
+    pub(crate) fn read(path: Option<&Path>, rules: &str) -> Cache<F> {
         let cache = path
             .and_then(|p| std::fs::read(p).ok())
-            .and_then(|b| serde_json::from_slice::<Cache>(&b).ok())
+            .and_then(|b| serde_json::from_slice::<Cache<F>>(&b).ok())
             .filter(|c| c.rules == rules);
         cache.unwrap_or_else(|| Cache {
             rules: rules.to_string(),
-            ..Cache::default()
+            files: BTreeMap::new(),
+            dirty: false,
         })
     }
 
-    /// The cached findings for `file`, if its stamp is unchanged; `shown` is the file's
-    /// name in findings (`.rune/<file>`).
-    pub(crate) fn get(&self, file: &str, shown: &str, stamp: &Stamp) -> Option<Vec<Finding>> {
+    /// The cached findings for `file`, if its stamp is unchanged.
+    pub(crate) fn get(&self, file: &str, stamp: &Stamp) -> Option<&[F]> {
         let e = self.files.get(file).filter(|e| &e.stamp == stamp)?;
-        Some(
-            e.findings
-                .iter()
-                .map(|f| Finding {
-                    file: shown.to_string(),
-                    line: f.line,
-                    rule: super::integrity::rule_name(&f.rule),
-                    excerpt: f.excerpt.clone(),
-                    severity: f.severity,
-                })
-                .collect(),
-        )
+        Some(&e.findings)
     }
 
     /// The cached counts for `file`, if its stamp is unchanged.
@@ -162,21 +135,14 @@ impl Cache {
             .and_then(|e| e.counts)
     }
 
-    pub(crate) fn put(&mut self, file: &str, stamp: Stamp, findings: &[Finding], counts: Counts) {
+    /// Keeps `findings` and `counts` for `file` at `stamp`.
+    pub(crate) fn put(&mut self, file: &str, stamp: Stamp, findings: Vec<F>, counts: Counts) {
         self.files.insert(
             file.to_string(),
             Entry {
                 stamp,
                 counts: Some(counts),
-                findings: findings
-                    .iter()
-                    .map(|f| CachedFinding {
-                        line: f.line,
-                        rule: f.rule.to_string(),
-                        excerpt: f.excerpt.clone(),
-                        severity: f.severity,
-                    })
-                    .collect(),
+                findings,
             },
         );
         self.dirty = true;

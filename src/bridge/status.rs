@@ -1,17 +1,16 @@
 //! `baton bridge status`: what the bridge holds in this project, in one screen.
 
 use super::checkpoint;
-use super::integrity;
+use super::integrity::Scanner;
 use super::invariants;
 use super::store::{self, Rune};
 use crate::core::error::Result;
-use crate::core::redact::Redactor;
-use chrono::{DateTime, Utc};
+use crate::core::project::Project;
 use serde::Serialize;
 
-/// The survey.
+/// What `baton bridge status` shows (`--json` prints it as is).
 #[derive(Debug, Serialize)]
-pub(crate) struct Survey {
+pub(crate) struct FolderStatus {
     pub(crate) dir: String,
     pub(crate) exists: bool,
     pub(crate) integrity: &'static str,
@@ -27,6 +26,7 @@ pub(crate) struct Survey {
     pub(crate) invariants_stale: bool,
 }
 
+/// Lines of `file` that start with `pat` (entries, or records of a JSONL file).
 fn count(rune: &Rune, file: &str, pat: &str) -> usize {
     rune.read(file)
         .ok()
@@ -34,22 +34,17 @@ fn count(rune: &Rune, file: &str, pat: &str) -> usize {
         .map_or(0, |t| t.lines().filter(|l| l.starts_with(pat)).count())
 }
 
-/// Surveys the folder.
-pub(crate) fn survey(
-    rune: &Rune,
-    now: DateTime<Utc>,
-    cache: Option<&std::path::Path>,
-    extra: &[String],
-) -> Result<Survey> {
+/// The folder's status: counts, the integrity verdict (through the user's verdict cache),
+/// the checkpoint and the invariants.
+pub(crate) fn folder_status(project: &Project) -> Result<FolderStatus> {
+    let rune = &Rune::of(project);
     let exists = rune.exists();
     let status = if exists {
-        integrity::scan(rune, &Redactor::with_extra(extra), cache, extra)?
-            .status()
-            .as_str()
+        Scanner::cached(project, rune).scan(rune)?.status().as_str()
     } else {
         "CLEAN"
     };
-    let inv = invariants::load(rune, now);
+    let inv = invariants::read(rune, project.now());
     let checkpoint = rune
         .read(store::CHECKPOINT)?
         .map(|t| checkpoint::parse(&t).resume)
@@ -62,7 +57,7 @@ pub(crate) fn survey(
             })
             .count()
     });
-    Ok(Survey {
+    Ok(FolderStatus {
         dir: format!("{}/", rune.rel.display()),
         exists,
         integrity: status,
@@ -79,13 +74,10 @@ pub(crate) fn survey(
     })
 }
 
-/// One line for `baton status`'s bridge row (for the lead to wire into src/status.rs):
-/// counts and the checkpoint, without the integrity scan (that is `baton bridge status`).
-pub(crate) fn summary_line(
-    root: &std::path::Path,
-    config: &crate::core::config::Config,
-) -> Option<String> {
-    let rune = Rune::new(root, config);
+/// One line for `baton status`'s bridge row: counts and the checkpoint, without the
+/// integrity scan (that is `baton bridge status`).
+pub(crate) fn summary_line(project: &Project) -> Option<String> {
+    let rune = Rune::of(project);
     if !rune.exists() {
         return None;
     }
@@ -104,8 +96,8 @@ pub(crate) fn summary_line(
     ))
 }
 
-/// The screen.
-pub(crate) fn render(s: &Survey) -> String {
+/// The status screen.
+pub(crate) fn render_folder_status(s: &FolderStatus) -> String {
     if !s.exists {
         return format!(
             "bridge: no project memory in {} yet (`baton bridge save` creates it).\n",
@@ -141,11 +133,20 @@ pub(crate) fn render(s: &Survey) -> String {
 mod tests {
     use super::*;
 
+    use crate::core::clock::Clock;
+    use crate::core::config::Config;
+    use crate::core::ctx::{Ctx, Env};
+
     #[test]
     fn summary_line_counts_and_names_the_checkpoint() {
         let t = tempfile::tempdir().unwrap();
-        let config = crate::core::config::Config::default();
-        assert_eq!(summary_line(t.path(), &config), None);
+        let ctx = Ctx::for_test(
+            Env::fixed::<[(&str, &str); 0], _, _>([]),
+            Clock::System,
+            t.path().into(),
+        );
+        let project = Project::with_config(ctx, t.path().into(), Config::default());
+        assert_eq!(summary_line(&project), None);
         std::fs::create_dir(t.path().join(".rune")).unwrap();
         std::fs::write(
             t.path().join(".rune/decisions.md"),
@@ -153,7 +154,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            summary_line(t.path(), &config).unwrap(),
+            summary_line(&project).unwrap(),
             "session-bridge: 1 decisions, 0 conventions, 0 learnings; checkpoint: none"
         );
     }

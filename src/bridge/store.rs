@@ -4,6 +4,7 @@
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
+use crate::core::project::Project;
 use chrono::{DateTime, Utc};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -45,6 +46,12 @@ pub(crate) struct Rune {
 }
 
 impl Rune {
+    /// The folder of the project's configuration (`paths.bridge`).
+    pub(crate) fn of(project: &Project) -> Rune {
+        Rune::new(&project.root, project.config())
+    }
+
+    /// The folder `config` names under `root`.
     pub(crate) fn new(root: &Path, config: &Config) -> Rune {
         Rune {
             dir: root.join(&config.paths.bridge),
@@ -166,25 +173,6 @@ fn ends_with_newline(path: &Path) -> bool {
         && last[0] == b'\n'
 }
 
-/// The user-level places the bridge uses beside `.rune/`: the integrity cache and the
-/// cross-project store.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct UserDirs {
-    /// The integrity cache file for this folder.
-    pub(crate) cache: Option<PathBuf>,
-    /// The user-level store (`$XDG_DATA_HOME/baton`).
-    pub(crate) global: Option<PathBuf>,
-}
-
-impl UserDirs {
-    pub(crate) fn from_env(env: &crate::core::ctx::Env, rune: &Rune) -> UserDirs {
-        UserDirs {
-            cache: super::scan_cache::location(env, &rune.dir),
-            global: super::global::location(env),
-        }
-    }
-}
-
 /// Opens a memory file for reading; `None` when missing. Refuses a symlink, and anything
 /// that is not a regular file (a FIFO would block the hook forever): the open neither
 /// follows a symlink nor waits for a FIFO's writer.
@@ -301,11 +289,6 @@ pub(crate) fn age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
         (_, 1) => "1 hour ago".into(),
         (_, h) => format!("{h} hours ago"),
     }
-}
-
-/// One line of user text: whitespace runs (newlines included) become one space.
-pub(crate) fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

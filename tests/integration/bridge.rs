@@ -1451,3 +1451,45 @@ fn issue_5_pre_compact_checkpoint_names_the_files_the_audit_trail_saw_changed() 
     let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
     assert_eq!(cp.matches("Files changed this session").count(), 1, "{cp}");
 }
+
+#[test]
+fn issue_9_a_cut_through_a_secret_leaks_no_part_of_it() {
+    // Load cuts the checkpoint's resume command (a protected section) to size. The cut used
+    // to come before the redaction, so a key that straddled it kept a head the redactor no
+    // longer recognised. Every load output — the hook's, `bridge load`'s text and JSON —
+    // must show no part of a secret.
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "redact:\n  extra_patterns: ['acme-[0-9]{6}']\n",
+    );
+    let key = ["AKIA", "ABCDEFGHIJKLMNOP"].concat();
+    p.write(
+        ".rune/decisions.md",
+        &format!("# Decisions Log\n\n## [2026-11-29 10:00] Decision: Keys\n\n**Decision:** rotate {key} and acme-123456\n"),
+    );
+    p.write(
+        ".rune/checkpoint.md",
+        &format!(
+            "# Checkpoint — 2026-11-30 09:00\n\n## Resume Command\n{} {key} then acme-654321\n",
+            "x".repeat(1190)
+        ),
+    );
+    let hook = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let text = bridge(&p, &["load"], "");
+    let json = bridge(&p, &["load", "--json"], "");
+    for out in [&hook, &text, &json] {
+        assert_eq!(out.code, 0, "{out:?}");
+        for secret in ["AKIA", "acme-123456", "acme-654321"] {
+            assert!(!out.stdout.contains(secret), "{secret} in {out:?}");
+            assert!(!out.stderr.contains(secret), "{secret} in {out:?}");
+        }
+    }
+    let ctx = context(&hook);
+    assert!(ctx.contains("**Resume**: xxx"), "{ctx}");
+    assert!(ctx.contains("rotate [REDACTED] and [REDACTED]"), "{ctx}");
+    assert!(
+        text.stdout.contains("rotate [REDACTED] and [REDACTED]"),
+        "{text:?}"
+    );
+}
