@@ -3,7 +3,7 @@
 
 use crate::core::ctx::Ctx;
 use crate::core::project::{Project, Readers};
-use crate::{audit, bridge, doctor, handoff, hook, relay, status};
+use crate::{audit, bridge, capture, doctor, handoff, hook, relay, status};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -57,6 +57,9 @@ enum Command {
     /// bridge: the project's memory (.rune/)
     #[command(subcommand)]
     Bridge(bridge::Command),
+    /// capture: what baton read of each session from Claude Code's transcript (private state)
+    #[command(subcommand)]
+    Capture(capture::Command),
 }
 
 /// Runs baton with `args` (the first is the program name) and returns the exit code.
@@ -123,6 +126,7 @@ where
         Command::Audit(c) => audit::run(c, &project),
         Command::Handoff(c) => handoff::run(c, &project),
         Command::Bridge(c) => bridge::run(c, &project),
+        Command::Capture(c) => Ok(capture::run(c, &project)),
     };
     match result {
         Ok(code) => code,

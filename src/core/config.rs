@@ -29,6 +29,8 @@ pub struct Config {
     pub handoff: Handoff,
     /// Bridge settings.
     pub bridge: Bridge,
+    /// Capture settings (the session digest read from Claude Code's transcript).
+    pub capture: Capture,
     /// Extra redaction rules.
     pub redact: Redact,
     /// Keep state in a project folder that is not inside a git work tree (by default baton
@@ -45,6 +47,7 @@ impl Default for Config {
             audit: Audit::default(),
             handoff: Handoff::default(),
             bridge: Bridge::default(),
+            capture: Capture::default(),
             redact: Redact::default(),
             state_outside_git: false,
         }
@@ -306,6 +309,49 @@ impl Default for Bridge {
     }
 }
 
+/// Capture settings: the digest baton keeps of each Claude Code session, read from Claude
+/// Code's own transcript and task list (private to the user, outside the repository).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Capture {
+    /// Whether the capture's hooks run (Stop, PreCompact and SessionEnd update the digest;
+    /// SessionStart shows where the last session left off).
+    pub enabled: bool,
+    /// Digests kept per project; the least recently updated ones beyond this are removed.
+    pub keep_sessions: usize,
+    /// The most characters of the SessionStart section "Where the last session left off".
+    pub section_chars: usize,
+}
+
+impl Capture {
+    /// Range checks of the `capture:` keys; the error names the key.
+    fn check(&self) -> std::result::Result<(), String> {
+        if !(1..=1_000).contains(&self.keep_sessions) {
+            return Err(format!(
+                "key `capture.keep_sessions`: {} is out of range (1 to 1000)",
+                self.keep_sessions
+            ));
+        }
+        if !(300..=4_000).contains(&self.section_chars) {
+            return Err(format!(
+                "key `capture.section_chars`: {} is out of range (300 to 4000)",
+                self.section_chars
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Default for Capture {
+    fn default() -> Self {
+        Capture {
+            enabled: true,
+            keep_sessions: 50,
+            section_chars: 1_200,
+        }
+    }
+}
+
 /// Redaction settings.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -424,6 +470,7 @@ fn check(config: &Config) -> std::result::Result<(), String> {
     config.relay.check()?;
     config.audit.check()?;
     config.handoff.check()?;
+    config.capture.check()?;
     for (name, p) in [
         ("paths.relay", &config.paths.relay),
         ("paths.audit", &config.paths.audit),
@@ -659,6 +706,30 @@ mod tests {
             msg.contains("symlink") && msg.contains("baton.yaml"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn capture_keys_have_defaults_and_range_checks() {
+        let c = Config::default();
+        assert!(c.capture.enabled);
+        assert_eq!(
+            (c.capture.keep_sessions, c.capture.section_chars),
+            (50, 1_200)
+        );
+        let t = tempfile::tempdir().unwrap();
+        for (yaml, key) in [
+            ("capture: {keep_sessions: 0}\n", "capture.keep_sessions"),
+            ("capture: {section_chars: 99999}\n", "capture.section_chars"),
+            ("capture: {enable: false}\n", "enable"),
+        ] {
+            write(t.path(), PROJECT_CONFIG, yaml);
+            let msg = load(&ctx_with(t.path()), t.path()).problems[0].to_string();
+            assert!(msg.contains(key), "{msg}");
+        }
+        write(t.path(), PROJECT_CONFIG, "capture: {enabled: false}\n");
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        assert!(!l.config.capture.enabled);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Shared mechanics, written once: every subsystem and the hook path use these instead of
-//! their own copies. Nothing here knows about relay, audit, handoff or bridge (a test reads
+//! their own copies. Nothing here knows about relay, audit, handoff, bridge or capture (a test reads
 //! the imports to keep it so); where one subsystem needs another's data, `project::Readers`
 //! carries the owner's reader down from the layer above.
 //!
@@ -23,6 +23,7 @@ pub mod io;
 pub mod jsonl;
 pub mod paths;
 pub mod project;
+pub mod recap;
 pub mod redact;
 pub mod root;
 pub mod text;

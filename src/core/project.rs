@@ -5,13 +5,15 @@
 //!
 //! A subsystem never imports a sibling. Where one needs another's data (the daily report
 //! shows the bridge's blocked items; the automatic checkpoint names the files the audit
-//! session changed), it asks `Project`, whose `Readers` the layer above (the CLI and the hook
-//! bus) wires to the owning subsystem's reader.
+//! session changed; the automatic saves use what capture read of the session's transcript), it
+//! asks `Project`, whose `Readers` the layer above (the CLI and the hook bus) wires to the
+//! owning subsystem's reader.
 
 use super::config::{self, Config, Effective};
 use super::ctx::Ctx;
 use super::error::{Error, Result};
 use super::git::{self, GitState};
+use super::recap::Recap;
 use super::redact::Redactor;
 use super::root::project_root;
 use chrono::{DateTime, Utc};
@@ -26,6 +28,9 @@ pub struct Readers {
     pub session_changes: fn(&Project) -> Vec<String>,
     /// The bridge's: the blocked items of the newest progress entry in `.rune/progress.md`.
     pub blocked_items: fn(&Project) -> Vec<String>,
+    /// The capture's: the recap of the given Claude Code session, or (`None`) of the
+    /// project's most recently updated one.
+    pub session_recap: fn(&Project, Option<&str>) -> Option<Recap>,
 }
 
 impl Readers {
@@ -33,6 +38,7 @@ impl Readers {
     pub const NONE: Readers = Readers {
         session_changes: |_| Vec::new(),
         blocked_items: |_| Vec::new(),
+        session_recap: |_, _| None,
     };
 }
 
@@ -187,6 +193,13 @@ impl Project {
     /// The bridge's reader: blocked items of the newest progress entry.
     pub fn blocked_items(&self) -> Vec<String> {
         (self.readers.blocked_items)(self)
+    }
+
+    /// The capture's reader: what baton captured of Claude Code session `session_id` (from
+    /// its transcript, without the model), or of this project's most recently updated
+    /// session when `None`. `None` when nothing was captured (or capture is off).
+    pub fn session_recap(&self, session_id: Option<&str>) -> Option<Recap> {
+        (self.readers.session_recap)(self, session_id)
     }
 }
 

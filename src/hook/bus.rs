@@ -6,14 +6,14 @@
 //!
 //! | event | handlers, in order (see each `src/<subsystem>/handler.rs`) |
 //! |---|---|
-//! | SessionStart | active (status line), relay (packet notice, STOP/NEEDS-HUMAN banner), bridge (integrity scan, checkpoint, memory), handoff (newest artefact), audit (recap; auto-start) |
+//! | SessionStart | active (status line), relay (packet notice, STOP/NEEDS-HUMAN banner), capture (where the last session left off; not on `compact`), bridge (integrity scan, checkpoint, memory), handoff (newest artefact), audit (recap; auto-start) |
 //! | UserPromptSubmit | audit (conversation, corrections) |
 //! | PreToolUse | bridge (invariants for the file; hooks.json matches Edit/Write/MultiEdit/NotebookEdit) |
 //! | PostToolUse, PostToolUseFailure | audit (one buffered record) |
-//! | PreCompact | bridge (checkpoint; compaction instructions), handoff (automatic artefact on `auto`), audit (buffer → pending) |
+//! | PreCompact | capture (session digest from the transcript, first: the others read it), bridge (checkpoint; compaction instructions), handoff (automatic artefact on `auto`), audit (buffer → pending) |
 //! | PostCompact | bridge (compaction summary to the session log) |
-//! | Stop | relay (handoff at the cycle budget), audit (buffer → pending) |
-//! | SessionEnd | bridge (session-log line), audit (buffer → pending) |
+//! | Stop | relay (handoff at the cycle budget), capture (session digest), audit (buffer → pending) |
+//! | SessionEnd | capture (session digest), bridge (session-log line), audit (buffer → pending) |
 //! | SubagentStop, others | nobody: the hook exits before loading config |
 
 use super::active::ActiveHandler;
@@ -24,11 +24,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
 /// Every handler, in the order their contributions appear: a relay banner (STOP,
-/// NEEDS-HUMAN) before everything, then the bridge's checkpoint and memory, the newest handoff
-/// artefact, and the audit recap last.
+/// NEEDS-HUMAN) before everything, then where the last session left off (capture), the
+/// bridge's checkpoint and memory, the newest handoff artefact, and the audit recap last.
 static HANDLERS: &[&dyn Handler] = &[
     &ActiveHandler,
     &crate::relay::RelayHandler,
+    // Before the bridge and the handoff: at PreCompact they read the digest it updates.
+    &crate::capture::CaptureHandler,
     &crate::bridge::BridgeHandler,
     &crate::handoff::HandoffHandler,
     &crate::audit::AuditHandler,
@@ -45,6 +47,7 @@ pub fn readers() -> Readers {
     Readers {
         session_changes: crate::audit::session_changes,
         blocked_items: crate::bridge::blocked_items,
+        session_recap: crate::capture::recap,
     }
 }
 

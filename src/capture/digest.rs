@@ -1,0 +1,238 @@
+//! The session digest: what capture keeps of one Claude Code session, small and bounded
+//! whatever the transcript's size (a few KB: texts clipped, lists capped), redacted before it
+//! is written. `fold` fills it from transcript lines; `store` keeps it, with the read cursor,
+//! in one private file per session; `Digest::recap` is the view other subsystems get.
+//!
+//! While lines are folded in, texts are held raw (each at most `entry::TEXT_HEAD` bytes, cut on
+//! white space); `finalize` redacts, flattens and clips every one of them before anything is
+//! stored, so the redactor runs once per update over a few KB, not once per line.
+
+use super::tasks::Task;
+use crate::core::recap::{Recap, RecapFailure, RecapTask, TaskStatus};
+use crate::core::text::{clip, one_line};
+use crate::core::time;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Characters kept of the first and the latest request.
+const REQUEST_CHARS: usize = 1_000;
+/// Characters kept of the assistant's last text.
+const ASSISTANT_CHARS: usize = 1_500;
+/// Characters kept of a correction, a task subject, a subagent's description.
+const ITEM_CHARS: usize = 300;
+/// Characters kept of a path, a command, an error line.
+const LINE_CHARS: usize = 300;
+/// Files kept (the most recently touched).
+pub(crate) const MAX_FILES: usize = 20;
+/// Failures kept (the newest).
+pub(crate) const MAX_FAILURES: usize = 5;
+/// Corrections kept (the newest).
+pub(crate) const MAX_CORRECTIONS: usize = 5;
+/// Subagent launches kept (the newest).
+pub(crate) const MAX_SUBAGENTS: usize = 5;
+
+/// One session's digest.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Digest {
+    pub(crate) session_id: String,
+    /// The first entry's time (RFC 3339).
+    pub(crate) started: Option<String>,
+    /// The newest entry's time.
+    pub(crate) last_activity: Option<String>,
+    /// When SessionEnd was seen.
+    pub(crate) ended: Option<String>,
+    /// SessionEnd's reason.
+    pub(crate) end_reason: Option<String>,
+    /// When baton last wrote the digest.
+    pub(crate) updated: Option<String>,
+    pub(crate) first_request: Option<String>,
+    pub(crate) latest_request: Option<String>,
+    /// The newest prompts that correct the agent.
+    pub(crate) corrections: Vec<String>,
+    /// The task list, latest status per task.
+    pub(crate) tasks: Vec<Task>,
+    /// Files changed (Edit, Write, MultiEdit, NotebookEdit, and what Bash commands write),
+    /// least recently touched first.
+    pub(crate) files: Vec<String>,
+    /// The newest failed tool calls, oldest first; one that later succeeds is dropped.
+    pub(crate) failures: Vec<Failure>,
+    /// The assistant's last text (Stop's `last_assistant_message` when newer).
+    pub(crate) last_assistant: Option<String>,
+    /// What the newest subagents were launched for.
+    pub(crate) subagents: Vec<String>,
+    pub(crate) branch: Option<String>,
+    pub(crate) head: Option<String>,
+    pub(crate) counts: Counts,
+}
+
+/// A failed tool call.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Failure {
+    /// The tool (`Bash`, `Edit`, …).
+    pub(crate) tool: String,
+    /// The command, or the tool's target.
+    pub(crate) command: String,
+    /// The first line of the output that says what went wrong.
+    pub(crate) error: String,
+    /// The exit code, when the tool reported one.
+    pub(crate) exit_code: Option<i64>,
+    /// When the result was written (RFC 3339).
+    pub(crate) at: Option<String>,
+}
+
+/// What was read, counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Counts {
+    /// Transcript bytes read, all updates together.
+    pub(crate) bytes_read: u64,
+    /// Lines read as entries.
+    pub(crate) entries: u64,
+    /// Lines that were not a JSON object (skipped).
+    pub(crate) malformed_lines: u64,
+    /// Lines over the line limit (skipped unread).
+    pub(crate) long_lines: u64,
+    pub(crate) prompts: u64,
+    /// Assistant messages (one response written as several lines counts once).
+    pub(crate) assistant_messages: u64,
+    /// Tool calls of the main session (each `tool_use` id once).
+    pub(crate) tool_calls: u64,
+    pub(crate) tool_errors: u64,
+    /// `compact_boundary` entries.
+    pub(crate) compactions: u64,
+    /// Subagent (sidechain) entries, kept out of everything above.
+    pub(crate) sidechain_entries: u64,
+    pub(crate) sidechain_tool_calls: u64,
+    /// Agent (Task) calls of the main session.
+    pub(crate) subagent_calls: u64,
+}
+
+impl Digest {
+    /// Redacts, flattens to one line and clips every text; normalises the times.
+    pub(crate) fn finalize(&mut self, redact: &dyn Fn(&str) -> String) {
+        let text = |s: &str, max: usize| clip(&one_line(&redact(s)), max);
+        let opt = |o: &mut Option<String>, max: usize| {
+            *o = o.as_deref().map(|s| text(s, max)).filter(|s| !s.is_empty());
+        };
+        opt(&mut self.first_request, REQUEST_CHARS);
+        opt(&mut self.latest_request, REQUEST_CHARS);
+        opt(&mut self.last_assistant, ASSISTANT_CHARS);
+        opt(&mut self.end_reason, 40);
+        opt(&mut self.branch, 200);
+        opt(&mut self.head, 64);
+        for list in [&mut self.corrections, &mut self.subagents] {
+            for s in list.iter_mut() {
+                *s = text(s, ITEM_CHARS);
+            }
+        }
+        for f in &mut self.files {
+            *f = text(f, LINE_CHARS);
+        }
+        for t in &mut self.tasks {
+            t.subject = text(&t.subject, ITEM_CHARS);
+            t.id = t.id.as_deref().map(|s| text(s, 40));
+            t.created_by = t.created_by.as_deref().map(|s| text(s, 80));
+        }
+        for f in &mut self.failures {
+            f.tool = text(&f.tool, 80);
+            f.command = text(&f.command, LINE_CHARS);
+            f.error = text(&f.error, LINE_CHARS);
+            f.at = f.at.as_deref().and_then(normal_time);
+        }
+        for t in [
+            &mut self.started,
+            &mut self.last_activity,
+            &mut self.ended,
+            &mut self.updated,
+        ] {
+            *t = t.as_deref().and_then(normal_time);
+        }
+        keep_last(&mut self.files, MAX_FILES);
+        keep_last(&mut self.failures, MAX_FAILURES);
+        keep_last(&mut self.corrections, MAX_CORRECTIONS);
+        keep_last(&mut self.subagents, MAX_SUBAGENTS);
+    }
+
+    /// The view other subsystems read (`core::recap`).
+    pub(crate) fn recap(&self, path: &Path) -> Recap {
+        let at = |s: &Option<String>| s.as_deref().and_then(time::parse);
+        Recap {
+            session_id: self.session_id.clone(),
+            started: at(&self.started),
+            last_activity: at(&self.last_activity).or_else(|| at(&self.updated)),
+            ended: at(&self.ended),
+            end_reason: self.end_reason.clone(),
+            first_request: self.first_request.clone(),
+            latest_request: self.latest_request.clone(),
+            corrections: self.corrections.clone(),
+            tasks: self
+                .tasks
+                .iter()
+                .filter_map(|t| {
+                    let status = match t.status.as_str() {
+                        "pending" => TaskStatus::Pending,
+                        "in_progress" => TaskStatus::InProgress,
+                        "completed" => TaskStatus::Completed,
+                        _ => return None,
+                    };
+                    Some(RecapTask {
+                        id: t.id.clone(),
+                        subject: t.subject.clone(),
+                        status,
+                    })
+                })
+                .collect(),
+            last_failure: self.failures.last().map(|f| RecapFailure {
+                command: f.command.clone(),
+                error: f.error.clone(),
+            }),
+            files: self.files.clone(),
+            last_assistant: self.last_assistant.clone(),
+            branch: self.branch.clone(),
+            head: self.head.clone(),
+            digest_path: path.to_path_buf(),
+        }
+    }
+}
+
+/// An RFC 3339 time, to the second, in UTC; `None` when it does not parse.
+fn normal_time(s: &str) -> Option<String> {
+    time::parse(s).map(time::rfc3339)
+}
+
+/// Keeps the last `max` items.
+pub(crate) fn keep_last<T>(list: &mut Vec<T>, max: usize) {
+    if list.len() > max {
+        list.drain(..list.len() - max);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finalize_redacts_before_it_clips_and_bounds_the_lists() {
+        let secret = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].concat();
+        let mut d = Digest {
+            first_request: Some(format!("{}use {secret} please", "x ".repeat(496))),
+            latest_request: Some("  \n ".into()),
+            files: (0..30).map(|i| format!("f{i}")).collect(),
+            started: Some("2026-11-30T11:15:00.123+01:00".into()),
+            ended: Some("yesterday".into()),
+            ..Digest::default()
+        };
+        let r = crate::core::redact::Redactor::builtin();
+        d.finalize(&|s| r.redact(s).text);
+        let first = d.first_request.unwrap();
+        assert!(!first.contains("ghp_"), "{first}");
+        assert!(first.chars().count() <= REQUEST_CHARS);
+        assert_eq!(d.latest_request, None);
+        assert_eq!(d.files.len(), MAX_FILES);
+        assert_eq!(d.files[0], "f10");
+        assert_eq!(d.started.as_deref(), Some("2026-11-30T10:15:00Z"));
+        assert_eq!(d.ended, None);
+    }
+}

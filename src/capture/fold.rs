@@ -1,0 +1,878 @@
+//! Folds transcript lines into a digest, one at a time, in file order — the reading rules of
+//! Claude Code's transcript (reference §3.10):
+//!
+//! * user prompts: `user` entries whose content is a string or text blocks, except injected
+//!   text (`isMeta`), the post-compaction summary (`isCompactSummary`), tool results, and
+//!   strings that are Claude Code's own markup (`<command-…>`, `<local-command-…>`,
+//!   `<system-reminder>`, `<bash-…>`, `[Request interrupted …`);
+//! * assistant text and `tool_use` blocks; one API response may be written as several lines
+//!   sharing `message.id`, and a block may be repeated, so tool calls count once per id;
+//! * `tool_result` blocks: `is_error` (or a non-zero exit code) makes a failure, paired with
+//!   its call for the command; TaskCreate's result names the task's id;
+//! * `system` `compact_boundary` entries are counted;
+//! * sidechain entries (`isSidechain: true`, a subagent's work) are counted apart and touch
+//!   nothing else: a subagent's tool calls never reach the main lists.
+//!
+//! What must survive between two reads (calls whose result comes in a later read, the ids
+//! already counted) is the `Carry`, stored with the digest.
+
+use super::bash;
+use super::digest::{keep_last, Digest, Failure, MAX_CORRECTIONS, MAX_SUBAGENTS};
+use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
+use super::tasks;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Tool calls remembered while their result is awaited.
+const MAX_PENDING: usize = 32;
+/// Tool-call ids remembered, to count each call once.
+const MAX_SEEN: usize = 64;
+
+/// The reading state carried from one update to the next.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Carry {
+    /// Calls of the main session whose result has not been read yet, oldest first.
+    pub(crate) pending: Vec<Pending>,
+    /// The newest tool-call ids of the main session.
+    pub(crate) seen: Vec<String>,
+    /// The newest tool-call ids of subagents (`<agent>:<id>`).
+    pub(crate) side_seen: Vec<String>,
+    /// The last assistant message id.
+    pub(crate) message_id: Option<String>,
+}
+
+/// A call awaiting its result.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Pending {
+    pub(crate) id: String,
+    pub(crate) tool: String,
+    /// The command (Bash), path (file tools) or subject (TaskCreate).
+    pub(crate) target: String,
+}
+
+impl Carry {
+    /// Redacts what is kept of pending calls (their commands may hold secrets).
+    pub(crate) fn finalize(&mut self, redact: &dyn Fn(&str) -> String) {
+        for p in &mut self.pending {
+            p.target = crate::core::text::clip(&redact(&p.target), 1_000);
+        }
+    }
+}
+
+/// Prompts that are Claude Code's markup, not the user's words.
+const NOT_A_PROMPT: &[&str] = &[
+    "<command-",
+    "<local-command-",
+    "<system-reminder>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<user-memory-input>",
+    "[Request interrupted",
+    "Caveat: The messages below",
+];
+
+/// How a correction of the agent starts (compared lower-case, as a whole word or phrase).
+const CORRECTION_STARTS: &[&str] = &[
+    "no",
+    "nope",
+    "don't",
+    "dont",
+    "do not",
+    "stop",
+    "actually",
+    "that's wrong",
+    "thats wrong",
+    "that is wrong",
+    "that's not",
+    "instead",
+    "revert",
+    "undo",
+    "wrong",
+];
+
+/// One update's folding: the digest, its carry, and the project root for relative paths.
+pub(crate) struct Fold<'a> {
+    pub(crate) digest: &'a mut Digest,
+    pub(crate) carry: &'a mut Carry,
+    roots: Vec<PathBuf>,
+}
+
+impl<'a> Fold<'a> {
+    pub(crate) fn new(digest: &'a mut Digest, carry: &'a mut Carry, root: &Path) -> Fold<'a> {
+        let mut roots = vec![root.to_path_buf()];
+        if let Ok(c) = root.canonicalize() {
+            if c != root {
+                roots.push(c);
+            }
+        }
+        Fold {
+            digest,
+            carry,
+            roots,
+        }
+    }
+
+    /// Folds one line in.
+    pub(crate) fn line(&mut self, bytes: &[u8]) {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        match Entry::parse(bytes) {
+            Some(e) => self.entry(&e),
+            None => self.digest.counts.malformed_lines += 1,
+        }
+    }
+
+    fn entry(&mut self, e: &Entry) {
+        let d = &mut *self.digest;
+        d.counts.entries += 1;
+        if let Some(ts) = e.timestamp.get() {
+            if d.started.is_none() {
+                d.started = Some(ts.to_string());
+            }
+            d.last_activity = Some(ts.to_string());
+        }
+        if e.sidechain.0 {
+            self.sidechain(e);
+            return;
+        }
+        match e.kind.0.as_str() {
+            "user" if !e.meta.0 && !e.compact_summary.0 => {
+                if let Some(m) = &e.message.0 {
+                    self.user(m, &e.tool_use_result, e.timestamp.get());
+                }
+            }
+            "assistant" => {
+                if let Some(m) = &e.message.0 {
+                    self.assistant(m);
+                }
+            }
+            "system" if e.subtype.is("compact_boundary") => d.counts.compactions += 1,
+            _ => {}
+        }
+    }
+
+    /// A subagent's entry: counted, its tool calls once per id, nothing else.
+    fn sidechain(&mut self, e: &Entry) {
+        self.digest.counts.sidechain_entries += 1;
+        let Some(Message {
+            content: Content::Blocks(blocks),
+            ..
+        }) = &e.message.0
+        else {
+            return;
+        };
+        if !e.kind.is("assistant") {
+            return;
+        }
+        for b in blocks.iter().filter(|b| b.kind.is("tool_use")) {
+            let key = format!("{}:{}", e.agent_id.0, b.id.0);
+            if !remember(&mut self.carry.side_seen, &key) {
+                self.digest.counts.sidechain_tool_calls += 1;
+            }
+        }
+    }
+
+    fn user(&mut self, m: &Message, result: &ToolUseResult, at: Option<&str>) {
+        let results: Vec<&Block> = match &m.content {
+            Content::Blocks(b) => b.iter().filter(|b| b.kind.is("tool_result")).collect(),
+            _ => Vec::new(),
+        };
+        if !results.is_empty() {
+            for b in results {
+                self.tool_result(b, result, at);
+            }
+            return;
+        }
+        if !matches!(result, ToolUseResult::None) {
+            return;
+        }
+        let text = m.content.text();
+        let trimmed = text.trim();
+        if trimmed.is_empty() || NOT_A_PROMPT.iter().any(|p| trimmed.starts_with(p)) {
+            return;
+        }
+        let d = &mut *self.digest;
+        d.counts.prompts += 1;
+        if d.first_request.is_none() {
+            d.first_request = Some(trimmed.to_string());
+        }
+        d.latest_request = Some(trimmed.to_string());
+        if is_correction(trimmed) {
+            d.corrections.push(trimmed.to_string());
+            keep_last(&mut d.corrections, MAX_CORRECTIONS);
+        }
+    }
+
+    fn assistant(&mut self, m: &Message) {
+        let id = m.id.get();
+        if id.is_none() || id != self.carry.message_id.as_deref() {
+            self.digest.counts.assistant_messages += 1;
+            self.carry.message_id = id.map(str::to_string);
+        }
+        let blocks = match &m.content {
+            Content::Blocks(b) => b.as_slice(),
+            Content::Text(t) => {
+                self.assistant_text(t);
+                return;
+            }
+            Content::None => return,
+        };
+        for b in blocks {
+            if b.kind.is("text") {
+                self.assistant_text(&b.text.0);
+            } else if b.kind.is("tool_use") {
+                if b.id.get().is_some() && remember(&mut self.carry.seen, &b.id.0) {
+                    continue;
+                }
+                self.digest.counts.tool_calls += 1;
+                let input = b.input.0.as_ref();
+                self.tool_use(&b.name.0, &b.id.0, input);
+            }
+        }
+    }
+
+    fn assistant_text(&mut self, text: &str) {
+        if !text.trim().is_empty() {
+            self.digest.last_assistant = Some(text.trim().to_string());
+        }
+    }
+
+    fn tool_use(&mut self, name: &str, id: &str, input: Option<&ToolInput>) {
+        let empty = ToolInput::default();
+        let input = input.unwrap_or(&empty);
+        let mut target = input.file_path.0.clone();
+        match name {
+            "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => {
+                let path = input.file_path.get().or(input.notebook_path.get());
+                if let Some(p) = path {
+                    target = p.to_string();
+                    self.file(p);
+                }
+            }
+            "Bash" => {
+                target.clone_from(&input.command.0);
+                for p in bash::written_paths(&input.command.0) {
+                    self.file(&p);
+                }
+            }
+            "TaskCreate" => {
+                let subject = input.subject.get().or(input.description.get());
+                target = subject.unwrap_or("a task").to_string();
+                tasks::create(&mut self.digest.tasks, &target, id);
+            }
+            "TaskUpdate" => {
+                if let Some(task) = input.task_id.get() {
+                    let status = input.status.get().and_then(tasks::status);
+                    tasks::update(&mut self.digest.tasks, task, status, input.subject.get());
+                }
+            }
+            "TodoWrite" => {
+                let todos = input
+                    .todos
+                    .0
+                    .iter()
+                    .map(|t| (t.content.0.clone(), t.status.0.clone()));
+                tasks::todo_write(&mut self.digest.tasks, todos);
+            }
+            "Agent" | "Task" => {
+                let d = &mut *self.digest;
+                d.counts.subagent_calls += 1;
+                d.subagents
+                    .push(input.description.get().unwrap_or("a subagent").to_string());
+                keep_last(&mut d.subagents, MAX_SUBAGENTS);
+            }
+            _ => {}
+        }
+        if !id.is_empty() {
+            self.carry.pending.push(Pending {
+                id: id.to_string(),
+                tool: name.to_string(),
+                target,
+            });
+            keep_last(&mut self.carry.pending, MAX_PENDING);
+        }
+    }
+
+    fn tool_result(&mut self, b: &Block, result: &ToolUseResult, at: Option<&str>) {
+        let call = match self
+            .carry
+            .pending
+            .iter()
+            .position(|p| p.id == b.tool_use_id.0)
+        {
+            Some(i) => self.carry.pending.remove(i),
+            None => Pending {
+                id: b.tool_use_id.0.clone(),
+                tool: "a tool".into(),
+                target: String::new(),
+            },
+        };
+        let text = b.content.text();
+        let (exit_code, stderr, result_text) = match result {
+            ToolUseResult::Fields(f) => (f.exit_code.0.or(f.return_code.0), f.stderr.get(), None),
+            ToolUseResult::Text(t) => (None, None, Some(t.as_str())),
+            ToolUseResult::None => (None, None, None),
+        };
+        let failed = b.is_error.0 || exit_code.is_some_and(|c| c != 0);
+        let d = &mut *self.digest;
+        if !failed {
+            if call.tool == "TaskCreate" {
+                if let Some(task) = created_task_id(result, &text) {
+                    tasks::created(&mut d.tasks, &call.id, &task);
+                }
+            }
+            if call.tool == "Bash" {
+                d.failures
+                    .retain(|f| !(f.tool == "Bash" && f.command == call.target));
+            }
+            return;
+        }
+        d.counts.tool_errors += 1;
+        let error = stderr
+            .and_then(|s| error_line(s).0)
+            .or_else(|| error_line(&text).0)
+            .or_else(|| result_text.and_then(|t| error_line(t).0))
+            .unwrap_or_else(|| "(no error output)".into());
+        let command = if call.target.is_empty() {
+            call.tool.clone()
+        } else if call.tool == "Bash" {
+            call.target.clone()
+        } else {
+            format!("{} {}", call.tool, call.target)
+        };
+        d.failures.push(Failure {
+            tool: call.tool,
+            command,
+            error,
+            exit_code: exit_code.or_else(|| error_line(&text).1),
+            at: at.map(str::to_string),
+        });
+        keep_last(&mut d.failures, super::digest::MAX_FAILURES);
+    }
+
+    /// A file the session touched: made relative to the project root when inside it, moved
+    /// to the end when already listed.
+    fn file(&mut self, path: &str) {
+        let mut rel = path.to_string();
+        for root in &self.roots {
+            if let Ok(r) = Path::new(path).strip_prefix(root) {
+                rel = r.to_string_lossy().into_owned();
+                break;
+            }
+        }
+        let files = &mut self.digest.files;
+        files.retain(|f| *f != rel);
+        files.push(rel);
+        keep_last(files, super::digest::MAX_FILES);
+    }
+}
+
+/// Adds `id` to `seen` (the newest `MAX_SEEN`); `true` when it was already there.
+fn remember(seen: &mut Vec<String>, id: &str) -> bool {
+    if seen.iter().any(|s| s == id) {
+        return true;
+    }
+    seen.push(id.to_string());
+    keep_last(seen, MAX_SEEN);
+    false
+}
+
+/// The id TaskCreate's result names: `{"task": {"id": …}}`, else "Task #N created".
+fn created_task_id(result: &ToolUseResult, text: &str) -> Option<String> {
+    if let ToolUseResult::Fields(f) = result {
+        if let Some(id) = f.task.0.as_ref().and_then(|t| t.id.get()) {
+            return Some(id.to_string());
+        }
+    }
+    let rest = text.split("Task #").nth(1)?;
+    let id: String = rest
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    (!id.is_empty()).then_some(id)
+}
+
+/// The line of an error output that says what went wrong (a line that names an error, else
+/// the first that is not just "Exit code N"), and the exit code when a line gives one.
+pub(crate) fn error_line(text: &str) -> (Option<String>, Option<i64>) {
+    let mut exit = None;
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        let line = line
+            .replace("<tool_use_error>", "")
+            .replace("</tool_use_error>", "");
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bare = line.strip_prefix("Error: ").unwrap_or(line);
+        if let Some(code) = bare
+            .strip_prefix("Exit code ")
+            .and_then(|c| c.trim().parse().ok())
+        {
+            exit = exit.or(Some(code));
+            continue;
+        }
+        lines.push(line.to_string());
+    }
+    let named = lines.iter().find(|l| {
+        let l = l.to_ascii_lowercase();
+        [
+            "error",
+            "fail",
+            "fatal",
+            "panic",
+            "exception",
+            "denied",
+            "not found",
+            "no such",
+            "cannot",
+            "invalid",
+        ]
+        .iter()
+        .any(|w| l.contains(w))
+    });
+    (named.or(lines.first()).cloned(), exit)
+}
+
+/// Whether a prompt corrects the agent: it starts with one of `CORRECTION_STARTS` as a whole
+/// word or phrase.
+pub(crate) fn is_correction(prompt: &str) -> bool {
+    let start: String = prompt
+        .trim_start()
+        .chars()
+        .take(20)
+        .map(|c| {
+            if c == '\u{2019}' {
+                '\''
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect();
+    CORRECTION_STARTS.iter().any(|w| {
+        start.starts_with(w)
+            && !start[w.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphanumeric() || c == '\'')
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::needless_pass_by_value)] // the line builders take values, as json! literals are
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// Folds `lines` (JSON values, or raw text for broken lines) into a fresh digest.
+    fn fold(lines: &[Value]) -> (Digest, Carry) {
+        let (mut d, mut c) = (Digest::default(), Carry::default());
+        let mut f = Fold::new(&mut d, &mut c, Path::new("/work/proj"));
+        for l in lines {
+            match l {
+                Value::String(raw) => f.line(raw.as_bytes()),
+                v => f.line(v.to_string().as_bytes()),
+            }
+        }
+        (d, c)
+    }
+
+    fn prompt(text: &str) -> Value {
+        json!({"type": "user", "isSidechain": false, "timestamp": "2026-11-30T09:00:00.000Z",
+               "message": {"role": "user", "content": text}})
+    }
+
+    fn tool_use(msg: &str, id: &str, name: &str, input: Value) -> Value {
+        json!({"type": "assistant", "isSidechain": false, "timestamp": "2026-11-30T09:01:00.000Z",
+               "message": {"id": msg, "role": "assistant",
+                           "content": [{"type": "tool_use", "id": id, "name": name, "input": input}]}})
+    }
+
+    fn text(msg: &str, t: &str) -> Value {
+        json!({"type": "assistant", "message": {"id": msg, "content": [{"type": "text", "text": t}]}})
+    }
+
+    fn result(id: &str, content: &str, is_error: bool, tool_use_result: Value) -> Value {
+        json!({"type": "user", "timestamp": "2026-11-30T09:02:00.000Z", "toolUseResult": tool_use_result,
+               "message": {"role": "user", "content": [
+                   {"type": "tool_result", "tool_use_id": id, "content": content, "is_error": is_error}]}})
+    }
+
+    #[test]
+    fn a_response_split_across_lines_and_a_repeated_tool_use_count_once() {
+        let (d, _) = fold(&[
+            prompt("fix the parser"),
+            text("msg_1", "Looking at the parser."),
+            tool_use(
+                "msg_1",
+                "toolu_1",
+                "Read",
+                json!({"file_path": "/work/proj/src/lib.rs"}),
+            ),
+            tool_use(
+                "msg_1",
+                "toolu_2",
+                "Edit",
+                json!({"file_path": "/work/proj/src/lib.rs", "old_string": "a", "new_string": "b"}),
+            ),
+            // The same block written again (a streamed message repeats).
+            tool_use(
+                "msg_1",
+                "toolu_2",
+                "Edit",
+                json!({"file_path": "/work/proj/src/lib.rs"}),
+            ),
+            text("msg_2", "Done: the parser returns an error now."),
+        ]);
+        assert_eq!(d.counts.assistant_messages, 2);
+        assert_eq!(d.counts.tool_calls, 2);
+        assert_eq!(d.files, ["src/lib.rs"]);
+        assert_eq!(
+            d.last_assistant.as_deref(),
+            Some("Done: the parser returns an error now.")
+        );
+        assert_eq!(d.started.as_deref(), Some("2026-11-30T09:00:00.000Z"));
+        assert_eq!(d.last_activity.as_deref(), Some("2026-11-30T09:01:00.000Z"));
+    }
+
+    #[test]
+    fn injected_and_markup_user_lines_are_not_prompts() {
+        let mut meta = prompt("Stop hook feedback: keep going");
+        meta["isMeta"] = json!(true);
+        let mut summary = prompt("This session is being continued from a previous conversation");
+        summary["isCompactSummary"] = json!(true);
+        let (d, _) = fold(&[
+            prompt("<command-name>/clear</command-name>\n<command-message>clear</command-message>"),
+            prompt("<local-command-stdout>ok</local-command-stdout>"),
+            prompt("<system-reminder>be nice</system-reminder>"),
+            meta,
+            prompt("build the widget"),
+            summary,
+            json!({"type": "system", "subtype": "compact_boundary", "compactMetadata": {"trigger": "auto", "preTokens": 1}}),
+            json!({"type": "user", "message": {"content": [{"type": "text", "text": "and document it"}, {"type": "image", "source": {}}]}}),
+            json!({"type": "summary", "summary": "x", "leafUuid": "y"}),
+            json!({"type": "attachment", "attachment": {"type": "hook_success", "stdout": "no, stop"}}),
+        ]);
+        assert_eq!(d.counts.prompts, 2);
+        assert_eq!(d.first_request.as_deref(), Some("build the widget"));
+        assert_eq!(d.latest_request.as_deref(), Some("and document it"));
+        assert_eq!(d.counts.compactions, 1);
+        assert!(d.corrections.is_empty());
+    }
+
+    #[test]
+    fn sidechain_entries_stay_apart_even_with_colliding_ids() {
+        let side = |v: Value| {
+            let mut v = v;
+            v["isSidechain"] = json!(true);
+            v["agentId"] = json!("a69e613d");
+            v
+        };
+        let (d, c) = fold(&[
+            prompt("check the build"),
+            tool_use(
+                "msg_1",
+                "toolu_1",
+                "Agent",
+                json!({"description": "run a check", "prompt": "p", "subagent_type": "general-purpose"}),
+            ),
+            side(prompt("run a check")),
+            side(tool_use(
+                "msg_1",
+                "toolu_1",
+                "Bash",
+                json!({"command": "echo x > sub-only.txt; exit 3"}),
+            )),
+            side(result(
+                "toolu_1",
+                "fatal: subagent-only failure",
+                true,
+                json!("Error: Exit code 3"),
+            )),
+            side(tool_use(
+                "msg_2",
+                "toolu_2",
+                "Write",
+                json!({"file_path": "/work/proj/sub.rs", "content": ""}),
+            )),
+            result(
+                "toolu_1",
+                "sub done",
+                false,
+                json!({"status": "completed", "agentId": "a69e613d"}),
+            ),
+        ]);
+        assert_eq!(d.counts.sidechain_entries, 4);
+        assert_eq!(d.counts.sidechain_tool_calls, 2);
+        assert_eq!(d.counts.tool_calls, 1);
+        assert!(d.files.is_empty(), "{:?}", d.files);
+        assert!(d.failures.is_empty(), "{:?}", d.failures);
+        assert_eq!(d.first_request.as_deref(), Some("check the build"));
+        assert_eq!(d.subagents, ["run a check"]);
+        assert!(c.pending.is_empty());
+    }
+
+    #[test]
+    fn malformed_and_blank_lines() {
+        let (d, _) = fold(&[
+            json!("{\"type\": \"user\", \"message\": "),
+            json!("not json at all"),
+            json!("[1, 2, 3]"),
+            json!("   "),
+            prompt("still read"),
+        ]);
+        assert_eq!(d.counts.malformed_lines, 3);
+        assert_eq!(d.counts.entries, 1);
+        assert_eq!(d.first_request.as_deref(), Some("still read"));
+    }
+
+    #[test]
+    fn three_task_creates_and_updates_by_task_id() {
+        let (d, _) = fold(&[
+            tool_use(
+                "m1",
+                "t1",
+                "TaskCreate",
+                json!({"subject": "Write the parser", "description": "d"}),
+            ),
+            result(
+                "t1",
+                "Task #1 created successfully: Write the parser",
+                false,
+                json!({"task": {"id": "1", "subject": "Write the parser"}}),
+            ),
+            tool_use(
+                "m2",
+                "t2",
+                "TaskCreate",
+                json!({"subject": "Add widget tests", "description": "d"}),
+            ),
+            // No structured result: the id comes from the text.
+            result(
+                "t2",
+                "Task #2 created successfully: Add widget tests",
+                false,
+                json!(null),
+            ),
+            tool_use(
+                "m3",
+                "t3",
+                "TaskCreate",
+                json!({"subject": "Update the docs", "description": "d"}),
+            ),
+            result(
+                "t3",
+                "Task #3 created successfully: Update the docs",
+                false,
+                json!({"task": {"id": "3"}}),
+            ),
+            tool_use(
+                "m4",
+                "t4",
+                "TaskUpdate",
+                json!({"taskId": "1", "status": "completed"}),
+            ),
+            tool_use(
+                "m5",
+                "t5",
+                "TaskUpdate",
+                json!({"taskId": 2, "status": "in_progress"}),
+            ),
+            tool_use(
+                "m6",
+                "t6",
+                "TaskUpdate",
+                json!({"taskId": "3", "status": "bogus", "subject": "Update the README"}),
+            ),
+        ]);
+        let view: Vec<(Option<&str>, &str, &str)> = d
+            .tasks
+            .iter()
+            .map(|t| (t.id.as_deref(), t.subject.as_str(), t.status.as_str()))
+            .collect();
+        assert_eq!(
+            view,
+            [
+                (Some("1"), "Write the parser", "completed"),
+                (Some("2"), "Add widget tests", "in_progress"),
+                (Some("3"), "Update the README", "pending"),
+            ]
+        );
+    }
+
+    #[test]
+    fn todo_write_lists() {
+        let (d, _) = fold(&[
+            tool_use(
+                "m1",
+                "t1",
+                "TodoWrite",
+                json!({"todos": [
+                    {"content": "Parse input", "status": "completed", "activeForm": "Parsing input"},
+                    {"content": "Write tests", "status": "in_progress", "activeForm": "Writing tests"},
+                ]}),
+            ),
+            tool_use(
+                "m2",
+                "t2",
+                "TodoWrite",
+                json!({"todos": [
+                    {"content": "Parse input", "status": "completed", "activeForm": "x"},
+                    {"content": "Write tests", "status": "completed", "activeForm": "x"},
+                    {"content": "Ship it", "status": "pending", "activeForm": "x"},
+                    "not an item",
+                ]}),
+            ),
+        ]);
+        let view: Vec<(&str, &str)> = d
+            .tasks
+            .iter()
+            .map(|t| (t.subject.as_str(), t.status.as_str()))
+            .collect();
+        assert_eq!(
+            view,
+            [
+                ("Parse input", "completed"),
+                ("Write tests", "completed"),
+                ("Ship it", "pending")
+            ]
+        );
+        assert!(d.tasks.iter().all(|t| t.todo && t.id.is_none()));
+    }
+
+    #[test]
+    fn a_failing_bash_is_a_failure_until_the_same_command_succeeds() {
+        let cmd = "cargo test --quiet";
+        let (d, _) = fold(&[
+            tool_use(
+                "m1",
+                "t1",
+                "Bash",
+                json!({"command": cmd, "description": "run tests"}),
+            ),
+            result(
+                "t1",
+                "Exit code 101\n   Compiling demo\nerror[E0425]: cannot find value `x`\nmore",
+                true,
+                json!("Error: Exit code 101\n..."),
+            ),
+            tool_use("m2", "t2", "Edit", json!({"file_path": "/elsewhere/x.rs"})),
+            result(
+                "t2",
+                "<tool_use_error>String to replace not found in file.</tool_use_error>",
+                true,
+                json!("Error: String to replace not found"),
+            ),
+        ]);
+        assert_eq!(d.counts.tool_errors, 2);
+        assert_eq!(d.failures.len(), 2);
+        let f = &d.failures[0];
+        assert_eq!((f.tool.as_str(), f.command.as_str()), ("Bash", cmd));
+        assert_eq!(f.error, "error[E0425]: cannot find value `x`");
+        assert_eq!(f.exit_code, Some(101));
+        assert_eq!(d.failures[1].command, "Edit /elsewhere/x.rs");
+        assert_eq!(d.failures[1].error, "String to replace not found in file.");
+        assert_eq!(d.files, ["/elsewhere/x.rs"]);
+
+        // A non-zero exit code in the structured result fails too; the same command passing
+        // later clears the failure.
+        let (d, _) = fold(&[
+            tool_use("m1", "t1", "Bash", json!({"command": "make"})),
+            result(
+                "t1",
+                "",
+                false,
+                json!({"stdout": "", "stderr": "make: *** No rule to make target\nx", "exitCode": 2}),
+            ),
+        ]);
+        assert_eq!(d.failures[0].error, "make: *** No rule to make target");
+        assert_eq!(d.failures[0].exit_code, Some(2));
+        let (d, _) = fold(&[
+            tool_use("m1", "t1", "Bash", json!({"command": cmd})),
+            result("t1", "Exit code 1\nboom", true, json!(null)),
+            tool_use("m2", "t2", "Bash", json!({"command": cmd})),
+            result("t2", "ok", false, json!({"stdout": "ok", "stderr": ""})),
+        ]);
+        assert!(d.failures.is_empty());
+    }
+
+    #[test]
+    fn files_from_edit_tools_and_shell_writes() {
+        let (d, _) = fold(&[
+            tool_use(
+                "m1",
+                "t1",
+                "Write",
+                json!({"file_path": "/work/proj/notes.txt", "content": "x"}),
+            ),
+            tool_use(
+                "m2",
+                "t2",
+                "NotebookEdit",
+                json!({"notebook_path": "/work/proj/a.ipynb", "new_source": "x"}),
+            ),
+            tool_use(
+                "m3",
+                "t3",
+                "MultiEdit",
+                json!({"file_path": "/work/proj/src/lib.rs", "edits": []}),
+            ),
+            tool_use(
+                "m4",
+                "t4",
+                "Bash",
+                json!({"command": "echo x >> log.txt && sed -i 's/a/b/' notes.txt"}),
+            ),
+        ]);
+        assert_eq!(d.files, ["a.ipynb", "src/lib.rs", "log.txt", "notes.txt"]);
+    }
+
+    #[test]
+    fn corrections_are_prompts_that_correct() {
+        for yes in [
+            "no, the other file",
+            "No.",
+            "Don't touch the tests",
+            "do not push",
+            "stop",
+            "Actually, use tabs",
+            "that's wrong",
+            "That’s wrong",
+            "instead use serde",
+            "revert that",
+            "undo it",
+        ] {
+            assert!(is_correction(yes), "{yes}");
+        }
+        for no in [
+            "now run the tests",
+            "nothing else",
+            "stopwatch",
+            "notes first",
+            "insteadof",
+            "please continue",
+        ] {
+            assert!(!is_correction(no), "{no}");
+        }
+        let (d, _) = fold(&[prompt("build it"), prompt("no, in Rust")]);
+        assert_eq!(d.corrections, ["no, in Rust"]);
+    }
+
+    #[test]
+    fn error_lines() {
+        assert_eq!(
+            error_line("Exit code 1\nerror: widget exploded"),
+            (Some("error: widget exploded".into()), Some(1))
+        );
+        assert_eq!(error_line("Error: Exit code 2"), (None, Some(2)));
+        assert_eq!(
+            error_line("\n  plain output\n"),
+            (Some("plain output".into()), None)
+        );
+    }
+}

@@ -1,0 +1,306 @@
+//! Where digests live: private to the user, never in the repository, one folder per project.
+//!
+//! `<base>/projects/<key>/sessions/<session_id>.json`, where `<key>` is the FNV-1a (hex) of the
+//! project root's canonical path and `<base>` is Claude Code's data folder for the plugin
+//! (`CLAUDE_PLUGIN_DATA`, kept across plugin updates, removed with the plugin) when Claude Code
+//! runs baton, else the XDG state folder (`$XDG_STATE_HOME/baton`, `~/.local/state/baton`).
+//! Digests are derived, per-user, rebuildable state — exactly what DESIGN.md's "Beyond one
+//! project" puts there — and hold what the user typed, so they stay out of the work tree
+//! (nothing to keep out of git, nothing a teammate pulls). The folders are 0700, the files
+//! 0600, written whole (temp file and rename).
+//!
+//! A CLI run outside Claude Code has no `CLAUDE_PLUGIN_DATA`: it reads the XDG folder and the
+//! plugin's data folders under `<claude>/plugins/data/baton*` (where Claude Code keeps them),
+//! so `baton capture show` finds what the hooks wrote.
+//!
+//! Each file holds the digest and the transcript cursor together, so the two never disagree.
+//! Two hooks of one session that overlap (rare: Stop, then SessionEnd) each write a whole,
+//! consistent file; the later one wins, and the next update re-reads from its cursor, so
+//! nothing is counted twice or lost for good. At most `capture.keep_sessions` digests are
+//! kept per project (the least recently updated go), which also bounds the one directory
+//! listing SessionStart does.
+
+use super::digest::Digest;
+use super::fold::Carry;
+use super::transcript::{claude_dir, Cursor};
+use crate::core::error::{Error, Result};
+use crate::core::fsx::{self, Limit};
+use crate::core::hash::fnv1a;
+use crate::core::paths;
+use crate::core::project::Project;
+use serde::{Deserialize, Serialize};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// The format of a stored digest; a file of another version is read as absent (and the
+/// transcript read again from the top).
+pub(crate) const VERSION: u32 = 1;
+/// The most bytes read of one digest file (they are a few KB).
+const DIGEST_FILE: Limit = Limit {
+    what: "a session digest",
+    max: 1024 * 1024,
+};
+/// Files tried, newest first, when the newest cannot be read.
+const TRIES: usize = 3;
+
+/// One digest file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Stored {
+    pub(crate) version: u32,
+    pub(crate) digest: Digest,
+    /// Where the next read of the transcript continues.
+    pub(crate) cursor: Option<Cursor>,
+    /// Reading state carried to the next read.
+    pub(crate) carry: Carry,
+}
+
+/// The folder new digests are written to: the plugin's data folder, else XDG state.
+pub(crate) fn write_base(project: &Project) -> Option<PathBuf> {
+    paths::plugin_data_dir(&project.ctx.env)
+        .filter(|p| p.is_absolute())
+        .or_else(|| paths::state_dir(&project.ctx.env))
+}
+
+/// The folders digests are read from: the write folder, and, outside Claude Code, the
+/// plugin's data folders too.
+pub(crate) fn read_bases(project: &Project) -> Vec<PathBuf> {
+    let mut bases: Vec<PathBuf> = write_base(project).into_iter().collect();
+    if paths::plugin_data_dir(&project.ctx.env).is_some() {
+        return bases;
+    }
+    if let Some(data) = claude_dir(project).map(|c| c.join("plugins/data")) {
+        if let Ok(entries) = std::fs::read_dir(&data) {
+            let mut found: Vec<PathBuf> = entries
+                .flatten()
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name == "baton" || name.starts_with("baton-")
+                })
+                .map(|e| e.path())
+                .collect();
+            found.sort();
+            bases.extend(found);
+        }
+    }
+    bases
+}
+
+/// The project's key: FNV-1a of its canonical root, in hex.
+pub(crate) fn project_key(root: &Path) -> String {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    format!("{:016x}", fnv1a(root.as_os_str().as_bytes()))
+}
+
+/// The folder of this project's digests under `base`.
+pub(crate) fn sessions_dir(base: &Path, project: &Project) -> PathBuf {
+    base.join("projects")
+        .join(project_key(&project.root))
+        .join("sessions")
+}
+
+/// The digest file of session `sid` in `dir`.
+pub(crate) fn digest_path(dir: &Path, sid: &str) -> PathBuf {
+    dir.join(format!("{sid}.json"))
+}
+
+/// The digest at `path`; `None` when missing, unreadable or of another version.
+pub(crate) fn load(path: &Path) -> Option<Stored> {
+    let text = fsx::read_limited(path, DIGEST_FILE).ok()??;
+    serde_json::from_str::<Stored>(&text)
+        .ok()
+        .filter(|s| s.version == VERSION)
+}
+
+/// Writes `stored` to `path` (0600), creating its folders (0700) below `base`.
+pub(crate) fn save(base: &Path, path: &Path, stored: &Stored) -> Result<()> {
+    fsx::ensure_dir(base)?;
+    let mut dir = base.to_path_buf();
+    let parent = path.parent().unwrap_or(base);
+    let rel = parent.strip_prefix(base).map_err(|_| Error::Outside {
+        path: path.to_path_buf(),
+        root: base.to_path_buf(),
+    })?;
+    for part in rel.components() {
+        dir.push(part);
+        fsx::ensure_private_dir(&dir)?;
+    }
+    let mut stored = stored.clone();
+    stored.version = VERSION;
+    let bytes = serde_json::to_vec_pretty(&stored)
+        .map_err(|e| Error::Internal(format!("serialize the digest: {e}")))?;
+    fsx::atomic_write(path, &bytes, fsx::PRIVATE_FILE)
+}
+
+/// The digest files of `dir` (`<id>.json`, regular files), most recently updated first.
+pub(crate) fn list(dir: &Path) -> Vec<(String, PathBuf, SystemTime)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(String, PathBuf, SystemTime)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            let id = name.strip_suffix(".json")?.to_string();
+            fsx::validate_component("session id", &id).ok()?;
+            let meta = e.path().symlink_metadata().ok()?;
+            meta.is_file().then(|| {
+                (
+                    id,
+                    e.path(),
+                    meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+                )
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| b.0.cmp(&a.0)));
+    found
+}
+
+/// The digest of session `sid`, or (no `sid`) the most recently updated one other than
+/// `except`, across the read folders.
+pub(crate) fn find(
+    project: &Project,
+    sid: Option<&str>,
+    except: Option<&str>,
+) -> Option<(PathBuf, Stored)> {
+    let mut candidates: Vec<(String, PathBuf, SystemTime)> = Vec::new();
+    for base in read_bases(project) {
+        let dir = sessions_dir(&base, project);
+        match sid {
+            Some(id) => {
+                if fsx::validate_component("session id", id).is_err() {
+                    return None;
+                }
+                let path = digest_path(&dir, id);
+                if let Some(s) = load(&path) {
+                    return Some((path, s));
+                }
+            }
+            None => candidates.extend(list(&dir)),
+        }
+    }
+    candidates.sort_by(|a, b| b.2.cmp(&a.2).then_with(|| b.0.cmp(&a.0)));
+    candidates
+        .into_iter()
+        .filter(|(id, _, _)| Some(id.as_str()) != except)
+        .take(TRIES)
+        .find_map(|(_, path, _)| load(&path).map(|s| (path, s)))
+}
+
+/// Removes the least recently updated digests of `dir` beyond `keep` (never `current`'s).
+pub(crate) fn prune(dir: &Path, keep: usize, current: &str) {
+    for (id, path, _) in list(dir).into_iter().skip(keep) {
+        if id != current {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::config::Config;
+    use crate::core::ctx::{Ctx, Env};
+    use std::os::unix::fs::PermissionsExt;
+
+    fn project(home: &Path, plugin_data: Option<&Path>) -> Project {
+        let mut vars = vec![("HOME".to_string(), home.to_string_lossy().into_owned())];
+        if let Some(p) = plugin_data {
+            vars.push((
+                "CLAUDE_PLUGIN_DATA".into(),
+                p.to_string_lossy().into_owned(),
+            ));
+        }
+        let root = home.join("proj");
+        std::fs::create_dir_all(&root).unwrap();
+        let ctx = Ctx::for_test(Env::fixed(vars), Clock::System, root.clone());
+        Project::with_config(ctx, root, Config::default())
+    }
+
+    fn stored(sid: &str) -> Stored {
+        Stored {
+            digest: Digest {
+                session_id: sid.into(),
+                ..Digest::default()
+            },
+            ..Stored::default()
+        }
+    }
+
+    fn mode(p: &Path) -> u32 {
+        std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn plugin_data_first_else_xdg_state_private_and_keyed_by_project() {
+        let t = tempfile::tempdir().unwrap();
+        let p = project(t.path(), None);
+        let base = write_base(&p).unwrap();
+        assert_eq!(base, t.path().join(".local/state/baton"));
+        let dir = sessions_dir(&base, &p);
+        let path = digest_path(&dir, "s1");
+        save(&base, &path, &stored("s1")).unwrap();
+        assert_eq!(mode(&path), 0o600);
+        for d in [&dir, dir.parent().unwrap(), &base.join("projects")] {
+            assert_eq!(mode(d), 0o700, "{}", d.display());
+        }
+        assert_eq!(load(&path).unwrap().digest.session_id, "s1");
+        let key = dir.parent().unwrap().file_name().unwrap().to_str().unwrap();
+        assert_eq!(key.len(), 16);
+        assert_eq!(key, project_key(&p.root));
+
+        let data = t.path().join("plugin-data");
+        let q = project(t.path(), Some(&data));
+        assert_eq!(write_base(&q).unwrap(), data);
+        assert_eq!(read_bases(&q), vec![data]);
+    }
+
+    #[test]
+    fn the_cli_finds_what_the_hooks_wrote_under_the_plugin_data_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let data = t.path().join(".claude/plugins/data/baton-inline");
+        let hooks = project(t.path(), Some(&data));
+        let dir = sessions_dir(&data, &hooks);
+        save(&data, &digest_path(&dir, "s9"), &stored("s9")).unwrap();
+        let cli = project(t.path(), None);
+        let (path, s) = find(&cli, None, None).unwrap();
+        assert_eq!(s.digest.session_id, "s9");
+        assert!(path.starts_with(&data));
+        assert!(find(&cli, Some("s9"), None).is_some());
+        assert!(find(&cli, Some("../s9"), None).is_none());
+    }
+
+    #[test]
+    fn newest_skips_the_current_session_and_prune_keeps_the_newest() {
+        let t = tempfile::tempdir().unwrap();
+        let p = project(t.path(), None);
+        let base = write_base(&p).unwrap();
+        let dir = sessions_dir(&base, &p);
+        for sid in ["a", "b", "c"] {
+            save(&base, &digest_path(&dir, sid), &stored(sid)).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(15));
+        }
+        std::fs::write(dir.join("broken.json"), "{").unwrap();
+        std::fs::write(dir.join(".c.json.tmp.1.2"), "{}").unwrap();
+        let (_, newest) = find(&p, None, None).unwrap();
+        assert_eq!(
+            newest.digest.session_id, "c",
+            "the broken newest is passed over"
+        );
+        assert_eq!(find(&p, None, Some("c")).unwrap().1.digest.session_id, "b");
+        prune(&dir, 2, "a");
+        let left: Vec<String> = list(&dir).into_iter().map(|(id, _, _)| id).collect();
+        assert_eq!(left, ["broken", "c", "a"]);
+        // Another version is read as absent.
+        let path = digest_path(&dir, "c");
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("\"version\": 1", "\"version\": 99");
+        std::fs::write(&path, text).unwrap();
+        assert!(load(&path).is_none());
+    }
+}

@@ -1,0 +1,456 @@
+//! One update of a session's digest, at Stop, PreCompact or SessionEnd: find the session's
+//! transcript, read what was added since the last update, fold it in, overlay Claude Code's
+//! task files and the git state, redact, write.
+//!
+//! Each event gives the read a deadline well inside its hook timeout (a cold read of a very
+//! large transcript continues at the next update): Stop 1 s (its timeout is 15 s, and the user
+//! waits for it), PreCompact 5 s (30 s), SessionEnd 600 ms (Claude Code cuts a plugin's
+//! SessionEnd off after 1.5 s, and the other handlers run too). Stop never blocks: capture
+//! returns no decision, ever.
+
+use super::digest::Digest;
+use super::fold::Fold;
+use super::store::{self, Stored};
+use super::tasks;
+use super::transcript::{self, claude_dir};
+use crate::core::error::{Error, Result};
+use crate::core::event::Common;
+use crate::core::project::Project;
+use crate::core::time;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Why the digest is updated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Trigger<'a> {
+    /// The end of a turn; Claude Code's `last_assistant_message` is fresher than the
+    /// transcript, which may not have the last line yet.
+    Stop {
+        last_assistant: Option<&'a str>,
+    },
+    PreCompact,
+    SessionEnd {
+        reason: &'a str,
+    },
+}
+
+impl Trigger<'_> {
+    /// How long the transcript read may take.
+    fn budget(self) -> Duration {
+        match self {
+            Trigger::Stop { .. } => Duration::from_secs(1),
+            Trigger::PreCompact => Duration::from_secs(5),
+            Trigger::SessionEnd { .. } => Duration::from_millis(600),
+        }
+    }
+}
+
+/// Updates the digest of the event's session; `Ok(None)` when the event names no transcript
+/// of this project's (nothing is read or written then).
+pub(crate) fn update(
+    project: &Project,
+    common: &Common,
+    trigger: Trigger,
+) -> Result<Option<PathBuf>> {
+    let started = Instant::now();
+    let Some(path) = transcript::locate(project, common)? else {
+        return Ok(None);
+    };
+    let Some(base) = store::write_base(project) else {
+        return Ok(None);
+    };
+    let sid = common.session_id.as_str();
+    let dir = store::sessions_dir(&base, project);
+    let digest_path = store::digest_path(&dir, sid);
+    let mut stored = store::load(&digest_path).unwrap_or_default();
+    let new = stored.cursor.is_none();
+    let file = transcript::open(&path)?;
+    let plan = transcript::plan(&file, stored.cursor.as_ref())
+        .map_err(|e| Error::io("inspect", &path, e))?;
+    if plan.restarted {
+        stored = Stored::default();
+    }
+    stored.digest.session_id = sid.to_string();
+    let read = {
+        let mut fold = Fold::new(&mut stored.digest, &mut stored.carry, &project.root);
+        transcript::read(file, &plan, started + trigger.budget(), &mut |line| {
+            fold.line(line);
+        })
+        .map_err(|e| Error::io("read", &path, e))?
+    };
+    stored.cursor = Some(read.cursor);
+    let d = &mut stored.digest;
+    d.counts.bytes_read += read.bytes;
+    d.counts.long_lines += read.long_lines;
+    finish(project, d, sid, trigger);
+    d.finalize(&|s| project.redact(s));
+    stored.carry.finalize(&|s| project.redact(s));
+    store::save(&base, &digest_path, &stored)?;
+    if new || matches!(trigger, Trigger::SessionEnd { .. }) {
+        store::prune(&dir, project.config().capture.keep_sessions, sid);
+    }
+    Ok(Some(digest_path))
+}
+
+/// What the transcript does not say: the freshest assistant text, Claude Code's task files,
+/// the git state, the end.
+fn finish(project: &Project, d: &mut Digest, sid: &str, trigger: Trigger) {
+    if let Trigger::Stop {
+        last_assistant: Some(text),
+    } = trigger
+    {
+        if !text.trim().is_empty() {
+            d.last_assistant = Some(crate::capture::entry::head(text.trim()));
+        }
+    }
+    if let Some(claude) = claude_dir(project) {
+        if let Ok(Some(files)) = tasks::read_folder(&claude.join("tasks").join(sid)) {
+            tasks::overlay(&mut d.tasks, files);
+        }
+    }
+    if let Some(repo) = project.git().ok().and_then(|g| g.repo()) {
+        d.branch.clone_from(&repo.branch);
+        d.head.clone_from(&repo.head_sha);
+    }
+    let now = time::rfc3339(project.now());
+    if let Trigger::SessionEnd { reason } = trigger {
+        d.ended = Some(now.clone());
+        d.end_reason = Some(reason.to_string());
+    }
+    d.updated = Some(now);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::clock::Clock;
+    use crate::core::config::Config;
+    use crate::core::ctx::{Ctx, Env};
+    use serde_json::json;
+    use std::io::Write;
+    use std::path::Path;
+
+    const SID: &str = "e9fc0000-0000-4000-8000-000000000001";
+
+    struct Setup {
+        _t: tempfile::TempDir,
+        home: PathBuf,
+        root: PathBuf,
+        transcript: PathBuf,
+    }
+
+    fn setup() -> Setup {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().canonicalize().unwrap().join("home");
+        let root = home.join("proj");
+        std::fs::create_dir_all(&root).unwrap();
+        let dir = home
+            .join(".claude/projects")
+            .join(transcript::folder_name(&root));
+        std::fs::create_dir_all(&dir).unwrap();
+        let transcript = dir.join(format!("{SID}.jsonl"));
+        Setup {
+            _t: t,
+            home,
+            root,
+            transcript,
+        }
+    }
+
+    impl Setup {
+        fn project(&self, extra: &[(&str, &str)]) -> Project {
+            let mut vars = vec![("HOME".to_string(), self.home.to_string_lossy().into_owned())];
+            vars.extend(
+                extra
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), (*v).to_string())),
+            );
+            let now = time::parse("2026-11-30T10:15:00Z").unwrap();
+            let ctx = Ctx::for_test(Env::fixed(vars), Clock::fixed(now), self.root.clone());
+            Project::with_config(ctx, self.root.clone(), Config::default())
+        }
+
+        fn common(&self, path: &Path) -> Common {
+            Common {
+                session_id: SID.into(),
+                transcript_path: Some(path.to_path_buf()),
+                cwd: Some(self.root.clone()),
+                ..Common::default()
+            }
+        }
+
+        fn append(&self, lines: &[serde_json::Value]) {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&self.transcript)
+                .unwrap();
+            for l in lines {
+                writeln!(f, "{l}").unwrap();
+            }
+        }
+
+        fn stop(&self, project: &Project) -> Option<Stored> {
+            let common = self.common(&self.transcript);
+            let path = update(
+                project,
+                &common,
+                Trigger::Stop {
+                    last_assistant: None,
+                },
+            )
+            .unwrap()?;
+            store::load(&path)
+        }
+    }
+
+    fn prompt(text: &str) -> serde_json::Value {
+        json!({"type": "user", "message": {"role": "user", "content": text}})
+    }
+
+    #[test]
+    fn each_stop_reads_only_the_bytes_added_since_the_last() {
+        let s = setup();
+        let p = s.project(&[]);
+        s.append(&[prompt("first request"), prompt("second")]);
+        let one = s.stop(&p).unwrap();
+        let size = std::fs::metadata(&s.transcript).unwrap().len();
+        assert_eq!(one.digest.counts.bytes_read, size);
+        assert_eq!(one.cursor.unwrap().offset, size);
+        assert_eq!(one.digest.counts.prompts, 2);
+        // Nothing new: nothing read.
+        assert_eq!(s.stop(&p).unwrap().digest.counts.bytes_read, size);
+        // Appended lines, and a last line still being written.
+        s.append(&[prompt("third")]);
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&s.transcript)
+            .unwrap()
+            .write_all(br#"{"type":"user","message":{"content":"fou"#)
+            .unwrap();
+        let two = s.stop(&p).unwrap();
+        assert_eq!(two.digest.counts.prompts, 3);
+        assert_eq!(
+            two.digest.counts.malformed_lines, 0,
+            "the partial line was taken"
+        );
+        assert_eq!(two.digest.first_request.as_deref(), Some("first request"));
+        assert_eq!(two.digest.latest_request.as_deref(), Some("third"));
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&s.transcript)
+            .unwrap()
+            .write_all(b"rth\"}}\n")
+            .unwrap();
+        let three = s.stop(&p).unwrap();
+        assert_eq!(three.digest.counts.prompts, 4);
+        assert_eq!(three.digest.latest_request.as_deref(), Some("fourth"));
+        assert_eq!(
+            three.digest.counts.bytes_read,
+            std::fs::metadata(&s.transcript).unwrap().len()
+        );
+    }
+
+    #[test]
+    fn a_shrunk_or_replaced_transcript_is_read_again_from_the_start() {
+        let s = setup();
+        let p = s.project(&[]);
+        s.append(&[
+            prompt("old request"),
+            prompt("old two"),
+            prompt("old three"),
+        ]);
+        s.stop(&p).unwrap();
+        std::fs::remove_file(&s.transcript).unwrap();
+        s.append(&[prompt("new request")]);
+        let d = s.stop(&p).unwrap().digest;
+        assert_eq!(d.first_request.as_deref(), Some("new request"));
+        assert_eq!(d.counts.prompts, 1, "what the old file said is forgotten");
+    }
+
+    #[test]
+    fn a_line_over_a_megabyte_is_skipped_and_counted() {
+        let s = setup();
+        let p = s.project(&[]);
+        let huge = "word ".repeat(300_000);
+        s.append(&[prompt("before"), prompt(&huge), prompt("after")]);
+        let d = s.stop(&p).unwrap().digest;
+        assert_eq!(d.counts.long_lines, 1);
+        assert_eq!(d.counts.prompts, 2);
+        assert_eq!(d.latest_request.as_deref(), Some("after"));
+    }
+
+    #[test]
+    fn secrets_in_prompts_tool_inputs_and_outputs_never_reach_the_digest_file() {
+        let s = setup();
+        let p = s.project(&[]);
+        let gh = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].concat();
+        let aws = ["AKIA", "IOSFODNN7EXAMPLE"].concat();
+        let sk = ["sk-ant-", "api03-abcdefghijklmnopqrstuvwxyz0123"].concat();
+        let npm = ["npm_", "abcdefghijklmnopqrstuvwxyz0123456789"].concat();
+        let pw = ["hunter2", "Secret99"].concat();
+        s.append(&[
+            prompt(&format!("use the token {gh} to push")),
+            json!({"type": "assistant", "message": {"id": "m1", "content": [
+                {"type": "text", "text": format!("I will export AWS_ACCESS_KEY_ID={aws}")},
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": format!("curl -H 'Authorization: Bearer {sk}' https://x > out-{npm}.json")}},
+                {"type": "tool_use", "id": "t2", "name": "TaskCreate", "input": {"subject": format!("rotate {gh}"), "description": "x"}},
+                {"type": "tool_use", "id": "t3", "name": "Bash", "input": {"command": format!("DB_PASSWORD={pw} psql")}},
+            ]}}),
+            json!({"type": "user", "toolUseResult": format!("Error: Exit code 1\nerror: bad key {sk}"), "message": {"content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": format!("Exit code 1\nerror: bad key {sk}"), "is_error": true}]}}),
+        ]);
+        let path = update(
+            &p,
+            &s.common(&s.transcript),
+            Trigger::Stop {
+                last_assistant: Some(&format!("Done; the key was {aws}")),
+            },
+        )
+        .unwrap()
+        .unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for secret in [&gh, &aws, &sk, &npm, &pw] {
+            assert!(!text.contains(secret.as_str()), "{secret} leaked:\n{text}");
+        }
+        let stored = store::load(&path).unwrap();
+        assert_eq!(stored.digest.failures.len(), 1, "{text}");
+        assert_eq!(
+            stored.carry.pending.len(),
+            2,
+            "the pending calls are kept, redacted"
+        );
+        assert!(text.contains("[REDACTED]"));
+    }
+
+    #[test]
+    fn a_path_that_is_not_this_sessions_transcript_is_not_read() {
+        let s = setup();
+        let p = s.project(&[]);
+        s.append(&[prompt("mine")]);
+        let other_project = s
+            .home
+            .join(".claude/projects/-elsewhere")
+            .join(format!("{SID}.jsonl"));
+        std::fs::create_dir_all(other_project.parent().unwrap()).unwrap();
+        std::fs::copy(&s.transcript, &other_project).unwrap();
+        let other_name = s
+            .transcript
+            .with_file_name("e9fc0000-0000-4000-8000-000000000002.jsonl");
+        std::fs::copy(&s.transcript, &other_name).unwrap();
+        let outside = s.root.join(format!("{SID}.jsonl"));
+        std::fs::copy(&s.transcript, &outside).unwrap();
+        let dotted = s
+            .transcript
+            .parent()
+            .unwrap()
+            .join("../")
+            .join(transcript::folder_name(&s.root))
+            .join(format!("{SID}.jsonl"));
+        for path in [
+            &other_project,
+            &other_name,
+            &outside,
+            &dotted,
+            &PathBuf::from(format!("{SID}.jsonl")),
+        ] {
+            let got = update(&p, &s.common(path), Trigger::PreCompact).unwrap();
+            assert_eq!(got, None, "{}", path.display());
+        }
+        let mut bad_id = s.common(&s.transcript);
+        bad_id.session_id = "../x".into();
+        assert_eq!(update(&p, &bad_id, Trigger::PreCompact).unwrap(), None);
+        // Claude Code names the session in the environment: another one is not ours.
+        let q = s.project(&[("CLAUDE_CODE_SESSION_ID", "someone-else")]);
+        assert_eq!(
+            update(&q, &s.common(&s.transcript), Trigger::PreCompact).unwrap(),
+            None
+        );
+        assert!(
+            !s.home.join(".local/state/baton").exists(),
+            "nothing was written"
+        );
+        // CLAUDE_CONFIG_DIR moves Claude Code's folder: ~/.claude is then not it.
+        let cfg = s.home.join("cfg");
+        let q = s.project(&[("CLAUDE_CONFIG_DIR", cfg.to_str().unwrap())]);
+        assert_eq!(
+            update(&q, &s.common(&s.transcript), Trigger::PreCompact).unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn a_linked_missing_or_odd_transcript_is_an_error() {
+        let s = setup();
+        let p = s.project(&[]);
+        let target = s.home.join("real.jsonl");
+        std::fs::write(&target, "{}\n").unwrap();
+        std::os::unix::fs::symlink(&target, &s.transcript).unwrap();
+        let err = update(&p, &s.common(&s.transcript), Trigger::PreCompact).unwrap_err();
+        assert!(err.to_string().contains("symlink"), "{err}");
+        std::fs::remove_file(&s.transcript).unwrap();
+        let err = update(&p, &s.common(&s.transcript), Trigger::PreCompact).unwrap_err();
+        assert!(err.to_string().contains("does not exist"), "{err}");
+        std::fs::create_dir(&s.transcript).unwrap();
+        let err = update(&p, &s.common(&s.transcript), Trigger::PreCompact).unwrap_err();
+        assert!(err.to_string().contains("directory"), "{err}");
+        // A linked project folder below ~/.claude/projects.
+        let elsewhere = s.home.join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        let dir = s.transcript.parent().unwrap().to_path_buf();
+        std::fs::remove_dir(&s.transcript).unwrap();
+        std::fs::remove_dir(&dir).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &dir).unwrap();
+        std::fs::write(elsewhere.join(format!("{SID}.jsonl")), "{}\n").unwrap();
+        let err = update(&p, &s.common(&s.transcript), Trigger::PreCompact).unwrap_err();
+        assert!(err.to_string().contains("symlink"), "{err}");
+    }
+
+    #[test]
+    fn stop_session_end_task_files_and_the_time() {
+        let s = setup();
+        let p = s.project(&[]);
+        s.append(&[
+            prompt("build it"),
+            json!({"type": "assistant", "message": {"id": "m1", "content": [{"type": "text", "text": "older words"}]}}),
+        ]);
+        let path = update(
+            &p,
+            &s.common(&s.transcript),
+            Trigger::Stop {
+                last_assistant: Some("fresher words"),
+            },
+        )
+        .unwrap()
+        .unwrap();
+        let d = store::load(&path).unwrap().digest;
+        assert_eq!(d.last_assistant.as_deref(), Some("fresher words"));
+        assert_eq!(d.updated.as_deref(), Some("2026-11-30T10:15:00Z"));
+        assert_eq!(d.ended, None);
+        let tasks = s.home.join(".claude/tasks").join(SID);
+        std::fs::create_dir_all(&tasks).unwrap();
+        std::fs::write(tasks.join("1.json"), r#"{"id":"1","subject":"from the file","status":"in_progress","blocks":[],"blockedBy":[]}"#).unwrap();
+        update(
+            &p,
+            &s.common(&s.transcript),
+            Trigger::SessionEnd {
+                reason: "prompt_input_exit",
+            },
+        )
+        .unwrap();
+        let d = store::load(&path).unwrap().digest;
+        assert_eq!(d.ended.as_deref(), Some("2026-11-30T10:15:00Z"));
+        assert_eq!(d.end_reason.as_deref(), Some("prompt_input_exit"));
+        assert_eq!(d.tasks.len(), 1);
+        assert_eq!(
+            (d.tasks[0].subject.as_str(), d.tasks[0].status.as_str()),
+            ("from the file", "in_progress")
+        );
+        let r = d.recap(&path);
+        assert_eq!(
+            r.tasks[0].status,
+            crate::core::recap::TaskStatus::InProgress
+        );
+        assert_eq!(r.first_request.as_deref(), Some("build it"));
+    }
+}
