@@ -12,6 +12,8 @@ mod harness;
 mod audit;
 #[path = "integration/bridge.rs"]
 mod bridge;
+#[path = "integration/capture.rs"]
+mod capture;
 #[path = "integration/cli.rs"]
 mod cli;
 #[path = "integration/concurrency.rs"]
