@@ -15,6 +15,7 @@
 
 mod audit;
 mod bridge;
+mod capture;
 mod foundation;
 mod handoff;
 mod mock_api;

@@ -8,6 +8,9 @@
 //!   turn N of the script (a `tool_use` block, stop reason `tool_use`, or a text, `end_turn`);
 //!   past the end of the script, the text [`FINAL_TEXT`];
 //! * the default script is one `Bash` call running [`TOOL_COMMAND`], then [`FINAL_TEXT`];
+//! * a subagent's requests (their first message holds the marker given to
+//!   [`MockApi::with_subagent`], as the Agent call's prompt does) follow the subagent's own
+//!   script, counted the same way;
 //! * side requests (no `tools`: titles, summaries, …) get a short text, `end_turn`.
 //!
 //! Streaming requests are answered with server-sent events (`message_start`,
@@ -66,7 +69,22 @@ impl MockApi {
 
     /// Like `start`, with the main loop's turns scripted by `turns`.
     pub(crate) fn with_script(turns: Vec<Turn>) -> MockApi {
-        let turns = Arc::new(turns);
+        MockApi::serve(Script {
+            main: turns,
+            subagent: None,
+        })
+    }
+
+    /// Like `with_script`, and a subagent whose prompt holds `marker` follows `subagent`.
+    pub(crate) fn with_subagent(turns: Vec<Turn>, marker: &str, subagent: Vec<Turn>) -> MockApi {
+        MockApi::serve(Script {
+            main: turns,
+            subagent: Some((marker.to_string(), subagent)),
+        })
+    }
+
+    fn serve(script: Script) -> MockApi {
+        let turns = Arc::new(script);
         let listener = TcpListener::bind(("127.0.0.1", 0)).expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local_addr");
         let requests = Arc::new(Mutex::new(Vec::new()));
@@ -141,7 +159,7 @@ fn serve(
     stream: &TcpStream,
     requests: &Mutex<Vec<Recorded>>,
     counter: &AtomicU64,
-    turns: &[Turn],
+    turns: &Script,
 ) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     stream.set_write_timeout(Some(Duration::from_secs(30)))?;
@@ -221,7 +239,7 @@ fn read_request(reader: &mut impl BufRead) -> std::io::Result<Option<Request>> {
 }
 
 /// Status line, content type and body for a request; `n` numbers the response.
-fn respond(request: &Request, n: u64, turns: &[Turn]) -> (&'static str, &'static str, String) {
+fn respond(request: &Request, n: u64, turns: &Script) -> (&'static str, &'static str, String) {
     let route = request.path.split('?').next().unwrap_or_default();
     match (request.method.as_str(), route) {
         ("POST", "/v1/messages/count_tokens") => (
@@ -297,11 +315,43 @@ pub(crate) enum Turn {
 }
 
 impl Turn {
+    /// A call of tool `name` with `input`.
+    pub(crate) fn tool(name: &str, input: Value) -> Turn {
+        Turn::Tool {
+            name: name.into(),
+            input,
+        }
+    }
+
     /// A Bash tool call.
     pub(crate) fn bash(command: &str) -> Turn {
         Turn::Tool {
             name: "Bash".into(),
             input: json!({"command": command, "description": "scripted by the e2e test"}),
+        }
+    }
+}
+
+/// What the scripted model says: the main loop's turns, and a subagent's (with the marker
+/// its prompt holds).
+struct Script {
+    main: Vec<Turn>,
+    subagent: Option<(String, Vec<Turn>)>,
+}
+
+impl Script {
+    /// The turns for a request, and the prefix of its tool-call ids: the subagent's when its
+    /// first message holds the marker (its ids differ from the main loop's, as real ones do).
+    fn turns_for(&self, request: &Value) -> (&[Turn], &'static str) {
+        let first = request
+            .get("messages")
+            .and_then(Value::as_array)
+            .and_then(|m| m.first())
+            .map(|m| m.get("content").map(Value::to_string).unwrap_or_default())
+            .unwrap_or_default();
+        match &self.subagent {
+            Some((marker, turns)) if first.contains(marker.as_str()) => (turns, "toolu_e2e_sub_"),
+            _ => (&self.main, "toolu_e2e_"),
         }
     }
 }
@@ -333,10 +383,11 @@ impl Reply {
 /// The reply to a request: side requests (no tools) get a short text; the main loop's N-th
 /// request (N = assistant turns so far) gets the N-th turn of the script, and the final text
 /// once the script is used up.
-fn script(request: &Value, turns: &[Turn]) -> Reply {
+fn script(request: &Value, script: &Script) -> Reply {
     if !offers_tools(request) {
         return Reply::Text(SIDE_TEXT.into());
     }
+    let (turns, id_prefix) = script.turns_for(request);
     let assistant_turns = request
         .get("messages")
         .and_then(Value::as_array)
@@ -347,7 +398,7 @@ fn script(request: &Value, turns: &[Turn]) -> Reply {
         });
     match turns.get(assistant_turns) {
         Some(Turn::Tool { name, input }) => Reply::ToolUse {
-            id: format!("toolu_e2e_{:04}", assistant_turns + 1),
+            id: format!("{id_prefix}{:04}", assistant_turns + 1),
             name: name.clone(),
             input: input.clone(),
         },
