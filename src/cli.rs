@@ -76,7 +76,10 @@ where
         // (`--help`, extra arguments) goes through clap below.
         let event = args.get(2).and_then(|a| a.to_str());
         if args.len() <= 3 && !event.is_some_and(|e| e.starts_with('-')) {
-            return run_hook_on_process_streams(event, &Ctx::from_process());
+            let ctx = Ctx::from_process();
+            let code = run_hook_on_process_streams(event, &ctx);
+            note_peak_memory(&ctx);
+            return code;
         }
     } else {
         install_cli_panic_hook();
@@ -148,6 +151,30 @@ fn run_hook_on_process_streams(event: Option<&str>, ctx: &Ctx) -> i32 {
         &mut std::io::stdout().lock(),
         &mut std::io::stderr().lock(),
     )
+}
+
+/// For `scripts/bench-capture`: when `BATON_PEAK_MEMORY_FILE` names a file, the hook
+/// appends its peak resident memory there (the `VmHWM` line of `/proc/self/status`), after
+/// it has answered. Unset — always, outside the benchmark — it costs one variable lookup.
+fn note_peak_memory(ctx: &Ctx) {
+    let Some(file) = ctx.env.var("BATON_PEAK_MEMORY_FILE") else {
+        return;
+    };
+    let status = crate::core::fsx::read_limited(
+        std::path::Path::new("/proc/self/status"),
+        crate::core::fsx::Limit::STATE,
+    );
+    if let Some(line) = status.ok().flatten().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .map(crate::core::text::one_line)
+    }) {
+        let _ = crate::core::fsx::append_line(
+            std::path::Path::new(&file),
+            &line,
+            crate::core::fsx::PRIVATE_FILE,
+        );
+    }
 }
 
 /// For the CLI: a panic is one line on stderr and exit 1, never a backtrace dump. (A closed

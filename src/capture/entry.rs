@@ -43,6 +43,9 @@ pub(crate) struct Entry {
     pub(crate) subtype: Text,
     /// RFC 3339.
     pub(crate) timestamp: Text,
+    /// The git branch when the entry was written (Claude Code records it on every entry).
+    #[serde(rename = "gitBranch")]
+    pub(crate) git_branch: Text,
     /// The API message of a `user` or `assistant` entry.
     pub(crate) message: ObjectOr<Message>,
     /// What a tool returned, tool-specific (the object hooks get as `tool_response`).

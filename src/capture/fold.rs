@@ -40,6 +40,8 @@ pub(crate) struct Carry {
     pub(crate) side_seen: Vec<String>,
     /// The last assistant message id.
     pub(crate) message_id: Option<String>,
+    /// When the git state was last read (RFC 3339).
+    pub(crate) git_read: Option<String>,
 }
 
 /// A call awaiting its result.
@@ -138,6 +140,9 @@ impl<'a> Fold<'a> {
         if e.sidechain.0 {
             self.sidechain(e);
             return;
+        }
+        if let Some(branch) = e.git_branch.get() {
+            d.branch = Some(branch.to_string());
         }
         match e.kind.0.as_str() {
             "user" if !e.meta.0 && !e.compact_summary.0 => {

@@ -7,7 +7,8 @@
 //! Digests are derived, per-user, rebuildable state — exactly what DESIGN.md's "Beyond one
 //! project" puts there — and hold what the user typed, so they stay out of the work tree
 //! (nothing to keep out of git, nothing a teammate pulls). The folders are 0700, the files
-//! 0600, written whole (temp file and rename).
+//! 0600, written whole (temp file and rename, without fsync: a digest lost to a power cut is
+//! rebuilt from the transcript, and an empty or torn one reads as absent).
 //!
 //! A CLI run outside Claude Code has no `CLAUDE_PLUGIN_DATA`: it reads the XDG folder and the
 //! plugin's data folders under `<claude>/plugins/data/baton*` (where Claude Code keeps them),
@@ -114,24 +115,28 @@ pub(crate) fn load(path: &Path) -> Option<Stored> {
         .filter(|s| s.version == VERSION)
 }
 
-/// Writes `stored` to `path` (0600), creating its folders (0700) below `base`.
+/// Writes `stored` to `path` (0600), creating its folders (0700) below `base` when missing.
+/// Without fsync: a digest is rebuilt from the transcript when it is lost (see
+/// `fsx::atomic_write_unsynced`).
 pub(crate) fn save(base: &Path, path: &Path, stored: &Stored) -> Result<()> {
-    fsx::ensure_dir(base)?;
-    let mut dir = base.to_path_buf();
     let parent = path.parent().unwrap_or(base);
-    let rel = parent.strip_prefix(base).map_err(|_| Error::Outside {
-        path: path.to_path_buf(),
-        root: base.to_path_buf(),
-    })?;
-    for part in rel.components() {
-        dir.push(part);
-        fsx::ensure_private_dir(&dir)?;
+    if std::fs::symlink_metadata(parent).is_err() {
+        fsx::ensure_dir(base)?;
+        let rel = parent.strip_prefix(base).map_err(|_| Error::Outside {
+            path: path.to_path_buf(),
+            root: base.to_path_buf(),
+        })?;
+        let mut dir = base.to_path_buf();
+        for part in rel.components() {
+            dir.push(part);
+            fsx::ensure_private_dir(&dir)?;
+        }
     }
     let mut stored = stored.clone();
     stored.version = VERSION;
     let bytes = serde_json::to_vec_pretty(&stored)
         .map_err(|e| Error::Internal(format!("serialize the digest: {e}")))?;
-    fsx::atomic_write(path, &bytes, fsx::PRIVATE_FILE)
+    fsx::atomic_write_unsynced(path, &bytes, fsx::PRIVATE_FILE)
 }
 
 /// The digest files of `dir` (`<id>.json`, regular files), most recently updated first.

@@ -2,13 +2,16 @@
 //! transcript, read what was added since the last update, fold it in, overlay Claude Code's
 //! task files and the git state, redact, write.
 //!
+//! The git state (branch, HEAD) is read at PreCompact, at most every two minutes on Stop, and at
+//! SessionEnd only when never read before (see `git_due`); in between, the branch comes from
+//! the transcript.
+//!
 //! Each event gives the read a deadline well inside its hook timeout (a cold read of a very
 //! large transcript continues at the next update): Stop 1 s (its timeout is 15 s, and the user
 //! waits for it), PreCompact 5 s (30 s), SessionEnd 600 ms (Claude Code cuts a plugin's
 //! SessionEnd off after 1.5 s, and the other handlers run too). Stop never blocks: capture
 //! returns no decision, ever.
 
-use super::digest::Digest;
 use super::fold::Fold;
 use super::store::{self, Stored};
 use super::tasks;
@@ -17,8 +20,12 @@ use crate::core::error::{Error, Result};
 use crate::core::event::Common;
 use crate::core::project::Project;
 use crate::core::time;
+use chrono::{DateTime, Utc};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// How often a Stop reads the git state at most (see `git_due`).
+const GIT_EVERY: chrono::TimeDelta = chrono::TimeDelta::minutes(2);
 
 /// Why the digest is updated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +49,21 @@ impl Trigger<'_> {
             Trigger::PreCompact => Duration::from_secs(5),
             Trigger::SessionEnd { .. } => Duration::from_millis(600),
         }
+    }
+}
+
+/// Whether this update reads the git state (branch and HEAD). Reading it opens the repository
+/// and computes its status, a millisecond on a small repository and far more on a large one,
+/// so: always at PreCompact (the bridge's checkpoint reads it in the same run anyway, once
+/// for both), on Stop at most every `GIT_EVERY`, at SessionEnd (1.5 s for every plugin hook)
+/// only when never read before. Between reads, the branch comes from the transcript, where
+/// Claude Code records it on every entry.
+fn git_due(stored: &Stored, trigger: Trigger, now: DateTime<Utc>) -> bool {
+    let last = stored.carry.git_read.as_deref().and_then(time::parse);
+    match trigger {
+        Trigger::PreCompact => true,
+        Trigger::SessionEnd { .. } => last.is_none(),
+        Trigger::Stop { .. } => last.is_none_or(|t| now - t >= GIT_EVERY),
     }
 }
 
@@ -79,11 +101,10 @@ pub(crate) fn update(
         .map_err(|e| Error::io("read", &path, e))?
     };
     stored.cursor = Some(read.cursor);
-    let d = &mut stored.digest;
-    d.counts.bytes_read += read.bytes;
-    d.counts.long_lines += read.long_lines;
-    finish(project, d, sid, trigger);
-    d.finalize(&|s| project.redact(s));
+    stored.digest.counts.bytes_read += read.bytes;
+    stored.digest.counts.long_lines += read.long_lines;
+    finish(project, &mut stored, sid, trigger);
+    stored.digest.finalize(&|s| project.redact(s));
     stored.carry.finalize(&|s| project.redact(s));
     store::save(&base, &digest_path, &stored)?;
     if new || matches!(trigger, Trigger::SessionEnd { .. }) {
@@ -94,7 +115,16 @@ pub(crate) fn update(
 
 /// What the transcript does not say: the freshest assistant text, Claude Code's task files,
 /// the git state, the end.
-fn finish(project: &Project, d: &mut Digest, sid: &str, trigger: Trigger) {
+fn finish(project: &Project, stored: &mut Stored, sid: &str, trigger: Trigger) {
+    let now = project.now();
+    if git_due(stored, trigger, now) {
+        if let Some(repo) = project.git().ok().and_then(|g| g.repo()) {
+            stored.digest.branch.clone_from(&repo.branch);
+            stored.digest.head.clone_from(&repo.head_sha);
+        }
+        stored.carry.git_read = Some(time::rfc3339(now));
+    }
+    let d = &mut stored.digest;
     if let Trigger::Stop {
         last_assistant: Some(text),
     } = trigger
@@ -108,11 +138,7 @@ fn finish(project: &Project, d: &mut Digest, sid: &str, trigger: Trigger) {
             tasks::overlay(&mut d.tasks, files);
         }
     }
-    if let Some(repo) = project.git().ok().and_then(|g| g.repo()) {
-        d.branch.clone_from(&repo.branch);
-        d.head.clone_from(&repo.head_sha);
-    }
-    let now = time::rfc3339(project.now());
+    let now = time::rfc3339(now);
     if let Trigger::SessionEnd { reason } = trigger {
         d.ended = Some(now.clone());
         d.end_reason = Some(reason.to_string());
@@ -404,6 +430,27 @@ mod tests {
         std::fs::write(elsewhere.join(format!("{SID}.jsonl")), "{}\n").unwrap();
         let err = update(&p, &s.common(&s.transcript), Trigger::PreCompact).unwrap_err();
         assert!(err.to_string().contains("symlink"), "{err}");
+    }
+
+    #[test]
+    fn git_is_read_at_pre_compact_and_at_most_every_two_minutes_on_stop() {
+        let at = |s: &str| time::parse(s).unwrap();
+        let mut stored = Stored::default();
+        let stop = Trigger::Stop {
+            last_assistant: None,
+        };
+        let end = Trigger::SessionEnd { reason: "other" };
+        assert!(git_due(&stored, stop, at("2026-11-30T10:00:00Z")));
+        assert!(git_due(&stored, end, at("2026-11-30T10:00:00Z")));
+        stored.carry.git_read = Some("2026-11-30T10:00:00Z".into());
+        assert!(!git_due(&stored, stop, at("2026-11-30T10:01:59Z")));
+        assert!(git_due(&stored, stop, at("2026-11-30T10:02:00Z")));
+        assert!(git_due(
+            &stored,
+            Trigger::PreCompact,
+            at("2026-11-30T10:00:01Z")
+        ));
+        assert!(!git_due(&stored, end, at("2026-11-30T11:00:00Z")));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! File-system primitives that keep state whole and private:
 //!
 //! * `atomic_write`: temp file in the same directory, fsync, rename (a reader sees the old
-//!   file or the new one, never half of either);
+//!   file or the new one, never half of either); `atomic_write_unsynced` the same without the
+//!   fsyncs, for derived state rebuilt when lost;
 //! * `append_line`: one whole line in one `write` under an advisory lock, so parallel hooks
 //!   never interleave or lose records (no fsync: this runs on the hook hot path);
 //! * `MkdirLock` (lock.rs): a lock that is a directory, with a timeout and recovery of stale
@@ -71,6 +72,20 @@ pub fn refuse_symlink(path: &Path) -> Result<()> {
 /// Writes `bytes` to `path` atomically with the given mode. A symlink at `path` is unlinked
 /// first, never followed (the handoff spec's T-7).
 pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    replace(path, bytes, mode, true)
+}
+
+/// `atomic_write` without the fsyncs, for derived state that is rebuilt when it is lost (the
+/// capture subsystem's session digests, rewritten at every Stop): readers still see the old
+/// file or the new one, never half of either, but a power loss may lose the newest version —
+/// or, on some file systems, leave an empty file, which such a reader must treat as absent.
+/// Never for what the user or the model wrote. (An fsync costs a Stop hook about a
+/// millisecond, and more on a busy disk.)
+pub fn atomic_write_unsynced(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    replace(path, bytes, mode, false)
+}
+
+fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
     let dir = parent_of(path)?;
     let name = path
         .file_name()
@@ -81,7 +96,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         std::process::id(),
         unique_suffix()
     ));
-    let result = write_new(&tmp, bytes, mode).and_then(|()| {
+    let result = write_new(&tmp, bytes, mode, durable).and_then(|()| {
         if let Ok(m) = fs::symlink_metadata(path) {
             if m.file_type().is_symlink() {
                 fs::remove_file(path).map_err(|e| Error::io("unlink symlink", path, e))?;
@@ -94,8 +109,10 @@ pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         return result;
     }
     // Make the rename itself durable; a failure here loses nothing already written.
-    if let Ok(d) = File::open(&dir) {
-        let _ = d.sync_all();
+    if durable {
+        if let Ok(d) = File::open(&dir) {
+            let _ = d.sync_all();
+        }
     }
     sweep_temp_files(&dir, Some(&name.to_string_lossy()));
     Ok(())
@@ -156,7 +173,7 @@ pub(crate) fn process_runs(pid: u32) -> bool {
     !Path::new("/proc/self").exists() || Path::new("/proc").join(pid.to_string()).exists()
 }
 
-fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+fn write_new(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
     let mut f = OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -169,7 +186,10 @@ fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     // The mode given to open is masked by the umask; set it exactly.
     f.set_permissions(fs::Permissions::from_mode(mode))
         .map_err(|e| Error::io("set permissions on", path, e))?;
-    f.sync_all().map_err(|e| Error::io("sync", path, e))
+    if durable {
+        f.sync_all().map_err(|e| Error::io("sync", path, e))?;
+    }
+    Ok(())
 }
 
 /// Appends `line` and a newline to `path` as one `write` under an exclusive advisory lock.
@@ -259,6 +279,17 @@ mod tests {
         assert_eq!(mode_of(&p), 0o600);
         let leftovers: Vec<_> = fs::read_dir(t.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temp file left behind");
+    }
+
+    #[test]
+    fn the_unsynced_write_replaces_whole_and_private_too() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("digest.json");
+        atomic_write_unsynced(&p, b"one", PRIVATE_FILE).unwrap();
+        atomic_write_unsynced(&p, b"two", PRIVATE_FILE).unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "two");
+        assert_eq!(mode_of(&p), 0o600);
+        assert_eq!(fs::read_dir(t.path()).unwrap().count(), 1);
     }
 
     #[test]
