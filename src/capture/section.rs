@@ -22,93 +22,31 @@ const FILES_SHOWN: usize = 8;
 
 /// The section for `d`, or `None` when the digest holds nothing worth saying.
 pub(crate) fn section(d: &Digest, max_chars: usize) -> Option<Section> {
-    let open: Vec<String> = ["in_progress", "pending"]
-        .iter()
-        .flat_map(|s| d.tasks.iter().filter(move |t| t.status == *s))
-        .map(|t| {
-            format!(
-                "{}{} ({})",
-                task_id(t.id.as_deref()),
-                clip(&t.subject, 90),
-                t.status.replace('_', " ")
-            )
-        })
-        .collect();
-    let done: Vec<String> = d
-        .tasks
-        .iter()
-        .filter(|t| t.status == "completed")
-        .map(|t| format!("{}{}", task_id(t.id.as_deref()), clip(&t.subject, 60)))
-        .collect();
-    let failure = d.failures.last();
+    let (open, done) = tasks(d);
     if d.first_request.is_none()
-        && open.is_empty()
-        && failure.is_none()
+        && open.is_none()
+        && d.failures.is_empty()
         && d.files.is_empty()
         && d.last_assistant.is_none()
     {
         return None;
     }
-    // (importance, line): lower importance goes first when the text is too long.
+    // (importance, line): the least important goes first when the text is too long.
     let mut lines: Vec<(u8, String)> = vec![(9, header(d))];
     if let Some(r) = &d.first_request {
         lines.push((8, format!("- Asked: \"{}\"", clip(r, 260))));
     }
-    if let Some(r) = d
-        .latest_request
-        .as_ref()
-        .filter(|r| Some(*r) != d.first_request.as_ref())
-    {
+    let latest = d.latest_request.as_ref();
+    if let Some(r) = latest.filter(|r| Some(*r) != d.first_request.as_ref()) {
         lines.push((3, format!("- Latest request: \"{}\"", clip(r, 200))));
     }
-    if !open.is_empty() {
-        lines.push((7, format!("- Open tasks: {}", listed(&open, OPEN_SHOWN))));
-    }
-    if !done.is_empty() {
-        lines.push((1, format!("- Done: {}", listed(&done, DONE_SHOWN))));
-    }
-    if let Some(f) = failure {
-        let exit = f
-            .exit_code
-            .map(|c| format!(" (exit {c})"))
-            .unwrap_or_default();
-        lines.push((
-            6,
-            format!(
-                "- Last failure: `{}`{exit} — {}",
-                clip(&f.command, 140),
-                clip(&f.error, 180)
-            ),
-        ));
-    }
-    if !d.files.is_empty() {
-        let recent: Vec<&str> = d
-            .files
-            .iter()
-            .rev()
-            .take(FILES_SHOWN)
-            .rev()
-            .map(String::as_str)
-            .collect();
-        let more = d.files.len().saturating_sub(FILES_SHOWN);
-        let more = if more > 0 {
-            format!(" (+{more} earlier)")
-        } else {
-            String::new()
-        };
-        lines.push((
-            5,
-            clip(
-                &format!("- Files in flight: {}{more}", recent.join(", ")),
-                300,
-            ),
-        ));
-    }
+    lines.extend(open.map(|l| (7, l)));
+    lines.extend(done.map(|l| (1, l)));
+    lines.extend(failure(d).map(|l| (6, l)));
+    lines.extend(files(d).map(|l| (5, l)));
     if let Some(a) = &d.last_assistant {
-        lines.push((
-            4,
-            format!("- Next step, in its last words: \"{}\"", clip(a, 240)),
-        ));
+        let line = format!("- Next step, in its last words: \"{}\"", clip(a, 240));
+        lines.push((4, line));
     }
     if let Some(c) = d.corrections.last() {
         lines.push((2, format!("- The user corrected it: \"{}\"", clip(c, 160))));
@@ -118,6 +56,65 @@ pub(crate) fn section(d: &Digest, max_chars: usize) -> Option<Section> {
             .protected()
             .source("baton capture show"),
     )
+}
+
+/// The open tasks line (in progress first, then pending) and the done line; a completed task
+/// is only ever on the second.
+fn tasks(d: &Digest) -> (Option<String>, Option<String>) {
+    let open: Vec<String> = ["in_progress", "pending"]
+        .iter()
+        .flat_map(|s| d.tasks.iter().filter(move |t| t.status == *s))
+        .map(|t| {
+            let status = t.status.replace('_', " ");
+            format!(
+                "{}{} ({status})",
+                task_id(t.id.as_deref()),
+                clip(&t.subject, 90)
+            )
+        })
+        .collect();
+    let done: Vec<String> = d
+        .tasks
+        .iter()
+        .filter(|t| t.status == "completed")
+        .map(|t| format!("{}{}", task_id(t.id.as_deref()), clip(&t.subject, 60)))
+        .collect();
+    (
+        (!open.is_empty()).then(|| format!("- Open tasks: {}", listed(&open, OPEN_SHOWN))),
+        (!done.is_empty()).then(|| format!("- Done: {}", listed(&done, DONE_SHOWN))),
+    )
+}
+
+/// The last failure: its command, exit code and first error line.
+fn failure(d: &Digest) -> Option<String> {
+    let f = d.failures.last()?;
+    let exit = f
+        .exit_code
+        .map(|c| format!(" (exit {c})"))
+        .unwrap_or_default();
+    Some(format!(
+        "- Last failure: `{}`{exit} — {}",
+        clip(&f.command, 140),
+        clip(&f.error, 180)
+    ))
+}
+
+/// The files in flight, the most recent `FILES_SHOWN`.
+fn files(d: &Digest) -> Option<String> {
+    if d.files.is_empty() {
+        return None;
+    }
+    let skip = d.files.len().saturating_sub(FILES_SHOWN);
+    let recent: Vec<&str> = d.files.iter().skip(skip).map(String::as_str).collect();
+    let more = if skip > 0 {
+        format!(" (+{skip} earlier)")
+    } else {
+        String::new()
+    };
+    Some(clip(
+        &format!("- Files in flight: {}{more}", recent.join(", ")),
+        300,
+    ))
 }
 
 /// The first line: whose session, when, where.

@@ -63,7 +63,8 @@ fn git_due(stored: &Stored, trigger: Trigger, now: DateTime<Utc>) -> bool {
     match trigger {
         Trigger::PreCompact => true,
         Trigger::SessionEnd { .. } => last.is_none(),
-        Trigger::Stop { .. } => last.is_none_or(|t| now - t >= GIT_EVERY),
+        // A clock set back counts as due, not as hours of silence.
+        Trigger::Stop { .. } => last.is_none_or(|t| now - t >= GIT_EVERY || t > now),
     }
 }
 
@@ -130,7 +131,7 @@ fn finish(project: &Project, stored: &mut Stored, sid: &str, trigger: Trigger) {
     } = trigger
     {
         if !text.trim().is_empty() {
-            d.last_assistant = Some(crate::capture::entry::head(text.trim()));
+            d.last_assistant = Some(super::entry::head(text.trim()));
         }
     }
     if let Some(claude) = claude_dir(project) {
@@ -451,6 +452,7 @@ mod tests {
             at("2026-11-30T10:00:01Z")
         ));
         assert!(!git_due(&stored, end, at("2026-11-30T11:00:00Z")));
+        assert!(git_due(&stored, stop, at("2026-11-30T09:00:00Z")));
     }
 
     #[test]
