@@ -3,7 +3,8 @@
 //! - Stop, PreCompact, SessionEnd: update the session's digest from its transcript (only the
 //!   bytes added since the last update). Nothing printed: no context, no compaction
 //!   instructions, never a block. A transcript that should be read and cannot (a link, a
-//!   FIFO, a missing file) is one error line, which the bus reports.
+//!   FIFO, a device, another owner's file) is one error line, which the bus reports; one not
+//!   written yet is nothing to read.
 //! - SessionStart on a fresh session (`startup`, `resume`, `clear`; not `compact`, where the
 //!   session goes on with its own context): one protected section, "Where the last session
 //!   left off", from the newest digest of another session of this project.

@@ -12,7 +12,9 @@
 //! session must be that one. A path that fails these checks is not ours: it is skipped
 //! without a word. The file itself must then be a regular file reached without a symlink
 //! below `<claude>/projects` (no FIFO, no device, no link to elsewhere), owned by the owner of
-//! that folder; one that is not is skipped with an error line.
+//! that folder; one that is not is skipped with an error line. One that does not exist yet is
+//! skipped quietly: Claude Code writes the transcript lazily (a short session's Stop can come
+//! before the file; a session without a prompt never gets one).
 //!
 //! **What was added.** A `Cursor` (byte offset, the file's identity — device and inode — its
 //! size, and a hash of the bytes just before the offset) is kept with the digest. A read
@@ -121,13 +123,12 @@ pub(crate) fn folder_name(path: &Path) -> String {
 }
 
 /// Opens the transcript at `path` (from `locate`): a regular file, no link, owned by the
-/// owner of the projects folder above it.
-pub(crate) fn open(path: &Path) -> Result<File> {
+/// owner of the projects folder above it. `Ok(None)` when it does not exist (yet): Claude Code
+/// writes it lazily — a short session's Stop can fire before the file is there, and a session
+/// without a prompt never gets one — so that is nothing to read, not a fault.
+pub(crate) fn open(path: &Path) -> Result<Option<File>> {
     let Some(file) = fsx::open_regular(path)? else {
-        return Err(Error::Invalid(format!(
-            "transcript {} does not exist; nothing captured",
-            path.display()
-        )));
+        return Ok(None);
     };
     let meta = file.metadata().map_err(|e| Error::io("inspect", path, e))?;
     let projects = path.parent().and_then(Path::parent).unwrap_or(path);
@@ -139,7 +140,7 @@ pub(crate) fn open(path: &Path) -> Result<File> {
             projects.display()
         )));
     }
-    Ok(file)
+    Ok(Some(file))
 }
 
 /// Where the last read stopped.

@@ -321,7 +321,7 @@ fn a_subagents_work_does_not_pollute_the_main_lists() {
 }
 
 #[test]
-fn another_projects_transcript_is_not_read_and_a_linked_one_is_reported() {
+fn another_projects_or_a_missing_transcript_is_not_read_and_a_linked_one_is_reported() {
     let p = Project::new();
     // The right file name, in another project's folder.
     let foreign = p
@@ -343,6 +343,17 @@ fn another_projects_transcript_is_not_read_and_a_linked_one_is_reported() {
         "{out:?}"
     );
     assert!(digest_files(&p).is_empty());
+    let out = p.run(&["capture", "show"], b"", &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("no session digest"), "{out:?}");
+
+    // Not written yet (Claude Code writes it lazily; a short session's Stop can come first).
+    let out = stop(&p, S1, "done");
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "", ""),
+        "{out:?}"
+    );
 
     // This project's folder, but the transcript is a link to it: one line, exit 0.
     let mine = transcript_path(&p, S1);
