@@ -21,7 +21,7 @@
 
 use super::commit::{commit, Committed};
 use super::heartbeat::{self, Heartbeat};
-use super::layout::{ensure_dirs, read_opt, Layout, Sentinel};
+use super::layout::{read_opt, Layout, Sentinel};
 use super::loop_state::{self as ls, LoopState};
 use super::packet::{validate_loop_id, wake_up_prompt, Packet};
 use crate::core::error::{Error, Result};
@@ -282,7 +282,7 @@ fn write_packet(
     let text = packet.render(prompt)?;
     let path = layout.abs(&layout.packet_rel);
     if let Some(dir) = path.parent() {
-        ensure_dirs(&project.root, dir)?;
+        fsx::ensure_dir_in(&project.root, dir)?;
     }
     fsx::atomic_write(&path, text.as_bytes(), fsx::SHARED_FILE)?;
     Ok(true)
