@@ -19,13 +19,9 @@ pub(crate) struct Entry {
     pub(crate) id: String,
     pub(crate) task: String,
     pub(crate) status: String,
-    #[serde(with = "super::time_serde::required")]
+    /// As in session.json: whole seconds.
     pub(crate) start: DateTime<Utc>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "super::time_serde::optional"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) end: Option<DateTime<Utc>>,
     /// Problems the integrity check found at the end (empty: passed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -5,28 +5,36 @@ use super::stats::Stats;
 use super::store::{self, SessionMeta, Store, BUFFER, PENDING, TRAIL};
 use super::trail;
 use crate::core::error::{Error, Result};
-use crate::core::git;
-use chrono::{DateTime, Utc};
-use std::path::Path;
+use crate::core::git::GitState;
+use crate::core::project::Project;
+
+/// Whether a session begun here records git's HEAD and dirty paths, the baseline of the
+/// integrity check at `end`. The tool-call hooks skip it: PostToolUse reads no git.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Baseline {
+    ReadGit,
+    Skip,
+}
 
 /// Creates a session: a new id and run dir, `session.json`, `.current_session`, an index
-/// entry. With `root`, git's HEAD and dirty paths are recorded for the integrity check.
+/// entry.
 pub(crate) fn begin(
     store: &Store,
+    project: &Project,
     task: &str,
-    now: DateTime<Utc>,
     started_by: &str,
-    root: Option<&Path>,
+    baseline: Baseline,
 ) -> Result<SessionMeta> {
     // Records a hook appended to a session after it ended (see `after_append`) and that no
     // one moved yet: into their trails before a new session begins.
     sweep_ended(store);
+    let now = project.now();
     let id = store::claim_new_id(store, now)?;
     let mut meta = SessionMeta::new(&id, task, now);
     meta.started_by = Some(started_by.to_string());
-    if let Some(root) = root {
-        if let Ok(git::GitState::Repo(r)) = git::state(root) {
-            meta.git_head = r.head_sha;
+    if baseline == Baseline::ReadGit {
+        if let Ok(GitState::Repo(r)) = project.git() {
+            meta.git_head.clone_from(&r.head_sha);
             meta.git_dirty_at_start = r.status.iter().map(|l| porcelain_path(l)).collect();
         }
     }
@@ -45,18 +53,17 @@ pub(crate) fn porcelain_path(line: &str) -> String {
     p.rsplit(" -> ").next().unwrap_or(p).to_string()
 }
 
-/// The current session; with `auto_start`, one is started when none is current (under a
-/// lock, so parallel hooks start one session, not many). `root` as in `begin`.
+/// The current session; with `audit.auto_start`, one is started when none is current (under
+/// a lock, so parallel hooks start one session, not many).
 pub(crate) fn current_or_start(
     store: &Store,
-    auto_start: bool,
-    now: DateTime<Utc>,
-    root: Option<&Path>,
+    project: &Project,
+    baseline: Baseline,
 ) -> Result<Option<String>> {
     if let Some(id) = usable(store)? {
         return Ok(Some(id));
     }
-    if !auto_start {
+    if !project.config().audit.auto_start {
         return Ok(None);
     }
     store.ensure()?;
@@ -64,7 +71,9 @@ pub(crate) fn current_or_start(
     if let Some(id) = usable(store)? {
         return Ok(Some(id));
     }
-    Ok(Some(begin(store, "(auto)", now, "auto", root)?.session_id))
+    Ok(Some(
+        begin(store, project, "(auto)", "auto", baseline)?.session_id,
+    ))
 }
 
 /// The current session if its run directory exists. A `.current_session` that holds no valid
@@ -159,8 +168,20 @@ pub(crate) fn flush_session(store: &Store, id: &str) -> Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::clock::Clock;
     use crate::core::config::Config;
+    use crate::core::ctx::{Ctx, Env};
     use crate::core::fsx;
+    use std::path::Path;
+
+    fn project(root: &Path) -> Project {
+        let ctx = Ctx::for_test(
+            Env::fixed::<[(&str, &str); 0], _, _>([]),
+            Clock::Fixed("2026-11-30T10:15:00Z".parse().unwrap()),
+            root.into(),
+        );
+        Project::with_config(ctx, root.into(), Config::default())
+    }
 
     fn line(id: &str) -> String {
         format!("{{\"id\":\"{id}\",\"ts\":\"2026-11-30T10:16:00.000Z\",\"type\":\"data\",\"tool\":\"Read\",\"outcome\":\"ok\"}}")
@@ -172,11 +193,13 @@ mod tests {
     fn a_late_append_to_an_ended_session_reaches_its_trail_once() {
         let t = tempfile::tempdir().unwrap();
         let store = Store::new(t.path(), &Config::default());
-        let now = "2026-11-30T10:15:00Z".parse().unwrap();
-        let id = begin(&store, "t", now, "start", None).unwrap().session_id;
+        let project = project(t.path());
+        let id = begin(&store, &project, "t", "start", Baseline::Skip)
+            .unwrap()
+            .session_id;
         let dir = store.run_dir(&id).unwrap();
         fsx::append_line(&dir.join(BUFFER), &line("r1"), 0o600).unwrap();
-        super::super::end::end(&store, t.path(), &Config::default(), None, now).unwrap();
+        super::super::end::end(&store, &project, None).unwrap();
         assert_eq!(store.current().unwrap(), None);
         // The late hook: r2 is new, r1 a duplicate of what the trail has.
         fsx::append_line(&dir.join(BUFFER), &line("r2"), 0o600).unwrap();
@@ -190,7 +213,9 @@ mod tests {
         let (idx, _) = index::load(&store).unwrap();
         assert_eq!(idx.get(&id).unwrap().stats.as_ref().unwrap().records, 2);
         // A hook whose session is still current leaves the move to `end`.
-        let id2 = begin(&store, "u", now, "start", None).unwrap().session_id;
+        let id2 = begin(&store, &project, "u", "start", Baseline::Skip)
+            .unwrap()
+            .session_id;
         let dir2 = store.run_dir(&id2).unwrap();
         fsx::append_line(&dir2.join(BUFFER), &line("s1"), 0o600).unwrap();
         after_append(&store, &id2).unwrap();
@@ -203,13 +228,15 @@ mod tests {
     fn the_next_session_sweeps_leftovers_of_ended_sessions() {
         let t = tempfile::tempdir().unwrap();
         let store = Store::new(t.path(), &Config::default());
-        let now = "2026-11-30T10:15:00Z".parse().unwrap();
-        let id = begin(&store, "t", now, "start", None).unwrap().session_id;
+        let project = project(t.path());
+        let id = begin(&store, &project, "t", "start", Baseline::Skip)
+            .unwrap()
+            .session_id;
         let dir = store.run_dir(&id).unwrap();
-        super::super::end::end(&store, t.path(), &Config::default(), None, now).unwrap();
+        super::super::end::end(&store, &project, None).unwrap();
         fsx::append_line(&dir.join(PENDING), &line("p1"), 0o600).unwrap();
         fsx::append_line(&dir.join(BUFFER), &line("b1"), 0o600).unwrap();
-        begin(&store, "next", now, "start", None).unwrap();
+        begin(&store, &project, "next", "start", Baseline::Skip).unwrap();
         let trail = std::fs::read_to_string(dir.join(TRAIL)).unwrap();
         assert_eq!(trail.lines().count(), 2, "{trail}");
         assert_eq!(std::fs::read_to_string(dir.join(BUFFER)).unwrap(), "");

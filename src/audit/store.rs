@@ -17,7 +17,7 @@
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -162,16 +162,13 @@ impl Store {
 pub(crate) struct SessionMeta {
     pub(crate) session_id: String,
     pub(crate) task: String,
-    #[serde(with = "super::time_serde::required")]
+    /// Whole seconds (`2026-11-30T10:15:00Z`): `new` drops the fraction.
     pub(crate) start_time: DateTime<Utc>,
     pub(crate) status: String,
     #[serde(default)]
     pub(crate) expected_record_types: Vec<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "super::time_serde::optional"
-    )]
+    /// Whole seconds, as `start_time`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) end_time: Option<DateTime<Utc>>,
     /// HEAD when the session started (for the integrity check); none when unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -189,11 +186,13 @@ pub(crate) struct SessionMeta {
 }
 
 impl SessionMeta {
+    /// A session starting `now`. The start is kept to the second: chrono writes a fraction
+    /// when there is one, and session.json and the index have always held whole seconds.
     pub(crate) fn new(id: &str, task: &str, now: DateTime<Utc>) -> SessionMeta {
         SessionMeta {
             session_id: id.to_string(),
             task: task.to_string(),
-            start_time: now,
+            start_time: now.trunc_subsecs(0),
             status: "in_progress".into(),
             expected_record_types: vec!["data".into(), "change".into(), "conversation".into()],
             end_time: None,
@@ -298,6 +297,39 @@ mod tests {
         assert!(s.current().is_err());
         s.clear_current().unwrap();
         s.clear_current().unwrap();
+    }
+
+    /// chrono's serde writes a fraction of a second when there is one; session.json has always
+    /// held whole seconds, and older files (any RFC 3339 offset) still read.
+    #[test]
+    fn session_times_are_whole_seconds_and_old_files_read() {
+        let t = tempfile::tempdir().unwrap();
+        let s = store(t.path());
+        let now = "2026-11-30T10:15:00.750Z".parse().unwrap();
+        let id = claim_new_id(&s, now).unwrap();
+        let mut m = SessionMeta::new(&id, "t", now);
+        m.end_time = Some(m.start_time);
+        write_meta(&s, &m).unwrap();
+        let text = std::fs::read_to_string(s.runs().join(&id).join(SESSION)).unwrap();
+        assert!(
+            text.contains("\"start_time\": \"2026-11-30T10:15:00Z\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("\"end_time\": \"2026-11-30T10:15:00Z\""),
+            "{text}"
+        );
+        std::fs::write(
+            s.runs().join(&id).join(SESSION),
+            "{\"session_id\":\"x\",\"task\":\"t\",\"start_time\":\"2026-11-30T11:15:00+01:00\",\"status\":\"in_progress\",\"end_time\":null}",
+        )
+        .unwrap();
+        let back = read_meta(&s, &id).unwrap();
+        assert_eq!(
+            back.start_time,
+            "2026-11-30T10:15:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+        assert_eq!(back.end_time, None);
     }
 
     #[test]
