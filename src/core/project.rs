@@ -83,6 +83,14 @@ impl Project {
         }
     }
 
+    /// Another project folder (a relay work tree, a `--root` given to a subcommand) in the
+    /// same run: the same context and readers, that folder's own config.
+    #[must_use]
+    pub fn for_root(&self, root: PathBuf) -> Project {
+        let loaded = config::load(&self.ctx, &root);
+        Project::with_loaded(self.ctx.clone(), root, loaded, self.readers)
+    }
+
     /// A project on the default configuration (unit tests).
     pub fn with_config(ctx: Ctx, root: PathBuf, config: Config) -> Project {
         let loaded = Effective {
@@ -129,7 +137,9 @@ impl Project {
         self.redactor().redact(text).text
     }
 
-    /// The git state of the project's repository, read once.
+    /// The git state of the project's repository, read once per run and kept: a handler that
+    /// runs after another one wrote or committed sees the state from before (read
+    /// `git::state` afresh where that matters).
     pub fn git(&self) -> Result<&GitState> {
         self.git
             .get_or_init(|| git::state(&self.root).map_err(|e| e.to_string()))
