@@ -44,18 +44,11 @@ pub(crate) fn session_changes(project: &Project) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
-    use crate::core::config::Config;
-    use crate::core::ctx::{Ctx, Env};
+
     use std::path::Path;
 
     fn project(root: &Path) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::System,
-            root.into(),
-        );
-        Project::with_config(ctx, root.into(), Config::default())
+        Project::for_test(root, None)
     }
 
     #[test]

@@ -168,19 +168,14 @@ pub(crate) fn flush_session(store: &Store, id: &str) -> Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
+
     use crate::core::config::Config;
-    use crate::core::ctx::{Ctx, Env};
+
     use crate::core::fsx;
     use std::path::Path;
 
     fn project(root: &Path) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::Fixed("2026-11-30T10:15:00Z".parse().unwrap()),
-            root.into(),
-        );
-        Project::with_config(ctx, root.into(), Config::default())
+        Project::for_test(root, Some("2026-11-30T10:15:00Z"))
     }
 
     fn line(id: &str) -> String {

@@ -81,17 +81,11 @@ pub(crate) fn compile_patterns(patterns: &[String]) -> Vec<Regex> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
+
     use crate::core::config::Config;
-    use crate::core::ctx::{Ctx, Env};
 
     fn project(at: &str) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::Fixed(at.parse().unwrap()),
-            "/p".into(),
-        );
-        Project::with_config(ctx, "/p".into(), Config::default())
+        Project::for_test("/p", Some(at))
     }
 
     #[test]

@@ -156,9 +156,7 @@ fn exit_code(call: &ToolCall) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
-    use crate::core::config::Config;
-    use crate::core::ctx::{Ctx, Env};
+
     use serde_json::json;
 
     fn call(tool: &str, input: Value) -> ToolCall {
@@ -172,12 +170,7 @@ mod tests {
     }
 
     fn project(at: &str) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::Fixed(at.parse().unwrap()),
-            "/p".into(),
-        );
-        Project::with_config(ctx, "/p".into(), Config::default())
+        Project::for_test("/p", Some(at))
     }
 
     fn common(agent: Option<&str>) -> Common {

@@ -200,6 +200,25 @@ impl Project {
     }
 }
 
+#[cfg(test)]
+impl Project {
+    /// A project at `root` on the default config, with an empty environment and the clock
+    /// stopped at `now` (RFC 3339) or the system clock: what unit tests need.
+    pub(crate) fn for_test(root: impl Into<PathBuf>, now: Option<&str>) -> Project {
+        use super::clock::Clock;
+        let clock = now
+            .and_then(super::time::parse)
+            .map_or(Clock::System, Clock::Fixed);
+        let root = root.into();
+        let ctx = Ctx::for_test(
+            super::ctx::Env::fixed::<[(&str, &str); 0], _, _>([]),
+            clock,
+            root.clone(),
+        );
+        Project::with_config(ctx, root, Config::default())
+    }
+}
+
 /// Whether two paths name the same folder (after resolving links; as given when they cannot
 /// be resolved).
 fn same_dir(a: &Path, b: &Path) -> bool {

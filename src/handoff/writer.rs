@@ -341,8 +341,6 @@ pub(crate) fn next_free_id(dir: &Path, now: DateTime<Utc>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
-    use crate::core::ctx::{Ctx, Env};
 
     fn req(body: &str) -> Request {
         Request {
@@ -358,12 +356,7 @@ mod tests {
     }
 
     fn project(root: &Path) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::System,
-            root.to_path_buf(),
-        );
-        Project::with_config(ctx, root.to_path_buf(), Config::default())
+        Project::for_test(root, None)
     }
 
     const BODY: &str =

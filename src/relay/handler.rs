@@ -241,17 +241,10 @@ fn message(text: String) -> Contribution {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
-    use crate::core::ctx::{Ctx, Env};
 
     /// A project in `root` on the default config.
     fn project(root: &std::path::Path) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::System,
-            root.into(),
-        );
-        Project::with_config(ctx, root.into(), Config::default())
+        Project::for_test(root, None)
     }
 
     #[test]
