@@ -8,7 +8,7 @@ use super::learn::{self, Learning};
 use super::notes;
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
-use crate::core::git::{self, CommitOutcome};
+use crate::core::git::Outcome;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::text::one_line;
@@ -385,19 +385,25 @@ fn promote(project: &Project, dir: &Path, given: &[Instinct]) -> Vec<String> {
     .unwrap_or_default()
 }
 
+/// How long a save lets the commit (and the repository's hooks) run.
+const COMMIT_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Commits `.rune/` when configured; the outcome as the report shows it.
 pub(crate) fn commit(project: &Project, rune: &Rune) -> String {
     if !project.config().bridge.commit {
         return "skipped (bridge.commit is off)".into();
     }
-    match git::commit_paths(
-        &project.root,
+    match project.commit(
         &[rune.rel.as_path()],
         "chore: update rune session state",
+        COMMIT_WAIT,
     ) {
-        Ok(CommitOutcome::Committed(sha)) => sha.chars().take(7).collect(),
-        Ok(CommitOutcome::NoGit) => "skipped (no git)".into(),
-        Ok(CommitOutcome::NothingToCommit) => "skipped (nothing to commit)".into(),
+        Ok(Outcome::Committed { sha }) => sha.chars().take(7).collect(),
+        Ok(Outcome::NoGit) => "skipped (no git)".into(),
+        Ok(Outcome::NothingToCommit) => "skipped (nothing to commit)".into(),
+        Ok(refused @ Outcome::NotCommitted { .. }) => {
+            format!("{refused} (the files are saved)")
+        }
         Err(e) => format!("failed ({e}); the files are saved, commit them by hand"),
     }
 }

@@ -11,12 +11,13 @@
 use super::config::{self, Config, Effective};
 use super::ctx::Ctx;
 use super::error::{Error, Result};
-use super::git::{self, GitState};
+use super::git::{self, GitState, Outcome};
 use super::redact::Redactor;
 use super::root::project_root;
 use chrono::{DateTime, Utc};
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// What one subsystem reads of another's state, each through the owner's own reader.
 #[derive(Debug, Clone, Copy)]
@@ -182,6 +183,21 @@ impl Project {
             Some(why) => Err(Error::Invalid(why)),
             None => Ok(()),
         }
+    }
+
+    /// Commits exactly `paths` (relative to the project root, which may be a subdirectory of
+    /// the work tree) through the git guard (`core::git`): only on a branch, never during a
+    /// merge, rebase or other operation, with the repository's hooks and signing, within
+    /// `deadline`. A refusal is a value (`Outcome::NotCommitted`) whose line says why and
+    /// what to run.
+    pub fn commit(&self, paths: &[&Path], message: &str, deadline: Duration) -> Result<Outcome> {
+        let path_env = self.env("PATH");
+        git::commit_paths_guarded(
+            &self.root,
+            paths,
+            message,
+            &git::CommitOptions::new(deadline, path_env.as_deref()),
+        )
     }
 
     /// A path under the project root.

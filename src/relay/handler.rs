@@ -190,7 +190,7 @@ fn on_stop(project: &Project, start: Instant) -> Result<Contribution> {
             commit,
             wake_up_prompt,
             ..
-        } if changed || matches!(commit, Committed::Made { .. }) => Ok(message(format!(
+        } if changed || matches!(commit, Committed::Made { .. } | Committed::Refused { .. }) => Ok(message(format!(
             "baton relay: cycle budget reached ({}/{}): handed off {loop_id} to {packet}; {}. Next session: {wake_up_prompt}",
             s.cycles_this_session,
             s.cycle_budget,

@@ -206,7 +206,12 @@ fn bump_and_commit(
     state.set(ls::LOOP_ID, &packet.loop_id);
     state.save(layout)?;
     let message = format!("weave-loop: resume (at {})", packet.loop_id);
-    let commit = commit(&project.root, &[&layout.loop_state_rel], &message)?;
+    let commit = commit(
+        project,
+        &[&layout.loop_state_rel],
+        &message,
+        super::commit::CLI_COMMIT_WAIT,
+    )?;
     Ok(Outcome::Resumed {
         loop_id: packet.loop_id.clone(),
         packet_id: id.clone(),

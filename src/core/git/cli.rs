@@ -74,6 +74,59 @@ impl Git<'_> {
     }
 }
 
+/// Stages `specs` with `git add`; the refusal when that failed or ran out of time (our
+/// paths' index entries then reset to HEAD's).
+fn stage(git: &Git<'_>, repo: &Repository, specs: &Specs) -> Result<Option<Outcome>> {
+    let paths = &specs.commit;
+    for (flag, list) in [("-A", &specs.add), ("-u", &specs.update)] {
+        if list.is_empty() {
+            continue;
+        }
+        let mut args = vec!["add".to_string(), flag.to_string(), "--".to_string()];
+        args.extend(list.iter().map(|s| literal(s)));
+        match git.run(&args, &[]) {
+            Some(run) if run.ok() => {}
+            Some(run) if run.ended != Ended::TimedOut => {
+                commit::unstage(repo, paths)?;
+                return Ok(Some(Outcome::refused(
+                    Refusal::Failed(first_line(&run.output)),
+                    paths,
+                )));
+            }
+            _ => {
+                clear_index_locks(repo.path());
+                commit::unstage(repo, paths)?;
+                return Ok(Some(Outcome::refused(
+                    Refusal::TimedOut(git.opts.deadline),
+                    paths,
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The arguments of `git commit` for `paths` with the message in `message_file`.
+fn commit_args(repo: &Repository, message_file: &Path, paths: &[String]) -> Vec<String> {
+    // Auto-maintenance (auto-gc before git 2.29) after a commit can repack for seconds:
+    // not inside baton's deadline (the user's next commit runs it). The identity fallback is libgit2's path's, used
+    // only where the configuration has none (an author in the environment still wins).
+    let mut args: Vec<String> = ["-c", "maintenance.auto=false", "-c", "gc.auto=0"]
+        .map(String::from)
+        .to_vec();
+    if hooks::missing_config(repo, "user.name") {
+        args.extend(["-c".into(), "user.name=baton".into()]);
+    }
+    if hooks::missing_config(repo, "user.email") {
+        args.extend(["-c".into(), "user.email=baton@localhost".into()]);
+    }
+    args.extend(["commit", "--only", "--quiet", "--cleanup=verbatim", "-F"].map(String::from));
+    args.push(message_file.to_string_lossy().into_owned());
+    args.push("--".into());
+    args.extend(paths.iter().map(|s| literal(s)));
+    args
+}
+
 /// Commits `specs` through `program` (a `git` executable). The repository passed the guard.
 pub(super) fn commit(
     repo: &Repository,
@@ -100,24 +153,8 @@ pub(super) fn commit(
     };
     let before = head(repo);
 
-    for (flag, list) in [("-A", &specs.add), ("-u", &specs.update)] {
-        if list.is_empty() {
-            continue;
-        }
-        let mut args = vec!["add".to_string(), flag.to_string(), "--".to_string()];
-        args.extend(list.iter().map(|s| literal(s)));
-        match git.run(&args, &[]) {
-            Some(run) if run.ok() => {}
-            Some(run) if run.ended != Ended::TimedOut => {
-                commit::unstage(repo, paths)?;
-                return refuse(Refusal::Failed(first_line(&run.output)));
-            }
-            _ => {
-                clear_index_locks(gitdir);
-                commit::unstage(repo, paths)?;
-                return refuse(Refusal::TimedOut(opts.deadline));
-            }
-        }
+    if let Some(refused) = stage(&git, repo, specs)? {
+        return Ok(refused);
     }
     if !commit::staged_change(repo, paths)? {
         return Ok(Outcome::NothingToCommit);
@@ -135,22 +172,7 @@ pub(super) fn commit(
             message_file.display()
         )));
     }
-    // Auto-maintenance (auto-gc before git 2.29) after a commit can repack for seconds:
-    // not inside baton's deadline (the user's next commit runs it). The identity fallback is libgit2's path's, used
-    // only where the configuration has none (an author in the environment still wins).
-    let mut args: Vec<String> = ["-c", "maintenance.auto=false", "-c", "gc.auto=0"]
-        .map(String::from)
-        .to_vec();
-    if hooks::missing_config(repo, "user.name") {
-        args.extend(["-c".into(), "user.name=baton".into()]);
-    }
-    if hooks::missing_config(repo, "user.email") {
-        args.extend(["-c".into(), "user.email=baton@localhost".into()]);
-    }
-    args.extend(["commit", "--only", "--quiet", "--cleanup=verbatim", "-F"].map(String::from));
-    args.push(message_file.to_string_lossy().into_owned());
-    args.push("--".into());
-    args.extend(paths.iter().map(|s| literal(s)));
+    let args = commit_args(repo, &message_file, paths);
     let run = git.run(
         &args,
         &[

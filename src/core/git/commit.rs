@@ -4,12 +4,11 @@
 
 use super::guard::{self, Refusal};
 use super::{cli, hooks, pathspec};
-use crate::core::ctx::Env;
 use crate::core::error::{Error, Result};
 use crate::core::exec;
 use git2::{ErrorCode, Repository};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// How `commit_paths_guarded` may reach git.
@@ -253,46 +252,4 @@ fn commit_with_libgit2(repo: &Repository, specs: &[String], message: &str) -> Re
 
 pub(super) fn git_err(what: &str, e: &git2::Error) -> Error {
     Error::Git(format!("{what}: {}", e.message()))
-}
-
-/// What `commit_paths` did (its callers' shape; `commit_paths_guarded` returns `Outcome`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CommitOutcome {
-    /// Not inside a git repository: nothing committed (a value, not an error).
-    NoGit,
-    /// The paths hold no change against HEAD.
-    NothingToCommit,
-    /// A commit was made; its full SHA.
-    Committed(String),
-}
-
-/// How long `commit_paths` lets git and the repository's hooks run.
-const COMMIT_PATHS_DEADLINE: Duration = Duration::from_secs(8);
-
-/// The former call shape, kept while its callers move: use `commit_paths_guarded`. `paths`
-/// are relative to the **work tree** (not the project directory) or absolute. It goes
-/// through the same guard, with the process's `PATH` and an 8 s deadline; a refusal is an
-/// `Error::Git` whose text is the refusal's line.
-pub fn commit_paths(dir: &Path, paths: &[&Path], message: &str) -> Result<CommitOutcome> {
-    let top = match Repository::discover(dir) {
-        Ok(r) => r.workdir().map(Path::to_path_buf),
-        Err(e) if e.code() == ErrorCode::NotFound => return Ok(CommitOutcome::NoGit),
-        Err(e) => return Err(git_err("open", &e)),
-    };
-    let absolute: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| match &top {
-            Some(t) if p.is_relative() => t.join(p),
-            _ => p.to_path_buf(),
-        })
-        .collect();
-    let refs: Vec<&Path> = absolute.iter().map(PathBuf::as_path).collect();
-    let path_env = Env::process().var("PATH");
-    let opts = CommitOptions::new(COMMIT_PATHS_DEADLINE, path_env.as_deref());
-    match commit_paths_guarded(dir, &refs, message, &opts)? {
-        Outcome::NoGit => Ok(CommitOutcome::NoGit),
-        Outcome::NothingToCommit => Ok(CommitOutcome::NothingToCommit),
-        Outcome::Committed { sha } => Ok(CommitOutcome::Committed(sha)),
-        refused @ Outcome::NotCommitted { .. } => Err(Error::Git(refused.to_string())),
-    }
 }

@@ -43,7 +43,7 @@ mod commit;
 mod guard;
 mod hooks;
 mod pathspec;
-pub use commit::{commit_paths, commit_paths_guarded, CommitOptions, CommitOutcome, Outcome};
+pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
 pub use guard::{commit_blocker, Operation, Refusal};
 
 use super::error::{Error, Result};
