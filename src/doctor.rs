@@ -3,6 +3,7 @@
 
 use crate::core::config;
 use crate::core::ctx::Ctx;
+use crate::core::fsx;
 use crate::core::git::{self, GitState};
 use crate::core::io;
 use crate::core::project::Project;
@@ -345,7 +346,11 @@ fn writable(dir: &Path) -> Result<(), String> {
 }
 
 fn read_json(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = match fsx::read_limited(path, fsx::Limit::STATE) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Err(format!("{}: missing", path.display())),
+        Err(e) => return Err(e.to_string()),
+    };
     serde_json::from_str(&text).map_err(|e| format!("{}: invalid JSON: {e}", path.display()))
 }
 

@@ -42,6 +42,7 @@ pub(crate) fn session_changes(project: &Project) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

@@ -166,6 +166,7 @@ pub(crate) fn flush_session(store: &Store, id: &str) -> Result<usize> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

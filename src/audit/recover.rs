@@ -16,6 +16,7 @@ use super::store::{self, Store};
 use super::trail;
 use crate::core::budget::cut_to_tokens;
 use crate::core::error::{Error, Result};
+use crate::core::fsx;
 use crate::core::text::{clip, one_line};
 use std::collections::HashMap;
 use std::path::Path;
@@ -187,7 +188,9 @@ fn latest_report(store: &Store) -> Option<String> {
         .filter(|n| n.starts_with("daily_") && Path::new(n).extension().is_some_and(|e| e == "md"))
         .collect();
     names.sort();
-    std::fs::read_to_string(store.reports().join(names.last()?)).ok()
+    fsx::read_limited(&store.reports().join(names.last()?), fsx::Limit::DOCUMENT)
+        .ok()
+        .flatten()
 }
 
 /// The markdown section starting with a heading that begins with `prefix`.

@@ -103,8 +103,8 @@ impl Store {
     pub(crate) fn current(&self) -> Result<Option<String>> {
         let path = self.current_file();
         fsx::refuse_symlink(&path)?;
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
+        match fsx::read_limited(&path, fsx::Limit::POINTER)? {
+            Some(text) => {
                 let id = text.trim();
                 if id.is_empty() {
                     return Ok(None);
@@ -112,8 +112,7 @@ impl Store {
                 fsx::validate_component("session id in .current_session", id)?;
                 Ok(Some(id.to_string()))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::io("read", &path, e)),
+            None => Ok(None),
         }
     }
 
@@ -214,7 +213,13 @@ impl SessionMeta {
 pub(crate) fn read_meta(store: &Store, id: &str) -> Result<SessionMeta> {
     let path = store.run_dir(id)?.join(SESSION);
     fsx::refuse_symlink(&path)?;
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    let text = fsx::read_limited(&path, fsx::Limit::STATE)?.ok_or_else(|| {
+        Error::io(
+            "read",
+            &path,
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        )
+    })?;
     serde_json::from_str(&text).map_err(|e| {
         Error::Invalid(format!(
             "{} is not a valid session file ({e}); fix or remove it",
@@ -259,6 +264,7 @@ pub(crate) fn claim_new_id(store: &Store, now: DateTime<Utc>) -> Result<String> 
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

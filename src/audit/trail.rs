@@ -13,6 +13,7 @@
 
 use super::record::{self, Record};
 use crate::core::error::{Error, Result};
+use crate::core::fsx;
 use serde::de::DeserializeOwned;
 use std::collections::{HashMap, HashSet};
 use std::fs::OpenOptions;
@@ -42,16 +43,9 @@ impl<T: DeserializeOwned> Records<T> {
     /// Adds the lines of `path` (missing file: nothing). `label` names it in problems. Bytes
     /// that are not UTF-8 are read as U+FFFD, so one bad byte costs one line, not the file.
     pub(crate) fn add_file(&mut self, path: &Path, label: &str) -> Result<()> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
-                String::from_utf8_lossy(&bytes).into_owned()
-            }
-            Err(e) => return Err(Error::io("read", path, e)),
-        };
-        self.add_text(&text, label);
+        if let Some(text) = fsx::read_lossy(path, fsx::Limit::LOG)? {
+            self.add_text(&text, label);
+        }
         Ok(())
     }
 
@@ -186,11 +180,7 @@ fn drain_locked(
 /// The lines of `block` whose `id` is not yet in `dst` (lines without an id are kept).
 fn filter_known(block: &[u8], dst: &Path) -> Result<Vec<u8>> {
     let mut known: HashSet<String> = HashSet::new();
-    let existing = match std::fs::read(dst) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(Error::io("read", dst, e)),
-    };
+    let existing = fsx::read_bytes_limited(dst, fsx::Limit::LOG)?.unwrap_or_default();
     for line in existing.split(|&b| b == b'\n') {
         if let Some(id) = id_of(line) {
             known.insert(id);
@@ -218,6 +208,7 @@ fn id_of(line: &[u8]) -> Option<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::fsx;

@@ -237,6 +237,7 @@ pub(crate) fn render(records: &[Record]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

@@ -8,6 +8,7 @@ use super::learn::{self, Learning};
 use super::notes;
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
+use crate::core::fsx;
 use crate::core::git::Outcome;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
@@ -228,13 +229,13 @@ fn python_context(root: &Path, given: Option<&PythonInput>) -> Option<String> {
 }
 
 fn detect_python_version(root: &Path) -> Option<String> {
-    if let Ok(v) = std::fs::read_to_string(root.join(".python-version")) {
+    if let Ok(Some(v)) = fsx::read_limited(&root.join(".python-version"), fsx::Limit::POINTER) {
         let v = v.lines().next().unwrap_or("").trim().to_string();
         if !v.is_empty() {
             return Some(v);
         }
     }
-    let py = std::fs::read_to_string(root.join("pyproject.toml")).ok()?;
+    let py = fsx::read_limited(&root.join("pyproject.toml"), fsx::Limit::STATE).ok()??;
     py.lines().find_map(|l| {
         let l = l.trim();
         let rest = l.strip_prefix("requires-python")?.trim_start();

@@ -316,7 +316,7 @@ fn read_existing(path: &Path) -> Result<Option<String>> {
         }
         Ok(_) => {}
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+    let bytes = fsx::read_bytes_limited(path, fsx::Limit::DOCUMENT)?.unwrap_or_default();
     String::from_utf8(bytes).map(Some).map_err(|_| {
         Error::Invalid(format!(
             "{} is not UTF-8 text; save under a new SESSION-ID",
@@ -339,6 +339,7 @@ pub(crate) fn next_free_id(dir: &Path, now: DateTime<Utc>) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

@@ -239,6 +239,7 @@ fn message(text: String) -> Contribution {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

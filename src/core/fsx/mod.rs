@@ -17,7 +17,7 @@ mod read;
 
 pub use inside::{check_inside, ensure_dir_in, join_inside};
 pub use lock::{LockOptions, MkdirLock, Ownerless, OWNERLESS_GRACE};
-pub use read::{open_regular, read_bytes_limited, read_limited, Limit};
+pub use read::{open_regular, read_bytes_limited, read_limited, read_lossy, Limit};
 
 use super::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
@@ -40,7 +40,9 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
         .map_err(|e| Error::io("set permissions on", dir, e))
 }
 
-/// Creates `dir` and its parents if missing. Refuses a symlink at `dir`.
+/// Creates `dir` and its parents if missing. Refuses a symlink at `dir` (only there: a state
+/// folder under the project root goes through `ensure_dir_in`, which checks every level).
+#[allow(clippy::disallowed_methods)] // folders outside any project: the user's own stores
 pub fn ensure_dir(dir: &Path) -> Result<()> {
     refuse_symlink(dir)?;
     fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))
@@ -94,6 +96,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         return result;
     }
     // Make the rename itself durable; a failure here loses nothing already written.
+    #[allow(clippy::disallowed_methods)] // opens a folder we just wrote into, to sync it
     if let Ok(d) = File::open(&dir) {
         let _ = d.sync_all();
     }
@@ -242,6 +245,7 @@ pub(crate) fn unique_suffix() -> u64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

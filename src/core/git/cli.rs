@@ -13,6 +13,7 @@ use super::guard::Refusal;
 use super::hooks;
 use crate::core::error::Result;
 use crate::core::exec::{self, Ended, Run};
+use crate::core::fsx;
 use git2::{Oid, Repository};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -180,7 +181,10 @@ pub(super) fn commit(
             ("GIT_TRACE2_EVENT_BRIEF", "true"),
         ],
     );
-    let traced = std::fs::read_to_string(&trace).unwrap_or_default();
+    let traced = fsx::read_lossy(&trace, fsx::Limit::STATE)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
     let _ = std::fs::remove_file(&trace);
     let _ = std::fs::remove_file(&message_file);
     let timed_out = run.as_ref().is_none_or(|r| r.ended == Ended::TimedOut);

@@ -2,6 +2,7 @@
 //! work tree, no operation in progress, no conflicts), and why not when it is not: each
 //! `Refusal` is one line for the user with the fix.
 
+use crate::core::fsx;
 use git2::{ErrorCode, Repository, RepositoryState};
 use std::fmt;
 use std::path::Path;
@@ -297,7 +298,7 @@ fn operation(repo: &Repository) -> Option<Operation> {
         if dir.join("BISECT_START").exists() {
             return Some(Operation::Bisect);
         }
-        let todo = std::fs::read_to_string(dir.join("sequencer/todo")).ok()?;
+        let todo = fsx::read_lossy(&dir.join("sequencer/todo"), fsx::Limit::STATE).ok()??;
         let first = todo
             .lines()
             .map(str::trim)
@@ -328,6 +329,7 @@ fn unmerged(index: &git2::Index) -> Vec<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::git::testkit::Fx;

@@ -223,6 +223,8 @@ pub fn changed_since(dir: &Path, from: &str) -> Result<Vec<String>> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their repositories directly
 mod testkit;
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their repositories directly
 mod tests;
