@@ -97,6 +97,7 @@ fn append(store: &Store, project: &Project, build: impl FnOnce() -> Vec<Record>)
 /// none is and `audit.auto_start` is on) with its last records, the recent sessions, and the
 /// unfinished ones.
 fn session_start(store: &Store, project: &Project) -> Result<Contribution> {
+    lifecycle::abandon_orphans(store, project.now());
     let current = lifecycle::current_or_start(store, project, Baseline::ReadGit)?;
     let (index, _) = index::load(store)?;
     let mut body = match &current {

@@ -87,6 +87,62 @@ fn usable(store: &Store) -> Result<Option<String>> {
     Ok(current.filter(|id| store.run_dir(id).is_ok_and(|d| d.is_dir())))
 }
 
+/// An automatic session that is no longer current and has seen nothing for this long was
+/// left by a start that was killed half-way (or replaced): it is closed as `abandoned`.
+pub(crate) const ORPHAN_AFTER: chrono::Duration = chrono::Duration::minutes(10);
+
+/// Closes orphaned automatic sessions: `in_progress`, begun by a hook, not current, and with
+/// no file of theirs changed for `ORPHAN_AFTER`. Reads only the sessions the index lists as
+/// in progress (a handful), so it does not grow with the history. Returns the ids closed.
+pub(crate) fn abandon_orphans(store: &Store, now: chrono::DateTime<chrono::Utc>) -> Vec<String> {
+    let Ok((idx, _)) = index::load(store) else {
+        return Vec::new();
+    };
+    let current = store.current().ok().flatten();
+    let mut closed = Vec::new();
+    for e in idx.sessions.iter().filter(|e| e.status == "in_progress") {
+        if Some(&e.id) == current.as_ref() {
+            continue;
+        }
+        let Ok(mut meta) = store::read_meta(store, &e.id) else {
+            continue;
+        };
+        let quiet_since = store
+            .run_dir(&e.id)
+            .ok()
+            .and_then(|d| last_change(&d))
+            .unwrap_or(meta.start_time);
+        if meta.status != "in_progress"
+            || meta.started_by.as_deref() != Some("auto")
+            || now - quiet_since < ORPHAN_AFTER
+        {
+            continue;
+        }
+        meta.status = "abandoned".into();
+        meta.end_time = Some(now);
+        if store::write_meta(store, &meta).is_ok()
+            && index::update(store, |i| {
+                index::upsert(i, Entry::from_meta(&meta));
+                Ok(())
+            })
+            .is_ok()
+        {
+            closed.push(e.id.clone());
+        }
+    }
+    closed
+}
+
+/// When a file in run directory `dir` last changed (its newest mtime).
+fn last_change(dir: &std::path::Path) -> Option<chrono::DateTime<chrono::Utc>> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.metadata().ok()?.modified().ok())
+        .max()
+        .map(chrono::DateTime::<chrono::Utc>::from)
+}
+
 /// Called by a hook after it appended to the buffer of session `id`. A hook that read
 /// `.current_session` before `end` cleared it can append after end's last move; such a
 /// record would stay in a completed session's buffer. `end` clears `.current_session`

@@ -88,9 +88,16 @@ pub(crate) enum Command {
 /// Runs a `baton audit` command; returns the exit code.
 pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
     let store = Store::new(&project.root, project.config());
+    if !matches!(command, Command::Status { .. } | Command::Recover { .. }) {
+        project.require_state()?;
+    }
     match command {
         Command::Start { task, force } => {
-            crate::out!("{}", start::start(&store, project, &task, force)?);
+            // The task is stored (session.json, the index) and shown in every report: a
+            // secret pasted into it is redacted before it is kept.
+            let task = project.redact(&task);
+            let text = start::start(&store, project, &task, force)?;
+            crate::out!("{}", project.redact(&text));
             Ok(0)
         }
         Command::End { session, json } => {
@@ -106,7 +113,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                     })
                 );
             } else {
-                crate::out!("{}", ended.summary);
+                crate::out!("{}", project.redact(&ended.summary));
                 crate::outln!(
                     "\nSummary written to {}",
                     store.run_dir(&ended.id)?.join(store::SUMMARY).display()
@@ -122,16 +129,17 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             Ok(0)
         }
         Command::Recover { target } => {
-            crate::out!("{}", recover::recover(&store, target.as_deref())?);
+            let text = recover::recover(&store, target.as_deref())?;
+            crate::out!("{}", project.redact(&text));
             Ok(0)
         }
         Command::ReportDaily { args, html } => {
             let (date, review) = report::parse_args(&args, project.now())?;
             let out = report::run(&store, project, date, review, html)?;
-            crate::out!("{out}");
+            crate::out!("{}", project.redact(&out));
             Ok(0)
         }
-        Command::Status { json } => status::show(&store, json),
+        Command::Status { json } => status::show(&store, project, json),
         Command::Reindex => {
             let i = index::update(&store, |i| {
                 *i = index::rebuild(&store);

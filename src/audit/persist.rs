@@ -182,6 +182,7 @@ mod tests {
     fn marks_of_another_type_or_without_a_place_are_not_counted() {
         let t = tempfile::tempdir().unwrap();
         let store = Store {
+            root: t.path().to_path_buf(),
             dir: t.path().to_path_buf(),
             shared: false,
         };

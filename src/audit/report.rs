@@ -50,7 +50,7 @@ pub(crate) fn run(
         text.push_str(&super::report_review::review(store, &day, project.now())?);
     }
     store.ensure()?;
-    fsx::ensure_private_dir(&store.reports())?;
+    fsx::ensure_private_dir_in(&store.root, &store.reports())?;
     let stem = format!("daily_{}", date.format("%Y%m%d"));
     let md = store.reports().join(format!("{stem}.md"));
     fsx::atomic_write(&md, text.as_bytes(), store.file_mode())?;

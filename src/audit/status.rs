@@ -7,6 +7,7 @@ use super::persist::{self, Unpersisted};
 use super::recover;
 use super::store::{self, Store};
 use crate::core::error::{Error, Result};
+use crate::core::project::Project;
 
 /// What `status` reports.
 struct Survey {
@@ -50,7 +51,7 @@ impl Survey {
 
 /// Prints the status; returns the exit code (1 with `--json` when a session file needs
 /// fixing; without it, that is an error after the listing).
-pub(crate) fn show(store: &Store, json: bool) -> Result<i32> {
+pub(crate) fn show(store: &Store, project: &Project, json: bool) -> Result<i32> {
     let s = Survey::take(store)?;
     if json {
         crate::outln!(
@@ -66,7 +67,7 @@ pub(crate) fn show(store: &Store, json: bool) -> Result<i32> {
         );
         return Ok(i32::from(!s.bad.is_empty()));
     }
-    print_text(store, &s);
+    crate::out!("{}", project.redact(&text(store, &s)));
     if !s.bad.is_empty() {
         return Err(Error::Invalid(format!(
             "{} session file(s) need fixing (listed above)",
@@ -76,30 +77,34 @@ pub(crate) fn show(store: &Store, json: bool) -> Result<i32> {
     Ok(0)
 }
 
-fn print_text(store: &Store, s: &Survey) {
-    crate::outln!("audit: {}", store.dir.display());
+/// The status as text (tasks and correction texts come from files anyone may edit: the
+/// caller prints it through the redactor).
+fn text(store: &Store, s: &Survey) -> String {
+    let mut out = format!("audit: {}\n", store.dir.display());
     match &s.current {
         Some(id) => {
             let task = s.index.get(id).map_or("", |e| e.task.as_str());
-            crate::outln!("current session: {id} — {task}");
+            out.push_str(&format!("current session: {id} — {task}\n"));
         }
-        None => crate::outln!("current session: none (`baton audit start \"task\"` starts one)"),
+        None => out.push_str("current session: none (`baton audit start \"task\"` starts one)\n"),
     }
-    crate::outln!("sessions: {}", s.index.sessions.len());
+    out.push_str(&format!("sessions: {}\n", s.index.sessions.len()));
     for e in s.unfinished() {
-        crate::outln!(
-            "unfinished: {} — {} (`baton audit end --session {}`)",
-            e.id,
-            e.task,
-            e.id
-        );
+        out.push_str(&format!(
+            "unfinished: {} — {} (`baton audit end --session {}`)\n",
+            e.id, e.task, e.id
+        ));
     }
     for c in &s.open_corrections {
-        crate::outln!("correction not persisted: {} \"{}\"", c.id, c.text);
+        out.push_str(&format!(
+            "correction not persisted: {} \"{}\"\n",
+            c.id, c.text
+        ));
     }
     for p in s.problems() {
-        crate::outln!("problem: {p}");
+        out.push_str(&format!("problem: {p}\n"));
     }
+    out
 }
 
 /// `session.json` files that cannot be read or hold a status the audit does not know.

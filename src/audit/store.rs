@@ -35,6 +35,8 @@ pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"]
 /// The audit's directory layout for one project.
 #[derive(Debug, Clone)]
 pub(crate) struct Store {
+    /// The project root: every folder below it is checked for links on the way.
+    pub(crate) root: PathBuf,
     /// `.boo/` (absolute).
     pub(crate) dir: PathBuf,
     /// Whether the trail is meant to be committed (`audit.shared`).
@@ -44,6 +46,7 @@ pub(crate) struct Store {
 impl Store {
     pub(crate) fn new(root: &Path, config: &Config) -> Store {
         Store {
+            root: root.to_path_buf(),
             dir: root.join(&config.paths.audit),
             shared: config.audit.shared,
         }
@@ -69,10 +72,13 @@ impl Store {
         self.dir.join("reports")
     }
 
-    /// The run directory of `id` (validated).
+    /// The run directory of `id` (validated; no link from the project root down to it, so
+    /// a `.boo/runs/<id>` linked elsewhere is refused before anything is written there).
     pub(crate) fn run_dir(&self, id: &str) -> Result<PathBuf> {
         fsx::validate_component("session id", id)?;
-        Ok(self.runs().join(id))
+        let dir = self.runs().join(id);
+        fsx::check_inside(&self.root, &dir)?;
+        Ok(dir)
     }
 
     /// The mode of files the audit writes.
@@ -86,7 +92,7 @@ impl Store {
 
     /// Creates `.boo/` and `runs/` (0700) and keeps them out of git unless shared.
     pub(crate) fn ensure(&self) -> Result<()> {
-        fsx::ensure_private_dir(&self.dir)?;
+        fsx::ensure_private_dir_in(&self.root, &self.dir)?;
         if self.shared {
             // Shared trails are merged by git's union driver; ids collapse duplicates on read.
             let attributes = self.dir.join(".gitattributes");
@@ -96,7 +102,7 @@ impl Store {
         } else {
             fsx::keep_out_of_git(&self.dir)?;
         }
-        fsx::ensure_private_dir(&self.runs())
+        fsx::ensure_private_dir_in(&self.root, &self.runs())
     }
 
     /// The current session's id, if one is set (and valid).
@@ -117,6 +123,7 @@ impl Store {
     }
 
     pub(crate) fn set_current(&self, id: &str) -> Result<()> {
+        fsx::check_inside(&self.root, &self.runs())?;
         fsx::atomic_write(
             &self.current_file(),
             format!("{id}\n").as_bytes(),
@@ -248,9 +255,10 @@ pub(crate) fn claim_new_id(store: &Store, now: DateTime<Utc>) -> Result<String> 
             format!("{base}_{n}")
         };
         let dir = store.runs().join(&id);
+        fsx::check_inside(&store.root, &store.runs())?;
         match std::fs::create_dir(&dir) {
             Ok(()) => {
-                fsx::ensure_private_dir(&dir)?;
+                fsx::ensure_private_dir_in(&store.root, &dir)?;
                 return Ok(id);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -270,6 +278,7 @@ mod tests {
 
     fn store(t: &Path) -> Store {
         Store {
+            root: t.to_path_buf(),
             dir: t.join(".boo"),
             shared: false,
         }

@@ -38,6 +38,8 @@ pub(crate) fn header(file: &str) -> &'static str {
 /// The project's `.rune/` folder.
 #[derive(Debug, Clone)]
 pub(crate) struct Rune {
+    /// The project root: the folder and its files are checked for links below it.
+    pub(crate) root: PathBuf,
     /// Absolute path of the folder.
     pub(crate) dir: PathBuf,
     /// The folder relative to the project root (for commits and messages).
@@ -53,6 +55,7 @@ impl Rune {
     /// The folder `config` names under `root`.
     pub(crate) fn new(root: &Path, config: &Config) -> Rune {
         Rune {
+            root: root.to_path_buf(),
             dir: root.join(&config.paths.bridge),
             rel: config.paths.bridge.clone(),
         }
@@ -88,7 +91,7 @@ impl Rune {
 
     fn lock_within(&self, wait: Duration) -> Result<fsx::MkdirLock> {
         if !self.dir.exists() {
-            fsx::ensure_private_dir(&self.dir)?;
+            fsx::ensure_private_dir_in(&self.root, &self.dir)?;
         }
         fsx::refuse_symlink(&self.dir)?;
         // The lock lives beside the folder so `git add .rune/` never sees it.
@@ -127,7 +130,9 @@ impl Rune {
 
     /// Rewrites `file` atomically (old or new, never torn). Call under `lock`.
     pub(crate) fn write(&self, file: &str, text: &str) -> Result<()> {
-        fsx::atomic_write(&self.path(file), text.as_bytes(), fsx::PRIVATE_FILE)
+        let path = self.path(file);
+        fsx::check_inside(&self.root, &path)?;
+        fsx::atomic_write(&path, text.as_bytes(), fsx::PRIVATE_FILE)
     }
 
     /// Appends `entry` (whole lines) to `file`, creating it with its header when missing.
@@ -137,6 +142,7 @@ impl Rune {
     pub(crate) fn append(&self, file: &str, entry: &str) -> Result<()> {
         let line = entry.trim_end_matches('\n');
         let path = self.path(file);
+        fsx::check_inside(&self.root, &path)?;
         if line.starts_with('[') && !line.contains('\n') && ends_with_newline(&path) {
             return fsx::append_line(&path, line, fsx::PRIVATE_FILE);
         }
@@ -289,6 +295,7 @@ mod tests {
     fn an_old_ownerless_lock_is_broken() {
         let t = tempfile::tempdir().unwrap();
         let rune = Rune {
+            root: t.path().to_path_buf(),
             dir: t.path().join(".rune"),
             rel: ".rune".into(),
         };
@@ -308,6 +315,7 @@ mod tests {
     fn a_one_line_entry_is_appended_in_place_and_others_rewrite() {
         let t = tempfile::tempdir().unwrap();
         let rune = Rune {
+            root: t.path().to_path_buf(),
             dir: t.path().join(".rune"),
             rel: ".rune".into(),
         };

@@ -120,12 +120,13 @@ pub(crate) fn problems(req: &Request) -> Vec<String> {
 pub(crate) fn write(req: &Request, project: &Project) -> Result<Written> {
     let config = project.config();
     check_root(&project.root, config)?;
+    project.require_state()?;
     session::validate_id(&req.session_id)?;
     if let Some(first) = problems(req).first() {
         return Err(Error::Invalid(first.clone()));
     }
     let dir = session::sessions_dir(project);
-    fsx::ensure_private_dir(&dir)?;
+    fsx::ensure_private_dir_in(&project.root, &dir)?;
     if !config.handoff.shared {
         fsx::keep_out_of_git(&dir)?;
     }

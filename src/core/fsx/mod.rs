@@ -40,6 +40,13 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
         .map_err(|e| Error::io("set permissions on", dir, e))
 }
 
+/// Creates `dir` (inside `root`) like `ensure_dir_in`, and makes `dir` itself 0700.
+pub fn ensure_private_dir_in(root: &Path, dir: &Path) -> Result<()> {
+    ensure_dir_in(root, dir)?;
+    fs::set_permissions(dir, fs::Permissions::from_mode(PRIVATE_DIR))
+        .map_err(|e| Error::io("set permissions on", dir, e))
+}
+
 /// Creates `dir` and its parents if missing. Refuses a symlink at `dir` (only there: a state
 /// folder under the project root goes through `ensure_dir_in`, which checks every level).
 #[allow(clippy::disallowed_methods)] // folders outside any project: the user's own stores
