@@ -28,3 +28,5 @@ mod layering;
 mod plugin_files;
 #[path = "integration/relay.rs"]
 mod relay;
+#[path = "integration/safety.rs"]
+mod safety;

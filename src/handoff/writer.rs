@@ -357,7 +357,9 @@ mod tests {
         }
     }
 
+    /// A project in `root`, made a git work tree (baton keeps no state outside one).
     fn project(root: &Path) -> Project {
+        std::fs::create_dir_all(root.join(".git")).unwrap();
         Project::for_test(root, None)
     }
 
