@@ -3,6 +3,7 @@
 
 use crate::core::config;
 use crate::core::ctx::Ctx;
+use crate::core::fsx;
 use crate::core::git::{self, GitState};
 use crate::core::io;
 use crate::core::project::Project;
@@ -106,6 +107,13 @@ fn build_fix(plugin: &Path) -> String {
 }
 
 fn plugin_checks(plugin: &Path, out: &mut Vec<Check>) {
+    binary_check(plugin, out);
+    plugin_json_check(plugin, out);
+    marketplace_check(plugin, out);
+    hooks_json_check(plugin, out);
+}
+
+fn binary_check(plugin: &Path, out: &mut Vec<Check>) {
     let bin = plugin.join("bin/baton");
     match std::fs::metadata(&bin) {
         Ok(m) if is_executable(&m) => {
@@ -124,7 +132,9 @@ fn plugin_checks(plugin: &Path, out: &mut Vec<Check>) {
             Some(build_fix(plugin)),
         )),
     }
+}
 
+fn plugin_json_check(plugin: &Path, out: &mut Vec<Check>) {
     match read_json(&plugin.join(".claude-plugin/plugin.json")) {
         Ok(v) => {
             let version = v.get("version").and_then(Value::as_str).unwrap_or("");
@@ -161,7 +171,9 @@ fn plugin_checks(plugin: &Path, out: &mut Vec<Check>) {
             Some("restore .claude-plugin/plugin.json from the repository".into()),
         )),
     }
+}
 
+fn marketplace_check(plugin: &Path, out: &mut Vec<Check>) {
     match read_json(&plugin.join(".claude-plugin/marketplace.json")) {
         Ok(_) => out.push(check(Level::Ok, "marketplace.json", "valid JSON", None)),
         Err(e) => out.push(check(
@@ -171,7 +183,9 @@ fn plugin_checks(plugin: &Path, out: &mut Vec<Check>) {
             Some("only needed to install through a marketplace".into()),
         )),
     }
+}
 
+fn hooks_json_check(plugin: &Path, out: &mut Vec<Check>) {
     match read_json(&plugin.join("hooks/hooks.json")) {
         Ok(v) => {
             let problems = hooks_problems(&v);
@@ -332,7 +346,11 @@ fn writable(dir: &Path) -> Result<(), String> {
 }
 
 fn read_json(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = match fsx::read_limited(path, fsx::Limit::STATE) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Err(format!("{}: missing", path.display())),
+        Err(e) => return Err(e.to_string()),
+    };
     serde_json::from_str(&text).map_err(|e| format!("{}: invalid JSON: {e}", path.display()))
 }
 

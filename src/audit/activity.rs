@@ -4,10 +4,9 @@
 //! list.
 
 use super::store::{Store, BUFFER, PENDING, TRAIL};
+use super::trail::Records;
 use crate::core::fsx;
-use crate::core::jsonl;
 use crate::core::project::Project;
-use serde_json::Value;
 
 /// Paths (relative to the project) of the `change` records of the current audit session, in
 /// the order they were first changed, each once.
@@ -22,46 +21,35 @@ pub(crate) fn session_changes(project: &Project) -> Vec<String> {
     let Ok(run) = store.run_dir(&id) else {
         return Vec::new();
     };
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    // Oldest records first: the trail, then pending, then the buffer.
+    // Oldest records first: the trail, then pending, then the buffer; read as the audit reads
+    // them (record.rs), each file refused when it is a symlink.
+    let mut records: Records = Records::default();
     for file in [TRAIL, PENDING, BUFFER] {
         let path = run.join(file);
-        if fsx::refuse_symlink(&path).is_err() {
-            continue;
-        }
-        let Ok((records, _)) = jsonl::read(&path) else {
-            continue;
-        };
-        for r in records {
-            if r.get("type").and_then(Value::as_str) != Some("change") {
-                continue;
-            }
-            if let Some(p) = r.get("path").and_then(Value::as_str) {
-                if !p.is_empty() && seen.insert(p.to_string()) {
-                    out.push(p.to_string());
-                }
-            }
+        if fsx::refuse_symlink(&path).is_ok() {
+            // An unreadable file adds nothing; the others still count.
+            let _ = records.add_file(&path, file);
         }
     }
-    out
+    let mut seen = std::collections::HashSet::new();
+    records
+        .records
+        .iter()
+        .filter_map(|r| r.changed_path())
+        .filter(|p| seen.insert(*p))
+        .map(str::to_string)
+        .collect()
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
-    use crate::core::config::Config;
-    use crate::core::ctx::{Ctx, Env};
+
     use std::path::Path;
 
     fn project(root: &Path) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::System,
-            root.into(),
-        );
-        Project::with_config(ctx, root.into(), Config::default())
+        Project::for_test(root, None)
     }
 
     #[test]

@@ -1,5 +1,11 @@
-//! Whether a Bash command changes files, told cheaply from its command line (no regex, no
-//! shell parsing; this runs on every PostToolUse).
+//! Whether a Bash command changes files, told from its command line by a small shell lexer:
+//! words with quotes and backslashes honoured, the separators that end a pipeline stage, and
+//! redirects. No expansion, no grammar beyond that, no regex.
+//!
+//! This runs on every PostToolUse, so it is one linear pass over the characters of one
+//! command line: microseconds, and nothing compiled per run (each hook is a fresh process, so
+//! a regex would be compiled every time). The lexer earns its place over substring tests,
+//! which read `grep '>' f` or `awk '$1 > 3'` as writes, and `git -C x checkout` as a read.
 
 /// Commands that write files when they start a pipeline stage.
 const WRITERS: [&str; 12] = [
@@ -84,12 +90,6 @@ fn lex(command: &str) -> Vec<Tok> {
     let mut toks = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
-    let flush = |toks: &mut Vec<Tok>, word: &mut String, in_word: &mut bool| {
-        if *in_word {
-            toks.push(Tok::Word(std::mem::take(word)));
-            *in_word = false;
-        }
-    };
     let mut i = 0;
     while i < c.len() {
         match c[i] {
@@ -134,28 +134,7 @@ fn lex(command: &str) -> Vec<Tok> {
                 word.push('>');
                 i += 1;
             }
-            '>' => {
-                let fd = if in_word && !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
-                {
-                    in_word = false;
-                    Some(std::mem::take(&mut word))
-                } else {
-                    flush(&mut toks, &mut word, &mut in_word);
-                    None
-                };
-                i += 1;
-                if matches!(c.get(i), Some('>' | '|')) {
-                    i += 1;
-                }
-                if c.get(i) == Some(&'&') {
-                    i += 1;
-                    toks.push(Tok::Dup);
-                } else {
-                    toks.push(Tok::Redirect {
-                        file: fd.is_none_or(|f| f == "1"),
-                    });
-                }
-            }
+            '>' => i = redirect_out(&c, i, &mut toks, &mut word, &mut in_word),
             ch => {
                 in_word = true;
                 word.push(ch);
@@ -165,6 +144,46 @@ fn lex(command: &str) -> Vec<Tok> {
     }
     flush(&mut toks, &mut word, &mut in_word);
     toks
+}
+
+/// Ends the word being read, if any.
+fn flush(toks: &mut Vec<Tok>, word: &mut String, in_word: &mut bool) {
+    if *in_word {
+        toks.push(Tok::Word(std::mem::take(word)));
+        *in_word = false;
+    }
+}
+
+/// The redirect at `c[at]` (a `>`): of stdout to a file (`>`, `>>`, `>|`, `1>`), of another
+/// descriptor (`2>`: the digits read so far are its number, not a word), or to a descriptor
+/// (`>&2`). Returns the index after it.
+fn redirect_out(
+    c: &[char],
+    at: usize,
+    toks: &mut Vec<Tok>,
+    word: &mut String,
+    in_word: &mut bool,
+) -> usize {
+    let fd = if *in_word && !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()) {
+        *in_word = false;
+        Some(std::mem::take(word))
+    } else {
+        flush(toks, word, in_word);
+        None
+    };
+    let mut i = at + 1;
+    if matches!(c.get(i), Some('>' | '|')) {
+        i += 1;
+    }
+    if c.get(i) == Some(&'&') {
+        i += 1;
+        toks.push(Tok::Dup);
+    } else {
+        toks.push(Tok::Redirect {
+            file: fd.is_none_or(|f| f == "1"),
+        });
+    }
+    i
 }
 
 /// Reads the `q`-quoted text starting at `c[at]` (the quote) into `word`; returns the index

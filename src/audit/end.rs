@@ -20,10 +20,10 @@ use super::stats::Stats;
 use super::store::{self, Store, BUFFER, PENDING, SUMMARY, TRAIL};
 use super::summary;
 use super::trail;
-use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
-use chrono::{DateTime, Utc};
+use crate::core::project::Project;
+use chrono::SubsecRound;
 use std::path::Path;
 
 /// What ending a session produced.
@@ -35,26 +35,8 @@ pub(crate) struct Ended {
 }
 
 /// Ends `session` (or the current one).
-pub(crate) fn end(
-    store: &Store,
-    root: &Path,
-    config: &Config,
-    session: Option<&str>,
-    now: DateTime<Utc>,
-) -> Result<Ended> {
-    let id = match session {
-        Some(s) => {
-            fsx::validate_component("session id", s)?;
-            s.to_string()
-        }
-        None => store.current()?.ok_or_else(|| {
-            Error::Invalid(
-                "no audit session is current; `baton audit status` lists sessions, \
-                 `baton audit end --session ID` ends one by id"
-                    .into(),
-            )
-        })?,
-    };
+pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Result<Ended> {
+    let id = which(store, session)?;
     let dir = store.run_dir(&id)?;
     if !dir.is_dir() {
         return Err(Error::Invalid(format!(
@@ -73,7 +55,7 @@ pub(crate) fn end(
     let persisted = super::persist::load(store)?;
     let stats = Stats::compute(&records.records, records.problems.len(), &persisted);
 
-    let mut problems = integrity::check(&meta, &records, &stats, root, config);
+    let mut problems = integrity::check(&meta, &records, &stats, project);
     if !meta.status_ok() {
         problems.push(format!(
             "session.json had status {:?} (expected one of {}); set to completed",
@@ -81,7 +63,10 @@ pub(crate) fn end(
             store::STATUSES.join(", ")
         ));
     }
-    let end_time = meta.end_time.unwrap_or(now);
+    // session.json keeps whole seconds.
+    let end_time = meta
+        .end_time
+        .unwrap_or_else(|| project.now().trunc_subsecs(0));
     meta.status = "completed".into();
     meta.end_time = Some(end_time);
     meta.integrity = Some(problems.clone());
@@ -106,6 +91,23 @@ pub(crate) fn end(
         summary: text,
         problems,
     })
+}
+
+/// Step 1: `--session`, else `.current_session`.
+fn which(store: &Store, session: Option<&str>) -> Result<String> {
+    match session {
+        Some(s) => {
+            fsx::validate_component("session id", s)?;
+            Ok(s.to_string())
+        }
+        None => store.current()?.ok_or_else(|| {
+            Error::Invalid(
+                "no audit session is current; `baton audit status` lists sessions, \
+                 `baton audit end --session ID` ends one by id"
+                    .into(),
+            )
+        }),
+    }
 }
 
 /// Buffer → pending → trail.

@@ -6,10 +6,14 @@
 //! * SessionStart: start the auto session (with git's baseline), then the recap (L0/L1) and
 //!   the unfinished sessions as one context section.
 
-use super::lifecycle;
-use super::record;
+use super::index;
+use super::lifecycle::{self, Baseline};
+use super::prompt;
+use super::record::Record;
 use super::recover;
-use super::store::{Store, BUFFER};
+use super::store::{self, Store, BUFFER};
+use super::tool_call;
+use super::trail;
 use crate::core::budget::Section;
 use crate::core::config::Config;
 use crate::core::error::Result;
@@ -45,93 +49,64 @@ impl Handler for AuditHandler {
 
     fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
         let store = Store::new(&project.root, project.config());
-        let auto = project.config().audit.auto_start;
-        let now = project.now();
-        let claude_session = event.common.session_id.as_str();
         match &event.kind {
             EventKind::PostToolUse(call) | EventKind::PostToolUseFailure(call) => {
-                let Some(id) = lifecycle::current_or_start(&store, auto, now, None)? else {
-                    return Ok(Contribution::default());
-                };
                 let failed = matches!(event.kind, EventKind::PostToolUseFailure(_));
-                let rec = record::tool_record(
-                    call,
-                    failed,
-                    claude_session,
-                    event.common.agent_type.as_deref(),
-                    now,
-                    &project.root,
-                    project.redactor(),
-                );
-                jsonl::append(&store.run_dir(&id)?.join(BUFFER), &rec, store.file_mode())?;
-                // The session may have ended since `.current_session` was read; the record is
-                // already written, so a failure here changes nothing for the caller.
-                let _ = lifecycle::after_append(&store, &id);
-                Ok(Contribution::default())
+                append(&store, project, || {
+                    vec![tool_call::record(call, failed, &event.common, project)]
+                })?;
             }
             EventKind::UserPromptSubmit { prompt } => {
-                let Some(id) = lifecycle::current_or_start(&store, auto, now, None)? else {
-                    return Ok(Contribution::default());
-                };
-                let patterns =
-                    record::compile_patterns(&project.config().audit.correction_patterns);
-                let buffer = store.run_dir(&id)?.join(BUFFER);
-                for rec in record::prompt_records(
-                    prompt,
-                    &patterns,
-                    claude_session,
-                    now,
-                    project.redactor(),
-                ) {
-                    jsonl::append(&buffer, &rec, store.file_mode())?;
-                }
-                let _ = lifecycle::after_append(&store, &id);
-                Ok(Contribution::default())
+                append(&store, project, || {
+                    let patterns =
+                        prompt::compile_patterns(&project.config().audit.correction_patterns);
+                    prompt::records(prompt, &patterns, &event.common.session_id, project)
+                })?;
             }
             EventKind::Stop { .. }
             | EventKind::PreCompact { .. }
             | EventKind::SessionEnd { .. } => {
                 lifecycle::flush(&store)?;
-                Ok(Contribution::default())
             }
-            EventKind::SessionStart { .. } => session_start(&store, auto, project),
-            _ => Ok(Contribution::default()),
+            EventKind::SessionStart { .. } => return session_start(&store, project),
+            _ => {}
         }
+        Ok(Contribution::default())
     }
 }
 
-/// The SessionStart recap.
-fn session_start(store: &Store, auto: bool, project: &Project) -> Result<Contribution> {
-    let now = project.now();
-    let current = lifecycle::current_or_start(store, auto, now, Some(&project.root))?;
-    let (index, _) = super::index::load(store)?;
-    let mut body = String::new();
-    match &current {
-        Some(id) => {
-            let meta = super::store::read_meta(store, id)?;
-            body.push_str(&format!(
-                "Recording tool calls to audit session {id} — {}.",
-                meta.task
-            ));
-            if meta.task == "(auto)" {
-                body.push_str(" Name it with /baton:start \"task\" when the task is clear.");
-            }
-            let records = super::trail::session_records(&store.run_dir(id)?, id)?;
-            if !records.records.is_empty() {
-                body.push_str("\n\n");
-                body.push_str(&recover::l1(store, None)?);
-            }
-            if index.sessions.iter().any(|e| &e.id != id) {
-                body.push_str("\n\nRecent sessions:\n");
-                body.push_str(&recover::l0(&index));
-            }
-        }
-        None => body.push_str(
-            "No audit session is current and audit.auto_start is off, so this session's tool \
-             calls are not recorded. Start one with /baton:start \"task\" \
-             (or `baton audit start \"task\"`).",
-        ),
+/// Appends the records `build` makes to the current session's buffer, starting a session
+/// first when none is current and `audit.auto_start` is on. The hot path: one small read of
+/// `.current_session`, the records built only when a session records them, one locked append
+/// each; no git, no scan.
+fn append(store: &Store, project: &Project, build: impl FnOnce() -> Vec<Record>) -> Result<()> {
+    let Some(id) = lifecycle::current_or_start(store, project, Baseline::Skip)? else {
+        return Ok(());
+    };
+    let buffer = store.run_dir(&id)?.join(BUFFER);
+    for record in build() {
+        jsonl::append(&buffer, &record, store.file_mode())?;
     }
+    // The session may have ended since `.current_session` was read; the records are already
+    // written, so a failure here changes nothing for the caller.
+    let _ = lifecycle::after_append(store, &id);
+    Ok(())
+}
+
+/// The SessionStart recap: the current session (started here, with git's baseline, when
+/// none is and `audit.auto_start` is on) with its last records, the recent sessions, and the
+/// unfinished ones.
+fn session_start(store: &Store, project: &Project) -> Result<Contribution> {
+    lifecycle::abandon_orphans(store, project.now());
+    let current = lifecycle::current_or_start(store, project, Baseline::ReadGit)?;
+    let (index, _) = index::load(store)?;
+    let mut body = match &current {
+        Some(id) => recap(store, &index, id)?,
+        None => "No audit session is current and audit.auto_start is off, so this session's \
+                 tool calls are not recorded. Start one with /baton:start \"task\" \
+                 (or `baton audit start \"task\"`)."
+            .to_string(),
+    };
     let unfinished = recover::unfinished(&index, current.as_deref());
     if !unfinished.is_empty() {
         body.push_str("\n\n");
@@ -141,4 +116,26 @@ fn session_start(store: &Store, auto: bool, project: &Project) -> Result<Contrib
         sections: vec![Section::new("Audit trail", body, 4).source("baton audit recover")],
         ..Contribution::default()
     })
+}
+
+/// What the recap says about the current session `id` and the sessions before it.
+fn recap(store: &Store, index: &index::Index, id: &str) -> Result<String> {
+    let meta = store::read_meta(store, id)?;
+    let mut body = format!(
+        "Recording tool calls to audit session {id} — {}.",
+        meta.task
+    );
+    if meta.task == "(auto)" {
+        body.push_str(" Name it with /baton:start \"task\" when the task is clear.");
+    }
+    let records = trail::session_records(&store.run_dir(id)?, id)?;
+    if !records.records.is_empty() {
+        body.push_str("\n\n");
+        body.push_str(&recover::l1(store, None)?);
+    }
+    if index.sessions.iter().any(|e| e.id != id) {
+        body.push_str("\n\nRecent sessions:\n");
+        body.push_str(&recover::l0(index));
+    }
+    Ok(body)
 }

@@ -19,13 +19,9 @@ pub(crate) struct Entry {
     pub(crate) id: String,
     pub(crate) task: String,
     pub(crate) status: String,
-    #[serde(with = "super::time_serde::required")]
+    /// As in session.json: whole seconds.
     pub(crate) start: DateTime<Utc>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "super::time_serde::optional"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) end: Option<DateTime<Utc>>,
     /// Problems the integrity check found at the end (empty: passed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -88,8 +84,8 @@ impl Entry {
 pub(crate) fn load(store: &Store) -> Result<(Index, Option<String>)> {
     let path = store.index_file();
     fsx::refuse_symlink(&path)?;
-    match std::fs::read_to_string(&path) {
-        Ok(text) => match serde_json::from_str::<Index>(&text) {
+    match fsx::read_limited(&path, fsx::Limit::STATE)? {
+        Some(text) => match serde_json::from_str::<Index>(&text) {
             Ok(i) if i.version < VERSION => Ok((update(store, |_| Ok(()))?, None)),
             Ok(i) => Ok((i, None)),
             Err(e) => {
@@ -101,14 +97,13 @@ pub(crate) fn load(store: &Store) -> Result<(Index, Option<String>)> {
                 Ok((i, Some(why)))
             }
         },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        None => {
             if store.runs().exists() {
                 Ok((update(store, |_| Ok(()))?, None))
             } else {
                 Ok((Index::default(), None))
             }
         }
-        Err(e) => Err(Error::io("read", &path, e)),
     }
 }
 
@@ -124,8 +119,9 @@ pub(crate) fn update(
         Duration::from_secs(60),
     )?;
     let path = store.index_file();
-    let mut index = std::fs::read_to_string(&path)
+    let mut index = fsx::read_limited(&path, fsx::Limit::STATE)
         .ok()
+        .flatten()
         .and_then(|t| serde_json::from_str::<Index>(&t).ok())
         .unwrap_or_else(|| rebuild(store));
     if index.version < VERSION {

@@ -7,32 +7,31 @@
 //! * every correction has somewhere it was persisted to;
 //! * no line of the trail was unreadable.
 
+use super::record::Kind;
 use super::stats::Stats;
 use super::store::SessionMeta;
-use super::trail::{field, kind, Records};
-use crate::core::config::Config;
-use crate::core::git;
+use super::trail::Records;
+use crate::core::git::{self, GitState};
+use crate::core::project::Project;
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// The problems found (empty: all checks passed).
 pub(crate) fn check(
     meta: &SessionMeta,
     records: &Records,
     stats: &Stats,
-    root: &Path,
-    config: &Config,
+    project: &Project,
 ) -> Vec<String> {
     let mut problems = Vec::new();
     if records.records.is_empty() {
         problems.push("no records: the trail of this session is empty".to_string());
     }
-    let uncovered = uncovered_files(meta, records, root, config);
+    let uncovered = uncovered_files(meta, records, project);
     if !uncovered.is_empty() {
         let pathless = records
             .records
             .iter()
-            .filter(|r| kind(r) == "change" && field(r, "path").is_empty())
+            .filter(|r| r.kind == Kind::Change && r.changed_path().is_none())
             .count();
         let mut p = format!(
             "{} file(s) changed in git without a change record: {}",
@@ -76,13 +75,8 @@ pub(crate) fn check(
 }
 
 /// Files git says changed during the session that no change record names.
-fn uncovered_files(
-    meta: &SessionMeta,
-    records: &Records,
-    root: &Path,
-    config: &Config,
-) -> Vec<String> {
-    let Ok(git::GitState::Repo(now)) = git::state(root) else {
+fn uncovered_files(meta: &SessionMeta, records: &Records, project: &Project) -> Vec<String> {
+    let Ok(GitState::Repo(now)) = project.git() else {
         return Vec::new();
     };
     let mut changed: BTreeSet<String> = now
@@ -92,12 +86,14 @@ fn uncovered_files(
         .collect();
     if let (Some(start), Some(head)) = (&meta.git_head, &now.head_sha) {
         if start != head {
-            changed.extend(committed_since(root, start));
+            // Unreadable (e.g. the starting commit was gc'ed): only the dirty files count.
+            changed.extend(git::changed_since(&project.root, start).unwrap_or_default());
         }
     }
     for p in &meta.git_dirty_at_start {
         changed.remove(p);
     }
+    let config = project.config();
     let own: Vec<String> = [
         &config.paths.audit,
         &config.paths.bridge,
@@ -114,16 +110,10 @@ fn uncovered_files(
     let touched: BTreeSet<&str> = records
         .records
         .iter()
-        .filter(|r| kind(r) == "change")
-        .map(|r| field(r, "path"))
+        .filter_map(|r| r.changed_path())
         .collect();
     changed
         .into_iter()
         .filter(|p| !touched.contains(p.as_str()))
         .collect()
-}
-
-/// Paths changed between commit `start` and HEAD (empty when either cannot be read).
-fn committed_since(root: &Path, start: &str) -> Vec<String> {
-    crate::core::git::changed_since(root, start).unwrap_or_default()
 }

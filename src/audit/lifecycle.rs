@@ -5,28 +5,36 @@ use super::stats::Stats;
 use super::store::{self, SessionMeta, Store, BUFFER, PENDING, TRAIL};
 use super::trail;
 use crate::core::error::{Error, Result};
-use crate::core::git;
-use chrono::{DateTime, Utc};
-use std::path::Path;
+use crate::core::git::GitState;
+use crate::core::project::Project;
+
+/// Whether a session begun here records git's HEAD and dirty paths, the baseline of the
+/// integrity check at `end`. The tool-call hooks skip it: PostToolUse reads no git.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Baseline {
+    ReadGit,
+    Skip,
+}
 
 /// Creates a session: a new id and run dir, `session.json`, `.current_session`, an index
-/// entry. With `root`, git's HEAD and dirty paths are recorded for the integrity check.
+/// entry.
 pub(crate) fn begin(
     store: &Store,
+    project: &Project,
     task: &str,
-    now: DateTime<Utc>,
     started_by: &str,
-    root: Option<&Path>,
+    baseline: Baseline,
 ) -> Result<SessionMeta> {
     // Records a hook appended to a session after it ended (see `after_append`) and that no
     // one moved yet: into their trails before a new session begins.
     sweep_ended(store);
+    let now = project.now();
     let id = store::claim_new_id(store, now)?;
     let mut meta = SessionMeta::new(&id, task, now);
     meta.started_by = Some(started_by.to_string());
-    if let Some(root) = root {
-        if let Ok(git::GitState::Repo(r)) = git::state(root) {
-            meta.git_head = r.head_sha;
+    if baseline == Baseline::ReadGit {
+        if let Ok(GitState::Repo(r)) = project.git() {
+            meta.git_head.clone_from(&r.head_sha);
             meta.git_dirty_at_start = r.status.iter().map(|l| porcelain_path(l)).collect();
         }
     }
@@ -45,18 +53,17 @@ pub(crate) fn porcelain_path(line: &str) -> String {
     p.rsplit(" -> ").next().unwrap_or(p).to_string()
 }
 
-/// The current session; with `auto_start`, one is started when none is current (under a
-/// lock, so parallel hooks start one session, not many). `root` as in `begin`.
+/// The current session; with `audit.auto_start`, one is started when none is current (under
+/// a lock, so parallel hooks start one session, not many).
 pub(crate) fn current_or_start(
     store: &Store,
-    auto_start: bool,
-    now: DateTime<Utc>,
-    root: Option<&Path>,
+    project: &Project,
+    baseline: Baseline,
 ) -> Result<Option<String>> {
     if let Some(id) = usable(store)? {
         return Ok(Some(id));
     }
-    if !auto_start {
+    if !project.config().audit.auto_start {
         return Ok(None);
     }
     store.ensure()?;
@@ -64,7 +71,9 @@ pub(crate) fn current_or_start(
     if let Some(id) = usable(store)? {
         return Ok(Some(id));
     }
-    Ok(Some(begin(store, "(auto)", now, "auto", root)?.session_id))
+    Ok(Some(
+        begin(store, project, "(auto)", "auto", baseline)?.session_id,
+    ))
 }
 
 /// The current session if its run directory exists. A `.current_session` that holds no valid
@@ -76,6 +85,62 @@ fn usable(store: &Store) -> Result<Option<String>> {
         Err(e) => return Err(e),
     };
     Ok(current.filter(|id| store.run_dir(id).is_ok_and(|d| d.is_dir())))
+}
+
+/// An automatic session that is no longer current and has seen nothing for this long was
+/// left by a start that was killed half-way (or replaced): it is closed as `abandoned`.
+pub(crate) const ORPHAN_AFTER: chrono::Duration = chrono::Duration::minutes(10);
+
+/// Closes orphaned automatic sessions: `in_progress`, begun by a hook, not current, and with
+/// no file of theirs changed for `ORPHAN_AFTER`. Reads only the sessions the index lists as
+/// in progress (a handful), so it does not grow with the history. Returns the ids closed.
+pub(crate) fn abandon_orphans(store: &Store, now: chrono::DateTime<chrono::Utc>) -> Vec<String> {
+    let Ok((idx, _)) = index::load(store) else {
+        return Vec::new();
+    };
+    let current = store.current().ok().flatten();
+    let mut closed = Vec::new();
+    for e in idx.sessions.iter().filter(|e| e.status == "in_progress") {
+        if Some(&e.id) == current.as_ref() {
+            continue;
+        }
+        let Ok(mut meta) = store::read_meta(store, &e.id) else {
+            continue;
+        };
+        let quiet_since = store
+            .run_dir(&e.id)
+            .ok()
+            .and_then(|d| last_change(&d))
+            .unwrap_or(meta.start_time);
+        if meta.status != "in_progress"
+            || meta.started_by.as_deref() != Some("auto")
+            || now - quiet_since < ORPHAN_AFTER
+        {
+            continue;
+        }
+        meta.status = "abandoned".into();
+        meta.end_time = Some(now);
+        if store::write_meta(store, &meta).is_ok()
+            && index::update(store, |i| {
+                index::upsert(i, Entry::from_meta(&meta));
+                Ok(())
+            })
+            .is_ok()
+        {
+            closed.push(e.id.clone());
+        }
+    }
+    closed
+}
+
+/// When a file in run directory `dir` last changed (its newest mtime).
+fn last_change(dir: &std::path::Path) -> Option<chrono::DateTime<chrono::Utc>> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| e.metadata().ok()?.modified().ok())
+        .max()
+        .map(chrono::DateTime::<chrono::Utc>::from)
 }
 
 /// Called by a hook after it appended to the buffer of session `id`. A hook that read
@@ -157,10 +222,18 @@ pub(crate) fn flush_session(store: &Store, id: &str) -> Result<usize> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
+
     use crate::core::config::Config;
+
     use crate::core::fsx;
+    use std::path::Path;
+
+    fn project(root: &Path) -> Project {
+        Project::for_test(root, Some("2026-11-30T10:15:00Z"))
+    }
 
     fn line(id: &str) -> String {
         format!("{{\"id\":\"{id}\",\"ts\":\"2026-11-30T10:16:00.000Z\",\"type\":\"data\",\"tool\":\"Read\",\"outcome\":\"ok\"}}")
@@ -172,11 +245,13 @@ mod tests {
     fn a_late_append_to_an_ended_session_reaches_its_trail_once() {
         let t = tempfile::tempdir().unwrap();
         let store = Store::new(t.path(), &Config::default());
-        let now = "2026-11-30T10:15:00Z".parse().unwrap();
-        let id = begin(&store, "t", now, "start", None).unwrap().session_id;
+        let project = project(t.path());
+        let id = begin(&store, &project, "t", "start", Baseline::Skip)
+            .unwrap()
+            .session_id;
         let dir = store.run_dir(&id).unwrap();
         fsx::append_line(&dir.join(BUFFER), &line("r1"), 0o600).unwrap();
-        super::super::end::end(&store, t.path(), &Config::default(), None, now).unwrap();
+        super::super::end::end(&store, &project, None).unwrap();
         assert_eq!(store.current().unwrap(), None);
         // The late hook: r2 is new, r1 a duplicate of what the trail has.
         fsx::append_line(&dir.join(BUFFER), &line("r2"), 0o600).unwrap();
@@ -190,7 +265,9 @@ mod tests {
         let (idx, _) = index::load(&store).unwrap();
         assert_eq!(idx.get(&id).unwrap().stats.as_ref().unwrap().records, 2);
         // A hook whose session is still current leaves the move to `end`.
-        let id2 = begin(&store, "u", now, "start", None).unwrap().session_id;
+        let id2 = begin(&store, &project, "u", "start", Baseline::Skip)
+            .unwrap()
+            .session_id;
         let dir2 = store.run_dir(&id2).unwrap();
         fsx::append_line(&dir2.join(BUFFER), &line("s1"), 0o600).unwrap();
         after_append(&store, &id2).unwrap();
@@ -203,13 +280,15 @@ mod tests {
     fn the_next_session_sweeps_leftovers_of_ended_sessions() {
         let t = tempfile::tempdir().unwrap();
         let store = Store::new(t.path(), &Config::default());
-        let now = "2026-11-30T10:15:00Z".parse().unwrap();
-        let id = begin(&store, "t", now, "start", None).unwrap().session_id;
+        let project = project(t.path());
+        let id = begin(&store, &project, "t", "start", Baseline::Skip)
+            .unwrap()
+            .session_id;
         let dir = store.run_dir(&id).unwrap();
-        super::super::end::end(&store, t.path(), &Config::default(), None, now).unwrap();
+        super::super::end::end(&store, &project, None).unwrap();
         fsx::append_line(&dir.join(PENDING), &line("p1"), 0o600).unwrap();
         fsx::append_line(&dir.join(BUFFER), &line("b1"), 0o600).unwrap();
-        begin(&store, "next", now, "start", None).unwrap();
+        begin(&store, &project, "next", "start", Baseline::Skip).unwrap();
         let trail = std::fs::read_to_string(dir.join(TRAIL)).unwrap();
         assert_eq!(trail.lines().count(), 2, "{trail}");
         assert_eq!(std::fs::read_to_string(dir.join(BUFFER)).unwrap(), "");

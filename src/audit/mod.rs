@@ -1,15 +1,18 @@
 //! audit: named audit sessions over a crash-safe trail of tool calls, changes and
-//! corrections (`.boo/`). The hooks record (handler.rs); the CLI starts, ends, recalls and
-//! reports (`baton audit …`). Layout and formats: store.rs and README's `### audit`.
+//! corrections (`.boo/`). The hooks record (handler.rs, with tool_call.rs and prompt.rs); the
+//! CLI starts, ends, recalls and reports (`baton audit …`). Layout: store.rs; the records'
+//! format: record.rs; both in README's `### audit`.
 
 mod activity;
 mod bash;
+mod day;
 mod end;
 mod handler;
 mod index;
 mod integrity;
 mod lifecycle;
 mod persist;
+mod prompt;
 mod record;
 mod recover;
 mod report;
@@ -17,15 +20,16 @@ mod report_html;
 mod report_review;
 mod start;
 mod stats;
+mod status;
 mod store;
 mod summary;
-mod time_serde;
+mod tool_call;
 mod trail;
 
 pub(crate) use activity::session_changes;
 pub(crate) use handler::AuditHandler;
 
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::project::Project;
 use store::Store;
 
@@ -83,19 +87,21 @@ pub(crate) enum Command {
 
 /// Runs a `baton audit` command; returns the exit code.
 pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
-    let config = project.config();
-    let store = Store::new(&project.root, config);
-    let now = project.now();
+    let store = Store::new(&project.root, project.config());
+    if !matches!(command, Command::Status { .. } | Command::Recover { .. }) {
+        project.require_state()?;
+    }
     match command {
         Command::Start { task, force } => {
-            crate::out!(
-                "{}",
-                start::start(&store, &project.root, &task, force, now)?
-            );
+            // The task is stored (session.json, the index) and shown in every report: a
+            // secret pasted into it is redacted before it is kept.
+            let task = project.redact(&task);
+            let text = start::start(&store, project, &task, force)?;
+            crate::out!("{}", project.redact(&text));
             Ok(0)
         }
         Command::End { session, json } => {
-            let ended = end::end(&store, &project.root, config, session.as_deref(), now)?;
+            let ended = end::end(&store, project, session.as_deref())?;
             if json {
                 crate::outln!(
                     "{}",
@@ -107,7 +113,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                     })
                 );
             } else {
-                crate::out!("{}", ended.summary);
+                crate::out!("{}", project.redact(&ended.summary));
                 crate::outln!(
                     "\nSummary written to {}",
                     store.run_dir(&ended.id)?.join(store::SUMMARY).display()
@@ -116,20 +122,24 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             Ok(0)
         }
         Command::Persist { correction_id, to } => {
-            crate::outln!("{}", persist::persist(&store, &correction_id, &to, now)?);
+            crate::outln!(
+                "{}",
+                persist::persist(&store, &correction_id, &to, project.now())?
+            );
             Ok(0)
         }
         Command::Recover { target } => {
-            crate::out!("{}", recover::recover(&store, target.as_deref())?);
+            let text = recover::recover(&store, target.as_deref())?;
+            crate::out!("{}", project.redact(&text));
             Ok(0)
         }
         Command::ReportDaily { args, html } => {
-            let (date, review) = report::parse_args(&args, now)?;
+            let (date, review) = report::parse_args(&args, project.now())?;
             let out = report::run(&store, project, date, review, html)?;
-            crate::out!("{out}");
+            crate::out!("{}", project.redact(&out));
             Ok(0)
         }
-        Command::Status { json } => status(&store, json),
+        Command::Status { json } => status::show(&store, project, json),
         Command::Reindex => {
             let i = index::update(&store, |i| {
                 *i = index::rebuild(&store);
@@ -143,74 +153,4 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             Ok(0)
         }
     }
-}
-
-/// `baton audit status`.
-fn status(store: &Store, json: bool) -> Result<i32> {
-    let (idx, problem) = index::load(store)?;
-    let current = store.current()?;
-    let mut open_corrections = Vec::new();
-    if let Some(id) = &current {
-        if store.run_dir(id)?.is_dir() {
-            open_corrections = persist::unpersisted_in(store, id)?;
-        }
-    }
-    let bad: Vec<String> = store
-        .session_ids()
-        .into_iter()
-        .filter_map(|id| match store::read_meta(store, &id) {
-            Ok(m) if m.status_ok() => None,
-            Ok(m) => Some(format!(
-                "{id}: session.json has status {:?} (expected one of {}); fix it by hand",
-                m.status,
-                store::STATUSES.join(", ")
-            )),
-            Err(e) => Some(format!("{id}: {e}")),
-        })
-        .collect();
-    let unfinished = recover::unfinished(&idx, current.as_deref());
-    if json {
-        crate::outln!(
-            "{}",
-            serde_json::json!({
-                "dir": store.dir,
-                "current": current,
-                "sessions": idx.sessions.len(),
-                "unfinished": unfinished.iter().map(|e| &e.id).collect::<Vec<_>>(),
-                "unpersisted_corrections": open_corrections.iter().map(|(id, t)| serde_json::json!({"id": id, "text": t})).collect::<Vec<_>>(),
-                "problems": bad.iter().chain(problem.iter()).collect::<Vec<_>>(),
-            })
-        );
-        return Ok(i32::from(!bad.is_empty()));
-    }
-    crate::outln!("audit: {}", store.dir.display());
-    match &current {
-        Some(id) => {
-            let task = idx.get(id).map_or("", |e| e.task.as_str());
-            crate::outln!("current session: {id} — {task}");
-        }
-        None => crate::outln!("current session: none (`baton audit start \"task\"` starts one)"),
-    }
-    crate::outln!("sessions: {}", idx.sessions.len());
-    for e in &unfinished {
-        crate::outln!(
-            "unfinished: {} — {} (`baton audit end --session {}`)",
-            e.id,
-            e.task,
-            e.id
-        );
-    }
-    for (id, text) in &open_corrections {
-        crate::outln!("correction not persisted: {id} \"{text}\"");
-    }
-    for p in bad.iter().chain(problem.iter()) {
-        crate::outln!("problem: {p}");
-    }
-    if !bad.is_empty() {
-        return Err(Error::Invalid(format!(
-            "{} session file(s) need fixing (listed above)",
-            bad.len()
-        )));
-    }
-    Ok(0)
 }

@@ -1,422 +1,351 @@
-//! The records the hooks write: one per tool call, per prompt, per correction. Everything
-//! taken from the event passes the redactor; inputs are summarised (command line, file path,
-//! pattern), never copied whole.
+//! The audit's records as they are on disk: one JSON object per line in
+//! `runs/<id>/audit_{buffer,pending,trail}.jsonl` (README, "audit"). `Record` is the format's
+//! one typed home: the hooks build one and append it (tool_call.rs, prompt.rs), every reader
+//! gets `Record`s back (trail.rs).
+//!
+//! Reading is as lenient as the trail has always been read: unknown fields are ignored, a
+//! field of the wrong JSON type reads as absent, an unknown `type` is kept by its name. Only a
+//! line that is not a JSON object, or whose `ts` is not an RFC 3339 time, is refused; `parse`
+//! says why, and the reader reports it as `file:line` and skips it. Nothing rewrites a line it
+//! read (moving the buffer copies bytes), so fields this version does not know are never lost.
+//!
+//! Writing keeps the bytes earlier versions wrote: the fields in alphabetical order (the order
+//! a `serde_json` map gave them), absent ones left out, `ts` to the millisecond (several hooks
+//! may write in one second).
 
-use crate::core::event::ToolCall;
-use crate::core::redact::Redactor;
-use chrono::{DateTime, SecondsFormat, Utc};
-use regex::Regex;
-use serde_json::{json, Map, Value};
-use std::path::Path;
+use crate::core::time;
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
 
-/// Longest summary of a tool input, in characters.
-const SUMMARY_CHARS: usize = 200;
-/// Longest prompt text kept in a `conversation` record.
-const PROMPT_CHARS: usize = 500;
-/// Longest correction text kept.
-const CORRECTION_CHARS: usize = 2000;
-
-/// Tools whose calls change files.
-const EDIT_TOOLS: [&str; 4] = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
-
-/// Cuts `text` to `max` characters, with an ellipsis when cut.
-pub(crate) fn cut(text: &str, max: usize) -> String {
-    let one_line = text.replace(['\n', '\r'], " ");
-    if one_line.chars().count() <= max {
-        return one_line;
-    }
-    let head: String = one_line.chars().take(max.saturating_sub(1)).collect();
-    format!("{head}…")
+/// What a record is about: its `type`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A tool call that changed nothing the audit can see.
+    Data,
+    /// A tool call that changed a file (Edit, Write, …, or a Bash command that writes).
+    Change,
+    /// A prompt.
+    Conversation,
+    /// A prompt that corrects the agent.
+    UserCorrection,
+    /// Any other type (another tool's record, a later version's), kept by name; `""` when the
+    /// line has no `type`.
+    Other(String),
 }
 
-/// Cuts already-redacted `text` to `max` characters like `cut`, but never inside a
-/// `[REDACTED]` mark: a mark the cut would split is dropped whole.
-pub(crate) fn cut_redacted(text: &str, max: usize) -> String {
-    let one_line = text.replace(['\n', '\r'], " ");
-    if one_line.chars().count() <= max {
-        return one_line;
-    }
-    let mut at = one_line
-        .char_indices()
-        .nth(max.saturating_sub(1))
-        .map_or(one_line.len(), |(i, _)| i);
-    let mark = crate::core::redact::MARK;
-    for (start, _) in one_line.match_indices(mark) {
-        if start < at && at < start + mark.len() {
-            at = start;
-            break;
+impl Kind {
+    /// The name on disk.
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            Kind::Data => "data",
+            Kind::Change => "change",
+            Kind::Conversation => "conversation",
+            Kind::UserCorrection => "user_correction",
+            Kind::Other(name) => name,
         }
     }
-    format!("{}…", &one_line[..at])
-}
 
-/// The timestamp format of every record.
-pub(crate) fn ts(now: DateTime<Utc>) -> String {
-    now.to_rfc3339_opts(SecondsFormat::Millis, true)
-}
-
-/// A stable 64-bit FNV-1a hash, for record ids that are the same wherever they are computed.
-pub(crate) fn fnv(parts: &[&str]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for p in parts {
-        for b in p.bytes().chain(std::iter::once(0)) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+    fn from_name(name: String) -> Kind {
+        match name.as_str() {
+            "data" => Kind::Data,
+            "change" => Kind::Change,
+            "conversation" => Kind::Conversation,
+            "user_correction" => Kind::UserCorrection,
+            _ => Kind::Other(name),
         }
     }
-    h
 }
 
-/// A path relative to `root` when inside it.
-fn rel(path: &str, root: &Path) -> String {
-    Path::new(path)
-        .strip_prefix(root)
-        .map_or_else(|_| path.to_string(), |p| p.to_string_lossy().into_owned())
+impl Default for Kind {
+    fn default() -> Kind {
+        Kind::Other(String::new())
+    }
 }
 
-fn s<'a>(input: &'a Value, key: &str) -> Option<&'a str> {
-    input.get(key).and_then(Value::as_str)
+impl Serialize for Kind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }
 
-/// The short summary of a tool's input and, for file tools, the file.
-fn summarise(tool: &str, input: &Value, root: &Path) -> (String, Option<String>) {
-    let file = s(input, "file_path")
-        .or_else(|| s(input, "notebook_path"))
-        .map(|p| rel(p, root));
-    let summary = match tool {
-        "Bash" => s(input, "command").unwrap_or("").to_string(),
-        "Grep" => {
-            let mut t = s(input, "pattern").unwrap_or("").to_string();
-            if let Some(p) = s(input, "path").or_else(|| s(input, "glob")) {
-                t.push_str(&format!(" in {}", rel(p, root)));
-            }
-            t
-        }
-        "Glob" => s(input, "pattern").unwrap_or("").to_string(),
-        "WebFetch" => s(input, "url").unwrap_or("").to_string(),
-        "WebSearch" => s(input, "query").unwrap_or("").to_string(),
-        "Task" | "Agent" => s(input, "description").unwrap_or("").to_string(),
-        "TodoWrite" => format!(
-            "{} todos",
-            input
-                .get("todos")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len)
-        ),
-        _ => match &file {
-            Some(f) => f.clone(),
-            None => match input {
-                Value::Object(m) => {
-                    let keys: Vec<&str> = m.keys().map(String::as_str).collect();
-                    format!("({})", keys.join(", "))
-                }
-                _ => String::new(),
-            },
-        },
-    };
-    (summary, file)
-}
-
-/// The exit code in a failure text like `Exit code 2`, or a response field.
-fn exit_code(call: &ToolCall) -> Option<i64> {
-    if let Some(resp) = &call.tool_response {
-        for key in ["exit_code", "exitCode", "returnCode", "code"] {
-            if let Some(c) = resp.get(key).and_then(Value::as_i64) {
-                return Some(c);
-            }
-        }
-    }
-    let err = call.error.as_deref()?;
-    let at = err.find("xit code")?;
-    err[at + 8..]
-        .trim_start()
-        .split(|c: char| !c.is_ascii_digit() && c != '-')
-        .next()?
-        .parse()
-        .ok()
-}
-
-/// The record of one tool call. `failed` for PostToolUseFailure.
-pub(crate) fn tool_record(
-    call: &ToolCall,
-    failed: bool,
-    claude_session: &str,
-    agent: Option<&str>,
-    now: DateTime<Utc>,
-    root: &Path,
-    redactor: &Redactor,
-) -> Value {
-    let (summary, file) = summarise(&call.tool_name, &call.tool_input, root);
-    let (is_change, bash_path) = if call.tool_name == "Bash" {
-        super::bash::bash_change(s(&call.tool_input, "command").unwrap_or(""))
-    } else {
-        (EDIT_TOOLS.contains(&call.tool_name.as_str()), None)
-    };
-    // Redact the whole text, then cut: a cut first could split a secret into a fragment
-    // the redactor no longer recognises.
-    let clean = redactor.redact(&summary);
-    let mut redactions = clean.count;
-    let input = cut_redacted(&clean.text, SUMMARY_CHARS);
-    let ts = ts(now);
-    let tool_use_id = call.tool_use_id.clone().unwrap_or_default();
-    let pid = std::process::id().to_string();
-    let key = if tool_use_id.is_empty() {
-        pid.as_str()
-    } else {
-        ""
-    };
-    let id = format!(
-        "t-{:016x}",
-        fnv(&[claude_session, &tool_use_id, &ts, &call.tool_name, key])
-    );
-    let mut m = Map::new();
-    m.insert("id".into(), json!(id));
-    m.insert("ts".into(), json!(ts));
-    m.insert(
-        "type".into(),
-        json!(if is_change { "change" } else { "data" }),
-    );
-    m.insert("tool".into(), json!(call.tool_name));
-    m.insert("input".into(), json!(input));
-    if is_change {
-        if let Some(p) = file.or(bash_path) {
-            let p = redactor.redact(&p);
-            redactions += p.count;
-            m.insert("path".into(), json!(p.text));
-        }
-    }
-    let failed = failed || call.error.is_some() || call.is_interrupt;
-    m.insert("outcome".into(), json!(if failed { "error" } else { "ok" }));
-    match exit_code(call) {
-        Some(c) => {
-            m.insert("exit_code".into(), json!(c));
-        }
-        None if call.tool_name == "Bash" && !failed => {
-            m.insert("exit_code".into(), json!(0));
-        }
-        None => {}
-    }
-    if let Some(err) = &call.error {
-        let e = redactor.redact(err);
-        redactions += e.count;
-        m.insert("error".into(), json!(cut_redacted(&e.text, SUMMARY_CHARS)));
-    }
-    if let Some(d) = call.duration_ms {
-        m.insert("duration_ms".into(), json!(d));
-    }
-    m.insert("claude_session".into(), json!(claude_session));
-    if let Some(agent) = agent {
-        m.insert("agent".into(), json!(agent));
-    }
-    if !tool_use_id.is_empty() {
-        m.insert("tool_use_id".into(), json!(tool_use_id));
-    }
-    if redactions > 0 {
-        m.insert("redactions".into(), json!(redactions));
-    }
-    Value::Object(m)
-}
-
-/// The records of one prompt: a `conversation` record and, when the prompt corrects the
-/// agent, a `user_correction` record.
-pub(crate) fn prompt_records(
-    prompt: &str,
-    patterns: &[Regex],
-    claude_session: &str,
-    now: DateTime<Utc>,
-    redactor: &Redactor,
-) -> Vec<Value> {
-    let ts = ts(now);
-    let clean = redactor.redact(prompt);
-    let base = fnv(&[claude_session, &ts, prompt]);
-    let mut conv = json!({
-        "id": format!("p-{base:016x}"),
-        "ts": ts,
-        "type": "conversation",
-        "role": "user",
-        "text": cut_redacted(&clean.text, PROMPT_CHARS),
-        "claude_session": claude_session,
-    });
-    if clean.count > 0 {
-        conv["redactions"] = json!(clean.count);
-    }
-    let mut out = vec![conv];
-    if let Some(pattern) = correction_match(prompt, patterns) {
-        out.push(json!({
-            "id": format!("c-{:08x}", base >> 32),
-            "ts": ts,
-            "type": "user_correction",
-            "text": cut_redacted(&clean.text, CORRECTION_CHARS),
-            "pattern": pattern,
-            "persisted_to": [],
-            "claude_session": claude_session,
-        }));
-    }
-    out
-}
-
-/// The first correction pattern `prompt` matches.
-pub(crate) fn correction_match(prompt: &str, patterns: &[Regex]) -> Option<String> {
-    let text = prompt.trim();
-    patterns
-        .iter()
-        .find(|re| re.is_match(text))
-        .map(|re| re.as_str().to_string())
-}
-
-/// Compiles the correction patterns case-insensitively (invalid ones are skipped; config
-/// validation names them). ASCII classes where the pattern allows it: Unicode-aware `\b` and
-/// case folding cost milliseconds to compile, and this runs on every prompt.
-pub(crate) fn compile_patterns(patterns: &[String]) -> Vec<Regex> {
-    patterns
-        .iter()
-        .filter_map(|p| {
-            regex::RegexBuilder::new(p)
-                .case_insensitive(true)
-                .unicode(false)
-                .build()
-                .or_else(|_| regex::RegexBuilder::new(p).case_insensitive(true).build())
-                .ok()
+impl<'de> Deserialize<'de> for Kind {
+    /// Any value: a name, or `""` for a `type` that is not a string.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        Ok(match Value::deserialize(d)? {
+            Value::String(name) => Kind::from_name(name),
+            _ => Kind::default(),
         })
-        .collect()
+    }
+}
+
+/// How a tool call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Outcome {
+    Ok,
+    Error,
+}
+
+/// One line of a session's record files. Which fields a kind carries:
+///
+/// * every record: `id`, `ts`, `type`, `claude_session`; `redactions` when secrets were
+///   redacted from it;
+/// * `data` / `change`: `tool`, `input` (a summary), `outcome`, and when known `path` (the
+///   changed file, `change` only), `exit_code`, `error`, `duration_ms`, `agent`, `tool_use_id`;
+/// * `conversation`: `role`, `text`;
+/// * `user_correction`: `text`, `pattern`, `persisted_to`.
+///
+/// The fields are declared in alphabetical order: serde writes them in this order, which is
+/// the order of the lines earlier versions wrote.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct Record {
+    /// The subagent that made the call.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) agent: Option<String>,
+    /// Claude Code's session id.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) claude_session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) duration_ms: Option<u64>,
+    /// The failure text, redacted, on one line, clipped.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) exit_code: Option<i64>,
+    /// `t-…` (tool call), `p-…` (prompt), `c-…` (correction): the same wherever it is
+    /// computed, so a line copied twice collapses on read.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) id: Option<String>,
+    /// The summary of a tool's input (command line, file path, pattern), never the whole input.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) input: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) outcome: Option<Outcome>,
+    /// The changed file, relative to the project when inside it.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) path: Option<String>,
+    /// The correction pattern the prompt matched.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) pattern: Option<String>,
+    /// Where a correction was persisted to (later marks live in `persisted.jsonl`).
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "strings")]
+    pub(crate) persisted_to: Option<Vec<String>>,
+    /// How many secrets the redactor replaced in this record.
+    #[serde(skip_serializing_if = "is_zero", deserialize_with = "lenient")]
+    pub(crate) redactions: u64,
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) role: Option<String>,
+    /// The prompt or correction, redacted, on one line, clipped.
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) tool: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
+    pub(crate) tool_use_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", with = "stamp")]
+    pub(crate) ts: Option<DateTime<Utc>>,
+    #[serde(rename = "type")]
+    pub(crate) kind: Kind,
+}
+
+impl Record {
+    /// `id`, `""` when missing.
+    pub(crate) fn id(&self) -> &str {
+        self.id.as_deref().unwrap_or("")
+    }
+
+    /// `tool`, `""` when missing.
+    pub(crate) fn tool(&self) -> &str {
+        self.tool.as_deref().unwrap_or("")
+    }
+
+    /// `input`, `""` when missing.
+    pub(crate) fn input(&self) -> &str {
+        self.input.as_deref().unwrap_or("")
+    }
+
+    /// `text`, `""` when missing.
+    pub(crate) fn text(&self) -> &str {
+        self.text.as_deref().unwrap_or("")
+    }
+
+    /// Whether this is a tool call (`data` or `change`).
+    pub(crate) fn is_tool_call(&self) -> bool {
+        matches!(self.kind, Kind::Data | Kind::Change)
+    }
+
+    /// Whether the tool call failed.
+    pub(crate) fn failed(&self) -> bool {
+        self.outcome == Some(Outcome::Error)
+    }
+
+    /// The file a `change` record names (none for other kinds, or a Bash change whose file
+    /// is not known).
+    pub(crate) fn changed_path(&self) -> Option<&str> {
+        match (&self.kind, self.path.as_deref()) {
+            (Kind::Change, Some(p)) if !p.is_empty() => Some(p),
+            _ => None,
+        }
+    }
+
+    /// `HH:MM` (UTC) of `ts`.
+    pub(crate) fn hour_minute(&self) -> Option<String> {
+        self.ts.map(|t| t.format("%H:%M").to_string())
+    }
+}
+
+/// Reads one line of an audit file: a session record, or a `persist` mark. `Err` says why the
+/// line is skipped.
+pub(crate) fn parse<T: DeserializeOwned>(line: &str) -> Result<T, String> {
+    // The common case is one typed pass. serde would also take a JSON array for a struct,
+    // which is no record, so only an object is tried.
+    if line.trim_start().starts_with('{') {
+        if let Ok(record) = serde_json::from_str(line) {
+            return Ok(record);
+        }
+    }
+    // The rare case: read the line loosely to say why it was refused, or to take an object
+    // the typed pass refused for a reason reading never minded (a key given twice: the later
+    // one counts).
+    match serde_json::from_str::<Value>(line) {
+        Err(e) => Err(format!("not valid JSON ({e})")),
+        Ok(Value::Object(fields)) => match fields.get("ts") {
+            Some(ts) if ts.as_str().and_then(time::parse).is_none() => {
+                Err(format!("bad timestamp {ts} (expected RFC 3339)"))
+            }
+            _ => serde_json::from_value(Value::Object(fields))
+                .map_err(|e| format!("not a valid record ({e})")),
+        },
+        Ok(_) => Err("not a JSON object".into()),
+    }
+}
+
+/// A field's value, or its default when the line has a value of another JSON type there
+/// (reading never refused a line for that).
+pub(crate) fn lenient<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned + Default,
+{
+    Ok(serde_json::from_value(Value::deserialize(d)?).unwrap_or_default())
+}
+
+/// A list of strings; other values in it are skipped, and a value that is no list reads as
+/// none.
+fn strings<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<String>>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Array(items) => Some(
+            items
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        _ => None,
+    })
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// `ts` of records and marks: written to the millisecond in UTC (`2026-11-30T10:15:00.123Z`),
+/// read as any RFC 3339 time.
+pub(crate) mod stamp {
+    use super::{time, DateTime, Deserialize, Deserializer, Serializer, Utc, Value};
+
+    #[allow(clippy::ref_option)] // serde's `with` hands the field over by reference
+    pub(crate) fn serialize<S: Serializer>(
+        t: &Option<DateTime<Utc>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match t {
+            Some(t) => s.serialize_str(&time::rfc3339_millis(*t)),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// A `ts` that is present is a time, or the line is refused (`parse` says why).
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<DateTime<Utc>>, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) => time::parse(&s)
+                .map(Some)
+                .ok_or_else(|| serde::de::Error::custom("bad timestamp")),
+            _ => Err(serde::de::Error::custom("bad timestamp")),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::config::Config;
 
-    fn call(tool: &str, input: Value) -> ToolCall {
-        ToolCall {
-            tool_name: tool.into(),
-            tool_input: input,
-            tool_use_id: Some("toolu_1".into()),
+    #[test]
+    fn written_in_the_order_and_precision_earlier_versions_wrote() {
+        let r = Record {
+            claude_session: Some("cs".into()),
             duration_ms: Some(12),
-            ..ToolCall::default()
-        }
-    }
-
-    fn now() -> DateTime<Utc> {
-        "2026-11-30T10:15:00Z".parse().unwrap()
-    }
-
-    #[test]
-    fn edit_is_a_change_with_a_relative_path_and_no_contents() {
-        let c = call(
-            "Write",
-            json!({"file_path": "/p/src/a.rs", "content": "SECRET BODY"}),
-        );
-        let r = tool_record(
-            &c,
-            false,
-            "cs",
-            None,
-            now(),
-            Path::new("/p"),
-            &Redactor::builtin(),
-        );
-        assert_eq!(r["type"], "change");
-        assert_eq!(r["path"], "src/a.rs");
-        assert_eq!(r["input"], "src/a.rs");
-        assert!(!r.to_string().contains("SECRET BODY"));
-        assert_eq!(r["outcome"], "ok");
-        assert_eq!(r["duration_ms"], 12);
-    }
-
-    #[test]
-    fn failure_gets_exit_code_and_redacted_long_command_is_cut() {
-        let mut c = call(
-            "Bash",
-            json!({"command": format!("curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123456789' {}", "x".repeat(400))}),
-        );
-        c.error = Some("Exit code 7\ncurl failed".into());
-        let r = tool_record(
-            &c,
-            true,
-            "cs",
-            Some("Explore"),
-            now(),
-            Path::new("/p"),
-            &Redactor::builtin(),
-        );
-        assert_eq!(r["outcome"], "error");
-        assert_eq!(r["exit_code"], 7);
-        let input = r["input"].as_str().unwrap();
-        assert!(input.chars().count() <= 200, "{}", input.len());
-        assert!(!input.contains("abcdefghijklmnop"), "{input}");
-        assert!(r["redactions"].as_u64().unwrap() >= 1);
-    }
-
-    #[test]
-    fn a_secret_straddling_the_cut_is_redacted_whole() {
-        let token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-        let mut c = call(
-            "Bash",
-            json!({"command": format!("echo {} {token}", "x".repeat(172))}),
-        );
-        c.error = Some(format!("Exit code 1 {} {token} more", "y".repeat(180)));
-        let r = tool_record(
-            &c,
-            true,
-            "cs",
-            None,
-            now(),
-            Path::new("/p"),
-            &Redactor::builtin(),
-        );
-        let input = r["input"].as_str().unwrap();
-        assert!(!input.contains("ghp_"), "{input}");
-        assert!(input.ends_with("[REDACTED]"), "{input}");
-        let error = r["error"].as_str().unwrap();
-        assert!(!error.contains("ghp_"), "{error}");
-        assert!(error.chars().count() <= 200, "{error}");
-        assert_eq!(r["redactions"], 2);
-    }
-
-    #[test]
-    fn a_cut_never_splits_a_redaction_mark() {
-        let text = format!("{}[REDACTED] tail", "a".repeat(195));
-        assert_eq!(cut_redacted(&text, 200), format!("{}…", "a".repeat(195)));
-        let text = format!("{}[REDACTED] tail", "a".repeat(189));
+            id: Some("t-1".into()),
+            input: Some("src/a.rs".into()),
+            outcome: Some(Outcome::Ok),
+            path: Some("src/a.rs".into()),
+            tool: Some("Write".into()),
+            tool_use_id: Some("toolu_1".into()),
+            ts: time::parse("2026-11-30T10:15:00Z"),
+            kind: Kind::Change,
+            ..Record::default()
+        };
         assert_eq!(
-            cut_redacted(&text, 200),
-            format!("{}[REDACTED]…", "a".repeat(189))
+            serde_json::to_string(&r).unwrap(),
+            "{\"claude_session\":\"cs\",\"duration_ms\":12,\"id\":\"t-1\",\"input\":\"src/a.rs\",\"outcome\":\"ok\",\"path\":\"src/a.rs\",\"tool\":\"Write\",\"tool_use_id\":\"toolu_1\",\"ts\":\"2026-11-30T10:15:00.000Z\",\"type\":\"change\"}"
         );
-        assert_eq!(cut_redacted("é short", 200), "é short");
+        assert_eq!(parse::<Record>(&serde_json::to_string(&r).unwrap()), Ok(r));
+    }
+
+    #[test]
+    fn reading_is_lenient_about_fields_and_strict_about_times() {
+        let r: Record = parse(
+            "{\"type\":\"anomaly\",\"tool\":5,\"duration_ms\":-1,\"outcome\":\"maybe\",\"persisted_to\":[1,\"a\"],\"extra\":{\"x\":1}}",
+        )
+        .unwrap();
+        assert_eq!(r.kind, Kind::Other("anomaly".into()));
+        assert_eq!((r.tool(), r.duration_ms, r.outcome), ("", None, None));
+        assert_eq!(r.persisted_to, Some(vec!["a".to_string()]));
+        assert_eq!(parse::<Record>("{}").unwrap().kind.as_str(), "");
+        // A key given twice: the later one counts, as it did.
+        let r: Record = parse("{\"id\":\"a\",\"id\":\"b\"}").unwrap();
+        assert_eq!(r.id(), "b");
+        let why = |line: &str| parse::<Record>(line).unwrap_err();
+        assert!(
+            why("{torn").starts_with("not valid JSON"),
+            "{}",
+            why("{torn")
+        );
+        assert!(why("not json").starts_with("not valid JSON"));
+        assert_eq!(why("[1]"), "not a JSON object");
+        assert_eq!(why("\"x\""), "not a JSON object");
         assert_eq!(
-            cut_redacted(&"é".repeat(10), 5),
-            format!("{}…", "é".repeat(4))
+            why("{\"ts\":\"2026-11-28T1é:00\"}"),
+            "bad timestamp \"2026-11-28T1é:00\" (expected RFC 3339)"
+        );
+        assert_eq!(why("{\"ts\":7}"), "bad timestamp 7 (expected RFC 3339)");
+        assert_eq!(
+            why("{\"ts\":null}"),
+            "bad timestamp null (expected RFC 3339)"
         );
     }
 
     #[test]
-    fn default_patterns_find_corrections_and_leave_plain_prompts() {
-        let pats = compile_patterns(&Config::default().audit.correction_patterns);
-        for p in [
-            "No, use the other file",
-            "don't touch main.rs",
-            "Stop running the tests",
-            "actually, make it 3",
-            "that's wrong",
-            "I said port 8080",
-            "instead use serde",
-            "revert that change",
-            "This is not what I asked for",
-        ] {
-            assert!(correction_match(p, &pats).is_some(), "{p}");
-        }
-        for p in [
-            "please run a command",
-            "no problem, go ahead",
-            "notice the bug",
-            "add a stop button",
-        ] {
-            assert!(correction_match(p, &pats).is_none(), "{p}");
-        }
-        let recs = prompt_records("No, use tabs", &pats, "cs", now(), &Redactor::builtin());
-        assert_eq!(recs.len(), 2);
-        assert_eq!(recs[1]["type"], "user_correction");
-        assert_eq!(recs[1]["persisted_to"], json!([]));
-        assert!(recs[1]["id"].as_str().unwrap().starts_with("c-"));
+    fn a_time_with_an_offset_is_read_in_utc() {
+        let r: Record = parse("{\"ts\":\"2026-12-01T00:30:00+01:00\"}").unwrap();
+        assert_eq!(r.hour_minute().as_deref(), Some("23:30"));
     }
 }

@@ -10,12 +10,14 @@
 //! Each level is cut to its budget with `core::budget::cut_to_tokens`, which says how much
 //! was left out.
 
-use super::index::Index;
+use super::index::{Entry, Index};
+use super::record::{Kind, Record};
 use super::store::{self, Store};
-use super::trail::{self, field, kind};
+use super::trail;
 use crate::core::budget::cut_to_tokens;
 use crate::core::error::{Error, Result};
-use serde_json::Value;
+use crate::core::fsx;
+use crate::core::text::{clip, one_line};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -25,28 +27,19 @@ pub(crate) const L2_TOKENS: usize = 1000;
 pub(crate) const L3_TOKENS: usize = 3000;
 
 /// One record as one short line.
-pub(crate) fn line(r: &Value) -> String {
-    let ts = field(r, "ts");
-    let hm = ts.get(11..16).unwrap_or("--:--");
-    match kind(r) {
-        "data" | "change" => {
-            let mut l = format!(
-                "{hm} {} {}: {}",
-                kind(r),
-                field(r, "tool"),
-                field(r, "input")
-            );
-            if field(r, "outcome") == "error" {
+pub(crate) fn line(r: &Record) -> String {
+    let hm = r.hour_minute().unwrap_or_else(|| "--:--".into());
+    match &r.kind {
+        Kind::Data | Kind::Change => {
+            let mut l = format!("{hm} {} {}: {}", r.kind.as_str(), r.tool(), r.input());
+            if r.failed() {
                 l.push_str(" [error]");
             }
             l
         }
-        "conversation" => format!(
-            "{hm} prompt: {}",
-            super::record::cut_redacted(field(r, "text"), 160)
-        ),
-        "user_correction" => format!("{hm} CORRECTION {}: {}", field(r, "id"), field(r, "text")),
-        other => format!("{hm} {other}"),
+        Kind::Conversation => format!("{hm} prompt: {}", clip(&one_line(r.text()), 160)),
+        Kind::UserCorrection => format!("{hm} CORRECTION {}: {}", r.id(), r.text()),
+        Kind::Other(other) => format!("{hm} {other}"),
     }
 }
 
@@ -103,24 +96,33 @@ pub(crate) fn l1(store: &Store, id: Option<&str>) -> Result<String> {
     Ok(cut_to_tokens(out.trim_end(), L1_TOKENS))
 }
 
-/// The corrections of every session, newest first: `(session, id, text, persisted)`.
+/// A correction as recall lists it.
+pub(crate) struct Recalled {
+    /// The session it was made in.
+    pub(crate) session: String,
+    pub(crate) id: String,
+    pub(crate) text: String,
+    pub(crate) persisted: bool,
+}
+
+/// The corrections of every session, newest first.
 pub(crate) fn all_corrections(
     store: &Store,
     index: &Index,
     persisted: &HashMap<String, Vec<String>>,
-) -> Vec<(String, String, String, bool)> {
+) -> Vec<Recalled> {
     let mut out = Vec::new();
     for e in index.sessions.iter().rev() {
         let Ok((stats, _)) = super::index::stats_of(store, e, persisted) else {
             continue;
         };
         for c in stats.corrections.iter().rev() {
-            out.push((
-                e.id.clone(),
-                c.id.clone(),
-                c.text.clone(),
-                !c.persisted_to.is_empty(),
-            ));
+            out.push(Recalled {
+                session: e.id.clone(),
+                id: c.id.clone(),
+                text: c.text.clone(),
+                persisted: !c.persisted_to.is_empty(),
+            });
         }
     }
     out
@@ -135,9 +137,13 @@ pub(crate) fn l2(store: &Store, index: &Index) -> Result<String> {
         out.push_str("Corrections: none recorded.\n");
     } else {
         out.push_str("Corrections (newest first; keep following them):\n");
-        for (sid, id, text, done) in corrections.iter().take(15) {
-            let mark = if *done { "persisted" } else { "NOT persisted" };
-            out.push_str(&format!("- {text} ({id}, {sid}, {mark})\n"));
+        for c in corrections.iter().take(15) {
+            let mark = if c.persisted {
+                "persisted"
+            } else {
+                "NOT persisted"
+            };
+            out.push_str(&format!("- {} ({}, {}, {mark})\n", c.text, c.id, c.session));
         }
     }
     let ended: Vec<_> = index
@@ -182,7 +188,9 @@ fn latest_report(store: &Store) -> Option<String> {
         .filter(|n| n.starts_with("daily_") && Path::new(n).extension().is_some_and(|e| e == "md"))
         .collect();
     names.sort();
-    std::fs::read_to_string(store.reports().join(names.last()?)).ok()
+    fsx::read_limited(&store.reports().join(names.last()?), fsx::Limit::DOCUMENT)
+        .ok()
+        .flatten()
 }
 
 /// The markdown section starting with a heading that begins with `prefix`.
@@ -214,10 +222,7 @@ pub(crate) fn l3(store: &Store, id: &str) -> Result<String> {
 }
 
 /// Sessions still `in_progress` other than `current`.
-pub(crate) fn unfinished<'a>(
-    index: &'a Index,
-    current: Option<&str>,
-) -> Vec<&'a super::index::Entry> {
+pub(crate) fn unfinished<'a>(index: &'a Index, current: Option<&str>) -> Vec<&'a Entry> {
     index
         .sessions
         .iter()
@@ -226,7 +231,7 @@ pub(crate) fn unfinished<'a>(
 }
 
 /// What to say about unfinished sessions.
-pub(crate) fn unfinished_text(list: &[&super::index::Entry]) -> String {
+pub(crate) fn unfinished_text(list: &[&Entry]) -> String {
     let mut out = String::from("Unfinished sessions (status in_progress):\n");
     for e in list {
         out.push_str(&format!(

@@ -1,22 +1,21 @@
 //! `baton audit report-daily [YYYYMMDD] [review] [--html]`: the seed's seven sections,
 //! written to `.boo/reports/daily_YYYYMMDD.md` and printed. Figures come from the index
 //! (sessions that have ended); only sessions still open are read from their files, so the
-//! report does not grow with the history. `review` adds trends against the previous seven
-//! days and recommended priorities; `--html` also writes a self-contained page with an SVG
-//! chart and a timeline (report_html.rs).
+//! report does not grow with the history (day.rs gathers them). `review` adds trends against
+//! the previous seven days and recommended priorities (report_review.rs); `--html` also
+//! writes a self-contained page with an SVG chart and a timeline (report_html.rs).
 
-use super::index::{self, Entry};
-use super::stats::Stats;
-use super::store::{self, Store};
-use crate::core::config::Config;
+use super::day::{Day, Row};
+use super::store::Store;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
 use crate::core::project::Project;
-use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
-use std::collections::BTreeMap;
+use chrono::{DateTime, NaiveDate, Utc};
 
 /// Width of the longest bar in the markdown chart.
 const BAR_WIDTH: u64 = 30;
+/// Files listed in section 3; the rest are counted.
+const FILES_LISTED: usize = 30;
 
 /// Reads `[YYYYMMDD] [review]` in any order.
 pub(crate) fn parse_args(args: &[String], now: DateTime<Utc>) -> Result<(NaiveDate, bool)> {
@@ -37,248 +36,96 @@ pub(crate) fn parse_args(args: &[String], now: DateTime<Utc>) -> Result<(NaiveDa
     Ok((date, review))
 }
 
-/// One session as the report sees it.
-pub(crate) struct Row {
-    pub(crate) entry: Entry,
-    pub(crate) stats: Stats,
-}
-
-/// Everything one day's report shows.
-pub(crate) struct Day {
-    pub(crate) date: NaiveDate,
-    pub(crate) rows: Vec<Row>,
-    pub(crate) tools: BTreeMap<String, u64>,
-    pub(crate) files: BTreeMap<String, u64>,
-    pub(crate) anomalies: Vec<String>,
-    pub(crate) backlog: Vec<String>,
-    pub(crate) integrity: Vec<String>,
-}
-
-fn day_bounds(date: NaiveDate) -> (DateTime<Utc>, DateTime<Utc>) {
-    let start = Utc.from_utc_datetime(&date.and_hms_opt(0, 0, 0).unwrap_or_default());
-    (start, start + Duration::days(1))
-}
-
-/// Sessions that were open at some point of `date`.
-pub(crate) fn on_day(idx: &index::Index, date: NaiveDate, now: DateTime<Utc>) -> Vec<&Entry> {
-    let (from, to) = day_bounds(date);
-    idx.sessions
-        .iter()
-        .filter(|e| e.start < to && e.end.unwrap_or(now.max(e.start)) >= from)
-        .collect()
-}
-
-/// The sessions of `date` with their figures for that day only (records whose `ts` falls on
-/// it), and the lines of their files that could not be read. A session open across the day
-/// but with nothing recorded on it is left out unless it started or ended on it.
-pub(crate) fn day_rows(
+/// Runs the report: writes the files and returns what to print.
+pub(crate) fn run(
     store: &Store,
-    idx: &index::Index,
-    persisted: &std::collections::HashMap<String, Vec<String>>,
+    project: &Project,
     date: NaiveDate,
-    now: DateTime<Utc>,
-) -> Result<(Vec<Row>, Vec<String>)> {
-    let key = date.format("%Y-%m-%d").to_string();
-    let mut rows = Vec::new();
-    let mut unreadable = Vec::new();
-    for e in on_day(idx, date, now) {
-        let (whole, problems) = index::stats_of(store, e, persisted)?;
-        unreadable.extend(problems);
-        let stats = whole.day(&key).unwrap_or(whole);
-        let touches = e.start.date_naive() == date || e.end.is_some_and(|t| t.date_naive() == date);
-        if stats.records == 0 && !touches {
-            continue;
-        }
-        rows.push(Row {
-            entry: e.clone(),
-            stats,
-        });
+    with_review: bool,
+    html: bool,
+) -> Result<String> {
+    let day = Day::gather(store, project, date)?;
+    let mut text = markdown(&day);
+    if with_review {
+        text.push_str(&super::report_review::review(store, &day, project.now())?);
     }
-    Ok((rows, unreadable))
+    store.ensure()?;
+    fsx::ensure_private_dir_in(&store.root, &store.reports())?;
+    let stem = format!("daily_{}", date.format("%Y%m%d"));
+    let md = store.reports().join(format!("{stem}.md"));
+    fsx::atomic_write(&md, text.as_bytes(), store.file_mode())?;
+    let rel = project.config().paths.audit.join("reports");
+    let mut out = text;
+    out.push_str(&format!(
+        "\nWritten to {}\n",
+        rel.join(format!("{stem}.md")).display()
+    ));
+    if html {
+        let page = super::report_html::render(&day, project.now());
+        let path = store.reports().join(format!("{stem}.html"));
+        fsx::atomic_write(&path, page.as_bytes(), store.file_mode())?;
+        out.push_str(&format!(
+            "HTML: {}\n",
+            rel.join(format!("{stem}.html")).display()
+        ));
+    }
+    Ok(out)
 }
 
-/// Gathers the day.
-fn gather(
-    store: &Store,
-    config: &Config,
-    date: NaiveDate,
-    now: DateTime<Utc>,
-    blocked: Vec<String>,
-) -> Result<Day> {
-    let (idx, problem) = index::load(store)?;
-    let persisted = super::persist::load(store)?;
-    let mut day = Day {
-        date,
-        rows: Vec::new(),
-        tools: BTreeMap::new(),
-        files: BTreeMap::new(),
-        anomalies: Vec::new(),
-        backlog: Vec::new(),
-        integrity: Vec::new(),
-    };
-    if let Some(p) = problem {
-        day.integrity.push(p);
-    }
-    let (rows, unreadable) = day_rows(store, &idx, &persisted, date, now)?;
-    day.integrity.extend(unreadable);
-    for row in &rows {
-        for (t, n) in &row.stats.tools {
-            *day.tools.entry(t.clone()).or_default() += n;
-        }
-        for (f, n) in &row.stats.files {
-            *day.files.entry(f.clone()).or_default() += n;
-        }
-    }
-    day.rows = rows;
-    // session.json may have been edited by hand since the index saw it (one small read per
-    // session of the day).
-    for row in &mut day.rows {
-        match store::read_meta(store, &row.entry.id) {
-            Ok(meta) => row.entry.status = meta.status,
-            Err(e) => day.integrity.push(format!("{}: {e}", row.entry.id)),
-        }
-        if !store::STATUSES.contains(&row.entry.status.as_str()) {
-            day.integrity.push(format!(
-                "{}: session.json has status {:?} (expected one of {}); fix it by hand",
-                row.entry.id,
-                row.entry.status,
-                store::STATUSES.join(", ")
-            ));
-        }
-    }
-    anomalies(&mut day, config, now);
-    backlog(&idx, blocked, &mut day);
-    Ok(day)
-}
-
-fn anomalies(day: &mut Day, config: &Config, now: DateTime<Utc>) {
-    let limit = Duration::hours(i64::from(config.audit.long_session_hours));
-    for row in &day.rows {
-        let s = &row.stats;
-        let e = &row.entry;
-        if s.errors > 0 {
-            let last = s
-                .failures
-                .last()
-                .map_or(String::new(), |f| format!("; last: {f}"));
-            day.anomalies
-                .push(format!("{}: {} failed tool call(s){last}", e.id, s.errors));
-        }
-        let open_for = e.end.unwrap_or(now) - e.start;
-        if open_for > limit {
-            let what = if e.status == "in_progress" {
-                "still open (abandoned?)"
-            } else {
-                "long-running"
-            };
-            day.anomalies
-                .push(format!("{}: {what} for {} h", e.id, open_for.num_hours()));
-        }
-        if s.redactions > 0 {
-            day.anomalies.push(format!(
-                "{}: {} secret(s) redacted from recorded input",
-                e.id, s.redactions
-            ));
-        }
-        if !e.integrity.is_empty() {
-            day.anomalies.push(format!(
-                "{}: integrity check failed ({})",
-                e.id,
-                e.integrity.len()
-            ));
-        }
-    }
-    for (f, n) in &day.files {
-        if *n > u64::from(config.audit.hot_file_edits) {
-            day.anomalies.push(format!("{f}: edited {n} times"));
-        }
-    }
-}
-
-/// Unfinished sessions, unpersisted corrections, and the bridge's blocked items (read by the
-/// bridge's own reader, handed in by the caller).
-fn backlog(idx: &index::Index, blocked: Vec<String>, day: &mut Day) {
-    for e in idx.sessions.iter().filter(|e| e.status == "in_progress") {
-        day.backlog
-            .push(format!("unfinished session {} — {}", e.id, e.task));
-    }
-    for row in &day.rows {
-        for c in row.stats.unpersisted() {
-            day.backlog
-                .push(format!("correction not persisted: {} \"{}\"", c.id, c.text));
-        }
-    }
-    for item in blocked {
-        day.backlog
-            .push(format!("blocked: {}", super::record::cut(&item, 160)));
-    }
-}
-
-/// A unicode bar of `n` scaled to `max`.
-fn bar(n: u64, max: u64) -> String {
-    if max == 0 {
-        return String::new();
-    }
-    let eighths = (n * BAR_WIDTH * 8).div_ceil(max);
-    let full = usize::try_from(eighths / 8).unwrap_or(0);
-    let rest = usize::try_from(eighths % 8).unwrap_or(0);
-    let parts = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
-    format!("{}{}", "█".repeat(full), parts[rest])
-}
-
-/// Tools by count, most used first.
-pub(crate) fn tools_sorted(tools: &BTreeMap<String, u64>) -> Vec<(&String, u64)> {
-    let mut v: Vec<_> = tools.iter().map(|(k, v)| (k, *v)).collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    v
-}
-
-fn list(out: &mut String, items: &[String], none: &str) {
-    if items.is_empty() {
-        out.push_str(none);
-        out.push('\n');
-    }
-    for i in items {
-        out.push_str(&format!("- {i}\n"));
-    }
-}
-
-/// The markdown report.
-#[allow(clippy::too_many_lines)] // seven sections in order, read top to bottom
+/// The markdown report: a title and the seven sections, in order.
 pub(crate) fn markdown(day: &Day) -> String {
     let mut out = format!("# Daily audit report — {}\n", day.date.format("%Y-%m-%d"));
+    for section in [
+        task_overview,
+        operation_stats,
+        change_records,
+        corrections,
+        anomalies,
+        backlog,
+        integrity_summary,
+    ] {
+        out.push_str(&section(day));
+    }
+    out
+}
 
-    out.push_str("\n## 1. Task overview\n\n");
+/// § 1: one table row per session.
+fn task_overview(day: &Day) -> String {
+    let mut out = String::from("\n## 1. Task overview\n\n");
     if day.rows.is_empty() {
         out.push_str("No sessions on this day.\n");
-    } else {
-        out.push_str("| session | task | status | time (UTC) | records | integrity |\n|---|---|---|---|---:|---|\n");
-        for r in &day.rows {
-            let e = &r.entry;
-            let end = e
-                .end
-                .map_or("open".to_string(), |t| t.format("%H:%M").to_string());
-            let integrity = if e.status != "completed" {
-                "—".to_string()
-            } else if e.integrity_unknown {
-                "unknown".to_string()
-            } else if e.integrity.is_empty() {
-                "ok".to_string()
-            } else {
-                format!("{} problem(s)", e.integrity.len())
-            };
-            out.push_str(&format!(
-                "| {} | {} | {} | {}–{end} | {} | {integrity} |\n",
-                e.id,
-                e.task.replace('|', "\\|"),
-                e.status,
-                e.start.format("%H:%M"),
-                r.stats.records
-            ));
-        }
+        return out;
     }
+    out.push_str("| session | task | status | time (UTC) | records | integrity |\n|---|---|---|---|---:|---|\n");
+    for r in &day.rows {
+        let e = &r.entry;
+        let end = e
+            .end
+            .map_or("open".to_string(), |t| t.format("%H:%M").to_string());
+        let integrity = if e.status != "completed" {
+            "—".to_string()
+        } else if e.integrity_unknown {
+            "unknown".to_string()
+        } else if e.integrity.is_empty() {
+            "ok".to_string()
+        } else {
+            format!("{} problem(s)", e.integrity.len())
+        };
+        out.push_str(&format!(
+            "| {} | {} | {} | {}–{end} | {} | {integrity} |\n",
+            e.id,
+            e.task.replace('|', "\\|"),
+            e.status,
+            e.start.format("%H:%M"),
+            r.stats.records
+        ));
+    }
+    out
+}
 
-    out.push_str("\n## 2. Operation stats\n\n");
+/// § 2: calls, failures, time in tools, and a bar chart of calls per tool.
+fn operation_stats(day: &Day) -> String {
+    let mut out = String::from("\n## 2. Operation stats\n\n");
     let calls: u64 = day.tools.values().sum();
     let errors: u64 = day.rows.iter().map(|r| r.stats.errors).sum();
     let ms: u64 = day.rows.iter().map(|r| r.stats.duration_ms).sum();
@@ -287,36 +134,46 @@ pub(crate) fn markdown(day: &Day) -> String {
         ms / 1000,
         ms % 1000 / 100
     ));
-    let sorted = tools_sorted(&day.tools);
-    if !sorted.is_empty() {
-        let width = sorted
-            .iter()
-            .map(|(t, _)| t.chars().count())
-            .max()
-            .unwrap_or(0);
-        let max = sorted.first().map_or(0, |x| x.1);
-        out.push_str("\n```\n");
-        for (t, n) in &sorted {
-            out.push_str(&format!("{t:<width$}  {} {n}\n", bar(*n, max)));
-        }
-        out.push_str("```\n");
+    let sorted = day.tools_sorted();
+    if sorted.is_empty() {
+        return out;
     }
+    let width = sorted
+        .iter()
+        .map(|(t, _)| t.chars().count())
+        .max()
+        .unwrap_or(0);
+    let max = sorted.first().map_or(0, |x| x.1);
+    out.push_str("\n```\n");
+    for (t, n) in &sorted {
+        out.push_str(&format!("{t:<width$}  {} {n}\n", bar(*n, max)));
+    }
+    out.push_str("```\n");
+    out
+}
 
-    out.push_str("\n## 3. Change records\n\n");
-    if day.files.is_empty() {
+/// § 3: the most changed files.
+fn change_records(day: &Day) -> String {
+    let mut out = String::from("\n## 3. Change records\n\n");
+    let files = day.files_sorted();
+    if files.is_empty() {
         out.push_str("No file changes recorded.\n");
-    } else {
-        let mut files: Vec<_> = day.files.iter().collect();
-        files.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        for (f, n) in files.iter().take(30) {
-            out.push_str(&format!("- {f} — {n} change(s)\n"));
-        }
-        if files.len() > 30 {
-            out.push_str(&format!("- … and {} more files\n", files.len() - 30));
-        }
     }
+    for (f, n) in files.iter().take(FILES_LISTED) {
+        out.push_str(&format!("- {f} — {n} change(s)\n"));
+    }
+    if files.len() > FILES_LISTED {
+        out.push_str(&format!(
+            "- … and {} more files\n",
+            files.len() - FILES_LISTED
+        ));
+    }
+    out
+}
 
-    out.push_str("\n## 4. User feedback & corrections\n\n");
+/// § 4: every correction of the day and where it was persisted.
+fn corrections(day: &Day) -> String {
+    let mut out = String::from("\n## 4. User feedback & corrections\n\n");
     let corrections: Vec<String> = day
         .rows
         .iter()
@@ -337,15 +194,27 @@ pub(crate) fn markdown(day: &Day) -> String {
             })
         })
         .collect();
-    list(&mut out, &corrections, "No corrections.");
+    bullets(&mut out, &corrections, "No corrections.");
+    out
+}
 
-    out.push_str("\n## 5. Anomaly alerts\n\n");
-    list(&mut out, &day.anomalies, "None.");
+/// § 5.
+fn anomalies(day: &Day) -> String {
+    let mut out = String::from("\n## 5. Anomaly alerts\n\n");
+    bullets(&mut out, &day.anomalies, "None.");
+    out
+}
 
-    out.push_str("\n## 6. Backlog\n\n");
-    list(&mut out, &day.backlog, "Nothing outstanding.");
+/// § 6.
+fn backlog(day: &Day) -> String {
+    let mut out = String::from("\n## 6. Backlog\n\n");
+    bullets(&mut out, &day.backlog, "Nothing outstanding.");
+    out
+}
 
-    out.push_str("\n## 7. Integrity summary\n\n");
+/// § 7: how the ended sessions' integrity checks went, and what could not be read.
+fn integrity_summary(day: &Day) -> String {
+    let mut out = String::from("\n## 7. Integrity summary\n\n");
     let ended: Vec<&Row> = day
         .rows
         .iter()
@@ -376,41 +245,27 @@ pub(crate) fn markdown(day: &Day) -> String {
     out
 }
 
-/// Runs the report: writes the files and returns what to print.
-pub(crate) fn run(
-    store: &Store,
-    project: &Project,
-    date: NaiveDate,
-    with_review: bool,
-    html: bool,
-) -> Result<String> {
-    let (config, now) = (project.config(), project.now());
-    let day = gather(store, config, date, now, project.blocked_items())?;
-    let mut text = markdown(&day);
-    if with_review {
-        text.push_str(&super::report_review::review(store, &day, now)?);
+/// A unicode bar of `n` scaled to `max`.
+fn bar(n: u64, max: u64) -> String {
+    if max == 0 {
+        return String::new();
     }
-    store.ensure()?;
-    fsx::ensure_private_dir(&store.reports())?;
-    let stem = format!("daily_{}", date.format("%Y%m%d"));
-    let md = store.reports().join(format!("{stem}.md"));
-    fsx::atomic_write(&md, text.as_bytes(), store.file_mode())?;
-    let rel = config.paths.audit.join("reports");
-    let mut out = text;
-    out.push_str(&format!(
-        "\nWritten to {}\n",
-        rel.join(format!("{stem}.md")).display()
-    ));
-    if html {
-        let page = super::report_html::render(&day, now);
-        let path = store.reports().join(format!("{stem}.html"));
-        fsx::atomic_write(&path, page.as_bytes(), store.file_mode())?;
-        out.push_str(&format!(
-            "HTML: {}\n",
-            rel.join(format!("{stem}.html")).display()
-        ));
+    let eighths = (n * BAR_WIDTH * 8).div_ceil(max);
+    let full = usize::try_from(eighths / 8).unwrap_or(0);
+    let rest = usize::try_from(eighths % 8).unwrap_or(0);
+    let parts = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    format!("{}{}", "█".repeat(full), parts[rest])
+}
+
+/// `items` as a markdown list, or `none` when there are none.
+fn bullets(out: &mut String, items: &[String], none: &str) {
+    if items.is_empty() {
+        out.push_str(none);
+        out.push('\n');
     }
-    Ok(out)
+    for i in items {
+        out.push_str(&format!("- {i}\n"));
+    }
 }
 
 #[cfg(test)]

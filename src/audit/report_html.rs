@@ -1,7 +1,7 @@
 //! The daily report as one self-contained HTML page: no script, no external resource; an
 //! inline SVG bar chart of tool calls and an SVG timeline of the day's sessions.
 
-use super::report::{tools_sorted, Day};
+use super::day::Day;
 use chrono::{DateTime, Timelike, Utc};
 
 /// Escapes text for HTML content and attribute values.
@@ -22,7 +22,7 @@ pub(crate) fn esc(text: &str) -> String {
 
 /// The bar chart of tool calls.
 fn chart(day: &Day) -> String {
-    let tools = tools_sorted(&day.tools);
+    let tools = day.tools_sorted();
     if tools.is_empty() {
         return "<p>No tool calls.</p>".into();
     }
@@ -135,35 +135,19 @@ fn items(list: &[String], none: &str) -> String {
     out
 }
 
-/// The page.
+/// The page: the markdown report's seven sections, with a timeline after the first.
 pub(crate) fn render(day: &Day, now: DateTime<Utc>) -> String {
     let date = day.date.format("%Y-%m-%d").to_string();
     let mut body = format!("<h1>Daily audit report — {date}</h1>");
     body.push_str("<h2>1. Task overview</h2>");
-    if day.rows.is_empty() {
-        body.push_str("<p>No sessions on this day.</p>");
-    } else {
-        body.push_str("<table><thead><tr><th>session</th><th>task</th><th>status</th><th>records</th><th>failed</th></tr></thead><tbody>");
-        for r in &day.rows {
-            body.push_str(&format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&r.entry.id),
-                esc(&r.entry.task),
-                esc(&r.entry.status),
-                r.stats.records,
-                r.stats.errors
-            ));
-        }
-        body.push_str("</tbody></table>");
-    }
+    body.push_str(&overview(day));
     body.push_str("<h2>Timeline</h2>");
     body.push_str(&timeline(day, now));
     body.push_str("<h2>2. Operation stats</h2>");
     body.push_str(&chart(day));
     body.push_str("<h2>3. Change records</h2>");
-    let mut files: Vec<_> = day.files.iter().collect();
-    files.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    let files: Vec<String> = files
+    let files: Vec<String> = day
+        .files_sorted()
         .iter()
         .take(30)
         .map(|(f, n)| format!("{f} — {n} change(s)"))
@@ -186,7 +170,37 @@ pub(crate) fn render(day: &Day, now: DateTime<Utc>) -> String {
     body.push_str("<h2>6. Backlog</h2>");
     body.push_str(&items(&day.backlog, "Nothing outstanding."));
     body.push_str("<h2>7. Integrity summary</h2>");
-    let mut integ: Vec<String> = day
+    body.push_str(&items(&integrity(day), "All ended sessions passed."));
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Daily audit report {date}</title>\
+<style>body{{font-family:sans-serif;max-width:60rem;margin:2rem auto;color:#222}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}</style>\
+</head><body>{body}</body></html>\n"
+    )
+}
+
+/// § 1 as a table.
+fn overview(day: &Day) -> String {
+    if day.rows.is_empty() {
+        return "<p>No sessions on this day.</p>".into();
+    }
+    let mut out = String::from("<table><thead><tr><th>session</th><th>task</th><th>status</th><th>records</th><th>failed</th></tr></thead><tbody>");
+    for r in &day.rows {
+        out.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&r.entry.id),
+            esc(&r.entry.task),
+            esc(&r.entry.status),
+            r.stats.records,
+            r.stats.errors
+        ));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// § 7's items: failed checks, checks not known, unreadable files.
+fn integrity(day: &Day) -> Vec<String> {
+    let mut out: Vec<String> = day
         .rows
         .iter()
         .flat_map(|r| {
@@ -196,17 +210,12 @@ pub(crate) fn render(day: &Day, now: DateTime<Utc>) -> String {
                 .map(move |p| format!("{}: {p}", r.entry.id))
         })
         .collect();
-    integ.extend(
+    out.extend(
         day.rows
             .iter()
             .filter(|r| r.entry.status == "completed" && r.entry.integrity_unknown)
             .map(|r| format!("{}: integrity results unknown", r.entry.id)),
     );
-    integ.extend(day.integrity.iter().cloned());
-    body.push_str(&items(&integ, "All ended sessions passed."));
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Daily audit report {date}</title>\
-<style>body{{font-family:sans-serif;max-width:60rem;margin:2rem auto;color:#222}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 6px}}</style>\
-</head><body>{body}</body></html>\n"
-    )
+    out.extend(day.integrity.iter().cloned());
+    out
 }

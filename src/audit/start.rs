@@ -8,21 +8,14 @@
 //! it gets the task, and the records it holds stay with it.
 
 use super::index::{self, Entry};
-use super::lifecycle;
+use super::lifecycle::{self, Baseline};
 use super::recover;
-use super::store::{self, Store};
+use super::store::{self, SessionMeta, Store};
 use crate::core::error::{Error, Result};
-use chrono::{DateTime, Utc};
-use std::path::Path;
+use crate::core::project::Project;
 
 /// Runs start; returns the text to print.
-pub(crate) fn start(
-    store: &Store,
-    root: &Path,
-    task: &str,
-    force: bool,
-    now: DateTime<Utc>,
-) -> Result<String> {
+pub(crate) fn start(store: &Store, project: &Project, task: &str, force: bool) -> Result<String> {
     let task = task.trim();
     if task.is_empty() || task.contains(['\n', '\r']) {
         return Err(Error::Usage(
@@ -32,44 +25,9 @@ pub(crate) fn start(
     store.ensure()?;
     let lock = store.lock("start")?;
     let mut out = String::new();
-    let mut meta = None;
-    if let Some(cur) = store.current()? {
-        match store::read_meta(store, &cur) {
-            Ok(m) if m.status == "in_progress" && m.started_by.as_deref() == Some("auto") => {
-                let mut m = m;
-                m.task = task.to_string();
-                m.started_by = Some("start".into());
-                store::write_meta(store, &m)?;
-                out.push_str(&format!(
-                    "Named the session the hooks had started ({}): its records stay with it.\n",
-                    m.session_id
-                ));
-                meta = Some(m);
-            }
-            Ok(m) if m.status == "in_progress" && !force => {
-                return Err(Error::Invalid(format!(
-                    "session {} (\"{}\") is still current; end it first with /baton:end \
-                     (baton audit end), or pass --force to start anyway and leave it in_progress",
-                    m.session_id, m.task
-                )));
-            }
-            Ok(m) if m.status == "in_progress" => {
-                out.push_str(&format!(
-                    "Left session {} (\"{}\") in_progress (--force); end it later with \
-                     `baton audit end --session {}`.\n",
-                    m.session_id, m.task, m.session_id
-                ));
-            }
-            Ok(_) => {}
-            Err(e) => out.push_str(&format!(
-                "The current session {cur} could not be read ({e}); left as it is — \
-                 `baton audit status` lists it.\n"
-            )),
-        }
-    }
-    let meta = match meta {
-        Some(m) => m,
-        None => lifecycle::begin(store, task, now, "start", Some(root))?,
+    let meta = match adopt_or_leave_current(store, task, force, &mut out)? {
+        Some(adopted) => adopted,
+        None => lifecycle::begin(store, project, task, "start", Baseline::ReadGit)?,
     };
     drop(lock);
     index::update(store, |i| {
@@ -86,6 +44,52 @@ pub(crate) fn start(
     Ok(out)
 }
 
+/// What becomes of the current session, if any: one the hooks started is adopted (named
+/// `task`, returned); one started by hand is an error unless `force`, which leaves it
+/// `in_progress`. What was done is said in `out`.
+fn adopt_or_leave_current(
+    store: &Store,
+    task: &str,
+    force: bool,
+    out: &mut String,
+) -> Result<Option<SessionMeta>> {
+    let Some(cur) = store.current()? else {
+        return Ok(None);
+    };
+    match store::read_meta(store, &cur) {
+        Ok(mut m) if m.status == "in_progress" && m.started_by.as_deref() == Some("auto") => {
+            m.task = task.to_string();
+            m.started_by = Some("start".into());
+            store::write_meta(store, &m)?;
+            out.push_str(&format!(
+                "Named the session the hooks had started ({}): its records stay with it.\n",
+                m.session_id
+            ));
+            return Ok(Some(m));
+        }
+        Ok(m) if m.status == "in_progress" && !force => {
+            return Err(Error::Invalid(format!(
+                "session {} (\"{}\") is still current; end it first with /baton:end \
+                 (baton audit end), or pass --force to start anyway and leave it in_progress",
+                m.session_id, m.task
+            )));
+        }
+        Ok(m) if m.status == "in_progress" => {
+            out.push_str(&format!(
+                "Left session {} (\"{}\") in_progress (--force); end it later with \
+                 `baton audit end --session {}`.\n",
+                m.session_id, m.task, m.session_id
+            ));
+        }
+        Ok(_) => {}
+        Err(e) => out.push_str(&format!(
+            "The current session {cur} could not be read ({e}); left as it is — \
+             `baton audit status` lists it.\n"
+        )),
+    }
+    Ok(None)
+}
+
 /// Steps 5-7: recent sessions, corrections to follow, priorities, unfinished sessions.
 fn recovery(store: &Store, id: &str) -> Result<String> {
     let mut out = String::new();
@@ -100,13 +104,17 @@ fn recovery(store: &Store, id: &str) -> Result<String> {
     if corrections.is_empty() {
         out.push_str("None recorded.\n");
     }
-    for (sid, id, text, done) in corrections.iter().take(10) {
-        let mark = if *done { "" } else { " — not yet persisted" };
-        out.push_str(&format!("- {text} ({id}, {sid}{mark})\n"));
+    for c in corrections.iter().take(10) {
+        let mark = if c.persisted {
+            ""
+        } else {
+            " — not yet persisted"
+        };
+        out.push_str(&format!("- {} ({}, {}{mark})\n", c.text, c.id, c.session));
     }
     let unfinished = recover::unfinished(&idx, Some(id));
     out.push_str("\n## Priorities\n");
-    let open = corrections.iter().filter(|c| !c.3).count();
+    let open = corrections.iter().filter(|c| !c.persisted).count();
     let mut any = false;
     if open > 0 {
         any = true;

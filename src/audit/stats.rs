@@ -1,9 +1,11 @@
 //! Per-session figures, computed once from the records (at `baton audit end`, or on the fly
 //! for a session still open) and kept in the index so reports do not rescan trails.
 
-use super::trail::{field, kind};
+use super::record::{Kind, Record};
+use crate::core::text::{clip, one_line};
+use crate::core::time;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// How many failure lines and corrections a session keeps in the index.
@@ -52,21 +54,21 @@ impl Stats {
     /// correction id to where it was persisted (from `persisted.jsonl`). The `skipped` lines
     /// have no time; they count on the day of the last record.
     pub(crate) fn compute(
-        records: &[Value],
+        records: &[Record],
         skipped: usize,
         persisted: &HashMap<String, Vec<String>>,
     ) -> Stats {
         let mut s = Stats::tally(records.iter(), persisted);
         s.skipped = skipped as u64;
-        let mut days: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+        let mut days: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
         for r in records {
-            if let Some(day) = field(r, "ts").get(..10) {
-                days.entry(day).or_default().push(r);
+            if let Some(ts) = r.ts {
+                days.entry(day_of(ts)).or_default().push(r);
             }
         }
         for (day, recs) in days {
             s.by_day
-                .insert(day.to_string(), Stats::tally(recs.into_iter(), persisted));
+                .insert(day, Stats::tally(recs.into_iter(), persisted));
         }
         if let Some(last) = s.last_ts.as_deref().and_then(|t| t.get(..10)) {
             if let Some(d) = s.by_day.get_mut(last) {
@@ -89,76 +91,49 @@ impl Stats {
     }
 
     fn tally<'a>(
-        records: impl Iterator<Item = &'a Value>,
+        records: impl Iterator<Item = &'a Record>,
         persisted: &HashMap<String, Vec<String>>,
     ) -> Stats {
         let mut s = Stats::default();
+        let (mut first, mut last) = (None, None);
         for r in records {
             s.records += 1;
-            let k = kind(r);
-            *s.by_type.entry(k.to_string()).or_default() += 1;
-            let ts = field(r, "ts");
-            if !ts.is_empty() {
-                if s.first_ts.as_deref().is_none_or(|f| ts < f) {
-                    s.first_ts = Some(ts.to_string());
-                }
-                if s.last_ts.as_deref().is_none_or(|l| ts > l) {
-                    s.last_ts = Some(ts.to_string());
-                }
+            *s.by_type.entry(r.kind.as_str().to_string()).or_default() += 1;
+            if let Some(ts) = r.ts {
+                first = Some(first.map_or(ts, |f: DateTime<Utc>| f.min(ts)));
+                last = Some(last.map_or(ts, |l: DateTime<Utc>| l.max(ts)));
             }
-            s.redactions += r.get("redactions").and_then(Value::as_u64).unwrap_or(0);
-            match k {
-                "data" | "change" => {
-                    let tool = field(r, "tool");
-                    *s.tools.entry(tool.to_string()).or_default() += 1;
-                    s.duration_ms += r.get("duration_ms").and_then(Value::as_u64).unwrap_or(0);
-                    if let Some(hour) = ts.get(11..13) {
-                        *s.hours.entry(hour.to_string()).or_default() += 1;
-                    }
-                    if field(r, "outcome") == "error" {
-                        s.errors += 1;
-                        let hm = ts.get(11..16).unwrap_or("");
-                        s.failures
-                            .push(format!("{hm} {tool}: {}", field(r, "input")));
-                    }
-                    if k == "change" {
-                        let p = field(r, "path");
-                        if !p.is_empty() {
-                            *s.files.entry(p.to_string()).or_default() += 1;
-                        }
-                    }
-                }
-                "user_correction" => {
-                    let id = field(r, "id").to_string();
-                    let mut to: Vec<String> = r
-                        .get("persisted_to")
-                        .and_then(Value::as_array)
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(Value::as_str)
-                                .map(str::to_string)
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    if let Some(more) = persisted.get(&id) {
-                        to.extend(more.iter().cloned());
-                    }
-                    let mut seen = HashSet::new();
-                    to.retain(|p| seen.insert(p.clone()));
-                    s.corrections.push(Correction {
-                        id,
-                        ts: ts.to_string(),
-                        text: super::record::cut_redacted(field(r, "text"), 200),
-                        persisted_to: to,
-                    });
-                }
-                _ => {}
+            s.redactions += r.redactions;
+            if r.is_tool_call() {
+                s.count_tool_call(r);
+            } else if r.kind == Kind::UserCorrection {
+                s.corrections.push(correction(r, persisted));
             }
         }
+        s.first_ts = first.map(time::rfc3339_millis);
+        s.last_ts = last.map(time::rfc3339_millis);
         if s.failures.len() > KEEP {
             s.failures.drain(..s.failures.len() - KEEP);
         }
         s
+    }
+
+    /// Counts one `data` or `change` record.
+    fn count_tool_call(&mut self, r: &Record) {
+        *self.tools.entry(r.tool().to_string()).or_default() += 1;
+        self.duration_ms += r.duration_ms.unwrap_or(0);
+        if let Some(ts) = r.ts {
+            *self.hours.entry(ts.format("%H").to_string()).or_default() += 1;
+        }
+        if r.failed() {
+            self.errors += 1;
+            let hm = r.hour_minute().unwrap_or_default();
+            self.failures
+                .push(format!("{hm} {}: {}", r.tool(), r.input()));
+        }
+        if let Some(p) = r.changed_path() {
+            *self.files.entry(p.to_string()).or_default() += 1;
+        }
     }
 
     /// Corrections with no `persisted_to`.
@@ -182,19 +157,49 @@ impl Stats {
     }
 }
 
+/// The UTC day of a record (`YYYY-MM-DD`), the key of `by_day`.
+fn day_of(ts: DateTime<Utc>) -> String {
+    ts.format("%Y-%m-%d").to_string()
+}
+
+/// A `user_correction` record as the index keeps it: its own `persisted_to` and the later
+/// marks, each place once.
+fn correction(r: &Record, persisted: &HashMap<String, Vec<String>>) -> Correction {
+    let id = r.id().to_string();
+    let mut to = r.persisted_to.clone().unwrap_or_default();
+    if let Some(more) = persisted.get(&id) {
+        to.extend(more.iter().cloned());
+    }
+    let mut seen = HashSet::new();
+    to.retain(|p| seen.insert(p.clone()));
+    Correction {
+        id,
+        ts: r.ts.map(time::rfc3339_millis).unwrap_or_default(),
+        text: clip(&one_line(r.text()), 200),
+        persisted_to: to,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn records(lines: Vec<Value>) -> Vec<Record> {
+        lines
+            .into_iter()
+            .map(|v| serde_json::from_value(v).unwrap())
+            .collect()
+    }
 
     #[test]
     fn figures_of_a_small_session() {
-        let recs = vec![
+        let recs = records(vec![
             json!({"id":"1","ts":"2026-11-30T10:01:00.000Z","type":"data","tool":"Bash","input":"ls","outcome":"ok","duration_ms":5}),
             json!({"id":"2","ts":"2026-11-30T10:02:00.000Z","type":"change","tool":"Edit","input":"a.rs","path":"a.rs","outcome":"ok"}),
             json!({"id":"3","ts":"2026-11-30T11:03:00.000Z","type":"data","tool":"Bash","input":"false","outcome":"error","redactions":2}),
             json!({"id":"c-1","ts":"2026-11-30T11:04:00.000Z","type":"user_correction","text":"no, tabs","persisted_to":[]}),
-        ];
+        ]);
         let mut persisted = HashMap::new();
         persisted.insert("c-1".to_string(), vec![".rune/conventions.md".to_string()]);
         let s = Stats::compute(&recs, 1, &persisted);
@@ -213,20 +218,20 @@ mod tests {
     #[test]
     fn a_long_correction_is_not_cut_inside_a_redaction_mark() {
         let text = format!("{}[REDACTED] more", "a".repeat(195));
-        let recs = vec![
+        let recs = records(vec![
             json!({"id":"c-1","ts":"2026-11-30T11:04:00.000Z","type":"user_correction","text":text}),
-        ];
+        ]);
         let s = Stats::compute(&recs, 0, &HashMap::new());
         assert_eq!(s.corrections[0].text, format!("{}…", "a".repeat(195)));
     }
 
     #[test]
     fn figures_are_kept_per_day() {
-        let recs = vec![
+        let recs = records(vec![
             json!({"id":"1","ts":"2026-11-29T23:50:00.000Z","type":"data","tool":"Bash","input":"ls","outcome":"ok"}),
             json!({"id":"2","ts":"2026-11-30T00:10:00.000Z","type":"change","tool":"Edit","path":"a.rs","outcome":"error"}),
             json!({"id":"3","ts":"2026-11-30T00:20:00.000Z","type":"data","tool":"Read","input":"a.rs","outcome":"ok"}),
-        ];
+        ]);
         let s = Stats::compute(&recs, 2, &HashMap::new());
         assert_eq!(s.records, 3);
         let d29 = s.day("2026-11-29").unwrap();
@@ -241,12 +246,37 @@ mod tests {
         assert!(old.day("2026-11-30").is_none());
     }
 
+    /// README: report-daily counts each record on the UTC day of its `ts`. A time written with
+    /// an offset (a hand-edited or foreign line) was counted on its local day and hour, read
+    /// off the text; the typed record reads it in UTC.
+    #[test]
+    fn issue_9_a_time_with_an_offset_counts_on_its_utc_day() {
+        let recs = records(vec![
+            json!({"id":"1","ts":"2026-12-01T00:30:00+01:00","type":"data","tool":"Bash","input":"ls","outcome":"error"}),
+        ]);
+        let s = Stats::compute(&recs, 0, &HashMap::new());
+        assert_eq!(s.day("2026-11-30").unwrap().records, 1);
+        assert_eq!(s.day("2026-12-01").unwrap().records, 0);
+        assert_eq!(s.hours["23"], 1);
+        assert_eq!(s.failures, vec!["23:30 Bash: ls"]);
+        assert_eq!(s.first_ts.as_deref(), Some("2026-11-30T23:30:00.000Z"));
+    }
+
+    /// A timestamp that is not ASCII panicked a byte slice here. Such a line no longer becomes
+    /// a record (the reader refuses it and says so); a record without a time still counts.
     #[test]
     fn a_non_ascii_timestamp_does_not_panic() {
-        let recs = vec![
-            json!({"id":"1","ts":"2026-11-28T1é:00","type":"data","tool":"Bash","input":"ls","outcome":"error"}),
-            json!({"id":"2","ts":"é","type":"change","tool":"Edit","path":"a.rs","outcome":"ok"}),
-        ];
+        for line in [
+            r#"{"id":"1","ts":"2026-11-28T1é:00","type":"data","tool":"Bash","input":"ls","outcome":"error"}"#,
+            r#"{"id":"2","ts":"é","type":"change","tool":"Edit","path":"a.rs","outcome":"ok"}"#,
+        ] {
+            let why = crate::audit::record::parse::<Record>(line).unwrap_err();
+            assert!(why.starts_with("bad timestamp"), "{why}");
+        }
+        let recs = records(vec![
+            json!({"id":"1","type":"data","tool":"Bash","input":"ls","outcome":"error"}),
+            json!({"id":"2","type":"change","tool":"Edit","path":"a.rs","outcome":"ok"}),
+        ]);
         let s = Stats::compute(&recs, 0, &HashMap::new());
         assert_eq!(s.records, 2);
         assert!(s.hours.is_empty(), "{:?}", s.hours);

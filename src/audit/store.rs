@@ -17,7 +17,7 @@
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -35,6 +35,8 @@ pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"]
 /// The audit's directory layout for one project.
 #[derive(Debug, Clone)]
 pub(crate) struct Store {
+    /// The project root: every folder below it is checked for links on the way.
+    pub(crate) root: PathBuf,
     /// `.boo/` (absolute).
     pub(crate) dir: PathBuf,
     /// Whether the trail is meant to be committed (`audit.shared`).
@@ -44,6 +46,7 @@ pub(crate) struct Store {
 impl Store {
     pub(crate) fn new(root: &Path, config: &Config) -> Store {
         Store {
+            root: root.to_path_buf(),
             dir: root.join(&config.paths.audit),
             shared: config.audit.shared,
         }
@@ -69,10 +72,13 @@ impl Store {
         self.dir.join("reports")
     }
 
-    /// The run directory of `id` (validated).
+    /// The run directory of `id` (validated; no link from the project root down to it, so
+    /// a `.boo/runs/<id>` linked elsewhere is refused before anything is written there).
     pub(crate) fn run_dir(&self, id: &str) -> Result<PathBuf> {
         fsx::validate_component("session id", id)?;
-        Ok(self.runs().join(id))
+        let dir = self.runs().join(id);
+        fsx::check_inside(&self.root, &dir)?;
+        Ok(dir)
     }
 
     /// The mode of files the audit writes.
@@ -86,7 +92,7 @@ impl Store {
 
     /// Creates `.boo/` and `runs/` (0700) and keeps them out of git unless shared.
     pub(crate) fn ensure(&self) -> Result<()> {
-        fsx::ensure_private_dir(&self.dir)?;
+        fsx::ensure_private_dir_in(&self.root, &self.dir)?;
         if self.shared {
             // Shared trails are merged by git's union driver; ids collapse duplicates on read.
             let attributes = self.dir.join(".gitattributes");
@@ -96,15 +102,15 @@ impl Store {
         } else {
             fsx::keep_out_of_git(&self.dir)?;
         }
-        fsx::ensure_private_dir(&self.runs())
+        fsx::ensure_private_dir_in(&self.root, &self.runs())
     }
 
     /// The current session's id, if one is set (and valid).
     pub(crate) fn current(&self) -> Result<Option<String>> {
         let path = self.current_file();
         fsx::refuse_symlink(&path)?;
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
+        match fsx::read_limited(&path, fsx::Limit::POINTER)? {
+            Some(text) => {
                 let id = text.trim();
                 if id.is_empty() {
                     return Ok(None);
@@ -112,12 +118,12 @@ impl Store {
                 fsx::validate_component("session id in .current_session", id)?;
                 Ok(Some(id.to_string()))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::io("read", &path, e)),
+            None => Ok(None),
         }
     }
 
     pub(crate) fn set_current(&self, id: &str) -> Result<()> {
+        fsx::check_inside(&self.root, &self.runs())?;
         fsx::atomic_write(
             &self.current_file(),
             format!("{id}\n").as_bytes(),
@@ -162,16 +168,13 @@ impl Store {
 pub(crate) struct SessionMeta {
     pub(crate) session_id: String,
     pub(crate) task: String,
-    #[serde(with = "super::time_serde::required")]
+    /// Whole seconds (`2026-11-30T10:15:00Z`): `new` drops the fraction.
     pub(crate) start_time: DateTime<Utc>,
     pub(crate) status: String,
     #[serde(default)]
     pub(crate) expected_record_types: Vec<String>,
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "super::time_serde::optional"
-    )]
+    /// Whole seconds, as `start_time`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) end_time: Option<DateTime<Utc>>,
     /// HEAD when the session started (for the integrity check); none when unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -189,11 +192,13 @@ pub(crate) struct SessionMeta {
 }
 
 impl SessionMeta {
+    /// A session starting `now`. The start is kept to the second: chrono writes a fraction
+    /// when there is one, and session.json and the index have always held whole seconds.
     pub(crate) fn new(id: &str, task: &str, now: DateTime<Utc>) -> SessionMeta {
         SessionMeta {
             session_id: id.to_string(),
             task: task.to_string(),
-            start_time: now,
+            start_time: now.trunc_subsecs(0),
             status: "in_progress".into(),
             expected_record_types: vec!["data".into(), "change".into(), "conversation".into()],
             end_time: None,
@@ -215,7 +220,13 @@ impl SessionMeta {
 pub(crate) fn read_meta(store: &Store, id: &str) -> Result<SessionMeta> {
     let path = store.run_dir(id)?.join(SESSION);
     fsx::refuse_symlink(&path)?;
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    let text = fsx::read_limited(&path, fsx::Limit::STATE)?.ok_or_else(|| {
+        Error::io(
+            "read",
+            &path,
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        )
+    })?;
     serde_json::from_str(&text).map_err(|e| {
         Error::Invalid(format!(
             "{} is not a valid session file ({e}); fix or remove it",
@@ -244,9 +255,10 @@ pub(crate) fn claim_new_id(store: &Store, now: DateTime<Utc>) -> Result<String> 
             format!("{base}_{n}")
         };
         let dir = store.runs().join(&id);
+        fsx::check_inside(&store.root, &store.runs())?;
         match std::fs::create_dir(&dir) {
             Ok(()) => {
-                fsx::ensure_private_dir(&dir)?;
+                fsx::ensure_private_dir_in(&store.root, &dir)?;
                 return Ok(id);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
@@ -260,11 +272,13 @@ pub(crate) fn claim_new_id(store: &Store, now: DateTime<Utc>) -> Result<String> 
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 
     fn store(t: &Path) -> Store {
         Store {
+            root: t.to_path_buf(),
             dir: t.join(".boo"),
             shared: false,
         }
@@ -298,6 +312,39 @@ mod tests {
         assert!(s.current().is_err());
         s.clear_current().unwrap();
         s.clear_current().unwrap();
+    }
+
+    /// chrono's serde writes a fraction of a second when there is one; session.json has always
+    /// held whole seconds, and older files (any RFC 3339 offset) still read.
+    #[test]
+    fn session_times_are_whole_seconds_and_old_files_read() {
+        let t = tempfile::tempdir().unwrap();
+        let s = store(t.path());
+        let now = "2026-11-30T10:15:00.750Z".parse().unwrap();
+        let id = claim_new_id(&s, now).unwrap();
+        let mut m = SessionMeta::new(&id, "t", now);
+        m.end_time = Some(m.start_time);
+        write_meta(&s, &m).unwrap();
+        let text = std::fs::read_to_string(s.runs().join(&id).join(SESSION)).unwrap();
+        assert!(
+            text.contains("\"start_time\": \"2026-11-30T10:15:00Z\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("\"end_time\": \"2026-11-30T10:15:00Z\""),
+            "{text}"
+        );
+        std::fs::write(
+            s.runs().join(&id).join(SESSION),
+            "{\"session_id\":\"x\",\"task\":\"t\",\"start_time\":\"2026-11-30T11:15:00+01:00\",\"status\":\"in_progress\",\"end_time\":null}",
+        )
+        .unwrap();
+        let back = read_meta(&s, &id).unwrap();
+        assert_eq!(
+            back.start_time,
+            "2026-11-30T10:15:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+        assert_eq!(back.end_time, None);
     }
 
     #[test]

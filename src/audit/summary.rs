@@ -3,13 +3,25 @@
 use super::stats::Stats;
 use super::store::SessionMeta;
 
-/// Renders the summary.
+/// Renders the summary: the session's facts, then one section each for tool calls, files
+/// changed, corrections, failed calls (when any) and the integrity checks.
 pub(crate) fn render(
     meta: &SessionMeta,
     stats: &Stats,
     unreadable: &[String],
     problems: &[String],
 ) -> String {
+    let mut out = facts(meta, stats);
+    out.push_str(&tool_calls(stats));
+    out.push_str(&files_changed(stats));
+    out.push_str(&corrections(stats));
+    out.push_str(&failures(stats));
+    out.push_str(&integrity(unreadable, problems));
+    out
+}
+
+/// The title and the list of facts: task, times, status, figures.
+fn facts(meta: &SessionMeta, stats: &Stats) -> String {
     let mut out = format!("# Session {}\n\n", meta.session_id);
     out.push_str(&format!("- Task: {}\n", meta.task));
     out.push_str(&format!(
@@ -47,20 +59,27 @@ pub(crate) fn render(
     if stats.redactions > 0 {
         out.push_str(&format!("- Secrets redacted: {}\n", stats.redactions));
     }
+    out
+}
 
-    out.push_str("\n## Tool calls\n\n");
+/// Calls per tool, most used first.
+fn tool_calls(stats: &Stats) -> String {
+    let mut out = String::from("\n## Tool calls\n\n");
     if stats.tools.is_empty() {
         out.push_str("None.\n");
-    } else {
-        out.push_str("| tool | calls |\n|---|---:|\n");
-        let mut tools: Vec<_> = stats.tools.iter().collect();
-        tools.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        for (t, n) in tools {
-            out.push_str(&format!("| {t} | {n} |\n"));
-        }
+        return out;
     }
+    out.push_str("| tool | calls |\n|---|---:|\n");
+    let mut tools: Vec<_> = stats.tools.iter().collect();
+    tools.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    for (t, n) in tools {
+        out.push_str(&format!("| {t} | {n} |\n"));
+    }
+    out
+}
 
-    out.push_str("\n## Files changed\n\n");
+fn files_changed(stats: &Stats) -> String {
+    let mut out = String::from("\n## Files changed\n\n");
     if stats.files.is_empty() {
         out.push_str("None recorded.\n");
     }
@@ -70,8 +89,11 @@ pub(crate) fn render(
             if *n == 1 { "" } else { "s" }
         ));
     }
+    out
+}
 
-    out.push_str("\n## Corrections\n\n");
+fn corrections(stats: &Stats) -> String {
+    let mut out = String::from("\n## Corrections\n\n");
     if stats.corrections.is_empty() {
         out.push_str("None.\n");
     }
@@ -83,15 +105,24 @@ pub(crate) fn render(
         };
         out.push_str(&format!("- {} \"{}\" — {to}\n", c.id, c.text));
     }
+    out
+}
 
-    if !stats.failures.is_empty() {
-        out.push_str("\n## Failed tool calls\n\n");
-        for f in &stats.failures {
-            out.push_str(&format!("- {f}\n"));
-        }
+/// The last failed calls; nothing when none failed.
+fn failures(stats: &Stats) -> String {
+    if stats.failures.is_empty() {
+        return String::new();
     }
+    let mut out = String::from("\n## Failed tool calls\n\n");
+    for f in &stats.failures {
+        out.push_str(&format!("- {f}\n"));
+    }
+    out
+}
 
-    out.push_str("\n## Integrity\n\n");
+/// The checks `end` ran, and the unreadable lines beyond the three its problem already names.
+fn integrity(unreadable: &[String], problems: &[String]) -> String {
+    let mut out = String::from("\n## Integrity\n\n");
     if problems.is_empty() {
         out.push_str("All checks passed: records present, every changed file has a change record, every correction persisted.\n");
     }

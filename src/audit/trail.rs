@@ -1,8 +1,8 @@
 //! Reading and moving the audit's JSON Lines files.
 //!
-//! * `read_numbered`: records with their line numbers; a corrupt line is reported as
-//!   `file:line` and skipped, the rest still counts; records with the same `id` (a union merge
-//!   or a rerun) collapse, the later one wins.
+//! * `Records`: the typed lines of one or more files (record.rs has the format); a corrupt
+//!   line is reported as `file:line` and skipped, the rest still counts; records with the same
+//!   `id` (a union merge or a rerun) collapse, the later one wins.
 //! * `drain`: moves every line of one file to the end of another without losing or doubling a
 //!   line when hooks append and other processes drain at the same time. The source is never
 //!   renamed: the drainer takes the same advisory lock the appenders take (`fsx::append_line`
@@ -11,89 +11,87 @@
 //!   writes at the (new) end, because the file is opened with `O_APPEND`. Nothing is ever
 //!   written to an inode that is no longer reachable, which is what a rename would risk.
 
+use super::record::{self, Record};
 use crate::core::error::{Error, Result};
-use serde_json::Value;
-use std::collections::HashSet;
+use crate::core::fsx;
+use serde::de::DeserializeOwned;
+use std::collections::{HashMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::{Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
-/// Records of one or more files, and the lines that could not be read.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Records {
-    pub(crate) records: Vec<Value>,
+/// The lines of one or more files read as `T` (session records by default; `persist` marks
+/// too), and the lines that could not be read.
+#[derive(Debug, Clone)]
+pub(crate) struct Records<T = Record> {
+    pub(crate) records: Vec<T>,
     /// `path:line: why` for each skipped line.
     pub(crate) problems: Vec<String>,
 }
 
-impl Records {
-    /// Adds the records of `path` (missing file: nothing). `label` names it in problems.
+impl<T> Default for Records<T> {
+    fn default() -> Self {
+        Records {
+            records: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+}
+
+impl<T: DeserializeOwned> Records<T> {
+    /// Adds the lines of `path` (missing file: nothing). `label` names it in problems. Bytes
+    /// that are not UTF-8 are read as U+FFFD, so one bad byte costs one line, not the file.
     pub(crate) fn add_file(&mut self, path: &Path, label: &str) -> Result<()> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
-                String::from_utf8_lossy(&bytes).into_owned()
-            }
-            Err(e) => return Err(Error::io("read", path, e)),
-        };
-        self.add_text(&text, label);
+        if let Some(text) = fsx::read_lossy(path, fsx::Limit::LOG)? {
+            self.add_text(&text, label);
+        }
         Ok(())
     }
 
+    /// Adds the lines of `text`; blank lines are no records, and a line `record::parse`
+    /// refuses becomes a problem named by `label` and its line number.
     pub(crate) fn add_text(&mut self, text: &str, label: &str) {
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;
             }
-            match serde_json::from_str::<Value>(line) {
-                Ok(v @ Value::Object(_)) => match v.get("ts") {
-                    Some(ts) if !valid_ts(ts) => self.problems.push(format!(
-                        "{label}:{}: bad timestamp {ts} (expected RFC 3339); skipped",
-                        i + 1
-                    )),
-                    _ => self.records.push(v),
-                },
-                Ok(_) => self
+            match record::parse(line) {
+                Ok(r) => self.records.push(r),
+                Err(why) => self
                     .problems
-                    .push(format!("{label}:{}: not a JSON object; skipped", i + 1)),
-                Err(e) => self
-                    .problems
-                    .push(format!("{label}:{}: not valid JSON ({e}); skipped", i + 1)),
+                    .push(format!("{label}:{}: {why}; skipped", i + 1)),
             }
         }
-    }
-
-    /// Collapses records with the same `id` (the later one wins, in the earlier's place).
-    pub(crate) fn dedupe(&mut self) {
-        let mut last: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-        for (i, r) in self.records.iter().enumerate() {
-            if let Some(id) = r.get("id").and_then(Value::as_str) {
-                last.insert(id.to_string(), i);
-            }
-        }
-        let mut seen = HashSet::new();
-        let mut out = Vec::with_capacity(self.records.len());
-        for r in &self.records {
-            match r.get("id").and_then(Value::as_str) {
-                Some(id) => {
-                    if seen.insert(id.to_string()) {
-                        out.push(self.records[last[id]].clone());
-                    }
-                }
-                None => out.push(r.clone()),
-            }
-        }
-        self.records = out;
     }
 }
 
-/// Whether a record's `ts` is an RFC 3339 time (what every reader slices and compares).
-fn valid_ts(ts: &Value) -> bool {
-    ts.as_str()
-        .is_some_and(|t| chrono::DateTime::parse_from_rfc3339(t).is_ok())
+impl Records<Record> {
+    /// Collapses records with the same `id` (the later one wins, in the earlier's place).
+    pub(crate) fn dedupe(&mut self) {
+        let records = std::mem::take(&mut self.records);
+        let mut last: HashMap<&str, usize> = HashMap::new();
+        for (i, r) in records.iter().enumerate() {
+            if let Some(id) = r.id.as_deref() {
+                last.insert(id, i);
+            }
+        }
+        // Where each kept record comes from: its own place, or the later copy of its id.
+        let mut seen = HashSet::new();
+        let sources: Vec<usize> = records
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| match r.id.as_deref() {
+                None => Some(i),
+                Some(id) => seen.insert(id).then(|| last[id]),
+            })
+            .collect();
+        let mut slots: Vec<Option<Record>> = records.into_iter().map(Some).collect();
+        self.records = sources
+            .into_iter()
+            .filter_map(|i| slots[i].take())
+            .collect();
+    }
 }
 
 /// The records of a session's trail, pending and buffer, in that order, deduplicated.
@@ -108,16 +106,6 @@ pub(crate) fn session_records(run_dir: &Path, id: &str) -> Result<Records> {
     }
     r.dedupe();
     Ok(r)
-}
-
-/// The type of a record (`""` when missing).
-pub(crate) fn kind(r: &Value) -> &str {
-    r.get("type").and_then(Value::as_str).unwrap_or("")
-}
-
-/// A string field (`""` when missing).
-pub(crate) fn field<'a>(r: &'a Value, key: &str) -> &'a str {
-    r.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// Opens `path` for appending (created with `mode`, never through a symlink).
@@ -192,11 +180,7 @@ fn drain_locked(
 /// The lines of `block` whose `id` is not yet in `dst` (lines without an id are kept).
 fn filter_known(block: &[u8], dst: &Path) -> Result<Vec<u8>> {
     let mut known: HashSet<String> = HashSet::new();
-    let existing = match std::fs::read(dst) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(Error::io("read", dst, e)),
-    };
+    let existing = fsx::read_bytes_limited(dst, fsx::Limit::LOG)?.unwrap_or_default();
     for line in existing.split(|&b| b == b'\n') {
         if let Some(id) = id_of(line) {
             known.insert(id);
@@ -224,13 +208,14 @@ fn id_of(line: &[u8]) -> Option<String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::fsx;
 
     #[test]
     fn corrupt_line_is_reported_with_its_number() {
-        let mut r = Records::default();
+        let mut r: Records = Records::default();
         r.add_text("{\"a\":1}\n{torn\n\n[1]\n{\"a\":2}\n", "x/trail");
         assert_eq!(r.records.len(), 2);
         assert_eq!(r.problems.len(), 2);
@@ -244,12 +229,12 @@ mod tests {
 
     #[test]
     fn a_record_with_a_bad_timestamp_is_reported_and_skipped() {
-        let mut r = Records::default();
+        let mut r: Records = Records::default();
         r.add_text(
             "{\"id\":\"a\",\"ts\":\"2026-11-30T10:15:00.000Z\"}\n{\"id\":\"b\",\"ts\":\"2026-11-28T1é:00\"}\n{\"id\":\"c\",\"ts\":7}\n{\"id\":\"d\"}\n",
             "x/trail",
         );
-        let ids: Vec<&str> = r.records.iter().map(|v| field(v, "id")).collect();
+        let ids: Vec<&str> = r.records.iter().map(Record::id).collect();
         assert_eq!(ids, vec!["a", "d"]);
         assert_eq!(r.problems.len(), 2);
         assert!(
@@ -262,14 +247,16 @@ mod tests {
 
     #[test]
     fn same_id_collapses_later_wins() {
-        let mut r = Records::default();
+        let mut r: Records = Records::default();
         r.add_text(
-            "{\"id\":\"a\",\"n\":1}\n{\"n\":9}\n{\"id\":\"b\"}\n{\"id\":\"a\",\"n\":2}\n",
+            "{\"id\":\"a\",\"tool\":\"1\"}\n{\"tool\":\"9\"}\n{\"id\":\"b\"}\n{\"id\":\"a\",\"tool\":\"2\"}\n",
             "t",
         );
         r.dedupe();
         assert_eq!(r.records.len(), 3);
-        assert_eq!(r.records[0]["n"], 2);
+        assert_eq!(r.records[0].tool(), "2");
+        assert_eq!(r.records[1].tool(), "9");
+        assert_eq!(r.records[2].id(), "b");
     }
 
     #[test]

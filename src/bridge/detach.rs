@@ -153,7 +153,7 @@ fn path_of(rune: &Rune, id: &str) -> Result<PathBuf> {
 fn write(rune: &Rune, r: &Record) -> Result<()> {
     r.check()?;
     let d = dir(rune);
-    fsx::ensure_private_dir(&d)?;
+    fsx::ensure_private_dir_in(&rune.root, &d)?;
     fsx::keep_out_of_git(&d)?;
     let mut text = serde_json::to_string_pretty(r).map_err(|e| Error::Internal(e.to_string()))?;
     text.push('\n');
@@ -399,6 +399,7 @@ mod tests {
 
     fn rune(t: &tempfile::TempDir) -> Rune {
         Rune {
+            root: t.path().into(),
             dir: t.path().join(".rune"),
             rel: ".rune".into(),
         }

@@ -8,6 +8,7 @@
 
 use super::store::{self, Rune};
 use crate::core::budget::estimate_tokens;
+use crate::core::fsx;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -269,7 +270,7 @@ pub(crate) fn read(rune: &Rune, now: DateTime<Utc>) -> InvariantsFile {
     if !meta.is_file() {
         return out;
     }
-    let Ok(bytes) = std::fs::read(&path) else {
+    let Ok(Some(bytes)) = fsx::read_bytes_limited(&path, fsx::Limit::DOCUMENT) else {
         return out;
     };
     let Ok(text) = String::from_utf8(bytes) else {

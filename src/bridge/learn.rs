@@ -237,6 +237,7 @@ pub(crate) fn render(records: &[Record]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 
@@ -313,6 +314,7 @@ mod tests {
     fn compaction_past_100_keeps_winners() {
         let t = tempfile::tempdir().unwrap();
         let rune = Rune {
+            root: t.path().to_path_buf(),
             dir: t.path().to_path_buf(),
             rel: ".rune".into(),
         };

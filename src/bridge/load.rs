@@ -599,6 +599,7 @@ mod tests {
         // a field was cut before the check that it was already named, so each of its
         // findings was listed again.
         let rune = Rune {
+            root: "/nowhere".into(),
             dir: "/nowhere/.rune".into(),
             rel: ".rune".into(),
         };

@@ -334,6 +334,7 @@ mod tests {
     fn prune_keeps_an_instinct_saved_after_the_snapshot_and_skips_a_busy_lock() {
         let tmp = tempfile::tempdir().unwrap();
         let rune = Rune {
+            root: tmp.path().into(),
             dir: tmp.path().join(".rune"),
             rel: ".rune".into(),
         };

@@ -170,6 +170,19 @@ fn stdin_text() -> Result<String> {
 
 /// Runs a `baton bridge` command; returns the exit code.
 pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
+    let writes = matches!(
+        command,
+        Command::Save { .. }
+            | Command::Checkpoint { .. }
+            | Command::Learn { .. }
+            | Command::Detach
+            | Command::Reattach { .. }
+            | Command::Complete { .. }
+            | Command::Cleanup
+    );
+    if writes {
+        project.require_state()?;
+    }
     match command {
         Command::Save { json } => save_command(project, json),
         Command::Load { json } => load_command(project, json),
@@ -234,7 +247,7 @@ fn save_command(project: &Project, json: bool) -> Result<i32> {
     if json {
         io::print_json(&saved);
     } else {
-        io::print(&save::report(&saved));
+        io::print(&project.redact(&save::report(&saved)));
     }
     Ok(0)
 }
@@ -299,7 +312,7 @@ fn resolve_command(project: &Project) -> Result<i32> {
 fn checkpoint_command(project: &Project) -> Result<i32> {
     let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
     let (_, g) = checkpoint::write(project, &input)?;
-    io::print(&checkpoint::report(&input, g.as_ref()));
+    io::print(&project.redact(&checkpoint::report(&input, g.as_ref())));
     Ok(0)
 }
 
@@ -310,7 +323,7 @@ fn integrity_command(project: &Project, json: bool) -> Result<i32> {
     if json {
         io::print_json(&report);
     } else {
-        io::print(&integrity::render(&report));
+        io::print(&project.redact(&integrity::render(&report)));
     }
     Ok(i32::from(report.status() == integrity::Status::Tainted))
 }
@@ -327,11 +340,11 @@ fn invariants_command(project: &Project, json: bool, match_path: Option<&str>) -
         io::print_json(&inv);
     } else if let Some(p) = match_path {
         match invariants::for_edit(&inv, p, &rune.show(store::INVARIANTS)) {
-            Some(t) => io::print(&t),
+            Some(t) => io::print(&project.redact(&t)),
             None => crate::outln!("No invariant applies to {p}."),
         }
     } else if inv.loaded {
-        crate::outln!("{}", inv.preview);
+        crate::outln!("{}", project.redact(&inv.preview));
         if inv.stale {
             crate::outln!("\n⚠ Invariants file is stale (> 30 days since it changed).");
         }
@@ -383,7 +396,7 @@ fn learnings_command(
     if json {
         io::print_json(&recs);
     } else {
-        io::print(&learn::render(&recs));
+        io::print(&project.redact(&learn::render(&recs)));
     }
     Ok(0)
 }
@@ -445,7 +458,7 @@ fn status_command(project: &Project, json: bool) -> Result<i32> {
     if json {
         io::print_json(&s);
     } else {
-        io::print(&status::render_folder_status(&s));
+        io::print(&project.redact(&status::render_folder_status(&s)));
     }
     Ok(0)
 }

@@ -8,7 +8,8 @@ use super::learn::{self, Learning};
 use super::notes;
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
-use crate::core::git::{self, CommitOutcome};
+use crate::core::fsx;
+use crate::core::git::Outcome;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::text::one_line;
@@ -228,13 +229,13 @@ fn python_context(root: &Path, given: Option<&PythonInput>) -> Option<String> {
 }
 
 fn detect_python_version(root: &Path) -> Option<String> {
-    if let Ok(v) = std::fs::read_to_string(root.join(".python-version")) {
+    if let Ok(Some(v)) = fsx::read_limited(&root.join(".python-version"), fsx::Limit::POINTER) {
         let v = v.lines().next().unwrap_or("").trim().to_string();
         if !v.is_empty() {
             return Some(v);
         }
     }
-    let py = std::fs::read_to_string(root.join("pyproject.toml")).ok()?;
+    let py = fsx::read_limited(&root.join("pyproject.toml"), fsx::Limit::STATE).ok()??;
     py.lines().find_map(|l| {
         let l = l.trim();
         let rest = l.strip_prefix("requires-python")?.trim_start();
@@ -385,19 +386,25 @@ fn promote(project: &Project, dir: &Path, given: &[Instinct]) -> Vec<String> {
     .unwrap_or_default()
 }
 
+/// How long a save lets the commit (and the repository's hooks) run.
+const COMMIT_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Commits `.rune/` when configured; the outcome as the report shows it.
 pub(crate) fn commit(project: &Project, rune: &Rune) -> String {
     if !project.config().bridge.commit {
         return "skipped (bridge.commit is off)".into();
     }
-    match git::commit_paths(
-        &project.root,
+    match project.commit(
         &[rune.rel.as_path()],
         "chore: update rune session state",
+        COMMIT_WAIT,
     ) {
-        Ok(CommitOutcome::Committed(sha)) => sha.chars().take(7).collect(),
-        Ok(CommitOutcome::NoGit) => "skipped (no git)".into(),
-        Ok(CommitOutcome::NothingToCommit) => "skipped (nothing to commit)".into(),
+        Ok(Outcome::Committed { sha }) => sha.chars().take(7).collect(),
+        Ok(Outcome::NoGit) => "skipped (no git)".into(),
+        Ok(Outcome::NothingToCommit) => "skipped (nothing to commit)".into(),
+        Ok(refused @ Outcome::NotCommitted { .. }) => {
+            format!("{refused} (the files are saved)")
+        }
         Err(e) => format!("failed ({e}); the files are saved, commit them by hand"),
     }
 }

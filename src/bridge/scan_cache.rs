@@ -111,7 +111,7 @@ impl<F: Serialize + DeserializeOwned> Cache<F> {
     /// Reads the cache; an unreadable or stale one is empty.
     pub(crate) fn read(path: Option<&Path>, rules: &str) -> Cache<F> {
         let cache = path
-            .and_then(|p| std::fs::read(p).ok())
+            .and_then(|p| fsx::read_bytes_limited(p, fsx::Limit::STATE).ok().flatten())
             .and_then(|b| serde_json::from_slice::<Cache<F>>(&b).ok())
             .filter(|c| c.rules == rules);
         cache.unwrap_or_else(|| Cache {

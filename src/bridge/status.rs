@@ -133,19 +133,10 @@ pub(crate) fn render_folder_status(s: &FolderStatus) -> String {
 mod tests {
     use super::*;
 
-    use crate::core::clock::Clock;
-    use crate::core::config::Config;
-    use crate::core::ctx::{Ctx, Env};
-
     #[test]
     fn summary_line_counts_and_names_the_checkpoint() {
         let t = tempfile::tempdir().unwrap();
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::System,
-            t.path().into(),
-        );
-        let project = Project::with_config(ctx, t.path().into(), Config::default());
+        let project = Project::for_test(t.path(), None);
         assert_eq!(summary_line(&project), None);
         std::fs::create_dir(t.path().join(".rune")).unwrap();
         std::fs::write(

@@ -6,7 +6,6 @@ use crate::core::error::{Error, Result};
 use crate::core::fsx;
 use crate::core::project::Project;
 use chrono::{DateTime, Utc};
-use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -39,6 +38,8 @@ pub(crate) fn header(file: &str) -> &'static str {
 /// The project's `.rune/` folder.
 #[derive(Debug, Clone)]
 pub(crate) struct Rune {
+    /// The project root: the folder and its files are checked for links below it.
+    pub(crate) root: PathBuf,
     /// Absolute path of the folder.
     pub(crate) dir: PathBuf,
     /// The folder relative to the project root (for commits and messages).
@@ -54,6 +55,7 @@ impl Rune {
     /// The folder `config` names under `root`.
     pub(crate) fn new(root: &Path, config: &Config) -> Rune {
         Rune {
+            root: root.to_path_buf(),
             dir: root.join(&config.paths.bridge),
             rel: config.paths.bridge.clone(),
         }
@@ -89,7 +91,7 @@ impl Rune {
 
     fn lock_within(&self, wait: Duration) -> Result<fsx::MkdirLock> {
         if !self.dir.exists() {
-            fsx::ensure_private_dir(&self.dir)?;
+            fsx::ensure_private_dir_in(&self.root, &self.dir)?;
         }
         fsx::refuse_symlink(&self.dir)?;
         // The lock lives beside the folder so `git add .rune/` never sees it.
@@ -128,7 +130,9 @@ impl Rune {
 
     /// Rewrites `file` atomically (old or new, never torn). Call under `lock`.
     pub(crate) fn write(&self, file: &str, text: &str) -> Result<()> {
-        fsx::atomic_write(&self.path(file), text.as_bytes(), fsx::PRIVATE_FILE)
+        let path = self.path(file);
+        fsx::check_inside(&self.root, &path)?;
+        fsx::atomic_write(&path, text.as_bytes(), fsx::PRIVATE_FILE)
     }
 
     /// Appends `entry` (whole lines) to `file`, creating it with its header when missing.
@@ -138,6 +142,7 @@ impl Rune {
     pub(crate) fn append(&self, file: &str, entry: &str) -> Result<()> {
         let line = entry.trim_end_matches('\n');
         let path = self.path(file);
+        fsx::check_inside(&self.root, &path)?;
         if line.starts_with('[') && !line.contains('\n') && ends_with_newline(&path) {
             return fsx::append_line(&path, line, fsx::PRIVATE_FILE);
         }
@@ -164,41 +169,13 @@ fn ends_with_newline(path: &Path) -> bool {
         return false;
     }
     let mut last = [0u8; 1];
-    std::fs::File::open(path)
-        .and_then(|mut f| {
-            f.seek(SeekFrom::End(-1))?;
-            f.read_exact(&mut last)
-        })
+    let Ok(Some(mut f)) = fsx::open_regular(path) else {
+        return false;
+    };
+    f.seek(SeekFrom::End(-1))
+        .and_then(|_| f.read_exact(&mut last))
         .is_ok()
         && last[0] == b'\n'
-}
-
-/// Opens a memory file for reading; `None` when missing. Refuses a symlink, and anything
-/// that is not a regular file (a FIFO would block the hook forever): the open neither
-/// follows a symlink nor waits for a FIFO's writer.
-fn open_regular(path: &Path) -> Result<Option<File>> {
-    use std::os::unix::fs::OpenOptionsExt;
-    fsx::refuse_symlink(path)?;
-    let f = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-    {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(Error::Symlink(path.to_path_buf()))
-        }
-        Err(e) => return Err(Error::io("open", path, e)),
-    };
-    let m = f.metadata().map_err(|e| Error::io("stat", path, e))?;
-    if !m.is_file() {
-        return Err(Error::Invalid(format!(
-            "{} is not a regular file; remove it or replace it with a plain file",
-            path.display()
-        )));
-    }
-    Ok(Some(f))
 }
 
 /// Whether `path` is a regular file (not a symlink, FIFO, device or folder).
@@ -206,24 +183,17 @@ pub(crate) fn is_regular(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
 }
 
-/// Reads a file whole; `None` when missing. Refuses a symlink and a non-regular file.
+/// Reads a memory file whole; `None` when missing. Refuses a symlink, a FIFO (the open
+/// does not wait for its writer) and anything else that is not a regular file, and a file
+/// over the document size limit.
 pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
-    let Some(mut f) = open_regular(path)? else {
-        return Ok(None);
-    };
-    let mut b = Vec::new();
-    f.read_to_end(&mut b)
-        .map_err(|e| Error::io("read", path, e))?;
-    // Valid UTF-8 (the usual case) is taken as is, without a second copy.
-    Ok(Some(String::from_utf8(b).unwrap_or_else(|e| {
-        String::from_utf8_lossy(e.as_bytes()).into_owned()
-    })))
+    fsx::read_lossy(path, fsx::Limit::DOCUMENT)
 }
 
 /// The last `max_bytes` of a file (starting at a line boundary), and whether that is all
 /// of it. `None` when missing.
 pub(crate) fn read_tail(path: &Path, max_bytes: u64) -> Result<Option<(String, bool)>> {
-    let Some(mut f) = open_regular(path)? else {
+    let Some(mut f) = fsx::open_regular(path)? else {
         return Ok(None);
     };
     let len = f.metadata().map_err(|e| Error::io("stat", path, e))?.len();
@@ -292,6 +262,7 @@ pub(crate) fn age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 
@@ -324,6 +295,7 @@ mod tests {
     fn an_old_ownerless_lock_is_broken() {
         let t = tempfile::tempdir().unwrap();
         let rune = Rune {
+            root: t.path().to_path_buf(),
             dir: t.path().join(".rune"),
             rel: ".rune".into(),
         };
@@ -343,6 +315,7 @@ mod tests {
     fn a_one_line_entry_is_appended_in_place_and_others_rewrite() {
         let t = tempfile::tempdir().unwrap();
         let rune = Rune {
+            root: t.path().to_path_buf(),
             dir: t.path().join(".rune"),
             rel: ".rune".into(),
         };

@@ -205,6 +205,7 @@ pub(crate) fn prune(dir: &Path, keep: usize, current: &str) {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::clock::Clock;

@@ -307,6 +307,7 @@ fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: u64) -> std::io::Resu
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use std::io::Write;

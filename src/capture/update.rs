@@ -150,6 +150,7 @@ fn finish(project: &Project, stored: &mut Stored, sid: &str, trigger: Trigger) {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::clock::Clock;

@@ -516,6 +516,7 @@ fn merge(base: &mut serde_yaml_ng::Value, over: serde_yaml_ng::Value) {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::clock::Clock;

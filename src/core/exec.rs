@@ -59,41 +59,15 @@ pub fn run(mut cmd: Command, timeout: Duration, capture: bool) -> Run {
         elapsed: start.elapsed(),
     };
     cmd.stdin(Stdio::null()).process_group(0);
-    let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
-    let mut drained: Option<mpsc::Receiver<()>> = None;
-    if capture {
-        let (reader, writer) = match std::io::pipe() {
-            Ok(p) => p,
+    let (buf, drained) = if capture {
+        match capture_output(&mut cmd) {
+            Ok((buf, rx)) => (buf, Some(rx)),
             Err(e) => return spawn_failed(e),
-        };
-        let writer2 = match writer.try_clone() {
-            Ok(w) => w,
-            Err(e) => return spawn_failed(e),
-        };
-        cmd.stdout(writer).stderr(writer2);
-        let (tx, rx) = mpsc::channel();
-        let sink = Arc::clone(&buf);
-        std::thread::spawn(move || {
-            let mut reader = reader;
-            let mut chunk = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut chunk) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut b) = sink.lock() {
-                    b.extend_from_slice(&chunk[..n]);
-                    if b.len() > CAPTURE_MAX {
-                        let cut = b.len() - CAPTURE_MAX;
-                        b.drain(..cut);
-                    }
-                }
-            }
-            let _ = tx.send(());
-        });
-        drained = Some(rx);
+        }
     } else {
         cmd.stdout(Stdio::null()).stderr(Stdio::null());
-    }
+        (Arc::new(Mutex::new(Vec::new())), None)
+    };
     let spawned = cmd.spawn();
     // The Command holds our copies of the pipe's write end: drop them, or EOF never comes.
     drop(cmd);
@@ -101,24 +75,7 @@ pub fn run(mut cmd: Command, timeout: Duration, capture: bool) -> Run {
         Ok(c) => c,
         Err(e) => return spawn_failed(e),
     };
-    let ended = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Ended::Exited(status.code()),
-            Ok(None) if start.elapsed() >= timeout => {
-                kill_group(child.id());
-                let _ = child.kill();
-                let _ = child.wait();
-                break Ended::TimedOut;
-            }
-            Ok(None) => std::thread::sleep(POLL),
-            Err(e) => {
-                kill_group(child.id());
-                let _ = child.kill();
-                let _ = child.wait();
-                break Ended::SpawnFailed(format!("wait: {e}"));
-            }
-        }
-    };
+    let ended = wait_until(&mut child, start, timeout);
     if let Some(rx) = drained {
         // A background process the child left behind may hold the pipe: end it too.
         if rx.recv_timeout(DRAIN).is_err() {
@@ -134,6 +91,60 @@ pub fn run(mut cmd: Command, timeout: Duration, capture: bool) -> Run {
         ended,
         output,
         elapsed: start.elapsed(),
+    }
+}
+
+/// The output a run keeps, shared with the thread that drains the pipe.
+type Capture = Arc<Mutex<Vec<u8>>>;
+
+/// Sends the command's stdout and stderr into one pipe whose far end a thread drains into
+/// the returned buffer (its last `CAPTURE_MAX` bytes); the receiver hears when the pipe closed.
+fn capture_output(cmd: &mut Command) -> std::io::Result<(Capture, mpsc::Receiver<()>)> {
+    let (mut reader, writer) = std::io::pipe()?;
+    let writer2 = writer.try_clone()?;
+    cmd.stdout(writer).stderr(writer2);
+    let (tx, rx) = mpsc::channel();
+    let buf = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let sink = Arc::clone(&buf);
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            if let Ok(mut b) = sink.lock() {
+                b.extend_from_slice(&chunk[..n]);
+                if b.len() > CAPTURE_MAX {
+                    let cut = b.len() - CAPTURE_MAX;
+                    b.drain(..cut);
+                }
+            }
+        }
+        let _ = tx.send(());
+    });
+    Ok((buf, rx))
+}
+
+/// Polls `child` until it exits or `timeout` (from `start`) passes; then its whole process
+/// group is killed.
+fn wait_until(child: &mut std::process::Child, start: Instant, timeout: Duration) -> Ended {
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ended::Exited(status.code()),
+            Ok(None) if start.elapsed() >= timeout => {
+                kill_group(child.id());
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ended::TimedOut;
+            }
+            Ok(None) => std::thread::sleep(POLL),
+            Err(e) => {
+                kill_group(child.id());
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ended::SpawnFailed(format!("wait: {e}"));
+            }
+        }
     }
 }
 

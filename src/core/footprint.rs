@@ -61,6 +61,7 @@ pub fn active_line(states: &[SubsystemState]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

@@ -16,12 +16,10 @@ pub fn append<T: Serialize>(path: &Path, record: &T, mode: u32) -> Result<()> {
 /// The records of `path` and how many lines were skipped as unreadable. A missing file has
 /// no records.
 pub fn read(path: &Path) -> Result<(Vec<serde_json::Value>, usize)> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(Error::io("read", path, e)),
-    };
-    Ok(parse(&text))
+    match super::fsx::read_lossy(path, super::fsx::Limit::LOG)? {
+        Some(text) => Ok(parse(&text)),
+        None => Ok((Vec::new(), 0)),
+    }
 }
 
 /// Parses JSON Lines text leniently.

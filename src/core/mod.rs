@@ -10,6 +10,7 @@ pub mod budget;
 pub mod clock;
 pub mod config;
 pub mod ctx;
+pub mod deadline;
 pub mod error;
 pub mod event;
 pub mod exec;

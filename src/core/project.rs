@@ -12,13 +12,14 @@
 use super::config::{self, Config, Effective};
 use super::ctx::Ctx;
 use super::error::{Error, Result};
-use super::git::{self, GitState};
+use super::git::{self, GitState, Outcome};
 use super::recap::Recap;
 use super::redact::Redactor;
 use super::root::project_root;
 use chrono::{DateTime, Utc};
 use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// What one subsystem reads of another's state, each through the owner's own reader.
 #[derive(Debug, Clone, Copy)]
@@ -89,6 +90,14 @@ impl Project {
         }
     }
 
+    /// Another project folder (a relay work tree, a `--root` given to a subcommand) in the
+    /// same run: the same context and readers, that folder's own config.
+    #[must_use]
+    pub fn for_root(&self, root: PathBuf) -> Project {
+        let loaded = config::load(&self.ctx, &root);
+        Project::with_loaded(self.ctx.clone(), root, loaded, self.readers)
+    }
+
     /// A project on the default configuration (unit tests).
     pub fn with_config(ctx: Ctx, root: PathBuf, config: Config) -> Project {
         let loaded = Effective {
@@ -135,7 +144,9 @@ impl Project {
         self.redactor().redact(text).text
     }
 
-    /// The git state of the project's repository, read once.
+    /// The git state of the project's repository, read once per run and kept: a handler that
+    /// runs after another one wrote or committed sees the state from before (read
+    /// `git::state` afresh where that matters).
     pub fn git(&self) -> Result<&GitState> {
         self.git
             .get_or_init(|| git::state(&self.root).map_err(|e| e.to_string()))
@@ -180,6 +191,21 @@ impl Project {
         }
     }
 
+    /// Commits exactly `paths` (relative to the project root, which may be a subdirectory of
+    /// the work tree) through the git guard (`core::git`): only on a branch, never during a
+    /// merge, rebase or other operation, with the repository's hooks and signing, within
+    /// `deadline`. A refusal is a value (`Outcome::NotCommitted`) whose line says why and
+    /// what to run.
+    pub fn commit(&self, paths: &[&Path], message: &str, deadline: Duration) -> Result<Outcome> {
+        let path_env = self.env("PATH");
+        git::commit_paths_guarded(
+            &self.root,
+            paths,
+            message,
+            &git::CommitOptions::new(deadline, path_env.as_deref()),
+        )
+    }
+
     /// A path under the project root.
     pub fn path(&self, rel: impl AsRef<Path>) -> PathBuf {
         self.root.join(rel)
@@ -203,6 +229,25 @@ impl Project {
     }
 }
 
+#[cfg(test)]
+impl Project {
+    /// A project at `root` on the default config, with an empty environment and the clock
+    /// stopped at `now` (RFC 3339) or the system clock: what unit tests need.
+    pub(crate) fn for_test(root: impl Into<PathBuf>, now: Option<&str>) -> Project {
+        use super::clock::Clock;
+        let clock = now
+            .and_then(super::time::parse)
+            .map_or(Clock::System, Clock::Fixed);
+        let root = root.into();
+        let ctx = Ctx::for_test(
+            super::ctx::Env::fixed::<[(&str, &str); 0], _, _>([]),
+            clock,
+            root.clone(),
+        );
+        Project::with_config(ctx, root, Config::default())
+    }
+}
+
 /// Whether two paths name the same folder (after resolving links; as given when they cannot
 /// be resolved).
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -213,6 +258,7 @@ fn same_dir(a: &Path, b: &Path) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::clock::Clock;

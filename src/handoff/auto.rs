@@ -11,6 +11,7 @@ use super::resume_block;
 use super::session;
 use super::writer::{self, Request};
 use crate::core::error::Result;
+use crate::core::fsx;
 use crate::core::git::{self, GitState};
 use crate::core::project::Project;
 use crate::core::time;
@@ -75,7 +76,9 @@ struct ActiveTasks {
 
 impl ActiveTasks {
     fn read(project: &Project) -> ActiveTasks {
-        let tasks_md = std::fs::read_to_string(project.path("datarim/tasks.md")).ok();
+        let tasks_md = fsx::read_limited(&project.path("datarim/tasks.md"), fsx::Limit::DOCUMENT)
+            .ok()
+            .flatten();
         ActiveTasks {
             has_tasks_md: tasks_md.is_some(),
             lines: tasks_md.as_deref().map(active_lines).unwrap_or_default(),

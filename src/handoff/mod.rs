@@ -29,6 +29,7 @@ pub(crate) use handler::HandoffHandler;
 use crate::core::config::Config;
 use crate::core::ctx::Ctx;
 use crate::core::error::{Error, Result};
+use crate::core::fsx;
 use crate::core::io::{self, Stdin};
 use crate::core::project::Project;
 use crate::core::time;
@@ -215,7 +216,9 @@ fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
     let written = writer::write(&req, project)?;
     let shown = session::display_path(&project.root, &written.path);
     report_saved(&written, &shown);
-    let md = std::fs::read_to_string(project.path("datarim/tasks.md")).ok();
+    let md = fsx::read_limited(&project.path("datarim/tasks.md"), fsx::Limit::DOCUMENT)
+        .ok()
+        .flatten();
     crate::out!(
         "{}",
         resume_block::render(
@@ -279,11 +282,9 @@ fn resume_block_command(args: &ResumeBlockArgs, project: &Project) -> Result<i32
     session::validate_id(&args.session_id)?;
     // Unreadable files count as empty, as datarim's renderer treats them (`[ -f … ]`): the
     // block then leaves out what they would have added.
-    let active = std::fs::read_to_string(&args.active_tasks_file).unwrap_or_default();
-    let md = args
-        .tasks_md
-        .as_ref()
-        .and_then(|p| std::fs::read_to_string(p).ok());
+    let read = |p: &Path| fsx::read_limited(p, fsx::Limit::DOCUMENT).ok().flatten();
+    let active = read(&args.active_tasks_file).unwrap_or_default();
+    let md = args.tasks_md.as_deref().and_then(read);
     let saved_to = project
         .config()
         .paths
@@ -346,16 +347,21 @@ fn read_input(flag: &str, path: &Path) -> Result<String> {
                 STDIN_WAIT.as_secs()
             ))),
             // core's message names stdin; this one names the flag that asked for it.
-            Err(Error::Input(why)) => Err(Error::Invalid(format!("{flag} -: {why}"))),
+            Err(Error::Invalid(why)) => Err(Error::Invalid(format!("{flag} -: {why}"))),
             Err(e) => Err(e),
         };
     }
-    std::fs::read_to_string(path).map_err(|e| {
+    let missing = || {
         Error::Invalid(format!(
-            "{flag} {}: {e}; write the file first (a path, not inline text)",
+            "{flag} {}: no such file; write the file first (a path, not inline text)",
             path.display()
         ))
-    })
+    };
+    match fsx::read_limited(path, fsx::Limit::DOCUMENT) {
+        Ok(Some(text)) => Ok(text),
+        Ok(None) => Err(missing()),
+        Err(e) => Err(Error::Invalid(format!("{flag}: {e}"))),
+    }
 }
 
 /// `DR_SESSION_LOCK_TIMEOUT` in seconds (fractions allowed), default 60.
@@ -407,6 +413,7 @@ fn list_saved_sessions(project: &Project, json: bool) {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::clock::Clock;

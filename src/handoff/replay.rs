@@ -10,6 +10,7 @@ use super::reverify;
 use super::session;
 use super::validate::{self, Mode, Verdict};
 use crate::core::error::{Error, Result};
+use crate::core::fsx;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::text::one_line;
@@ -37,7 +38,7 @@ pub(crate) fn summary(dir: &Path, id: &str) -> Option<Summary> {
     if !meta.is_file() || meta.len() > SUMMARY_READ_LIMIT {
         return None;
     }
-    let text = std::fs::read_to_string(&path).ok()?;
+    let text = fsx::read_limited(&path, fsx::Limit::DOCUMENT).ok()??;
     let blocks = frontmatter::split_blocks(&text);
     let with_front: Vec<_> = blocks.iter().filter_map(|b| b.front.as_ref()).collect();
     let fields = frontmatter::parse_fields(with_front.last()?);
@@ -128,7 +129,13 @@ pub(crate) fn run(id: Option<&str>, project: &Project) -> Result<i32> {
         }
         Verdict::Ok { .. } => {}
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
+    let text = fsx::read_limited(&path, fsx::Limit::DOCUMENT)?.ok_or_else(|| {
+        Error::io(
+            "read",
+            &path,
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        )
+    })?;
     let notes = validate::check_text(&text, Some(id), Mode::Strict);
     crate::out!(
         "{}",

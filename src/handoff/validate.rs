@@ -11,6 +11,7 @@
 use super::body;
 use super::frontmatter::{self, FrontMatter, REQUIRED_SCALARS};
 use super::session::{self, MAX_BYTES};
+use crate::core::fsx;
 use std::path::Path;
 
 /// How thorough the check is.
@@ -60,11 +61,16 @@ pub(crate) fn check_file(path: &Path, expected_id: Option<&str>, mode: Mode) -> 
     if meta.len() > READ_LIMIT {
         return Verdict::Malformed(vec![over_cap(meta.len())]);
     }
-    let text = match std::fs::read(path) {
-        Ok(b) => match String::from_utf8(b) {
+    let limit = fsx::Limit {
+        what: "an artefact",
+        max: READ_LIMIT,
+    };
+    let text = match fsx::read_bytes_limited(path, limit) {
+        Ok(Some(b)) => match String::from_utf8(b) {
             Ok(t) => t,
             Err(_) => return Verdict::Malformed(vec!["the artefact is not UTF-8 text".into()]),
         },
+        Ok(None) => return Verdict::Missing,
         Err(e) => return Verdict::Malformed(vec![format!("cannot read the artefact: {e}")]),
     };
     let problems = check_text(&text, expected_id, mode);

@@ -120,12 +120,13 @@ pub(crate) fn problems(req: &Request) -> Vec<String> {
 pub(crate) fn write(req: &Request, project: &Project) -> Result<Written> {
     let config = project.config();
     check_root(&project.root, config)?;
+    project.require_state()?;
     session::validate_id(&req.session_id)?;
     if let Some(first) = problems(req).first() {
         return Err(Error::Invalid(first.clone()));
     }
     let dir = session::sessions_dir(project);
-    fsx::ensure_private_dir(&dir)?;
+    fsx::ensure_private_dir_in(&project.root, &dir)?;
     if !config.handoff.shared {
         fsx::keep_out_of_git(&dir)?;
     }
@@ -316,7 +317,7 @@ fn read_existing(path: &Path) -> Result<Option<String>> {
         }
         Ok(_) => {}
     }
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read", path, e))?;
+    let bytes = fsx::read_bytes_limited(path, fsx::Limit::DOCUMENT)?.unwrap_or_default();
     String::from_utf8(bytes).map(Some).map_err(|_| {
         Error::Invalid(format!(
             "{} is not UTF-8 text; save under a new SESSION-ID",
@@ -339,10 +340,9 @@ pub(crate) fn next_free_id(dir: &Path, now: DateTime<Utc>) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
-    use crate::core::ctx::{Ctx, Env};
 
     fn req(body: &str) -> Request {
         Request {
@@ -357,13 +357,10 @@ mod tests {
         }
     }
 
+    /// A project in `root`, made a git work tree (baton keeps no state outside one).
     fn project(root: &Path) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::System,
-            root.to_path_buf(),
-        );
-        Project::with_config(ctx, root.to_path_buf(), Config::default())
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        Project::for_test(root, None)
     }
 
     const BODY: &str =

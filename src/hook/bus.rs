@@ -116,9 +116,7 @@ fn take_panic_message() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
-    use crate::core::config::Config;
-    use crate::core::ctx::{Ctx, Env};
+
     use crate::core::error::{Error, Result};
     use crate::core::event::parse;
 
@@ -153,12 +151,7 @@ mod tests {
 
     fn run(handlers: &[&dyn Handler], json: &str) -> Dispatched {
         install_quiet_panic_hook();
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::System,
-            "/".into(),
-        );
-        let project = Project::with_config(ctx, "/".into(), Config::default());
+        let project = Project::for_test("/", None);
         dispatch(handlers, &parse(json.as_bytes(), None).unwrap(), &project)
     }
 

@@ -3,10 +3,12 @@
 use super::bus;
 use super::output::{self, Rendered};
 use crate::core::ctx::Ctx;
+use crate::core::deadline;
 use crate::core::event::{self, EventName};
 use crate::core::project::Project;
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
 
 /// Runs the hook on `stdin`, writes to `stdout`/`stderr`, returns the exit code. `hint` is the
 /// event name hooks.json passes on the command line.
@@ -39,11 +41,30 @@ pub fn run_hook(
     rendered.exit_code
 }
 
+/// How long one hook run may spend waiting for locks in all: a fixed share of the timeout
+/// hooks.json gives the event (Claude Code cuts SessionEnd at 1.5 s whatever it says), so a
+/// lock held by a stuck or unrelated process costs the user at most this.
+fn wait_budget(event: EventName) -> Duration {
+    let ms = match event {
+        EventName::SessionEnd => 800,
+        EventName::PreToolUse
+        | EventName::PostToolUse
+        | EventName::PostToolUseFailure
+        | EventName::UserPromptSubmit => 1_500,
+        EventName::SessionStart | EventName::PostCompact => 3_000,
+        EventName::PreCompact | EventName::Stop => 8_000,
+        EventName::SubagentStop | EventName::Other => 1_000,
+    };
+    Duration::from_millis(ms)
+}
+
 fn answer(bytes: &[u8], hint: Option<EventName>, ctx: &Ctx) -> Rendered {
+    let start = Instant::now();
     let event = match event::parse(bytes, hint) {
         Ok(e) => e,
         Err(e) => return unreadable(&e.to_string(), hint),
     };
+    let _deadline = deadline::set(start + wait_budget(event.name()));
     let handlers = bus::registry();
     if !bus::any_subscriber(handlers, event.name()) {
         return Rendered::default();

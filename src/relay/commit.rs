@@ -1,10 +1,17 @@
-//! Committing the relay's files: exactly the paths given, relative to the git work tree, and
-//! what happened said plainly (a `.gitignore` that swallows them is not "already committed").
+//! Committing the relay's files: exactly the paths given (relative to the project root),
+//! through the git guard (only on a branch, never mid-merge or mid-rebase, with the
+//! repository's hooks), and what happened said plainly (a `.gitignore` that swallows them is
+//! not "already committed"; a refusal says why and what to run).
 
 use crate::core::error::Result;
-use crate::core::git::{self, CommitOutcome};
+use crate::core::git::Outcome;
+use crate::core::project::Project;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::time::Duration;
+
+/// How long a relay command lets the commit (and the repository's hooks) run.
+pub(crate) const CLI_COMMIT_WAIT: Duration = Duration::from_secs(120);
 
 /// What a commit did, for people and for `--json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -18,18 +25,24 @@ pub(crate) enum Committed {
     NoGit,
     /// git ignores the relay's files, so nothing could be committed.
     Ignored { path: String },
+    /// Not committed: the repository's state (a detached HEAD, a merge in progress, …) or a
+    /// hook refused; the files stay written. `line` says why and what to run.
+    Refused { line: String },
 }
 
 impl Committed {
-    /// What `core::git::commit_paths` did, as the relay says it.
-    fn from_outcome(o: CommitOutcome, message: &str) -> Committed {
+    /// What the git guard did, as the relay says it.
+    fn from_outcome(o: Outcome, message: &str) -> Committed {
         match o {
-            CommitOutcome::Committed(sha) => Committed::Made {
+            Outcome::Committed { sha } => Committed::Made {
                 sha,
                 message: message.to_string(),
             },
-            CommitOutcome::NothingToCommit => Committed::Nothing,
-            CommitOutcome::NoGit => Committed::NoGit,
+            Outcome::NothingToCommit => Committed::Nothing,
+            Outcome::NoGit => Committed::NoGit,
+            refused @ Outcome::NotCommitted { .. } => Committed::Refused {
+                line: refused.to_string(),
+            },
         }
     }
 
@@ -44,41 +57,36 @@ impl Committed {
             Committed::Ignored { path } => format!(
                 "NOT committed: git ignores {path} (a .gitignore rule); the relay's files are meant to be committed, so un-ignore them"
             ),
+            Committed::Refused { line } => line.replace("not committed:", "NOT committed:"),
         }
     }
 }
 
-/// Commits `rels` (relative to `root`) with `message`; when nothing was committed because
-/// git ignores one of them, says so instead of "already committed".
-pub(crate) fn commit(root: &Path, rels: &[&Path], message: &str) -> Result<Committed> {
-    let paths: Vec<PathBuf> = rels.iter().map(|r| git_path(root, r)).collect();
-    let in_repo: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-    let outcome = git::commit_paths(root, &in_repo, message)?;
-    if outcome == CommitOutcome::NothingToCommit {
-        if let Ok(repo) = git2::Repository::discover(root) {
-            if let Some(p) = paths
-                .iter()
-                .find(|p| repo.is_path_ignored(p).unwrap_or(false))
-            {
+/// Commits `rels` (relative to the project root) with `message` within `deadline`; when
+/// nothing was committed because git ignores one of them, says so instead of "already
+/// committed".
+pub(crate) fn commit(
+    project: &Project,
+    rels: &[&Path],
+    message: &str,
+    deadline: Duration,
+) -> Result<Committed> {
+    let outcome = project.commit(rels, message, deadline)?;
+    if outcome == Outcome::NothingToCommit {
+        if let Ok(repo) = git2::Repository::discover(&project.root) {
+            let top = repo.workdir().map(Path::to_path_buf);
+            let ignored = rels.iter().find(|rel| {
+                let abs = project.path(rel);
+                top.as_deref()
+                    .and_then(|t| abs.strip_prefix(t).ok())
+                    .is_some_and(|in_repo| repo.is_path_ignored(in_repo).unwrap_or(false))
+            });
+            if let Some(rel) = ignored {
                 return Ok(Committed::Ignored {
-                    path: p.display().to_string(),
+                    path: rel.display().to_string(),
                 });
             }
         }
     }
     Ok(Committed::from_outcome(outcome, message))
-}
-
-/// `rel` (under `root`) relative to the git work tree that holds `root`.
-fn git_path(root: &Path, rel: &Path) -> PathBuf {
-    let Some(top) = crate::core::root::git_top(root) else {
-        return rel.to_path_buf();
-    };
-    let (Ok(top), Ok(r)) = (top.canonicalize(), root.canonicalize()) else {
-        return rel.to_path_buf();
-    };
-    match r.strip_prefix(&top) {
-        Ok(sub) => sub.join(rel),
-        Err(_) => rel.to_path_buf(),
-    }
 }

@@ -21,7 +21,7 @@
 
 use super::commit::{commit, Committed};
 use super::heartbeat::{self, Heartbeat};
-use super::layout::{ensure_dirs, read_opt, Layout, Sentinel};
+use super::layout::{read_opt, Layout, Sentinel};
 use super::loop_state::{self as ls, LoopState};
 use super::packet::{validate_loop_id, wake_up_prompt, Packet};
 use crate::core::error::{Error, Result};
@@ -40,6 +40,8 @@ pub(crate) struct Limits {
     pub(crate) lock_wait: Duration,
     /// The heartbeat never runs past this.
     pub(crate) deadline: Option<Instant>,
+    /// The longest the commit (with the repository's hooks) may take.
+    pub(crate) commit_wait: Duration,
 }
 
 impl Limits {
@@ -48,16 +50,19 @@ impl Limits {
         Limits {
             lock_wait: super::layout::LOCK_WAIT,
             deadline: None,
+            commit_wait: super::commit::CLI_COMMIT_WAIT,
         }
     }
 
-    /// The Stop hook (15 s timeout in hooks.json; Claude Code kills it there, maybe
-    /// mid-commit): 2 s for the lock, and the heartbeat (the last step, after the commit)
-    /// stopped 6 s after `start` at the latest, so the whole hook stays under about 8 s.
+    /// The Stop hook (15 s timeout in hooks.json; Claude Code kills it there): 2 s for the
+    /// lock, 5 s for the commit and its hooks (a slower pre-commit hook makes the commit
+    /// fail, said, the files stay), and the heartbeat (the last step) stopped 8 s after
+    /// `start` at the latest, so the whole hook stays under about 10 s of its 15.
     pub(crate) fn stop_hook(start: Instant) -> Limits {
         Limits {
             lock_wait: Duration::from_secs(2),
-            deadline: Some(start + Duration::from_secs(6)),
+            deadline: Some(start + Duration::from_secs(8)),
+            commit_wait: Duration::from_secs(5),
         }
     }
 }
@@ -282,7 +287,7 @@ fn write_packet(
     let text = packet.render(prompt)?;
     let path = layout.abs(&layout.packet_rel);
     if let Some(dir) = path.parent() {
-        ensure_dirs(&project.root, dir)?;
+        fsx::ensure_dir_in(&project.root, dir)?;
     }
     fsx::atomic_write(&path, text.as_bytes(), fsx::SHARED_FILE)?;
     Ok(true)
@@ -309,9 +314,10 @@ fn commit_and_beat(
     let hazards = heartbeat::hazard(project);
     let message = format!("weave-loop: handoff (at {loop_id})");
     let commit = commit(
-        &project.root,
+        project,
         &[&layout.packet_rel, &layout.loop_state_rel],
         &message,
+        limits.commit_wait,
     )?;
     let heartbeat = if changed || matches!(commit, Committed::Made { .. }) {
         heartbeat::send(project, "relay:handoff", &hazards, limits.deadline)

@@ -190,7 +190,7 @@ fn on_stop(project: &Project, start: Instant) -> Result<Contribution> {
             commit,
             wake_up_prompt,
             ..
-        } if changed || matches!(commit, Committed::Made { .. }) => Ok(message(format!(
+        } if changed || matches!(commit, Committed::Made { .. } | Committed::Refused { .. }) => Ok(message(format!(
             "baton relay: cycle budget reached ({}/{}): handed off {loop_id} to {packet}; {}. Next session: {wake_up_prompt}",
             s.cycles_this_session,
             s.cycle_budget,
@@ -239,19 +239,13 @@ fn message(text: String) -> Contribution {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
-    use crate::core::clock::Clock;
-    use crate::core::ctx::{Ctx, Env};
 
     /// A project in `root` on the default config.
     fn project(root: &std::path::Path) -> Project {
-        let ctx = Ctx::for_test(
-            Env::fixed::<[(&str, &str); 0], _, _>([]),
-            Clock::System,
-            root.into(),
-        );
-        Project::with_config(ctx, root.into(), Config::default())
+        Project::for_test(root, None)
     }
 
     #[test]

@@ -122,6 +122,7 @@ pub(crate) fn send(
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use crate::core::clock::Clock;

@@ -10,7 +10,7 @@
 //! ```
 
 use crate::core::config::Config;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::core::fsx;
 use crate::core::redact::Redactor;
 use std::path::{Path, PathBuf};
@@ -73,7 +73,7 @@ impl Layout {
     pub(crate) fn lock_within(&self, wait: Duration) -> Result<fsx::MkdirLock> {
         let lock = self.lock_path();
         if let Some(dir) = lock.parent() {
-            ensure_dirs(&self.root, dir)?;
+            fsx::ensure_dir_in(&self.root, dir)?;
         }
         fsx::MkdirLock::acquire(&lock, wait, Duration::from_secs(120))
     }
@@ -117,50 +117,11 @@ impl Layout {
     }
 }
 
-/// Creates `dir` (under `root`) and every missing parent, refusing a symlink at each level
-/// below the root.
-pub(crate) fn ensure_dirs(root: &Path, dir: &Path) -> Result<()> {
-    let rel = dir.strip_prefix(root).unwrap_or(dir);
-    let mut at = root.to_path_buf();
-    for c in rel.components() {
-        at.push(c);
-        fsx::ensure_dir(&at)?;
-    }
-    Ok(())
-}
-
-/// Reads `path` as text: `None` when it does not exist; a symlink is refused, and so is
-/// anything that is not a regular file. A FIFO would block the read until someone writes to
-/// it, and the SessionStart and Stop hooks read these files: it is opened without blocking
-/// (`O_NONBLOCK`, which changes nothing for a regular file) and refused once seen.
+/// Reads `path` as text: `None` when it does not exist; a symlink, a FIFO or anything that
+/// is not a regular file is refused (the SessionStart and Stop hooks read these files, and a
+/// FIFO would block them), and so is a file over the state-file size limit.
 pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    fsx::refuse_symlink(path)?;
-    let mut file = match std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-    {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        // A symlink put there after the check above.
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(Error::Symlink(path.to_path_buf()))
-        }
-        Err(e) => return Err(Error::io("read", path, e)),
-    };
-    let meta = file.metadata().map_err(|e| Error::io("read", path, e))?;
-    if !meta.is_file() {
-        return Err(Error::Invalid(format!(
-            "{} is not a regular file; remove it or replace it with a plain file",
-            path.display()
-        )));
-    }
-    let mut text = String::new();
-    file.read_to_string(&mut text)
-        .map_err(|e| Error::io("read", path, e))?;
-    Ok(Some(text))
+    fsx::read_limited(path, fsx::Limit::STATE)
 }
 
 #[cfg(test)]
@@ -186,7 +147,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let l = Layout::new(t.path(), &Config::default());
         assert_eq!(l.sentinel(), None);
-        ensure_dirs(t.path(), &t.path().join(".handoff/loop")).unwrap();
+        fsx::ensure_dir_in(t.path(), &t.path().join(".handoff/loop")).unwrap();
         std::fs::write(l.abs(&l.stop_rel), "").unwrap();
         assert_eq!(l.sentinel(), Some(Sentinel::Stop));
         std::fs::write(l.abs(&l.needs_human_rel), "x").unwrap();

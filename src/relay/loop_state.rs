@@ -168,7 +168,7 @@ impl LoopState {
             return Ok(false);
         }
         if let Some(dir) = path.parent() {
-            super::layout::ensure_dirs(&layout.root, dir)?;
+            fsx::ensure_dir_in(&layout.root, dir)?;
         }
         fsx::atomic_write(&path, text.as_bytes(), fsx::SHARED_FILE)?;
         Ok(true)

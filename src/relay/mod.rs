@@ -122,6 +122,7 @@ fn refuse_on_config_problems(project: &Project) -> Result<()> {
 pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
     if !matches!(command, Command::Status { .. }) {
         refuse_on_config_problems(project)?;
+        project.require_state()?;
     }
     match command {
         Command::Handoff {

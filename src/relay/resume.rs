@@ -19,7 +19,7 @@ use super::loop_state::{self as ls, LoopState};
 use super::packet::Packet;
 use super::verify::{self, Verdict};
 use crate::core::error::{Error, Result};
-use crate::core::project::{Project, Readers};
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::time;
 use serde::Serialize;
@@ -206,7 +206,12 @@ fn bump_and_commit(
     state.set(ls::LOOP_ID, &packet.loop_id);
     state.save(layout)?;
     let message = format!("weave-loop: resume (at {})", packet.loop_id);
-    let commit = commit(&project.root, &[&layout.loop_state_rel], &message)?;
+    let commit = commit(
+        project,
+        &[&layout.loop_state_rel],
+        &message,
+        super::commit::CLI_COMMIT_WAIT,
+    )?;
     Ok(Outcome::Resumed {
         loop_id: packet.loop_id.clone(),
         packet_id: id.clone(),
@@ -238,7 +243,7 @@ fn pick_worktree(project: &Project, packet: &Packet) -> Result<(Option<Project>,
     }
     if wt.is_dir() && same_repository(&wt, root) {
         // The relay reads no other subsystem's state: no readers.
-        let there = Project::open(project.ctx.clone(), Some(wt.clone()), None, Readers::NONE);
+        let there = project.for_root(wt.clone());
         // As for the caller's own config: no state change on the defaults.
         if let Some(p) = there.config_problems().first() {
             return Err(Error::Invalid(format!(

@@ -7,7 +7,7 @@
 //! captured together; at `relay.verify_timeout_secs` its whole process group is killed and
 //! the run is a failure.
 
-use super::layout::{ensure_dirs, Layout};
+use super::layout::Layout;
 use crate::core::error::Result;
 use crate::core::exec::{self, Ended};
 use crate::core::fsx;
@@ -179,7 +179,7 @@ The weave-loop must not continue. Fix the tree, delete this file, then run `bato
 pub(crate) fn write_needs_human(layout: &Layout, text: &str) -> Result<()> {
     let path = layout.abs(&layout.needs_human_rel);
     if let Some(dir) = path.parent() {
-        ensure_dirs(&layout.root, dir)?;
+        fsx::ensure_dir_in(&layout.root, dir)?;
     }
     fsx::atomic_write(&path, text.as_bytes(), fsx::PRIVATE_FILE)
 }
@@ -193,7 +193,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let l = Layout::new(t.path(), &Config::default());
         if let Some(s) = script {
-            ensure_dirs(t.path(), &t.path().join(".handoff/loop")).unwrap();
+            fsx::ensure_dir_in(t.path(), &t.path().join(".handoff/loop")).unwrap();
             std::fs::write(l.abs(&l.verify_rel), s).unwrap();
         }
         (t, l)
@@ -230,7 +230,7 @@ mod tests {
     fn a_dangling_verify_symlink_is_a_failure_not_missing() {
         let r = Redactor::builtin();
         let (t, l) = layout_with(None);
-        ensure_dirs(t.path(), &t.path().join(".handoff/loop")).unwrap();
+        fsx::ensure_dir_in(t.path(), &t.path().join(".handoff/loop")).unwrap();
         std::os::unix::fs::symlink(t.path().join("gone.sh"), l.abs(&l.verify_rel)).unwrap();
         let Verdict::Failed { reason, .. } = run(&l, Duration::from_secs(5), &r) else {
             panic!("a dangling symlink must fail the verify")

@@ -90,7 +90,7 @@ impl Sandbox {
         fs::create_dir_all(home.join(".config")).unwrap();
         fs::create_dir_all(home.join(".local/share")).unwrap();
         fs::create_dir_all(&project).unwrap();
-        git2::Repository::init(&project).expect("git init the project");
+        first_commit(&project);
         build_plugin(&plugin);
         Sandbox {
             _tmp: tmp,
@@ -134,6 +134,20 @@ impl Sandbox {
 /// A throw-away copy of the plugin: its manifest, hooks, commands and skills from the repository,
 /// and the binary cargo built for this test run at `bin/baton`, so a stale `bin/` in the
 /// repository never matters.
+/// A git repository with one commit, as a user's project has (baton never makes a
+/// repository's first commit).
+fn first_commit(project: &Path) {
+    let repo = git2::Repository::init(project).expect("git init the project");
+    fs::write(project.join("README.md"), "# e2e project\n").unwrap();
+    let mut index = repo.index().unwrap();
+    index.add_path(Path::new("README.md")).unwrap();
+    index.write().unwrap();
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("e2e", "e2e@example.invalid").unwrap();
+    repo.commit(Some("HEAD"), &sig, &sig, "init", &tree, &[])
+        .unwrap();
+}
+
 pub(crate) fn build_plugin(dst: &Path) {
     let repo = Path::new(REPO);
     for dir in [".claude-plugin", "hooks", "commands", "skills"] {

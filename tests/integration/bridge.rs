@@ -162,6 +162,8 @@ fn saving_twice_keeps_both_entries() {
 fn existing_files_keep_their_content_and_no_git_is_reported() {
     let p = Project::new();
     std::fs::remove_dir_all(p.root.join(".git")).unwrap();
+    // A folder outside git holds state only when the config says so.
+    p.write(".claude/baton.yaml", "state_outside_git: true\n");
     p.write(".rune/decisions.md", "# My own log\n\nHand-written line.\n");
     let out = bridge(&p, &["save"], "decisions: [{title: Added, decision: x}]\n");
     assert_eq!(out.code, 0, "{out:?}");

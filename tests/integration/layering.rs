@@ -283,7 +283,6 @@ fn reachable(
 }
 
 #[test]
-#[ignore = "renovation in progress: the subsystems' circles are being broken"]
 fn files_inside_a_module_have_no_circles() {
     let graph = file_graph();
     let mut circles: BTreeSet<String> = BTreeSet::new();

@@ -86,6 +86,7 @@ pub fn ensure_dir_in(root: &Path, dir: &Path) -> Result<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;

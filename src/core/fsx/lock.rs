@@ -109,9 +109,11 @@ impl MkdirLock {
         )
     }
 
-    /// Takes the lock at `path` as `opts` say.
+    /// Takes the lock at `path` as `opts` say. In a hook run the wait is cut to what is left
+    /// of the run's deadline (`core::deadline`).
     pub fn acquire_with(path: &Path, opts: &LockOptions) -> Result<MkdirLock> {
         let start = Instant::now();
+        let timeout = crate::core::deadline::cap(opts.timeout);
         loop {
             match fs::create_dir(path) {
                 Ok(()) => return MkdirLock::claim(path),
@@ -125,13 +127,13 @@ impl MkdirLock {
                 Err(e) => return Err(Error::io("create lock", path, e)),
             }
             let waited = start.elapsed();
-            if waited >= opts.timeout {
+            if waited >= timeout {
                 return Err(Error::LockTimeout {
                     path: path.to_path_buf(),
                     waited_ms: waited.as_millis(),
                 });
             }
-            std::thread::sleep(POLL.min(opts.timeout.saturating_sub(waited)));
+            std::thread::sleep(POLL.min(timeout.saturating_sub(waited)));
         }
     }
 
@@ -251,6 +253,7 @@ fn boot_id() -> Option<String> {
 /// lock on the lock directory itself (so nothing is left beside it), the lock is removed only
 /// if it is still stale and still held by the owner that was judged stale (a lock taken
 /// afresh in between has another token).
+#[allow(clippy::disallowed_methods)] // opens the lock folder itself (checked: not a link)
 fn break_lock(path: &Path, seen: &Owner, opts: &LockOptions) {
     let Ok(guard) = File::open(path) else { return };
     if guard.lock().is_err() {
@@ -263,6 +266,7 @@ fn break_lock(path: &Path, seen: &Owner, opts: &LockOptions) {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

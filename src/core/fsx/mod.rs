@@ -18,7 +18,7 @@ mod read;
 
 pub use inside::{check_inside, ensure_dir_in, join_inside};
 pub use lock::{LockOptions, MkdirLock, Ownerless, OWNERLESS_GRACE};
-pub use read::{open_regular, read_bytes_limited, read_limited, Limit};
+pub use read::{open_regular, read_bytes_limited, read_limited, read_lossy, Limit};
 
 use super::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
@@ -41,7 +41,16 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
         .map_err(|e| Error::io("set permissions on", dir, e))
 }
 
-/// Creates `dir` and its parents if missing. Refuses a symlink at `dir`.
+/// Creates `dir` (inside `root`) like `ensure_dir_in`, and makes `dir` itself 0700.
+pub fn ensure_private_dir_in(root: &Path, dir: &Path) -> Result<()> {
+    ensure_dir_in(root, dir)?;
+    fs::set_permissions(dir, fs::Permissions::from_mode(PRIVATE_DIR))
+        .map_err(|e| Error::io("set permissions on", dir, e))
+}
+
+/// Creates `dir` and its parents if missing. Refuses a symlink at `dir` (only there: a state
+/// folder under the project root goes through `ensure_dir_in`, which checks every level).
+#[allow(clippy::disallowed_methods)] // folders outside any project: the user's own stores
 pub fn ensure_dir(dir: &Path) -> Result<()> {
     refuse_symlink(dir)?;
     fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))
@@ -110,6 +119,7 @@ fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
     }
     // Make the rename itself durable; a failure here loses nothing already written.
     if durable {
+        #[allow(clippy::disallowed_methods)] // opens a folder we just wrote into, to sync it
         if let Ok(d) = File::open(&dir) {
             let _ = d.sync_all();
         }
@@ -262,6 +272,7 @@ pub(crate) fn unique_suffix() -> u64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
 

@@ -36,10 +36,15 @@ impl Limit {
         what: "a state file",
         max: 16 * 1024 * 1024,
     };
-    /// A document a person keeps growing (memory files, artefacts, trails).
+    /// A document a person keeps growing (memory files, artefacts, reports).
     pub const DOCUMENT: Limit = Limit {
         what: "a document",
         max: 256 * 1024 * 1024,
+    };
+    /// A log baton appends to (audit trails): the largest kind.
+    pub const LOG: Limit = Limit {
+        what: "a log",
+        max: 1024 * 1024 * 1024,
     };
 }
 
@@ -104,6 +109,17 @@ pub fn read_bytes_limited(path: &Path, limit: Limit) -> Result<Option<Vec<u8>>> 
         return Err(too_large(bytes.len() as u64));
     }
     Ok(Some(bytes))
+}
+
+/// The text of `path` like `read_limited`, with bytes that are not UTF-8 read as U+FFFD (a
+/// log with one torn byte loses one line, not the file).
+pub fn read_lossy(path: &Path, limit: Limit) -> Result<Option<String>> {
+    Ok(
+        read_bytes_limited(path, limit)?.map(|b| match String::from_utf8(b) {
+            Ok(t) => t,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }),
+    )
 }
 
 /// The text of `path`, at most `limit.max` bytes; `Ok(None)` when it does not exist. Text

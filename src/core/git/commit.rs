@@ -1,0 +1,255 @@
+//! Committing the files a command wrote: the guard first, then the paths as pathspecs, then
+//! the commit itself through the `git` CLI (hooks and signing honoured) or, with no `git` on
+//! PATH and nothing to honour, through libgit2.
+
+use super::guard::{self, Refusal};
+use super::{cli, hooks, pathspec};
+use crate::core::error::{Error, Result};
+use crate::core::exec;
+use git2::{ErrorCode, Repository};
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+/// How `commit_paths_guarded` may reach git.
+#[derive(Debug, Clone, Copy)]
+pub struct CommitOptions<'a> {
+    /// How long the whole commit may take, hooks and signing included. At the deadline git
+    /// and its hooks are killed and nothing is committed.
+    pub deadline: Duration,
+    /// The `PATH` (from `Ctx::env`) to find `git` on; git and its hooks run with it.
+    /// `None`, or no `git` on it: libgit2, only where there is nothing it cannot honour.
+    pub path_env: Option<&'a str>,
+    /// More variables for the `git` child (tests pin `HOME` and the global config here).
+    pub env: &'a [(&'a str, &'a str)],
+}
+
+impl<'a> CommitOptions<'a> {
+    /// Options with no extra environment.
+    pub fn new(deadline: Duration, path_env: Option<&'a str>) -> Self {
+        CommitOptions {
+            deadline,
+            path_env,
+            env: &[],
+        }
+    }
+}
+
+/// What `commit_paths_guarded` did. `Display` is one line for the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Not inside a git repository: nothing committed (a value, not an error).
+    NoGit,
+    /// The paths hold no change against HEAD (or git ignores them): no commit.
+    NothingToCommit,
+    /// A commit was made; its full SHA.
+    Committed { sha: String },
+    /// Not committed, and why; the files stay written. `paths` are the work-tree-relative
+    /// paths the fix names.
+    NotCommitted { why: Refusal, paths: Vec<String> },
+}
+
+impl Outcome {
+    /// The refusal, when nothing was committed because of one.
+    pub fn refusal(&self) -> Option<&Refusal> {
+        match self {
+            Outcome::NotCommitted { why, .. } => Some(why),
+            _ => None,
+        }
+    }
+
+    pub(super) fn refused(why: Refusal, paths: &[String]) -> Outcome {
+        Outcome::NotCommitted {
+            why,
+            paths: paths.to_vec(),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::NoGit => f.write_str("not committed: not inside a git repository"),
+            Outcome::NothingToCommit => f.write_str("nothing to commit"),
+            Outcome::Committed { sha } => write!(f, "committed {}", sha.get(..7).unwrap_or(sha)),
+            Outcome::NotCommitted { why, paths } => f.write_str(&why.line(paths)),
+        }
+    }
+}
+
+/// Commits exactly `paths` (files or folders the command wrote, relative to `project_dir`
+/// or absolute; deletions included) with `message`, on the current branch, through the
+/// guard: see the module doc for when it refuses. Staged changes elsewhere stay staged and
+/// out of the commit; nothing outside `paths` is touched. `Err` only for a repository that
+/// cannot be opened or read.
+pub fn commit_paths_guarded(
+    project_dir: &Path,
+    paths: &[&Path],
+    message: &str,
+    opts: &CommitOptions<'_>,
+) -> Result<Outcome> {
+    let repo = match Repository::discover(project_dir) {
+        Ok(r) => r,
+        Err(e) if e.code() == ErrorCode::NotFound => return Ok(Outcome::NoGit),
+        Err(e) => return Err(git_err("open", &e)),
+    };
+    if let Some(why) = guard::blocker(&repo, project_dir) {
+        let shown = pathspec::shown(project_dir, repo.workdir(), paths);
+        return Ok(Outcome::refused(why, &shown));
+    }
+    let Some(top) = repo.workdir() else {
+        return Ok(Outcome::refused(Refusal::Bare, &[]));
+    };
+    let specs = match pathspec::relative(project_dir, top, paths) {
+        Ok(s) => s,
+        Err(p) => {
+            let shown = pathspec::shown(project_dir, Some(top), paths);
+            return Ok(Outcome::refused(Refusal::OutsideWorkTree(p), &shown));
+        }
+    };
+    let specs = Specs::of(&repo, &specs)?;
+    if specs.commit.is_empty() {
+        return Ok(Outcome::NothingToCommit);
+    }
+    if let Some(git) = exec::which("git", opts.path_env) {
+        return cli::commit(&repo, &git, &specs, message, opts);
+    }
+    let installed = hooks::installed(&repo);
+    let gpgsign = hooks::gpgsign(&repo);
+    if !installed.is_empty() || gpgsign {
+        let why = Refusal::HooksWithoutGitCli {
+            hooks: installed,
+            gpgsign,
+        };
+        return Ok(Outcome::refused(why, &specs.commit));
+    }
+    commit_with_libgit2(&repo, &specs.commit, message)
+}
+
+/// The pathspecs of one commit, sorted by how they are staged.
+#[derive(Debug, Default)]
+pub(super) struct Specs {
+    /// On disk or in the index, not ignored: `git add -A`.
+    pub(super) add: Vec<String>,
+    /// Ignored, yet tracked: only the tracked files' changes (`git add -u`), as libgit2's
+    /// add does.
+    pub(super) update: Vec<String>,
+    /// What the commit holds: the above, and paths only HEAD still has (deleted, staged).
+    pub(super) commit: Vec<String>,
+}
+
+impl Specs {
+    /// Sorts `specs`; a path that matches nothing (not on disk, not in the index, not in
+    /// HEAD) or only ignored untracked files is left out.
+    fn of(repo: &Repository, specs: &[String]) -> Result<Specs> {
+        let index = repo.index().map_err(|e| git_err("index", &e))?;
+        let head_tree = repo.head().and_then(|h| h.peel_to_tree()).ok();
+        let top = repo.workdir().unwrap_or(Path::new(""));
+        let mut out = Specs::default();
+        for spec in specs {
+            let in_index = index.iter().any(|e| under(spec, &e.path));
+            let in_head = head_tree
+                .as_ref()
+                .is_some_and(|t| t.get_path(Path::new(spec)).is_ok());
+            let on_disk = top.join(spec).symlink_metadata().is_ok();
+            let ignored = repo.is_path_ignored(spec).unwrap_or(false);
+            if ignored && in_index {
+                out.update.push(spec.clone());
+            } else if !ignored && (on_disk || in_index) {
+                out.add.push(spec.clone());
+            } else if !in_head {
+                continue;
+            }
+            out.commit.push(spec.clone());
+        }
+        Ok(out)
+    }
+}
+
+/// Whether index path `path` is `spec` or under it.
+pub(super) fn under(spec: &str, path: &[u8]) -> bool {
+    let s = spec.as_bytes();
+    path == s || (path.starts_with(s) && path.get(s.len()) == Some(&b'/'))
+}
+
+/// Whether the index holds a change against HEAD under `specs`.
+pub(super) fn staged_change(repo: &Repository, specs: &[String]) -> Result<bool> {
+    let mut index = repo.index().map_err(|e| git_err("index", &e))?;
+    index.read(true).map_err(|e| git_err("index", &e))?;
+    let tree = repo
+        .head()
+        .and_then(|h| h.peel_to_tree())
+        .map_err(|e| git_err("HEAD tree", &e))?;
+    let mut opts = git2::DiffOptions::new();
+    opts.disable_pathspec_match(true);
+    for s in specs {
+        opts.pathspec(s);
+    }
+    let diff = repo
+        .diff_tree_to_index(Some(&tree), Some(&index), Some(&mut opts))
+        .map_err(|e| git_err("diff", &e))?;
+    Ok(super::delta_paths(&diff)
+        .iter()
+        .any(|p| specs.iter().any(|s| under(s, p.as_bytes()))))
+}
+
+/// Resets the index entries under `specs` to HEAD's (`git reset -- <specs>`): a commit that
+/// did not happen leaves nothing of ours staged.
+pub(super) fn unstage(repo: &Repository, specs: &[String]) -> Result<()> {
+    let head = repo
+        .head()
+        .and_then(|h| h.peel_to_commit())
+        .map_err(|e| git_err("HEAD", &e))?;
+    repo.reset_default(Some(head.as_object()), specs)
+        .map_err(|e| git_err("unstage", &e))
+}
+
+/// The commit through libgit2 (no hooks to run, no signing asked for): stages `specs` in
+/// the index and commits HEAD's tree with only those replaced.
+fn commit_with_libgit2(repo: &Repository, specs: &[String], message: &str) -> Result<Outcome> {
+    fn err(what: &'static str) -> impl Fn(git2::Error) -> Error {
+        move |e| git_err(what, &e)
+    }
+    let mut index = repo.index().map_err(err("index"))?;
+    index
+        .add_all(specs.iter(), git2::IndexAddOption::DEFAULT, None)
+        .map_err(err("add"))?;
+    index.update_all(specs.iter(), None).map_err(err("add"))?;
+    index.write().map_err(err("write index"))?;
+
+    let head = repo
+        .head()
+        .and_then(|h| h.peel_to_commit())
+        .map_err(err("HEAD"))?;
+    let mut mem = git2::Index::new().map_err(err("index"))?;
+    mem.read_tree(&head.tree().map_err(err("HEAD tree"))?)
+        .map_err(err("HEAD tree"))?;
+    for spec in specs {
+        mem.remove_dir(Path::new(spec), 0).map_err(err("index"))?;
+        let _ = mem.remove_path(Path::new(spec));
+    }
+    for entry in index.iter() {
+        if specs.iter().any(|s| under(s, &entry.path)) {
+            mem.add(&entry).map_err(err("index"))?;
+        }
+    }
+    let tree_id = mem.write_tree_to(repo).map_err(err("write tree"))?;
+    if head.tree_id() == tree_id {
+        return Ok(Outcome::NothingToCommit);
+    }
+    let tree = repo.find_tree(tree_id).map_err(err("tree"))?;
+    let sig = repo
+        .signature()
+        .or_else(|_| git2::Signature::now("baton", "baton@localhost"))
+        .map_err(err("signature"))?;
+    let oid = repo
+        .commit(Some("HEAD"), &sig, &sig, message, &tree, &[&head])
+        .map_err(err("commit"))?;
+    Ok(Outcome::Committed {
+        sha: oid.to_string(),
+    })
+}
+
+pub(super) fn git_err(what: &str, e: &git2::Error) -> Error {
+    Error::Git(format!("{what}: {}", e.message()))
+}

@@ -1,0 +1,207 @@
+//! Where a regex finds secrets in a text: each match becomes the byte range to replace,
+//! after the checks its capture groups ask for.
+//!
+//! Capture groups: `keep` (a label before the secret) and `tail` (after it) stay in place;
+//! `value` must not be trivial; `kvalue` must not be trivial and must hold a letter and a
+//! digit; `kname` must name a secret (`rules::secret_name`). A rule may also ask that a match
+//! glued to a word look random, and that a secret ending a line take the next line's start
+//! with it when that looks like the rest of a wrapped token.
+
+use super::rules::{secret_name, Rule};
+use super::MARK;
+use regex::{Captures, Regex};
+use std::ops::Range;
+
+/// A secret found: the range to replace, and where the match began (a kept label included).
+pub(super) struct Hit {
+    pub(super) secret: Range<usize>,
+    pub(super) from: usize,
+}
+
+/// The secrets `re` finds in `text`, in order and apart.
+pub(super) fn find(re: &Regex, text: &str, rule: Option<&Rule>) -> Vec<Hit> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at <= text.len() {
+        let Some(caps) = re.captures_at(text, at) else {
+            break;
+        };
+        let Some(m) = caps.get(0) else {
+            break;
+        };
+        let after = if m.is_empty() {
+            next_char(text, m.end())
+        } else {
+            m.end()
+        };
+        match judge(&caps, text, rule) {
+            Verdict::Secret(secret) => {
+                at = after.max(secret.end);
+                found.push(Hit {
+                    secret,
+                    from: m.start(),
+                });
+            }
+            Verdict::Skip => at = after,
+            Verdict::RetryFrom(pos) => at = pos.max(next_char(text, m.start())),
+        }
+    }
+    found
+}
+
+enum Verdict {
+    Secret(Range<usize>),
+    /// Not a secret; go on after the match.
+    Skip,
+    /// Not a secret, but a secret may start inside the match: search again from here.
+    RetryFrom(usize),
+}
+
+fn judge(caps: &Captures<'_>, text: &str, rule: Option<&Rule>) -> Verdict {
+    let Some(m) = caps.get(0) else {
+        return Verdict::Skip;
+    };
+    if let Some(value) = caps.name("value") {
+        if trivial(value.as_str()) {
+            return Verdict::Skip;
+        }
+    }
+    let start = caps.name("keep").map_or(m.start(), |k| k.end());
+    let mut end = caps.name("tail").map_or(m.end(), |t| t.start());
+    if let Some(value) = caps.name("kvalue") {
+        if let Some(name) = caps.name("kname") {
+            if !secret_name(name.as_str()) {
+                // The value may itself be the name of the next pair (`a: api_key: …`).
+                return Verdict::RetryFrom(value.start());
+            }
+        }
+        // A wrapped value is judged whole: its digit may be on the next line.
+        if let Some(class) = rule.and_then(|r| r.wraps) {
+            end = unwrap_tail(text, end, class);
+        }
+        let v = text.get(value.start()..end).unwrap_or("");
+        let secret_like =
+            v.bytes().any(|b| b.is_ascii_digit()) && v.bytes().any(|b| b.is_ascii_alphabetic());
+        if trivial(v) || !secret_like {
+            return Verdict::Skip;
+        }
+    }
+    let Some(rule) = rule else {
+        return Verdict::Secret(start..end);
+    };
+    if rule.random_if_glued
+        && glued(text, start)
+        && !looks_random(text.get(start..end).unwrap_or(""))
+    {
+        return Verdict::RetryFrom(next_char(text, m.start()));
+    }
+    if let (Some(class), None) = (rule.wraps, caps.name("tail")) {
+        end = unwrap_tail(text, end, class);
+    }
+    Verdict::Secret(start..end)
+}
+
+/// A value that cannot be a secret worth hiding: already redacted, a number, a few
+/// characters, a `$VAR` reference.
+pub(super) fn trivial(value: &str) -> bool {
+    let v = value.trim_matches(|c| c == '"' || c == '\'' || c == '\\');
+    v.is_empty()
+        || v.contains(MARK)
+        || v.len() <= 4
+        || v.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        || v.starts_with('$')
+}
+
+/// Whether a word character stands right before `at`.
+fn glued(text: &str, at: usize) -> bool {
+    at.checked_sub(1)
+        .and_then(|i| text.as_bytes().get(i))
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Upper and lower case letters and a digit: a generated key, not an identifier.
+fn looks_random(s: &str) -> bool {
+    let has = |f: fn(&u8) -> bool| s.as_bytes().iter().any(f);
+    has(u8::is_ascii_uppercase) && has(u8::is_ascii_lowercase) && has(u8::is_ascii_digit)
+}
+
+/// Where a secret ending at `end` really ends when it was wrapped: while it runs to the end
+/// of its line and the next line starts with `class` bytes that look like the rest of a
+/// token (`token_like`) and end there (then a
+/// space, the line's end, a quote or closing punctuation), that start belongs to it.
+/// `NEXT_VAR=1`, `and more` or `Done.` on the next line are left alone.
+fn unwrap_tail(text: &str, mut end: usize, class: fn(u8) -> bool) -> usize {
+    let b = text.as_bytes();
+    while end > 0 && b.get(end - 1).is_some_and(|&c| class(c)) {
+        let rest = &b[end..];
+        let brk = if rest.starts_with(b"\r\n") {
+            2
+        } else if rest.starts_with(b"\n") {
+            1
+        } else {
+            break;
+        };
+        let from = end + brk;
+        let mut to = from;
+        while b.get(to).is_some_and(|&c| class(c)) {
+            to += 1;
+        }
+        let mut past = to;
+        while b.get(past) == Some(&b'=') {
+            past += 1;
+        }
+        let closes = b
+            .get(past)
+            .is_none_or(|c| c.is_ascii_whitespace() || b"\"'`,;)]}>&|<\\".contains(c));
+        if to == from || !closes || !token_like(&b[from..to]) {
+            break;
+        }
+        end = past;
+    }
+    end
+}
+
+/// A digit, a lower-case letter before an upper-case one (`xYz`), or two upper-case letters
+/// and a lower-case one (`OCJphi`): not a word such as `Done`, `NEXT` or `and`.
+fn token_like(seg: &[u8]) -> bool {
+    let upper = seg.iter().filter(|c| c.is_ascii_uppercase()).count();
+    let lower = seg.iter().position(u8::is_ascii_lowercase);
+    seg.iter().any(u8::is_ascii_digit)
+        || lower.is_some_and(|i| upper >= 2 || seg[i..].iter().any(u8::is_ascii_uppercase))
+}
+
+/// The index of the character after the one at `i` (or `i + 1` past the end).
+fn next_char(text: &str, i: usize) -> usize {
+    text.get(i..)
+        .and_then(|s| s.chars().next())
+        .map_or(i + 1, |c| i + c.len_utf8())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrapped_tail_is_taken_only_when_it_looks_like_one() {
+        let alnum: fn(u8) -> bool = |b| b.is_ascii_alphanumeric();
+        let t = "tok abcdef\nXy9z end";
+        assert_eq!(unwrap_tail(t, 10, alnum), 15);
+        assert_eq!(unwrap_tail("tok abcdef\nOCJphi", 10, alnum), 17);
+        for t in [
+            "tok abcdef\nand more",
+            "tok abcdef\nDone.",
+            "tok abcdef\nNEXT2=1",
+            "tok abcdef\nTODO",
+        ] {
+            assert_eq!(unwrap_tail(t, 10, alnum), 10, "{t}");
+        }
+        assert_eq!(unwrap_tail("tok abcdef\r\na1\nb2", 10, alnum), 17);
+    }
+
+    #[test]
+    fn random_looking() {
+        assert!(looks_random("sk-aB3dEfGh"));
+        assert!(!looks_random("sk-image-transition-duration"));
+        assert!(!looks_random("sk_test_parse_http2_frames"));
+    }
+}
