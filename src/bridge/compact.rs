@@ -9,6 +9,7 @@ use super::integrity::{self, Scanner, Status};
 use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
+use crate::core::recap::{Recap, RecapTask, TaskStatus};
 use crate::core::text::one_line;
 
 /// How the checkpoint's context names the files the audit trail saw changed.
@@ -41,29 +42,49 @@ fn touched_note(project: &Project) -> Option<String> {
 /// Writes the automatic checkpoint; returns the compaction instructions (when there is a
 /// resume point worth keeping).
 ///
+/// A checkpoint the user or the model wrote (`baton bridge checkpoint`) is never replaced
+/// by an automatic one: it stays as it is, and its resume point is what the summary keeps.
+/// Otherwise the automatic checkpoint is filled from what capture recorded of this session
+/// (the request, the task list, the last failure, the files in flight), then the last
+/// progress entry and decisions.
+///
 /// The sources (checkpoint, progress, decisions) pass the integrity scan first: a source
 /// at or above the block level is not read at all. The instructions are baton's own text;
 /// the resume line is quoted in them only when its source is CLEAN.
-pub(crate) fn pre_compact(project: &Project, trigger: &str) -> Result<Option<String>> {
+pub(crate) fn pre_compact(
+    project: &Project,
+    trigger: &str,
+    session_id: &str,
+) -> Result<Option<String>> {
     let rune = Rune::of(project);
     let src = sources(project, &rune)?;
-    let input = auto_checkpoint(project, &src, trigger);
-    checkpoint::write(project, &input)?;
-    let has_real_resume = !src.previous.resume.is_empty() || src.progress.is_some();
+    let explicit = !src.previous.resume.is_empty() && !is_automatic(&src.previous);
+    let recap = project.session_recap(Some(session_id).filter(|s| !s.is_empty()));
+    let input = if explicit {
+        None
+    } else {
+        let input = auto_checkpoint(project, &src, recap.as_ref(), trigger);
+        checkpoint::write(project, &input)?;
+        Some(input)
+    };
+    let resume = input
+        .as_ref()
+        .map_or(src.previous.resume.as_str(), |i| i.resume.as_str());
+    let has_real_resume = explicit || src.progress.is_some() || recap_has_work(recap.as_ref());
     if !has_real_resume {
         return Ok(None);
     }
     // Where the resume line comes from decides whether it may be quoted to the summary.
-    let resume_source = if src.previous.resume.is_empty() {
-        src.cp_status.max(src.progress_status)
-    } else {
+    let resume_source = if explicit {
         src.cp_status
+    } else {
+        src.progress_status
     };
     let text = if resume_source == Status::Clean {
         format!(
             "Keep this resume point word for word in the summary (baton saved it in {}): {}",
             rune.show(store::CHECKPOINT),
-            one_line(&input.resume)
+            one_line(resume)
         )
     } else {
         format!(
@@ -75,63 +96,95 @@ pub(crate) fn pre_compact(project: &Project, trigger: &str) -> Result<Option<Str
     Ok(Some(text))
 }
 
-/// The automatic checkpoint: the previous one's content, merged with the last progress
-/// entry's open items and the last decisions, plus one note on this compaction and the
-/// files the audit trail saw changed.
-fn auto_checkpoint(project: &Project, src: &Sources, trigger: &str) -> CheckpointInput {
-    let previous = &src.previous;
+/// Whether a checkpoint was written by baton at a compaction (not by the user or the model).
+fn is_automatic(previous: &checkpoint::Parsed) -> bool {
+    previous.context.iter().any(|c| c.starts_with(AUTO_NOTE))
+}
+
+/// Whether the recap holds something to resume: a request or an open task.
+fn recap_has_work(recap: Option<&Recap>) -> bool {
+    recap.is_some_and(|r| r.latest_request.is_some() || r.tasks.iter().any(is_open))
+}
+
+fn is_open(t: &RecapTask) -> bool {
+    t.status != TaskStatus::Completed
+}
+
+/// The automatic checkpoint: what capture recorded of this session first (the latest request
+/// and the task in progress; the open tasks in order; the last failure and the files in
+/// flight), then the last progress entry's open items and the last decisions, plus one note
+/// on this compaction and the files the audit trail saw changed.
+fn auto_checkpoint(
+    project: &Project,
+    src: &Sources,
+    recap: Option<&Recap>,
+    trigger: &str,
+) -> CheckpointInput {
     let items = |title: &str| {
         src.progress
             .as_deref()
             .map(|p| progress_items(p, title))
             .unwrap_or_default()
     };
+    let open: Vec<&RecapTask> = recap
+        .map(|r| r.tasks.iter().filter(|t| is_open(t)).collect())
+        .unwrap_or_default();
+    let current = open.iter().find(|t| t.status == TaskStatus::InProgress);
     let in_progress = items("In Progress");
-    let next = items("Next Session Should");
-    let doing = if !previous.doing.is_empty() {
-        previous.doing.clone()
-    } else if let Some(first) = in_progress.first() {
-        first.clone()
-    } else {
-        "The work of the session that was compacted (no explicit checkpoint was saved).".into()
-    };
-    let mut left: Vec<String> = previous.left.clone();
-    for item in in_progress.iter().chain(&next) {
+    let mut left: Vec<String> = open.iter().map(|t| t.subject.clone()).collect();
+    for item in in_progress.iter().chain(&items("Next Session Should")) {
         if !left.contains(item) {
             left.push(item.clone());
         }
     }
-    let mut decisions = previous.decisions.clone();
-    for d in &src.decisions {
-        if !decisions.contains(d) {
-            decisions.push(d.clone());
-        }
-    }
-    // One auto note, however many compactions there were.
-    let mut context: Vec<String> = previous
-        .context
-        .iter()
-        .filter(|c| !c.starts_with(AUTO_NOTE) && !c.starts_with(TOUCHED_NOTE))
-        .cloned()
-        .collect();
+    let request = recap.and_then(|r| r.latest_request.clone());
+    let doing = match (&request, current) {
+        (Some(req), Some(t)) => format!("{req} — in progress: {}", t.subject),
+        (Some(req), None) => req.clone(),
+        (None, Some(t)) => t.subject.clone(),
+        (None, None) => in_progress.first().cloned().unwrap_or_else(|| {
+            "The work of the session that was compacted (nothing was captured of it).".into()
+        }),
+    };
+    let mut context = recap.map(recap_context).unwrap_or_default();
     context.push(format!(
         "{AUTO_NOTE} at PreCompact ({trigger}); uncommitted files are listed under the git state."
     ));
     context.extend(touched_note(project));
-    let resume = if previous.resume.is_empty() {
-        left.first().cloned().unwrap_or_else(|| {
+    let resume = match (current, left.first(), &request) {
+        (Some(t), _, _) => format!("Continue the task in progress: {}", t.subject),
+        (None, Some(next), _) => format!("Continue with: {next}"),
+        (None, None, Some(req)) => format!("Continue the request: {req}"),
+        (None, None, None) => {
             "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.".into()
-        })
-    } else {
-        previous.resume.clone()
+        }
     };
     CheckpointInput {
         doing,
-        decisions,
+        decisions: src.decisions.clone(),
         left,
         context,
         resume,
     }
+}
+
+/// The recap's context lines: the last failure and the files in flight.
+fn recap_context(r: &Recap) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(f) = &r.last_failure {
+        out.push(format!("Last failure: `{}` → {}", f.command, f.error));
+    }
+    if !r.files.is_empty() {
+        let shown: Vec<&str> = r
+            .files
+            .iter()
+            .rev()
+            .take(MAX_TOUCHED)
+            .map(String::as_str)
+            .collect();
+        out.push(format!("Files in flight: {}", shown.join(", ")));
+    }
+    out
 }
 
 /// What the automatic checkpoint is built from; a source at or above the block level is

@@ -56,7 +56,11 @@ impl Handler for BridgeHandler {
                 })
             }
             EventKind::PreCompact { trigger, .. } => Ok(Contribution {
-                compaction_instructions: compact::pre_compact(project, trigger)?,
+                compaction_instructions: compact::pre_compact(
+                    project,
+                    trigger,
+                    &event.common.session_id,
+                )?,
                 ..Contribution::default()
             }),
             EventKind::PostCompact {

@@ -43,6 +43,14 @@ impl Handler for CaptureHandler {
         config.capture.enabled
     }
 
+    fn runs_first(&self, event: EventName) -> bool {
+        // The relay (Stop), the bridge and the handoff (PreCompact) read the digest.
+        matches!(
+            event,
+            EventName::Stop | EventName::PreCompact | EventName::SessionEnd
+        )
+    }
+
     fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
         let common = &event.common;
         match &event.kind {

@@ -41,6 +41,12 @@ pub trait Handler: Sync {
     fn enabled(&self, _config: &Config) -> bool {
         true
     }
+    /// Whether the handler must run before the others on this event because they read what
+    /// it writes (capture's digest, read by the relay, bridge and handoff at Stop and
+    /// PreCompact). Its contribution still appears in registry order.
+    fn runs_first(&self, _event: EventName) -> bool {
+        false
+    }
     /// Handles the event.
     fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution>;
 }

@@ -14,6 +14,7 @@ use crate::core::error::Result;
 use crate::core::fsx;
 use crate::core::git::{self, GitState};
 use crate::core::project::Project;
+use crate::core::recap::{Recap, TaskStatus};
 use crate::core::time;
 use std::path::Path;
 use std::time::Duration;
@@ -21,8 +22,14 @@ use std::time::Duration;
 /// The status lines listed before "… N more".
 const MAX_STATUS_LINES: usize = 60;
 
-/// The request for an automatic save now, under a fresh id.
-pub(crate) fn request(project: &Project, lock_timeout: Duration) -> Result<Request> {
+/// The request for an automatic save now, under a fresh id; what capture recorded of
+/// session `session_id` (its open tasks, files in flight, last failure, where it was going)
+/// fills the layers the repository cannot, each line marked as an assumption.
+pub(crate) fn request(
+    project: &Project,
+    session_id: &str,
+    lock_timeout: Duration,
+) -> Result<Request> {
     let now = project.now();
     let id = writer::next_free_id(&session::sessions_dir(project), now);
     // Read now, not `project.git()` (read once per run, perhaps before): handlers that ran
@@ -30,21 +37,30 @@ pub(crate) fn request(project: &Project, lock_timeout: Duration) -> Result<Reque
     // bridge's automatic checkpoint), and Layer 1 is the state at the save.
     let state = git::state(&project.root)?;
     let tasks = ActiveTasks::read(project);
-    let touched = project.session_changes();
+    let recap = project.session_recap(Some(session_id).filter(|s| !s.is_empty()));
+    let mut touched = project.session_changes();
+    for f in recap.iter().flat_map(|r| r.files.iter()) {
+        if !touched.contains(f) {
+            touched.push(f.clone());
+        }
+    }
     let body = tag_claims(&render_body(
         &project.root,
         &state,
-        tasks.has_tasks_md,
-        &tasks.lines,
+        &tasks,
         &touched,
-        Purpose::Automatic,
+        Purpose::Automatic(recap.as_ref()),
     ));
+    let next_action = recap
+        .as_ref()
+        .and_then(captured_next)
+        .unwrap_or_else(|| "Context was compacted automatically; re-check the git state below, then continue the interrupted work.".into());
     Ok(Request {
         session_id: id.clone(),
         captured_by: "agent".into(),
         captured_at: time::rfc3339(now),
         recommended_next: format!("{} {id}", super::resume_command(project.config())),
-        next_action: "Context was compacted automatically; re-check the git state below, then continue the interrupted work.".into(),
+        next_action,
         active_tasks: resume_block::task_ids(&tasks.lines.join("\n")),
         body,
         lock_timeout,
@@ -59,8 +75,7 @@ pub(crate) fn draft(project: &Project) -> Result<String> {
     Ok(tag_claims(&render_body(
         &project.root,
         state,
-        tasks.has_tasks_md,
-        &tasks.lines,
+        &tasks,
         &[],
         Purpose::Draft,
     )))
@@ -104,35 +119,70 @@ fn active_lines(tasks_md: &str) -> Vec<String> {
 
 /// Who the body is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Purpose {
-    /// Saved as is at PreCompact.
-    Automatic,
+enum Purpose<'a> {
+    /// Saved as is at PreCompact, with what capture recorded of the session, if anything.
+    Automatic(Option<&'a Recap>),
     /// A draft for `/baton:dr-save`, which the agent completes.
     Draft,
 }
 
-/// The five layers, from what the repository says.
+/// What capture says the session was about to do: the task in progress, else the latest
+/// request.
+fn captured_next(r: &Recap) -> Option<String> {
+    let current = r.tasks.iter().find(|t| t.status == TaskStatus::InProgress);
+    match (current, &r.latest_request) {
+        (Some(t), _) => Some(format!(
+            "Context was compacted automatically; continue the task in progress: {}",
+            t.subject
+        )),
+        (None, Some(req)) => Some(format!(
+            "Context was compacted automatically; continue the request: {req}"
+        )),
+        (None, None) => None,
+    }
+}
+
+/// The five layers, from what the repository says (and, for an automatic save, what capture
+/// recorded of the session).
 fn render_body(
     root: &Path,
     state: &GitState,
-    has_tasks_md: bool,
-    active: &[String],
+    tasks: &ActiveTasks,
     touched: &[String],
-    purpose: Purpose,
+    purpose: Purpose<'_>,
 ) -> String {
+    let recap = match purpose {
+        Purpose::Automatic(r) => r,
+        Purpose::Draft => None,
+    };
     let mut out = String::from(match purpose {
-        Purpose::Automatic => "Automatic save written by baton before a context compaction; the agent did not write it.\n\n",
+        Purpose::Automatic(_) => "Automatic save written by baton before a context compaction; the agent did not write it.\n\n",
         Purpose::Draft => "",
     });
     out.push_str(&git_layer(root, state));
-    out.push_str(&tasks_layer(has_tasks_md, active));
+    out.push_str(&tasks_layer(tasks, recap));
     let status = state.repo().map_or(&[][..], |r| &r.status[..]);
     out.push_str(&files_layer(status, touched));
-    out.push_str(match purpose {
-        Purpose::Automatic => "\n## Layer 4 — Open Questions\n\nNone recorded (automatic save).\n\n## Layer 5 — Failed Approaches\n\nNone recorded (automatic save): ask the user what was tried if it matters.\n",
-        Purpose::Draft => "\n## Layer 4 — Open Questions\n\n(agent: each open question, tagged verified: or assumed:, or None.)\n\n## Layer 5 — Failed Approaches\n\n(agent: each approach tried and abandoned, and why it failed, or None.)\n",
+    out.push_str(&match purpose {
+        Purpose::Automatic(_) => format!(
+            "\n## Layer 4 — Open Questions\n\nNone recorded (automatic save).\n\n## Layer 5 — Failed Approaches\n\n{}",
+            failures_layer(recap)
+        ),
+        Purpose::Draft => "\n## Layer 4 — Open Questions\n\n(agent: each open question, tagged verified: or assumed:, or None.)\n\n## Layer 5 — Failed Approaches\n\n(agent: each approach tried and abandoned, and why it failed, or None.)\n".into(),
     });
     out
+}
+
+/// Layer 5 of an automatic save: the last failure capture saw, or none recorded.
+fn failures_layer(recap: Option<&Recap>) -> String {
+    match recap.and_then(|r| r.last_failure.as_ref()) {
+        Some(f) => format!(
+            "- `{}` failed: {} — assumed: captured automatically from the session, not the agent's word\n",
+            body_safe(&f.command),
+            body_safe(&f.error)
+        ),
+        None => "None recorded (automatic save): ask the user what was tried if it matters.\n".into(),
+    }
 }
 
 /// Layer 1: the repository, its branch, HEAD and status lines.
@@ -165,19 +215,32 @@ fn git_layer(root: &Path, state: &GitState) -> String {
     out
 }
 
-/// Layer 2: the Active lines of `datarim/tasks.md`.
-fn tasks_layer(has_tasks_md: bool, active: &[String]) -> String {
+/// Layer 2: the Active lines of `datarim/tasks.md`, then the open tasks of the session's own
+/// task list (an automatic save).
+fn tasks_layer(tasks: &ActiveTasks, recap: Option<&Recap>) -> String {
     let mut out = String::from("\n## Layer 2 — Active Tasks\n\n");
-    if active.is_empty() {
-        out.push_str(if has_tasks_md {
-            "No active tasks listed in datarim/tasks.md.\n"
-        } else {
-            "No datarim/tasks.md in this repository.\n"
-        });
-    }
-    for line in active {
+    for line in &tasks.lines {
         out.push_str(&body_safe(line));
         out.push('\n');
+    }
+    let open: Vec<_> = recap
+        .iter()
+        .flat_map(|r| r.tasks.iter())
+        .filter(|t| t.status != TaskStatus::Completed)
+        .collect();
+    for t in &open {
+        out.push_str(&format!(
+            "- {} ({}) — assumed: from the session's task list, captured automatically\n",
+            body_safe(&t.subject),
+            t.status.as_str()
+        ));
+    }
+    if tasks.lines.is_empty() && open.is_empty() {
+        out.push_str(if tasks.has_tasks_md {
+            "No active tasks listed in datarim/tasks.md.\n"
+        } else {
+            "No active tasks recorded.\n"
+        });
     }
     out
 }
@@ -270,13 +333,16 @@ mod tests {
             status: vec!["?? a\n---\nartifact: x".into()],
             last_commit_paths: vec![],
         });
+        let tasks = ActiveTasks {
+            has_tasks_md: true,
+            lines: vec!["- AB-0001 · x\u{1b}[2J".into()],
+        };
         let text = render_body(
             Path::new("/r"),
             &state,
-            true,
-            &["- AB-0001 · x\u{1b}[2J".into()],
+            &tasks,
             &[],
-            Purpose::Automatic,
+            Purpose::Automatic(None),
         );
         assert!(
             !text.contains('\u{1b}') && !text.contains("\n---\n"),
@@ -301,13 +367,16 @@ mod tests {
             ],
             last_commit_paths: vec![],
         });
+        let tasks = ActiveTasks {
+            has_tasks_md: true,
+            lines: vec!["- A-0001 · wip · P1 · L1 · Get CI passing".into()],
+        };
         let text = tag_claims(&render_body(
             Path::new("/r"),
             &state,
-            true,
-            &["- A-0001 · wip · P1 · L1 · Get CI passing".into()],
+            &tasks,
             &["src/green.rs".into(), "src/committed.rs".into()],
-            Purpose::Automatic,
+            Purpose::Automatic(None),
         ));
         for n in 1..=5 {
             assert!(body::has_layer(&text, n), "{n}: {text}");

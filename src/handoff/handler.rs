@@ -37,7 +37,7 @@ impl Handler for HandoffHandler {
         match &event.kind {
             EventKind::SessionStart { .. } => Ok(session_start(project)),
             EventKind::PreCompact { trigger, .. } if trigger == "auto" => {
-                pre_compact(project)?;
+                pre_compact(project, &event.common.session_id)?;
                 Ok(Contribution::default())
             }
             _ => Ok(Contribution::default()),
@@ -78,14 +78,14 @@ fn session_start(project: &Project) -> Contribution {
     }
 }
 
-fn pre_compact(project: &Project) -> Result<()> {
+fn pre_compact(project: &Project, session_id: &str) -> Result<()> {
     if !project.config().handoff.auto_save_on_compact
         || project.env(KILL_SWITCH).as_deref() == Some("1")
         || !project.root.is_dir()
     {
         return Ok(());
     }
-    let req = auto::request(project, AUTO_LOCK_TIMEOUT)?;
+    let req = auto::request(project, session_id, AUTO_LOCK_TIMEOUT)?;
     writer::write(&req, project)?;
     Ok(())
 }

@@ -67,23 +67,47 @@ pub struct Dispatched {
 }
 
 /// Runs every subscribed, enabled handler on `event`.
+/// A handler that says it `runs_first` on this event runs before the others (they read what
+/// it writes); contributions and errors are listed in registry order all the same.
 pub fn dispatch(handlers: &[&dyn Handler], event: &HookEvent, project: &Project) -> Dispatched {
-    let mut out = Dispatched::default();
-    for h in handlers
+    let name = event.name();
+    let chosen: Vec<&dyn Handler> = handlers
         .iter()
-        .filter(|h| h.subscribes(event.name()) && h.enabled(project.config()))
-    {
-        match catch_unwind(AssertUnwindSafe(|| h.handle(event, project))) {
-            Ok(Ok(c)) => out.contributions.push(c),
-            Ok(Err(e)) => out.errors.push(format!("{}: {e}", h.name())),
-            Err(_) => out.errors.push(format!(
-                "{}: panicked ({}); this is a bug in baton",
-                h.name(),
-                take_panic_message().unwrap_or_else(|| "no message".into())
-            )),
+        .copied()
+        .filter(|h| h.subscribes(name) && h.enabled(project.config()))
+        .collect();
+    let mut results: Vec<Option<std::result::Result<Contribution, String>>> =
+        vec![None; chosen.len()];
+    let early = (0..chosen.len()).filter(|&i| chosen[i].runs_first(name));
+    let late = (0..chosen.len()).filter(|&i| !chosen[i].runs_first(name));
+    for i in early.chain(late) {
+        results[i] = Some(run_one(chosen[i], event, project));
+    }
+    let mut out = Dispatched::default();
+    for r in results.into_iter().flatten() {
+        match r {
+            Ok(c) => out.contributions.push(c),
+            Err(e) => out.errors.push(e),
         }
     }
     out
+}
+
+/// One handler on `event`: its contribution, or the one line that says how it failed.
+fn run_one(
+    h: &dyn Handler,
+    event: &HookEvent,
+    project: &Project,
+) -> std::result::Result<Contribution, String> {
+    match catch_unwind(AssertUnwindSafe(|| h.handle(event, project))) {
+        Ok(Ok(c)) => Ok(c),
+        Ok(Err(e)) => Err(format!("{}: {e}", h.name())),
+        Err(_) => Err(format!(
+            "{}: panicked ({}); this is a bug in baton",
+            h.name(),
+            take_panic_message().unwrap_or_else(|| "no message".into())
+        )),
+    }
 }
 
 static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
@@ -179,6 +203,46 @@ mod tests {
             "{:?}",
             out.errors
         );
+    }
+
+    /// Appends its name to a shared log when called; runs first when `early`.
+    struct Logs(&'static str, bool, &'static Mutex<Vec<&'static str>>);
+
+    impl Handler for Logs {
+        fn name(&self) -> &'static str {
+            self.0
+        }
+        fn subscribes(&self, _: EventName) -> bool {
+            true
+        }
+        fn runs_first(&self, _: EventName) -> bool {
+            self.1
+        }
+        fn handle(&self, _: &HookEvent, _: &Project) -> Result<Contribution> {
+            self.2.lock().unwrap().push(self.0);
+            Ok(Contribution {
+                system_message: Some(self.0.into()),
+                ..Contribution::default()
+            })
+        }
+    }
+
+    #[test]
+    fn a_handler_that_feeds_others_runs_first_and_its_answer_stays_in_place() {
+        static LOG: Mutex<Vec<&str>> = Mutex::new(Vec::new());
+        let (a, b, c) = (
+            Logs("a", false, &LOG),
+            Logs("b", true, &LOG),
+            Logs("c", false, &LOG),
+        );
+        let out = run(&[&a, &b, &c], r#"{"hook_event_name":"Stop"}"#);
+        assert_eq!(*LOG.lock().unwrap(), vec!["b", "a", "c"]);
+        let msgs: Vec<_> = out
+            .contributions
+            .iter()
+            .filter_map(|c| c.system_message.clone())
+            .collect();
+        assert_eq!(msgs, vec!["a", "b", "c"]);
     }
 
     #[test]

@@ -21,6 +21,7 @@ use crate::core::error::{Error, Result};
 use crate::core::event::{EventKind, EventName, HookEvent};
 use crate::core::handler::{Contribution, Handler};
 use crate::core::project::Project;
+use crate::core::recap::TaskStatus;
 use crate::core::text::clip;
 use std::time::Instant;
 
@@ -58,7 +59,7 @@ impl Handler for RelayHandler {
             EventKind::Stop {
                 stop_hook_active: false,
                 ..
-            } => on_stop(project, Instant::now()),
+            } => on_stop(project, &event.common.session_id, Instant::now()),
             _ => Ok(Contribution::default()),
         }
     }
@@ -163,17 +164,40 @@ and tell the user.",
         .source(s.packet_path.clone())
 }
 
-/// Stop: hand off at the cycle budget, within `Limits::stop_hook(start)`.
-fn on_stop(project: &Project, start: Instant) -> Result<Contribution> {
+/// The session's open work as packet findings: the last failure and the open tasks capture
+/// recorded (none when capture has nothing of the session).
+fn captured_findings(project: &Project, session_id: &str) -> Vec<String> {
+    let Some(r) = project.session_recap(Some(session_id).filter(|s| !s.is_empty())) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = r
+        .last_failure
+        .iter()
+        .map(|f| format!("`{}` failed: {} (captured)", f.command, f.error))
+        .collect();
+    out.extend(
+        r.tasks
+            .iter()
+            .filter(|t| t.status != TaskStatus::Completed)
+            .map(|t| format!("open task: {} ({}, captured)", t.subject, t.status.as_str())),
+    );
+    out
+}
+
+/// Stop: hand off at the cycle budget, within `Limits::stop_hook(start)`. The packet's
+/// open findings, when the loop left none, come from what capture recorded of session
+/// `session_id` (the last failure, the open tasks), marked as captured.
+fn on_stop(project: &Project, session_id: &str, start: Instant) -> Result<Contribution> {
     let s = status::loop_status(project);
     if let Some(not_now) = no_hand_off(project, &s) {
         return Ok(not_now);
     }
-    let outcome = match hand_off::run(
-        project,
-        &hand_off::Input::default(),
-        Limits::stop_hook(start),
-    ) {
+    let mut input = hand_off::Input::default();
+    if s.packet.as_ref().is_none_or(|p| p.open_findings.is_empty()) {
+        let findings = captured_findings(project, session_id);
+        input.open_findings = (!findings.is_empty()).then_some(findings);
+    }
+    let outcome = match hand_off::run(project, &input, Limits::stop_hook(start)) {
         Err(Error::LockTimeout { path, .. }) => {
             return Ok(message(format!(
                 "baton relay: cycle budget reached, but another relay command holds the lock ({}): handoff skipped; the next Stop tries again, or run `baton relay handoff`",

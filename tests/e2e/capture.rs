@@ -245,3 +245,40 @@ fn a_subagents_work_stays_out_of_the_main_lists() {
     assert_eq!(d["counts"]["tool_calls"], 8, "{d}");
     assert_eq!(d["failures"].as_array().map(Vec::len), Some(1), "{d}");
 }
+
+#[test]
+fn a_compaction_writes_a_checkpoint_with_the_request_and_the_open_tasks() {
+    let Some(claude) = claude_or_skip("capture compaction") else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    // The project uses the bridge (its memory folder exists).
+    fs::create_dir_all(sandbox.project.join(".rune")).unwrap();
+    let api = MockApi::with_script(session_one(&sandbox.project, false));
+    let tools = "Bash Write TaskCreate TaskUpdate";
+    let (run, stream) = sandbox.claude_p(&claude, &api, REQUEST, tools, "capture-compact-1");
+    check_run(&run, &stream, NEXT);
+
+    // Compact that conversation: PreCompact runs on Claude Code's own transcript.
+    let api = MockApi::with_script(vec![Turn::Text("Compacted. E2E-FINAL".into())]);
+    let mut cmd = sandbox.claude(&claude, &api.base_url());
+    cmd.args(["-p", "/compact", "--continue", "--plugin-dir"])
+        .arg(&sandbox.plugin)
+        .args(["--output-format", "stream-json", "--verbose"]);
+    let compact = crate::support::run(cmd, &sandbox.root, "capture-compact-2");
+    assert!(compact.status.success(), "{}", compact.describe());
+    let cp = fs::read_to_string(sandbox.project.join(".rune/checkpoint.md"))
+        .unwrap_or_else(|e| panic!("no checkpoint ({e})\n{}", compact.describe()));
+    let doing = cp.split("## What I Was Doing\n").nth(1).unwrap_or("");
+    assert!(doing.starts_with(REQUEST), "{cp}");
+    let left = cp.split("## What's Left").nth(1).unwrap_or("");
+    let left = left.split("\n## ").next().unwrap_or("");
+    assert!(
+        left.contains("CAPTURE-E2E-OPEN-1") && left.contains("CAPTURE-E2E-OPEN-2"),
+        "{cp}"
+    );
+    assert!(
+        !left.contains("CAPTURE-E2E-DONE"),
+        "a completed task left open: {cp}"
+    );
+}

@@ -447,3 +447,135 @@ fn the_plugin_data_folder_is_used_when_claude_code_gives_one() {
         .unwrap()
         .starts_with(data.to_str().unwrap()));
 }
+
+#[test]
+fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
+    let p = Project::new();
+    write_transcript(&transcript_path(&p, S1), &session_one(&p));
+    let ev = event(
+        &p,
+        "PreCompact",
+        S1,
+        &json!({"trigger": "auto", "custom_instructions": null}),
+    );
+    let out = p.hook("PreCompact", ev.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
+    let doing = cp.split("## What I Was Doing\n").nth(1).unwrap_or("");
+    assert!(
+        doing.starts_with(
+            "Build the widget parser and keep the docs in step — in progress: Add widget tests"
+        ),
+        "{cp}"
+    );
+    let left = cp.split("## What's Left").nth(1).unwrap_or("");
+    assert!(
+        left.contains("1. Add widget tests\n2. Update the docs\n"),
+        "{cp}"
+    );
+    assert!(
+        !left.contains("Write the parser"),
+        "a completed task is left: {cp}"
+    );
+    assert!(cp.contains("Last failure: `cargo test widget`"), "{cp}");
+    assert!(cp.contains("parse_all"), "{cp}");
+    assert!(cp.contains("Files in flight: notes/widget.txt"), "{cp}");
+    assert!(
+        cp.contains("## Resume Command\nContinue the task in progress: Add widget tests\n"),
+        "{cp}"
+    );
+    // The compaction instructions keep that resume point.
+    assert!(
+        out.stdout
+            .contains("Continue the task in progress: Add widget tests"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn issue_11_the_automatic_handoff_artefact_carries_the_captured_session() {
+    let p = Project::new();
+    write_transcript(&transcript_path(&p, S1), &session_one(&p));
+    let ev = event(
+        &p,
+        "PreCompact",
+        S1,
+        &json!({"trigger": "auto", "custom_instructions": null}),
+    );
+    let out = p.hook("PreCompact", ev.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let dir = p.root.join("datarim/sessions");
+    let artefact = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".session.md"))
+        .expect("an automatic artefact");
+    let text = std::fs::read_to_string(&artefact).unwrap();
+    let layer2 = text
+        .split("## Layer 2")
+        .nth(1)
+        .unwrap()
+        .split("## Layer 3")
+        .next()
+        .unwrap();
+    assert!(
+        layer2.contains("- Add widget tests (in_progress)"),
+        "{text}"
+    );
+    assert!(layer2.contains("- Update the docs (pending)"), "{text}");
+    assert!(!layer2.contains("Write the parser"), "{text}");
+    assert!(text.contains("notes/widget.txt"), "{text}");
+    let layer5 = text.split("## Layer 5").nth(1).unwrap();
+    assert!(layer5.contains("`cargo test widget` failed"), "{text}");
+    assert!(
+        text.contains("continue the task in progress: Add widget tests"),
+        "{text}"
+    );
+    // The artefact is valid for datarim's consumer.
+    let check = p.run(&["handoff", "check", artefact.to_str().unwrap()], b"", &[]);
+    assert_eq!(check.code, 0, "{check:?}");
+}
+
+#[test]
+fn issue_11_the_relay_packet_takes_the_captured_open_work_as_findings() {
+    let p = Project::new();
+    p.write(
+        ".handoff/loop/loop_state.md",
+        "loop_id: WL-004\ncycles_this_session: 5\ncycle_budget: 5\n",
+    );
+    write_transcript(&transcript_path(&p, S1), &session_one(&p));
+    let out = stop(&p, S1, "The widget test fails; next I will add parse_all.");
+    assert_eq!(out.code, 0, "{out:?}");
+    let packet = std::fs::read_to_string(p.root.join(".handoff/packets/latest.md")).unwrap();
+    let front = packet.split("\n---\n").next().unwrap();
+    assert!(front.contains("`cargo test widget` failed"), "{packet}");
+    assert!(
+        front.contains("open task: Add widget tests (in_progress, captured)"),
+        "{packet}"
+    );
+    assert!(!front.contains("Write the parser"), "{packet}");
+
+    // Findings the loop wrote itself are never replaced.
+    let out = p.run(
+        &[
+            "relay",
+            "handoff",
+            "--finding",
+            "the loop's own finding",
+            "--no-stdin",
+        ],
+        b"",
+        &[("BATON_NOW", "2026-11-30T11:00:00Z")],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    p.write(
+        ".handoff/loop/loop_state.md",
+        &std::fs::read_to_string(p.root.join(".handoff/loop/loop_state.md"))
+            .unwrap()
+            .replace("cycles_this_session: 0", "cycles_this_session: 5"),
+    );
+    stop(&p, S1, "again");
+    let packet = std::fs::read_to_string(p.root.join(".handoff/packets/latest.md")).unwrap();
+    assert!(packet.contains("the loop's own finding"), "{packet}");
+    assert!(!packet.contains("(captured)"), "{packet}");
+}
