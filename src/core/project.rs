@@ -54,6 +54,9 @@ pub struct Project {
     readers: Readers,
     redactor: OnceCell<Redactor>,
     git: OnceCell<std::result::Result<GitState, String>>,
+    /// The folder was named on the command line (`--root`): the user chose it, so it may hold
+    /// state outside a git work tree (datarim's writer is called so on any folder).
+    root_named: bool,
 }
 
 impl Project {
@@ -66,6 +69,7 @@ impl Project {
         event_cwd: Option<&Path>,
         readers: Readers,
     ) -> Project {
+        let named = explicit_root.is_some();
         let root = explicit_root.unwrap_or_else(|| {
             project_root(
                 ctx.env.var("CLAUDE_PROJECT_DIR").as_deref(),
@@ -74,7 +78,9 @@ impl Project {
             )
         });
         let loaded = config::load(&ctx, &root);
-        Project::with_loaded(ctx, root, loaded, readers)
+        let mut project = Project::with_loaded(ctx, root, loaded, readers);
+        project.root_named = named;
+        project
     }
 
     /// A project with a configuration already in hand (tests, and callers that load another
@@ -87,6 +93,7 @@ impl Project {
             readers,
             redactor: OnceCell::new(),
             git: OnceCell::new(),
+            root_named: false,
         }
     }
 
@@ -156,7 +163,8 @@ impl Project {
 
     /// Why baton must not create state in this project, when it must not: the root is `/` or
     /// the user's home folder (no project was named and no git work tree found), or it is not
-    /// inside a git work tree and the config does not say `state_outside_git: true`. Hooks
+    /// inside a git work tree, was not named with `--root`, and the config does not say
+    /// `state_outside_git: true`. Hooks
     /// then stay silent; commands that write say this line.
     pub fn state_refusal(&self) -> Option<String> {
         let root = &self.root;
@@ -173,7 +181,16 @@ impl Project {
                 root.display()
             ));
         }
-        if !self.config().state_outside_git && super::root::git_top(root).is_none() {
+        if is_git_dir(root) {
+            return Some(format!(
+                "baton keeps no state in {}: it is a git directory (a bare repository or inside .git), not a work tree",
+                root.display()
+            ));
+        }
+        if !self.config().state_outside_git
+            && !self.root_named
+            && super::root::git_top(root).is_none()
+        {
             return Some(format!(
                 "baton keeps no state in {}: it is not inside a git work tree (run `git init` there, or set `state_outside_git: true` in {})",
                 root.display(),
@@ -248,6 +265,13 @@ impl Project {
     }
 }
 
+/// Whether `dir` is a git directory (a bare repository, or `.git` or a folder inside it):
+/// state written there would land in the repository's own database.
+fn is_git_dir(dir: &Path) -> bool {
+    dir.components().any(|c| c.as_os_str() == ".git")
+        || (dir.join("HEAD").is_file() && dir.join("objects").is_dir() && dir.join("refs").is_dir())
+}
+
 /// Whether two paths name the same folder (after resolving links; as given when they cannot
 /// be resolved).
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -285,13 +309,17 @@ mod tests {
             .contains("relay.cycle_budget"));
     }
 
+    /// The project Claude Code names with CLAUDE_PROJECT_DIR (not `--root`).
     fn at(root: &Path, home: &Path) -> Project {
         let ctx = Ctx::for_test(
-            Env::fixed([("HOME", home.to_str().unwrap())]),
+            Env::fixed([
+                ("HOME", home.to_str().unwrap()),
+                ("CLAUDE_PROJECT_DIR", root.to_str().unwrap()),
+            ]),
             Clock::System,
             root.into(),
         );
-        Project::open(ctx, Some(root.to_path_buf()), None, Readers::NONE)
+        Project::open(ctx, None, None, Readers::NONE)
     }
 
     #[test]
@@ -314,6 +342,18 @@ mod tests {
         if crate::core::root::git_top(&plain).is_none() {
             let why = at(&plain, &home).state_refusal().unwrap();
             assert!(why.contains("not inside a git work tree"), "{why}");
+            // Named on the command line (`--root`), a plain folder may hold state.
+            let named = Project::open(
+                Ctx::for_test(
+                    Env::fixed([("HOME", home.to_str().unwrap())]),
+                    Clock::System,
+                    plain.clone(),
+                ),
+                Some(plain.clone()),
+                None,
+                Readers::NONE,
+            );
+            assert_eq!(named.state_refusal(), None);
             std::fs::create_dir_all(plain.join(".claude")).unwrap();
             std::fs::write(
                 plain.join(config::PROJECT_CONFIG),
