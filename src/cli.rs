@@ -3,7 +3,7 @@
 
 use crate::core::ctx::Ctx;
 use crate::core::project::{Project, Readers};
-use crate::{audit, bridge, doctor, handoff, hook, relay, status};
+use crate::{audit, bridge, doctor, handoff, hook, recall, relay, status};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -57,6 +57,13 @@ enum Command {
     /// bridge: the project's memory (.rune/)
     #[command(subcommand)]
     Bridge(bridge::Command),
+    /// Search everything baton keeps about this project: decisions, conventions, learnings,
+    /// progress, notes, corrections, prompts, tool calls, changes, handoffs, packets, sessions
+    Recall(recall::Args),
+    /// What happened in a time range, by session
+    Timeline(recall::TimelineArgs),
+    /// Serve recall and timeline to the model: an MCP server on stdio (the plugin starts it)
+    Mcp,
 }
 
 /// Runs baton with `args` (the first is the program name) and returns the exit code.
@@ -123,6 +130,9 @@ where
         Command::Audit(c) => audit::run(c, &project),
         Command::Handoff(c) => handoff::run(c, &project),
         Command::Bridge(c) => bridge::run(c, &project),
+        Command::Recall(args) => recall::run(&args, &project),
+        Command::Timeline(args) => recall::run_timeline(&args, &project),
+        Command::Mcp => Ok(recall::run_mcp(&project)),
     };
     match result {
         Ok(code) => code,

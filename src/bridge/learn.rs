@@ -168,7 +168,7 @@ pub(crate) fn when(r: &Record) -> Option<DateTime<Utc>> {
 
 /// The indices of the latest record per key+type (a tie goes to the later line), oldest
 /// first.
-fn winners(records: &[Record]) -> Vec<usize> {
+pub(crate) fn winners(records: &[Record]) -> Vec<usize> {
     let mut best: HashMap<(&str, &str), usize> = HashMap::new();
     for (i, r) in records.iter().enumerate() {
         let k = (r.key.as_str(), r.kind.as_str());

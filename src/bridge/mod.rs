@@ -37,6 +37,7 @@ mod memory;
 mod normalize;
 mod notes;
 mod progress;
+mod recall_docs;
 mod save;
 mod scan_cache;
 mod status;
@@ -44,6 +45,7 @@ mod store;
 
 pub(crate) use handler::BridgeHandler;
 pub(crate) use progress::blocked_items;
+pub(crate) use recall_docs::{RECALL_DOCS, RECALL_GLOBAL_DOCS};
 pub(crate) use status::summary_line;
 
 use crate::core::budget::{self, Section};

@@ -12,6 +12,7 @@ use super::config::{self, Config, Effective};
 use super::ctx::Ctx;
 use super::error::{Error, Result};
 use super::git::{self, GitState, Outcome};
+use super::recall::{Kind, Scan, Scope};
 use super::redact::Redactor;
 use super::root::project_root;
 use chrono::{DateTime, Utc};
@@ -27,6 +28,9 @@ pub struct Readers {
     pub session_changes: fn(&Project) -> Vec<String>,
     /// The bridge's: the blocked items of the newest progress entry in `.rune/progress.md`.
     pub blocked_items: fn(&Project) -> Vec<String>,
+    /// Every store's reader of documents for `baton recall`, each owned by the subsystem
+    /// that writes the store (see `core::recall`).
+    pub doc_sources: &'static [DocSource],
 }
 
 impl Readers {
@@ -34,7 +38,21 @@ impl Readers {
     pub const NONE: Readers = Readers {
         session_changes: |_| Vec::new(),
         blocked_items: |_| Vec::new(),
+        doc_sources: &[],
     };
+}
+
+/// One reader of documents, owned by the subsystem that writes the store.
+#[derive(Debug, Clone, Copy)]
+pub struct DocSource {
+    /// A short name for messages (`audit`, `bridge`).
+    pub name: &'static str,
+    /// The kinds it can give: a search for other kinds does not call it.
+    pub kinds: &'static [Kind],
+    /// Whose store it reads.
+    pub scope: Scope,
+    /// Hands every document of the store to the scan.
+    pub read: fn(&Project, &mut Scan<'_>),
 }
 
 /// One run's project.
@@ -213,6 +231,11 @@ impl Project {
     /// The bridge's reader: blocked items of the newest progress entry.
     pub fn blocked_items(&self) -> Vec<String> {
         (self.readers.blocked_items)(self)
+    }
+
+    /// The readers of documents for recall, one per store.
+    pub fn doc_sources(&self) -> &'static [DocSource] {
+        self.readers.doc_sources
     }
 }
 

@@ -24,11 +24,13 @@ mod heartbeat;
 mod layout;
 mod loop_state;
 mod packet;
+mod recall_docs;
 mod resume;
 mod status;
 mod verify;
 
 pub(crate) use handler::RelayHandler;
+pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::error::{Error, Result};
 use crate::core::io;
