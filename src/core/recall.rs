@@ -262,14 +262,8 @@ impl<'a> Scan<'a> {
                 // holds "session" on every audit line): neither makes a line a candidate.
                 continue;
             }
-            let start = bytes[..m.start()]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let end = bytes[m.end()..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(text.len(), |i| m.end() + i);
+            let start = memchr::memrchr(b'\n', &bytes[..m.start()]).map_or(0, |i| i + 1);
+            let end = memchr::memchr(b'\n', &bytes[m.end()..]).map_or(text.len(), |i| m.end() + i);
             line_no += newlines(&bytes[counted_to..start]);
             counted_to = start;
             out.push((line_no, &text[start..end]));
@@ -327,10 +321,9 @@ fn is_json_key(bytes: &[u8], end: usize) -> bool {
         || (end > 0 && bytes[end - 1] == b'"' && word == 0 && rest.starts_with(b":"))
 }
 
-/// The number of `\n` bytes in `bytes` (a loop the compiler vectorises).
-#[allow(clippy::naive_bytecount)] // the bytecount crate would be a dependency for this one loop
+/// The number of `\n` bytes in `bytes`.
 fn newlines(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
+    memchr::memchr_iter(b'\n', bytes).count()
 }
 
 /// Whether a private store's file or folder belongs to the user running baton: the audit
@@ -338,10 +331,12 @@ fn newlines(bytes: &[u8]) -> usize {
 /// say who runs baton (no `/proc`), the store's own 0700 folder is the guard.
 pub fn owned_by_me(path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
-    let Ok(me) = std::fs::metadata("/proc/self") else {
+    // `/proc/self` belongs to the process's effective user; asked once per run.
+    static ME: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    let Some(me) = *ME.get_or_init(|| std::fs::metadata("/proc/self").ok().map(|m| m.uid())) else {
         return true;
     };
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.uid() == me.uid())
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.uid() == me)
 }
 
 #[cfg(test)]

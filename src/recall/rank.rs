@@ -150,13 +150,18 @@ impl<'q> Ranker<'q> {
             .into_iter()
             .map(|c| (self.score(&c, &idf, &avg), c))
             .collect();
-        scored.sort_by(|(sa, a), (sb, b)| {
+        let order = |(sa, a): &(f32, Candidate), (sb, b): &(f32, Candidate)| {
             sb.total_cmp(sa)
                 .then_with(|| b.doc.ts.cmp(&a.doc.ts))
                 .then_with(|| a.doc.source.cmp(&b.doc.source))
                 .then_with(|| a.doc.line.cmp(&b.doc.line))
-        });
-        scored.truncate(k);
+        };
+        // The best k first (a partial selection), then only those sorted.
+        if k < scored.len() {
+            scored.select_nth_unstable_by(k, order);
+            scored.truncate(k);
+        }
+        scored.sort_by(order);
         let kept_scores = scored.iter().map(|(s, _)| *s).collect();
         self.candidates = scored.into_iter().map(|(_, c)| c).collect();
         kept_scores

@@ -8,6 +8,7 @@
 use super::excerpt::excerpt;
 use super::query::Query;
 use super::rank::Ranker;
+use super::words::words;
 use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats, Scope};
@@ -78,8 +79,13 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
         prefilter: Some(req.query.prefilter()?),
     };
     let mut ranker = Ranker::new(&req.query, project.now());
+    let asked = words(&req.query.text);
     let stats = {
-        let mut sink = |d: Doc| ranker.add(d);
+        let mut sink = |d: Doc| {
+            if !is_the_question(&d, &asked) {
+                ranker.add(d);
+            }
+        };
         let mut scan = Scan::new(&filter, &mut sink);
         run_sources(project, &mut scan, req.global);
         scan.into_stats()
@@ -96,6 +102,21 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
         stats,
         elapsed: started.elapsed(),
     })
+}
+
+/// Whether `doc` is the user asking this very question (the audit records the prompt, or
+/// `/baton:recall …`, before the search runs): it would match every word and answer nothing.
+fn is_the_question(doc: &Doc, asked: &[String]) -> bool {
+    if doc.kind != Kind::Prompt {
+        return false;
+    }
+    let said = words(&doc.text);
+    let rest = match said.as_slice() {
+        [b, r, rest @ ..] if b == "baton" && r == "recall" => rest,
+        [r, rest @ ..] if r == "recall" => rest,
+        all => all,
+    };
+    rest == asked
 }
 
 /// Runs every reader of the project's stores (and, with `global`, the user's) that can give

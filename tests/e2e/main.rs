@@ -20,5 +20,6 @@ mod bridge;
 mod foundation;
 mod handoff;
 mod mock_api;
+mod recall;
 mod relay;
 mod support;

@@ -1039,6 +1039,27 @@ fn bad_input_is_one_clear_line_and_exit_2() {
 }
 
 #[test]
+fn the_prompt_asking_the_question_is_no_answer() {
+    let p = Project::new();
+    p.write(
+        ".boo/runs/adhoc_20261130_1000/audit_trail.jsonl",
+        concat!(
+            "{\"id\":\"p-1\",\"ts\":\"2026-11-30T10:00:00Z\",\"type\":\"conversation\",\"role\":\"user\",\"text\":\"/baton:recall what did we decide about the cache?\"}\n",
+            "{\"id\":\"p-2\",\"ts\":\"2026-11-30T10:01:00Z\",\"type\":\"conversation\",\"role\":\"user\",\"text\":\"What did we decide about the cache\"}\n",
+            "{\"id\":\"p-3\",\"ts\":\"2026-11-29T10:00:00Z\",\"type\":\"conversation\",\"role\":\"user\",\"text\":\"make the cache smaller\"}\n",
+        ),
+    );
+    let v = recall_json(&p, &["what did we decide about the cache"]);
+    let ids: Vec<&str> = v["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec!["p-3"], "{v}");
+}
+
+#[test]
 fn secrets_are_redacted_and_tainted_memory_is_not_searched() {
     let p = Project::new();
     p.write(
