@@ -17,6 +17,7 @@
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store) |
 //! | status.rs | `baton bridge status` |
+//! | recall_docs.rs | `.rune/` (and the cross-project store) as documents for `baton recall` |
 //!
 //! The files import each other without circles (the layering test checks it): store.rs
 //! imports no sibling, and entries, scan_cache, integrity, global, memory, load and handler

@@ -15,6 +15,7 @@
 //! | cycle.rs | `baton relay cycle` |
 //! | status.rs | what the relay has in a project (`baton relay status`, the hooks) |
 //! | handler.rs | SessionStart and Stop |
+//! | recall_docs.rs | packets (on disk and in hand-off commits) as documents for `baton recall` |
 
 mod commit;
 mod cycle;
