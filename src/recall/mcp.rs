@@ -23,6 +23,7 @@ use crate::core::recall::Kind;
 use chrono::Duration;
 use serde_json::{json, Map, Value};
 use std::io::{BufRead, Read};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The most characters of one tool result.
 pub(crate) const RESULT_CAP: usize = 8_000;
@@ -38,9 +39,15 @@ const PARSE_ERROR: i64 = -32_700;
 const INVALID_REQUEST: i64 = -32_600;
 const METHOD_NOT_FOUND: i64 = -32_601;
 const INVALID_PARAMS: i64 = -32_602;
+const INTERNAL_ERROR: i64 = -32_603;
 
 /// Serves until stdin closes; returns the exit code.
 pub(crate) fn serve(project: &Project) -> i32 {
+    // A panic in one call is reported on stderr and answered -32603; the server goes on (the
+    // CLI's own hook would end the process).
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("baton mcp: internal error (this is a bug in baton): {info}");
+    }));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     loop {
@@ -132,9 +139,15 @@ pub(crate) fn handle(project: &Project, line: &str) -> Option<Value> {
         "initialize" => result(&id, &initialize(&params)),
         "ping" => result(&id, &json!({})),
         "tools/list" => result(&id, &json!({ "tools": tools() })),
-        "tools/call" => match call(project, &params) {
-            Ok(v) => result(&id, &v),
-            Err(why) => error(&id, INVALID_PARAMS, &why),
+        "tools/call" => match catch_unwind(AssertUnwindSafe(|| call(project, &params))) {
+            Ok(Ok(v)) => result(&id, &v),
+            Ok(Err(why)) => error(&id, INVALID_PARAMS, &why),
+            // The server stays up for the next call; the panic hook said what happened.
+            Err(_) => error(
+                &id,
+                INTERNAL_ERROR,
+                "internal error (this is a bug in baton); the details are on the server's stderr",
+            ),
         },
         other => error(&id, METHOD_NOT_FOUND, &format!("method not found: {other}")),
     })
@@ -321,11 +334,10 @@ fn recall_tool(project: &Project, args: &Map<String, Value>) -> Result<ToolOutco
         global: false,
     };
     Ok(search(project, &req).map(|out| {
-        with_preamble(&render::text(
-            &out,
-            &req,
-            Some(RESULT_CAP - PREAMBLE.len() - 1),
-        ))
+        with_preamble(
+            project,
+            &render::text(&out, &req, Some(RESULT_CAP - PREAMBLE_ROOM)),
+        )
     }))
 }
 
@@ -348,15 +360,21 @@ fn timeline_tool(project: &Project, args: &Map<String, Value>) -> Result<ToolOut
         global: false,
     };
     let t = timeline(project, &req);
-    Ok(Ok(with_preamble(&timeline::text(
-        &t,
-        Some(RESULT_CAP - PREAMBLE.len() - 1),
-    ))))
+    Ok(Ok(with_preamble(
+        project,
+        &timeline::text(&t, Some(RESULT_CAP - PREAMBLE_ROOM)),
+    )))
 }
 
-fn with_preamble(text: &str) -> String {
-    format!("{PREAMBLE}\n{text}")
+fn with_preamble(project: &Project, text: &str) -> String {
+    match super::config_warning(project) {
+        Some(w) => format!("{PREAMBLE}\n{w}\n{text}"),
+        None => format!("{PREAMBLE}\n{text}"),
+    }
 }
+
+/// Room for the preamble and a config warning within the cap.
+const PREAMBLE_ROOM: usize = 400;
 
 #[cfg(test)]
 #[allow(clippy::disallowed_methods)] // tests set up their files and folders directly

@@ -89,6 +89,17 @@ pub(crate) struct TimelineArgs {
 /// The most hits `--limit` takes.
 const LIMIT_MAX: usize = 100;
 
+/// A line saying the search ran on the default config (and so maybe in other folders than the
+/// user set), when the config has a problem.
+pub(crate) fn config_warning(project: &Project) -> Option<String> {
+    project.config_problems().first().map(|p| {
+        format!(
+            "warning: {}; searched with the default paths: fix .claude/baton.yaml (baton doctor lists all)",
+            project.redact(&p.to_string())
+        )
+    })
+}
+
 /// Runs `baton recall`; returns the exit code (0 with hits or without).
 pub(crate) fn run(args: &Args, project: &Project) -> Result<i32> {
     let query = query::Query::parse(&args.query.join(" "))?;
@@ -131,6 +142,9 @@ pub(crate) fn run(args: &Args, project: &Project) -> Result<i32> {
         global: args.global,
     };
     let out = search::search(project, &req)?;
+    if let Some(w) = config_warning(project) {
+        eprintln!("baton: {w}");
+    }
     if args.json {
         crate::core::io::print_json(&render::json(&out, &req));
     } else {
@@ -165,6 +179,9 @@ pub(crate) fn run_timeline(args: &TimelineArgs, project: &Project) -> Result<i32
         global: args.global,
     };
     let t = timeline::timeline(project, &req);
+    if let Some(w) = config_warning(project) {
+        eprintln!("baton: {w}");
+    }
     if args.json {
         crate::core::io::print_json(&t);
     } else {
