@@ -140,6 +140,7 @@ pub(crate) fn json(out: &Outcome, req: &Request) -> Value {
         "matched": out.matched,
         "hits": out.hits,
         "searched": out.stats.docs,
+        "stores": out.stores,
         "corrupt": out.stats.corrupt,
         "corrupt_examples": out.stats.corrupt_examples,
         "withheld": out.stats.withheld,
@@ -180,6 +181,7 @@ mod tests {
                 corrupt_examples: vec!["a.jsonl:3: not valid JSON".into()],
                 ..ScanStats::default()
             },
+            stores: vec!["bridge"],
             elapsed: Duration::from_millis(420),
         };
         let req = Request {

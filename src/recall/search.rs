@@ -66,6 +66,8 @@ pub(crate) struct Outcome {
     /// Documents that matched (the hits are the best of them).
     pub(crate) matched: u64,
     pub(crate) stats: ScanStats,
+    /// The readers that ran (`bridge`, `audit`, …).
+    pub(crate) stores: Vec<&'static str>,
     pub(crate) elapsed: Duration,
 }
 
@@ -80,15 +82,15 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
     };
     let mut ranker = Ranker::new(&req.query, project.now());
     let asked = words(&req.query.text);
-    let stats = {
+    let (stats, stores) = {
         let mut sink = |d: Doc| {
             if !is_the_question(&d, &asked) {
                 ranker.add(d);
             }
         };
         let mut scan = Scan::new(&filter, &mut sink);
-        run_sources(project, &mut scan, req.global);
-        scan.into_stats()
+        let stores = run_sources(project, &mut scan, req.global);
+        (scan.into_stats(), stores)
     };
     let matched = ranker.matched();
     let hits = ranker
@@ -100,6 +102,7 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
         hits,
         matched,
         stats,
+        stores,
         elapsed: started.elapsed(),
     })
 }
@@ -120,14 +123,21 @@ fn is_the_question(doc: &Doc, asked: &[String]) -> bool {
 }
 
 /// Runs every reader of the project's stores (and, with `global`, the user's) that can give
-/// a wanted kind.
-pub(crate) fn run_sources(project: &Project, scan: &mut Scan<'_>, global: bool) {
+/// a wanted kind; returns the names of those that ran.
+pub(crate) fn run_sources(
+    project: &Project,
+    scan: &mut Scan<'_>,
+    global: bool,
+) -> Vec<&'static str> {
+    let mut ran = Vec::new();
     for source in project.doc_sources() {
         if (source.scope == Scope::User && !global) || !scan.wants_any(source.kinds) {
             continue;
         }
         (source.read)(project, scan);
+        ran.push(source.name);
     }
+    ran
 }
 
 /// A ranked document as shown: every part redacted, the excerpt cut from the redacted text.

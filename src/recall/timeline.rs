@@ -128,7 +128,7 @@ pub(crate) fn timeline(project: &Project, req: &Request) -> Timeline {
                 .add(&redacted);
         };
         let mut scan = Scan::new(&filter, &mut sink);
-        run_sources(project, &mut scan, req.global);
+        let _ = run_sources(project, &mut scan, req.global);
         scan.into_stats()
     };
     let mut sessions: Vec<Group> = groups.into_values().collect();

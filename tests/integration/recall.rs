@@ -1094,7 +1094,10 @@ fn secrets_are_redacted_and_tainted_memory_is_not_searched() {
 #[test]
 fn a_config_problem_is_said_and_the_defaults_searched() {
     let p = Project::new();
-    p.write(".claude/baton.yaml", "paths: {bridge: .memory}\nrecall_colour: red\n");
+    p.write(
+        ".claude/baton.yaml",
+        "paths: {bridge: .memory}\nrecall_colour: red\n",
+    );
     p.write(
         ".rune/decisions.md",
         "# Decisions Log\n\n## [2026-11-28 10:15] Decision: ship on fridays\n",
@@ -1106,7 +1109,10 @@ fn a_config_problem_is_said_and_the_defaults_searched() {
         out.stderr.starts_with("baton: warning: ") && out.stderr.contains("recall_colour"),
         "{out:?}"
     );
-    assert!(out.stderr.contains("searched with the default paths"), "{out:?}");
+    assert!(
+        out.stderr.contains("searched with the default paths"),
+        "{out:?}"
+    );
 }
 
 #[test]
