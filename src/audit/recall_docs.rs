@@ -113,7 +113,14 @@ fn records(scan: &mut Scan<'_>, store: &Store, dir: &Path, rel: &str, id: &str) 
                 continue;
             }
         };
-        for (line, raw) in scan.candidate_lines(&text) {
+        // The hooks append to the buffer (and move it to pending) while this reads: a last
+        // line without its newline is a write in flight, not a corrupt record.
+        let text = match (file, text.rfind('\n')) {
+            (TRAIL, _) => text.as_str(),
+            (_, Some(i)) => &text[..=i],
+            (_, None) => "",
+        };
+        for (line, raw) in scan.candidate_lines(text) {
             match record::parse::<Record>(raw) {
                 Ok(r) => {
                     if r.id.as_ref().is_some_and(|i| !seen.insert(i.clone())) {
@@ -225,6 +232,12 @@ mod tests {
         std::fs::write(
             run.join(PENDING),
             "{\"id\":\"c-1\",\"ts\":\"2026-11-30T10:17:00Z\",\"type\":\"user_correction\",\"text\":\"no, keep the cache warm\"}\n",
+        )
+        .unwrap();
+        // A hook's append in flight: no newline yet, so no record and no corrupt line.
+        std::fs::write(
+            run.join(BUFFER),
+            "{\"id\":\"t-9\",\"ts\":\"2026-11-30T10:19:00Z\",\"ty",
         )
         .unwrap();
     }
