@@ -4,9 +4,9 @@
 //! the owners and the searcher share, so no subsystem imports another.
 //!
 //! A reader (`project::DocSource`, wired by the hook bus into `Readers`) gets a `Scan` and
-//! calls `doc` for each entry of its store. The scan applies the
-//! search's filter (kinds, time range, and a cheap prefilter: a document that contains none of
-//! the query's words is counted and dropped before the ranker tokenizes it). Big line-based
+//! calls `doc` for each entry of its store. The scan applies the search's filter (kinds, time
+//! range, and a cheap prefilter: a document that contains none of the query's words is
+//! counted and dropped before the ranker tokenizes it). Big line-based
 //! stores (the audit trail, a million lines in a busy year) ask `candidate_lines` first, so
 //! only lines that contain a query word are parsed at all. A line a reader cannot read is
 //! reported with `corrupt` (skipped and counted), a store it must not show with `withheld`.
@@ -164,7 +164,8 @@ pub struct Filter {
 /// What a scan counted, for the summary line and `--json`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScanStats {
-    /// Documents the stores hold within the filter's kinds and range (read or prefiltered).
+    /// Documents the stores hold within the filter's kinds and range (read or prefiltered; a
+    /// line the prefilter skipped counts whatever its kind: it was never parsed).
     pub docs: u64,
     /// Documents handed on (they passed every filter).
     pub passed: u64,
