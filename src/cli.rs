@@ -3,7 +3,7 @@
 
 use crate::core::ctx::Ctx;
 use crate::core::project::{Project, Readers};
-use crate::{audit, bridge, capture, doctor, handoff, hook, relay, status};
+use crate::{audit, bridge, capture, doctor, handoff, hook, recall, relay, status};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -60,6 +60,13 @@ enum Command {
     /// capture: what baton read of each session from Claude Code's transcript (private state)
     #[command(subcommand)]
     Capture(capture::Command),
+    /// Search everything baton keeps about this project: decisions, conventions, learnings,
+    /// progress, notes, corrections, prompts, tool calls, changes, handoffs, packets, sessions
+    Recall(recall::Args),
+    /// What happened in a time range, by session
+    Timeline(recall::TimelineArgs),
+    /// Serve recall and timeline to the model: an MCP server on stdio (the plugin starts it)
+    Mcp,
 }
 
 /// Runs baton with `args` (the first is the program name) and returns the exit code.
@@ -130,6 +137,9 @@ where
         Command::Handoff(c) => handoff::run(c, &project),
         Command::Bridge(c) => bridge::run(c, &project),
         Command::Capture(c) => Ok(capture::run(c, &project)),
+        Command::Recall(args) => recall::run(&args, &project),
+        Command::Timeline(args) => recall::run_timeline(&args, &project),
+        Command::Mcp => Ok(recall::run_mcp(&project)),
     };
     match result {
         Ok(code) => code,

@@ -13,6 +13,7 @@ pub mod core;
 mod doctor;
 mod handoff;
 pub mod hook;
+mod recall;
 mod relay;
 mod status;
 

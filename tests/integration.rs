@@ -28,6 +28,8 @@ mod hook_protocol;
 mod layering;
 #[path = "integration/plugin_files.rs"]
 mod plugin_files;
+#[path = "integration/recall.rs"]
+mod recall;
 #[path = "integration/relay.rs"]
 mod relay;
 #[path = "integration/safety.rs"]

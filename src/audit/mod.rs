@@ -13,6 +13,7 @@ mod integrity;
 mod lifecycle;
 mod persist;
 mod prompt;
+mod recall_docs;
 mod record;
 mod recover;
 mod report;
@@ -28,6 +29,7 @@ mod trail;
 
 pub(crate) use activity::session_changes;
 pub(crate) use handler::AuditHandler;
+pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::error::Result;
 use crate::core::project::Project;

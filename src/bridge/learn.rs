@@ -168,19 +168,21 @@ pub(crate) fn when(r: &Record) -> Option<DateTime<Utc>> {
 
 /// The indices of the latest record per key+type (a tie goes to the later line), oldest
 /// first.
-fn winners(records: &[Record]) -> Vec<usize> {
+pub(crate) fn winners(records: &[Record]) -> Vec<usize> {
+    // Each time is parsed once: the sort below compares them n·log n times.
+    let times: Vec<Option<DateTime<Utc>>> = records.iter().map(when).collect();
     let mut best: HashMap<(&str, &str), usize> = HashMap::new();
     for (i, r) in records.iter().enumerate() {
         let k = (r.key.as_str(), r.kind.as_str());
         match best.get(&k) {
-            Some(&j) if when(&records[j]) > when(r) => {}
+            Some(&j) if times[j] > times[i] => {}
             _ => {
                 best.insert(k, i);
             }
         }
     }
     let mut idx: Vec<usize> = best.into_values().collect();
-    idx.sort_by(|&a, &b| when(&records[a]).cmp(&when(&records[b])).then(a.cmp(&b)));
+    idx.sort_by(|&a, &b| times[a].cmp(&times[b]).then(a.cmp(&b)));
     idx
 }
 

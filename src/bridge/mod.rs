@@ -17,6 +17,7 @@
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store) |
 //! | status.rs | `baton bridge status` |
+//! | recall_docs.rs | `.rune/` (and the cross-project store) as documents for `baton recall` |
 //!
 //! The files import each other without circles (the layering test checks it): store.rs
 //! imports no sibling, and entries, scan_cache, integrity, global, memory, load and handler
@@ -37,6 +38,7 @@ mod memory;
 mod normalize;
 mod notes;
 mod progress;
+mod recall_docs;
 mod save;
 mod scan_cache;
 mod status;
@@ -44,6 +46,7 @@ mod store;
 
 pub(crate) use handler::BridgeHandler;
 pub(crate) use progress::blocked_items;
+pub(crate) use recall_docs::{RECALL_DOCS, RECALL_GLOBAL_DOCS};
 pub(crate) use status::summary_line;
 
 use crate::core::budget::{self, Section};

@@ -22,6 +22,7 @@ mod digest;
 mod entry;
 mod fold;
 mod handler;
+mod recall_docs;
 mod section;
 mod store;
 mod tasks;
@@ -29,6 +30,7 @@ mod transcript;
 mod update;
 
 pub(crate) use handler::CaptureHandler;
+pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::io;
 use crate::core::project::Project;

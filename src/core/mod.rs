@@ -24,6 +24,7 @@ pub mod io;
 pub mod jsonl;
 pub mod paths;
 pub mod project;
+pub mod recall;
 pub mod recap;
 pub mod redact;
 pub mod root;

@@ -13,6 +13,7 @@ use super::config::{self, Config, Effective};
 use super::ctx::Ctx;
 use super::error::{Error, Result};
 use super::git::{self, GitState, Outcome};
+use super::recall::{Kind, Scan, Scope};
 use super::recap::Recap;
 use super::redact::Redactor;
 use super::root::project_root;
@@ -32,6 +33,9 @@ pub struct Readers {
     /// The capture's: the recap of the given Claude Code session, or (`None`) of the
     /// project's most recently updated one.
     pub session_recap: fn(&Project, Option<&str>) -> Option<Recap>,
+    /// Every store's reader of documents for `baton recall`, each owned by the subsystem
+    /// that writes the store (see `core::recall`).
+    pub doc_sources: &'static [DocSource],
 }
 
 impl Readers {
@@ -40,7 +44,21 @@ impl Readers {
         session_changes: |_| Vec::new(),
         blocked_items: |_| Vec::new(),
         session_recap: |_, _| None,
+        doc_sources: &[],
     };
+}
+
+/// One reader of documents, owned by the subsystem that writes the store.
+#[derive(Debug, Clone, Copy)]
+pub struct DocSource {
+    /// A short name for messages (`audit`, `bridge`).
+    pub name: &'static str,
+    /// The kinds it can give: a search for other kinds does not call it.
+    pub kinds: &'static [Kind],
+    /// Whose store it reads.
+    pub scope: Scope,
+    /// Hands every document of the store to the scan.
+    pub read: fn(&Project, &mut Scan<'_>),
 }
 
 /// One run's project.
@@ -243,6 +261,11 @@ impl Project {
     /// session when `None`. `None` when nothing was captured (or capture is off).
     pub fn session_recap(&self, session_id: Option<&str>) -> Option<Recap> {
         (self.readers.session_recap)(self, session_id)
+    }
+
+    /// The readers of documents for recall, one per store.
+    pub fn doc_sources(&self) -> &'static [DocSource] {
+        self.readers.doc_sources
     }
 }
 

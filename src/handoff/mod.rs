@@ -16,6 +16,7 @@ mod finding;
 mod frontmatter;
 mod handler;
 mod heads;
+mod recall_docs;
 mod replay;
 mod resume_block;
 mod reverify;
@@ -25,6 +26,7 @@ mod validate;
 mod writer;
 
 pub(crate) use handler::HandoffHandler;
+pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::config::Config;
 use crate::core::ctx::Ctx;

@@ -19,7 +19,7 @@
 use super::active::ActiveHandler;
 use crate::core::event::{EventName, HookEvent};
 use crate::core::handler::{Contribution, Handler};
-use crate::core::project::{Project, Readers};
+use crate::core::project::{DocSource, Project, Readers};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
@@ -48,8 +48,20 @@ pub fn readers() -> Readers {
         session_changes: crate::audit::session_changes,
         blocked_items: crate::bridge::blocked_items,
         session_recap: crate::capture::recap,
+        doc_sources: DOC_SOURCES,
     }
 }
+
+/// Every store's reader of documents for `baton recall` and the MCP server, each in the
+/// subsystem that writes the store (`<subsystem>/recall_docs.rs`).
+static DOC_SOURCES: &[DocSource] = &[
+    crate::bridge::RECALL_DOCS,
+    crate::audit::RECALL_DOCS,
+    crate::handoff::RECALL_DOCS,
+    crate::relay::RECALL_DOCS,
+    crate::capture::RECALL_DOCS,
+    crate::bridge::RECALL_GLOBAL_DOCS,
+];
 
 /// Whether any handler subscribes to `event`: when none does, the hook exits before loading
 /// config or touching the disk.

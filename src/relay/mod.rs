@@ -15,6 +15,7 @@
 //! | cycle.rs | `baton relay cycle` |
 //! | status.rs | what the relay has in a project (`baton relay status`, the hooks) |
 //! | handler.rs | SessionStart and Stop |
+//! | recall_docs.rs | packets (on disk and in hand-off commits) as documents for `baton recall` |
 
 mod commit;
 mod cycle;
@@ -24,11 +25,13 @@ mod heartbeat;
 mod layout;
 mod loop_state;
 mod packet;
+mod recall_docs;
 mod resume;
 mod status;
 mod verify;
 
 pub(crate) use handler::RelayHandler;
+pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::error::{Error, Result};
 use crate::core::io;

@@ -21,5 +21,6 @@ mod capture;
 mod foundation;
 mod handoff;
 mod mock_api;
+mod recall;
 mod relay;
 mod support;

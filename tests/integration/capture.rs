@@ -579,3 +579,19 @@ fn issue_11_the_relay_packet_takes_the_captured_open_work_as_findings() {
     assert!(packet.contains("the loop's own finding"), "{packet}");
     assert!(!packet.contains("(captured)"), "{packet}");
 }
+
+#[test]
+fn issue_18_recall_finds_a_captured_session() {
+    let p = Project::new();
+    write_transcript(&transcript_path(&p, S1), &session_one(&p));
+    stop(&p, S1, "The widget test fails; next I will add parse_all.");
+    let out = p.run(
+        &["recall", "widget", "parser", "--kind", "session", "--json"],
+        b"",
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let text = out.stdout;
+    assert!(text.contains("Build the widget parser"), "{text}");
+    assert!(text.contains(&S1[..8]), "{text}");
+}

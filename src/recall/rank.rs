@@ -1,0 +1,334 @@
+//! Ranking: BM25 over words (k1 = 1.2, b = 0.75), each query word and each phrase scoring on
+//! its own, with three adjustments that make "what did we decide about the cache?" answer
+//! well:
+//!
+//! * a title word counts twice (a heading says what an entry is about);
+//! * the share of the query's parts a document matches multiplies its score, so a document
+//!   with all the words beats one that repeats a rare one;
+//! * documents of a kind the question names ("decide" → decisions) count `HINT_BOOST` times,
+//!   and newer documents a little more (`RECENCY`, halving every `HALF_LIFE_DAYS`; more when
+//!   the question asks for the last or latest).
+//!
+//! The document frequencies come from the documents that passed the prefilter (a document
+//! without any query word has none of them), the document count from everything the stores
+//! hold in range. Very broad queries keep the `KEEP` best candidates by a provisional score
+//! whenever more than `KEEP_MAX` pile up, so memory stays bounded over a million records.
+
+use super::query::{Query, Term};
+use super::words::each_word;
+use crate::core::recall::{Doc, Kind};
+use chrono::{DateTime, Utc};
+use std::collections::HashMap;
+
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+/// How much a title word counts against a body word.
+const TITLE_WEIGHT: f32 = 2.0;
+/// The factor for documents of a kind the question names.
+const HINT_BOOST: f32 = 1.6;
+/// The most a document gains for being new (`RECENT` when the question asks for it).
+const RECENCY: f32 = 0.15;
+const RECENT: f32 = 0.6;
+const HALF_LIFE_DAYS: f32 = 30.0;
+/// Candidates kept when pruning, and the number that triggers it.
+const KEEP: usize = 2_000;
+const KEEP_MAX: usize = 10_000;
+
+/// A document that matched, with what the score needs.
+struct Candidate {
+    doc: Doc,
+    /// Weighted term frequency per query part (words, then phrases).
+    tf: Vec<f32>,
+    /// Words in the document.
+    len: f32,
+}
+
+/// A ranked document.
+#[derive(Debug, Clone)]
+pub(crate) struct Ranked {
+    pub(crate) doc: Doc,
+    pub(crate) score: f32,
+}
+
+/// Collects matching documents and ranks them.
+pub(crate) struct Ranker<'q> {
+    query: &'q Query,
+    now: DateTime<Utc>,
+    candidates: Vec<Candidate>,
+    /// Documents containing each part.
+    df: Vec<u64>,
+    /// Sum of lengths and count of matching documents per kind (for the average length).
+    lengths: HashMap<Kind, (f64, u64)>,
+    /// Documents that matched, pruned or not.
+    matched: u64,
+}
+
+impl<'q> Ranker<'q> {
+    pub(crate) fn new(query: &'q Query, now: DateTime<Utc>) -> Ranker<'q> {
+        Ranker {
+            query,
+            now,
+            candidates: Vec::new(),
+            df: vec![0; query.units()],
+            lengths: HashMap::new(),
+            matched: 0,
+        }
+    }
+
+    /// How many documents matched.
+    pub(crate) fn matched(&self) -> u64 {
+        self.matched
+    }
+
+    /// Takes `doc` when it matches the query (every phrase, and at least one part).
+    pub(crate) fn add(&mut self, doc: Doc) {
+        let q = self.query;
+        let mut tf = vec![0.0f32; q.units()];
+        let mut len = 0usize;
+        for (text, weight) in [(&doc.title, TITLE_WEIGHT), (&doc.text, 1.0)] {
+            len += count_into(text, q, weight, &mut tf);
+        }
+        let phrases_ok = tf[q.terms.len()..].iter().all(|f| *f > 0.0);
+        if !phrases_ok || tf.iter().all(|f| *f == 0.0) {
+            return;
+        }
+        self.matched += 1;
+        for (d, f) in self.df.iter_mut().zip(&tf) {
+            if *f > 0.0 {
+                *d += 1;
+            }
+        }
+        let e = self.lengths.entry(doc.kind).or_insert((0.0, 0));
+        #[allow(clippy::cast_precision_loss)] // word counts far below 2^52
+        let words = len as f64;
+        e.0 += words;
+        e.1 += 1;
+        #[allow(clippy::cast_precision_loss)] // word counts far below 2^24
+        self.candidates.push(Candidate {
+            doc,
+            tf,
+            len: len as f32,
+        });
+        if self.candidates.len() > KEEP_MAX {
+            // An estimate of the document count: what matched so far, at least.
+            let n = self.matched.max(1);
+            self.keep_best(n, KEEP);
+        }
+    }
+
+    /// The `limit` best documents, best first; `docs` is how many documents the stores hold
+    /// (the N of BM25).
+    pub(crate) fn finish(mut self, docs: u64, limit: usize) -> Vec<Ranked> {
+        let n = docs.max(self.matched);
+        let scores = self.keep_best(n, limit);
+        self.candidates
+            .into_iter()
+            .zip(scores)
+            .map(|(c, score)| Ranked { doc: c.doc, score })
+            .collect()
+    }
+
+    /// Scores every candidate over `n` documents, keeps the best `k` (best first) and
+    /// returns their scores.
+    fn keep_best(&mut self, n: u64, k: usize) -> Vec<f32> {
+        #[allow(clippy::cast_precision_loss)] // document counts: a float is what BM25 takes
+        let idf: Vec<f32> = self
+            .df
+            .iter()
+            .map(|&d| {
+                let (n, d) = (n as f32, d as f32);
+                (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
+            })
+            .collect();
+        #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+        let avg: HashMap<Kind, f32> = self
+            .lengths
+            .iter()
+            .map(|(k, (sum, count))| (*k, (sum / (*count).max(1) as f64).max(1.0) as f32))
+            .collect();
+        let mut scored: Vec<(f32, Candidate)> = std::mem::take(&mut self.candidates)
+            .into_iter()
+            .map(|c| (self.score(&c, &idf, &avg), c))
+            .collect();
+        let order = |(sa, a): &(f32, Candidate), (sb, b): &(f32, Candidate)| {
+            sb.total_cmp(sa)
+                .then_with(|| b.doc.ts.cmp(&a.doc.ts))
+                .then_with(|| a.doc.source.cmp(&b.doc.source))
+                .then_with(|| a.doc.line.cmp(&b.doc.line))
+        };
+        // The best k first (a partial selection), then only those sorted.
+        if k < scored.len() {
+            scored.select_nth_unstable_by(k, order);
+            scored.truncate(k);
+        }
+        scored.sort_by(order);
+        let kept_scores = scored.iter().map(|(s, _)| *s).collect();
+        self.candidates = scored.into_iter().map(|(_, c)| c).collect();
+        kept_scores
+    }
+
+    fn score(&self, c: &Candidate, idf: &[f32], avg: &HashMap<Kind, f32>) -> f32 {
+        let avgdl = avg.get(&c.doc.kind).copied().unwrap_or(1.0);
+        let mut score = 0.0;
+        let mut parts = 0u16;
+        for (i, &f) in c.tf.iter().enumerate() {
+            if f > 0.0 {
+                parts += 1;
+                score += idf[i] * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * c.len / avgdl));
+            }
+        }
+        #[allow(clippy::cast_precision_loss)] // a handful of query parts
+        let coverage = f32::from(parts) / self.query.units().max(1) as f32;
+        score *= coverage;
+        if self.query.hints.contains(&c.doc.kind) {
+            score *= HINT_BOOST;
+        }
+        if let Some(ts) = c.doc.ts {
+            #[allow(clippy::cast_precision_loss)] // days: far below 2^24
+            let age_days = ((self.now - ts).num_seconds().max(0) as f32) / 86_400.0;
+            let weight = if self.query.recent { RECENT } else { RECENCY };
+            score *= 1.0 + weight * 0.5f32.powf(age_days / HALF_LIFE_DAYS);
+        }
+        score
+    }
+}
+
+/// Adds the weighted matches of `text`'s words to `tf` (query words first, then phrases) and
+/// returns how many words `text` has.
+fn count_into(text: &str, q: &Query, weight: f32, tf: &mut [f32]) -> usize {
+    let words = q.terms.len();
+    let mut progress = vec![0usize; q.phrases.len()];
+    let mut n = 0;
+    each_word(text, |_, _, w| {
+        n += 1;
+        for (i, t) in q.terms.iter().enumerate() {
+            let m = t.weight(w);
+            if m > 0.0 {
+                tf[i] += m * weight;
+            }
+        }
+        for (p, phrase) in q.phrases.iter().enumerate() {
+            progress[p] = advance(phrase, progress[p], w);
+            if progress[p] == phrase.len() {
+                tf[words + p] += weight;
+                progress[p] = 0;
+            }
+        }
+    });
+    n
+}
+
+/// How many words of `phrase` have matched in a row after `w`, given `done` before it.
+fn advance(phrase: &[Term], done: usize, w: &str) -> usize {
+    if phrase[done].weight(w) > 0.0 {
+        done + 1
+    } else {
+        // A broken run may start again at this word.
+        usize::from(done > 0 && phrase[0].weight(w) > 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::time;
+
+    fn doc(kind: Kind, title: &str, text: &str, ts: &str) -> Doc {
+        let mut d = Doc::new(kind, "src", title);
+        d.text = text.to_string();
+        d.ts = time::parse(ts);
+        d
+    }
+
+    fn rank(query: &str, docs: Vec<Doc>) -> Vec<String> {
+        let q = Query::parse(query).unwrap();
+        let now = time::parse("2026-11-30T10:15:00Z").unwrap();
+        let mut r = Ranker::new(&q, now);
+        let n = docs.len() as u64;
+        for d in docs {
+            r.add(d);
+        }
+        r.finish(n, 10).into_iter().map(|r| r.doc.title).collect()
+    }
+
+    #[test]
+    fn all_the_words_beat_one_repeated() {
+        let got = rank(
+            "cache eviction",
+            vec![
+                doc(
+                    Kind::Note,
+                    "cache cache cache",
+                    "cache cache",
+                    "2026-11-29T00:00:00Z",
+                ),
+                doc(
+                    Kind::Note,
+                    "evict the cache by LRU",
+                    "",
+                    "2026-11-01T00:00:00Z",
+                ),
+                doc(Kind::Note, "unrelated", "nothing", "2026-11-29T00:00:00Z"),
+            ],
+        );
+        assert_eq!(got, vec!["evict the cache by LRU", "cache cache cache"]);
+    }
+
+    #[test]
+    fn phrases_must_match_in_order() {
+        let got = rank(
+            "\"retry queue\"",
+            vec![
+                doc(Kind::Note, "queue the retry", "", "2026-11-29T00:00:00Z"),
+                doc(
+                    Kind::Note,
+                    "the retry queue is full",
+                    "",
+                    "2026-11-29T00:00:00Z",
+                ),
+                doc(Kind::Note, "retry retry queue", "", "2026-11-29T00:00:00Z"),
+            ],
+        );
+        assert_eq!(got, vec!["retry retry queue", "the retry queue is full"]);
+    }
+
+    #[test]
+    fn the_kind_a_question_names_wins_a_tie_and_newer_wins_the_rest() {
+        let got = rank(
+            "what did we decide about the cache",
+            vec![
+                doc(Kind::Note, "cache notes", "", "2026-11-29T00:00:00Z"),
+                doc(Kind::Decision, "cache policy", "", "2026-11-01T00:00:00Z"),
+            ],
+        );
+        assert_eq!(got[0], "cache policy");
+        let got = rank(
+            "cache",
+            vec![
+                doc(Kind::Note, "cache a", "", "2026-01-01T00:00:00Z"),
+                doc(Kind::Note, "cache b", "", "2026-11-29T00:00:00Z"),
+            ],
+        );
+        assert_eq!(got, vec!["cache b", "cache a"]);
+    }
+
+    #[test]
+    fn many_candidates_stay_bounded_and_the_best_survive() {
+        let q = Query::parse("needle rare").unwrap();
+        let now = time::parse("2026-11-30T10:15:00Z").unwrap();
+        let mut r = Ranker::new(&q, now);
+        for i in 0..30_000 {
+            r.add(doc(
+                Kind::Tool,
+                &format!("needle {i}"),
+                "",
+                "2026-11-29T00:00:00Z",
+            ));
+        }
+        r.add(doc(Kind::Tool, "needle rare", "", "2026-11-29T00:00:00Z"));
+        assert!(r.candidates.len() <= KEEP_MAX);
+        assert_eq!(r.matched(), 30_001);
+        let top = r.finish(1_000_000, 3);
+        assert_eq!(top[0].doc.title, "needle rare");
+    }
+}
