@@ -26,6 +26,8 @@ mod hook_protocol;
 mod layering;
 #[path = "integration/plugin_files.rs"]
 mod plugin_files;
+#[path = "integration/poisoning.rs"]
+mod poisoning;
 #[path = "integration/relay.rs"]
 mod relay;
 #[path = "integration/safety.rs"]

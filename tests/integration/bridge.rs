@@ -238,7 +238,9 @@ fn fixtures(kind: &str) -> Vec<(String, String)> {
 fn every_poisoned_file_is_flagged_on_every_poisoned_line() {
     // file → (rule, expected status, lines flagged with that rule)
     let expected: &[(&str, &str, &str, usize)] = &[
-        ("base64-run.md", "base64-run", "SUSPICIOUS", 2),
+        // The second run decodes to "run this: rm -rf / …": the file was SUSPICIOUS (a long
+        // run) until encoded payloads were decoded and scanned (#14); now it is TAINTED.
+        ("base64-run.md", "base64-run", "TAINTED", 2),
         ("bidi-control.md", "bidi-control", "TAINTED", 3),
         ("download-to-shell.md", "download-to-shell", "TAINTED", 8),
         ("exfiltration.md", "exfiltration", "TAINTED", 6),
