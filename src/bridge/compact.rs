@@ -6,6 +6,7 @@
 use super::checkpoint::{self, CheckpointInput};
 use super::entries::{heading_of, last_entries, progress_items};
 use super::integrity::{self, Scanner, Status};
+use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
@@ -42,8 +43,9 @@ fn touched_note(project: &Project) -> Option<String> {
 /// resume point worth keeping).
 ///
 /// The sources (checkpoint, progress, decisions) pass the integrity scan first: a source
-/// at or above the block level is not read at all. The instructions are baton's own text;
-/// the resume line is quoted in them only when its source is CLEAN.
+/// at or above the block level is not read at all; an unreviewed one (not written by
+/// baton, `provenance`) is not copied. The instructions are baton's own text; the resume
+/// line is quoted in them only when its source is CLEAN and baton's own.
 pub(crate) fn pre_compact(project: &Project, trigger: &str) -> Result<Option<String>> {
     let rune = Rune::of(project);
     let src = sources(project, &rune)?;
@@ -155,21 +157,29 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
     };
     let cp_status = status(store::CHECKPOINT)?;
     let progress_status = status(store::PROGRESS)?;
+    // Only what baton wrote is carried into the checkpoint it writes now: an unreviewed
+    // entry copied here would come back as baton's own (provenance), and quoted to the
+    // compaction summary.
+    let ledger = Ledger::of(project);
     let previous = if cp_status < block_at {
         rune.read(store::CHECKPOINT)?
+            .filter(|t| ledger.knows(store::CHECKPOINT, t))
             .map(|t| checkpoint::parse(&t))
             .unwrap_or_default()
     } else {
         checkpoint::Parsed::default()
     };
     let progress = if progress_status < block_at {
-        last_entries(&rune.path(store::PROGRESS), 1)?.pop()
+        last_entries(&rune.path(store::PROGRESS), 1)?
+            .pop()
+            .filter(|e| ledger.knows(store::PROGRESS, e))
     } else {
         None
     };
     let decisions: Vec<String> = if status(store::DECISIONS)? < block_at {
         last_entries(&rune.path(store::DECISIONS), 3)?
             .iter()
+            .filter(|e| ledger.knows(store::DECISIONS, e))
             .map(|e| heading_of(e).replacen("Decision: ", "", 1))
             .collect()
     } else {
@@ -209,7 +219,20 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
         }
     ));
     let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &line)
+    rune.append(store::SESSION_LOG, &line)?;
+    record_hook_line(project, &line);
+    Ok(())
+}
+
+/// Records a session-log line a hook wrote as baton's own; quietly, as hooks do.
+fn record_hook_line(project: &Project, line: &str) {
+    let r = Ledger::of(project).record(
+        store::SESSION_LOG,
+        &[line.trim().to_string()],
+        "hook",
+        project.now(),
+    );
+    provenance::note(r, true);
 }
 
 /// Appends the compaction summary to the session log as one line.
@@ -221,6 +244,9 @@ pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
     let rune = Rune::of(project);
     let short: String = summary.chars().take(1000).collect();
     let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
+    let line = project.redact(&line);
     let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &project.redact(&line))
+    rune.append(store::SESSION_LOG, &line)?;
+    record_hook_line(project, &line);
+    Ok(())
 }

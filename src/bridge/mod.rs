@@ -37,6 +37,8 @@ mod memory;
 mod normalize;
 mod notes;
 mod progress;
+mod provenance;
+mod review;
 mod save;
 mod scan_cache;
 mod status;
@@ -145,6 +147,19 @@ pub(crate) enum Command {
     },
     /// Delete pending records older than 24 hours (also done at every session start)
     Cleanup,
+    /// List the memory entries baton did not write (hand edits, teammates' pulls, other
+    /// tools) and accept them: accepted entries load as reviewed
+    Review {
+        /// Accept the entry with this id (the first 6–10 hex digits listed; repeatable)
+        #[arg(long = "accept", value_name = "ID")]
+        accept: Vec<String>,
+        /// Accept every unreviewed entry the integrity scan does not block
+        #[arg(long)]
+        all: bool,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
     /// What the bridge has in this project
     Status {
         /// Print JSON instead of text
@@ -224,7 +239,47 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         } => complete_command(project, &session_id, &response_id),
         Command::Cleanup => cleanup_command(project),
         Command::Status { json } => status_command(project, json),
+        Command::Review { accept, all, json } => review_command(project, &accept, all, json),
     }
+}
+
+/// `baton bridge review`: the list, or the acceptance.
+fn review_command(project: &Project, accept: &[String], all: bool, json: bool) -> Result<i32> {
+    let rune = Rune::of(project);
+    if accept.is_empty() && !all {
+        let items = review::unreviewed(project)?;
+        if json {
+            io::print_json(&serde_json::json!({ "unreviewed": items }));
+        } else {
+            io::print(&review::render(&items, &rune));
+        }
+        return Ok(0);
+    }
+    let done = review::accept(project, accept, all)?;
+    if json {
+        io::print_json(&done);
+    } else {
+        crate::outln!(
+            "Accepted {} entr{} in {}: {} as reviewed from now on.{}",
+            done.accepted.len(),
+            if done.accepted.len() == 1 { "y" } else { "ies" },
+            rune.show(""),
+            if done.accepted.len() == 1 {
+                "it loads"
+            } else {
+                "they load"
+            },
+            if done.skipped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " Left out (the integrity scan blocks them; accept each by id if you are sure): {}.",
+                    done.skipped.join(", ")
+                )
+            }
+        );
+    }
+    Ok(0)
 }
 
 /// `baton bridge save`: screen the input, save it, warm the integrity cache, report.
@@ -370,6 +425,14 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
             project.now(),
         )?
     };
+    let ledger = provenance::Ledger::of(project);
+    let r = learn::record_appended(
+        &ledger,
+        project.redactor(),
+        std::slice::from_ref(l),
+        project.now(),
+    );
+    provenance::note(r, false);
     crate::outln!(
         "Learning `{}` ({}) recorded in {}{}.",
         l.key,

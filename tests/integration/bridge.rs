@@ -543,6 +543,8 @@ fn invariants_json_and_match() {
 fn pre_tool_use_on_a_guarded_file_adds_the_rule() {
     let p = Project::new();
     p.write(".rune/INVARIANTS.md", INVARIANTS);
+    // Accepted (provenance): the rules come as they are.
+    assert_eq!(bridge(&p, &["review", "--all"], "").code, 0);
     // The fixture edits CWD/src/lib.rs.
     let out = p.hook("PreToolUse", p.event("PreToolUse").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
@@ -699,6 +701,8 @@ fn the_integrity_cache_sees_an_edit_that_restores_the_mtime() {
     for (name, text) in fixtures("clean") {
         p.write(&format!(".rune/{name}"), &text);
     }
+    // Reviewed: the only message left to see is the integrity scan's.
+    assert_eq!(bridge(&p, &["review", "--all"], "").code, 0);
     std::thread::sleep(std::time::Duration::from_millis(1100));
     let first = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     assert!(first.json().get("systemMessage").is_none(), "{first:?}");
@@ -1006,6 +1010,8 @@ fn session_start_over_an_ordinary_folder() {
         ".rune/instincts.md",
         "# Instincts\n\n## [2026-09-01] Instinct: Old hunch\n\n**Trigger:** when x\n**Action:** do y\n**Confidence:** 0.3\n**Evidence:** once\n\n## [2026-11-20] Instinct: Batch writes\n\n**Trigger:** inserting more than 100 rows\n**Action:** use one transaction per 500 rows\n**Confidence:** 0.8\n**Evidence:** the busy timeout in the migration\n",
     );
+    // Written by hand, accepted by the user: the memory as a reviewed project sees it.
+    assert_eq!(bridge(&p, &["review", "--all"], "").code, 0);
     let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     let ctx = context(&out);
@@ -1228,6 +1234,8 @@ fn pre_compact_never_quotes_or_copies_a_tainted_source() {
     let cp =
         read(&q, ".rune/checkpoint.md").replace("Continue Phase 2", "Continue\u{200B} Phase 2");
     q.write(".rune/checkpoint.md", &cp);
+    // The hand edit is accepted (unreviewed, it would not be copied at all).
+    assert_eq!(bridge(&q, &["review", "--all"], "").code, 0);
     let out = q.hook("PreCompact", q.event("PreCompact").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!out.stdout.contains("Phase 2"), "{out:?}");
@@ -1242,6 +1250,8 @@ fn huge_checkpoint_fields_cannot_blow_the_protected_sections() {
         ".rune/checkpoint.md",
         &format!("# Checkpoint — 2026-11-30 09:00 {long}\n\n## Current Git State\n- Branch: {long}\n- Last commit: {long}\n\n## Resume Command\n{long}\n"),
     );
+    // Accepted, so that it is the protected checkpoint section.
+    assert_eq!(bridge(&p, &["review", "--all"], "").code, 0);
     let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     let ctx = context(&out);
