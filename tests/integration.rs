@@ -28,6 +28,8 @@ mod layering;
 mod plugin_files;
 #[path = "integration/poisoning.rs"]
 mod poisoning;
+#[path = "integration/provenance.rs"]
+mod provenance;
 #[path = "integration/relay.rs"]
 mod relay;
 #[path = "integration/safety.rs"]

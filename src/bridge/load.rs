@@ -591,7 +591,11 @@ impl Summary {
         let rune = view.rune;
         let lines = [
             match &self.last_session {
-                Some((l, true)) => format!("- **Last session**: {l} ({})", aged(l, view.now)),
+                Some((l, true)) => format!(
+                    "- **Last session**: {l} ({}){}",
+                    aged(l, view.now),
+                    flag(view, store::SESSION_LOG)
+                ),
                 Some((_, false)) => {
                     "- **Last session**: an unreviewed entry (`baton bridge review`)".into()
                 }
@@ -600,7 +604,7 @@ impl Summary {
             format!(
                 "- **Checkpoint**: {}",
                 match &self.resume {
-                    Some(r) => format!("detected — {r}"),
+                    Some(r) => format!("detected — {r}{}", flag(view, store::CHECKPOINT)),
                     None if view.trust.verdict_is_unreviewed(store::CHECKPOINT) => {
                         "detected, unreviewed (quoted above)".to_string()
                     }
@@ -653,16 +657,29 @@ impl Summary {
             .and_then(|p| progress_items(p, "Next Session Should").into_iter().next())
             .map(|n| {
                 format!(
-                    "{n} (from {}, {})",
+                    "{n} (from {}, {}){}",
                     view.rune.show(store::PROGRESS),
-                    aged(heading_of(progress.unwrap_or("")), view.now)
+                    aged(heading_of(progress.unwrap_or("")), view.now),
+                    flag(view, store::PROGRESS)
                 )
             })
             .or_else(|| {
-                self.resume
-                    .as_ref()
-                    .map(|r| format!("{r} (checkpoint resume command)"))
+                self.resume.as_ref().map(|r| {
+                    format!(
+                        "{r} (checkpoint resume command){}",
+                        flag(view, store::CHECKPOINT)
+                    )
+                })
             })
+    }
+}
+
+/// The mark a summary line taken from a SUSPICIOUS file carries.
+fn flag(view: &View<'_>, file: &str) -> &'static str {
+    if view.suspicious(file) {
+        " (⚠ SUSPICIOUS source)"
+    } else {
+        ""
     }
 }
 

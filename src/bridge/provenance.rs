@@ -462,7 +462,13 @@ impl<'a> Trust<'a> {
         };
         let at = body.find(needle)?;
         let line = body[..at].matches('\n').count() + 1;
-        crate::core::git::blame_line(&project.root, &rel, body.as_bytes(), line)
+        // A block entry spans its lines (an edit may be in any of them); an item one line.
+        let count = if matches!(file, store::NOTES | store::TASK_NOTES) {
+            1
+        } else {
+            text.lines().count()
+        };
+        crate::core::git::blame_lines(&project.root, &rel, body.as_bytes(), line, count)
     }
 }
 

@@ -454,26 +454,24 @@ fn the_corpus_is_flagged_and_the_look_alikes_are_not() {
     );
 }
 
-#[allow(dead_code)] // the hook-path test below
-/// The context a hook run injected, and whether each line of it sits under a flagged
-/// heading (`⚠`, SUSPICIOUS or unreviewed).
+/// The lines of an injected context that are not flagged: neither under a heading that
+/// says SUSPICIOUS, unreviewed or ⚠, nor marked so themselves.
 fn unflagged_lines(ctx: &str) -> Vec<String> {
+    let marked = |s: &str| s.contains("SUSPICIOUS") || s.contains("unreviewed") || s.contains('⚠');
     let mut flagged = false;
     let mut out = Vec::new();
     for line in ctx.lines() {
         if let Some(title) = line.strip_prefix("## ") {
-            flagged =
-                title.contains("SUSPICIOUS") || title.contains("unreviewed") || title.contains('⚠');
+            flagged = marked(title);
             continue;
         }
-        if !flagged {
+        if !flagged && !marked(line) {
             out.push(line.to_string());
         }
     }
     out
 }
 
-#[allow(dead_code)]
 pub fn context(out: &Output) -> String {
     if out.stdout.trim().is_empty() {
         return String::new();
@@ -482,4 +480,63 @@ pub fn context(out: &Output) -> String {
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+/// Accepts every unreviewed entry by id, flagged ones included: provenance then says
+/// "reviewed" and only the patterns stand between a payload and the model.
+fn accept_everything(p: &Project) {
+    let listed = p.run(&["bridge", "review", "--json"], b"", &[]).json();
+    let ids: Vec<String> = listed["unreviewed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["id"].as_str().unwrap().to_string())
+        .collect();
+    if ids.is_empty() {
+        return;
+    }
+    let mut args = vec!["bridge", "review"];
+    for id in &ids {
+        args.push("--accept");
+        args.push(id);
+    }
+    let out = p.run(&args, b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn no_poisoned_text_reaches_the_model_unflagged_through_the_hooks() {
+    let mut leaks = Vec::new();
+    for c in poisoned() {
+        let p = Project::new();
+        p.write(&format!(".rune/{}", c.file), &c.text);
+        accept_everything(&p);
+        let start = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+        assert_eq!(start.code, 0, "{start:?}");
+        let ctx = context(&start);
+        assert!(
+            !ctx.contains("unreviewed"),
+            "{} [{}] is still unreviewed:\n{ctx}",
+            c.file,
+            c.technique
+        );
+        for line in unflagged_lines(&ctx) {
+            if line.contains(&c.marker) {
+                leaks.push(format!("SessionStart {} [{}]: {line}", c.file, c.technique));
+            }
+        }
+        let compact = p.hook("PreCompact", p.event("PreCompact").as_bytes());
+        assert_eq!(compact.code, 0, "{compact:?}");
+        if compact.stdout.contains(&c.marker) {
+            leaks.push(format!(
+                "PreCompact {} [{}]: {}",
+                c.file, c.technique, compact.stdout
+            ));
+        }
+    }
+    assert!(
+        leaks.is_empty(),
+        "poisoned text reached the model unflagged:\n{}",
+        leaks.join("\n")
+    );
 }

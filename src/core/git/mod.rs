@@ -233,10 +233,17 @@ pub struct LineOrigin {
     pub committer_email: String,
 }
 
-/// Who last changed line `line` (1-based) of `rel` (relative to the work tree of the
-/// repository containing `dir`), with `current` as the file's text in the work tree (so an
-/// uncommitted edit is told apart). `None` without a repository, or when git cannot say.
-pub fn blame_line(dir: &Path, rel: &Path, current: &[u8], line: usize) -> Option<LineOrigin> {
+/// Who last changed lines `line..line + count` (1-based) of `rel` (relative to the work
+/// tree of the repository containing `dir`), with `current` as the file's text in the work
+/// tree (so an uncommitted edit is told apart): an uncommitted line wins, else the newest
+/// commit. `None` without a repository, or when git cannot say.
+pub fn blame_lines(
+    dir: &Path,
+    rel: &Path,
+    current: &[u8],
+    line: usize,
+    count: usize,
+) -> Option<LineOrigin> {
     let repo = Repository::discover(dir).ok()?;
     let top = repo.workdir()?.canonicalize().ok()?;
     let abs = dir.canonicalize().ok()?.join(rel);
@@ -251,12 +258,26 @@ pub fn blame_line(dir: &Path, rel: &Path, current: &[u8], line: usize) -> Option
         return Some(uncommitted());
     };
     let blame = blame.blame_buffer(current).ok()?;
-    let hunk = blame.get_line(line)?;
-    let id = hunk.final_commit_id();
-    if id.is_zero() {
-        return Some(uncommitted());
+    let mut newest: Option<git2::Commit<'_>> = None;
+    for n in line..line + count.max(1) {
+        let Some(hunk) = blame.get_line(n) else {
+            continue;
+        };
+        let id = hunk.final_commit_id();
+        if id.is_zero() {
+            return Some(uncommitted());
+        }
+        if let Ok(c) = repo.find_commit(id) {
+            if newest
+                .as_ref()
+                .is_none_or(|b| c.time().seconds() > b.time().seconds())
+            {
+                newest = Some(c);
+            }
+        }
     }
-    let commit = repo.find_commit(id).ok()?;
+    let commit = newest?;
+    let id = commit.id();
     let who = |s: git2::Signature<'_>| {
         (
             s.name().unwrap_or("").to_string(),
