@@ -132,6 +132,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
         now: project.now(),
         red: project.redactor(),
         trust: &trust,
+        env: &project.ctx.env,
     };
     let mut messages: Vec<String> = Vec::new();
     if let Some((section, message)) = blocked_warning(&view) {
@@ -770,6 +771,7 @@ mod tests {
         let red = Redactor::builtin();
         let t = tempfile::tempdir().unwrap();
         let trust = Trust::with(crate::bridge::provenance::Ledger::at(t.path()));
+        let env = crate::core::ctx::Env::fixed::<[(&str, &str); 0], _, _>([]);
         let view = View {
             rune: &rune,
             report: &report,
@@ -777,6 +779,7 @@ mod tests {
             now: chrono::DateTime::UNIX_EPOCH,
             red: &red,
             trust: &trust,
+            env: &env,
         };
         let (section, message) = blocked_warning(&view).unwrap();
         assert_eq!(

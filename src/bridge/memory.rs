@@ -35,6 +35,8 @@ pub(crate) struct View<'a> {
     pub(crate) red: &'a Redactor,
     /// Which entries baton wrote (provenance).
     pub(crate) trust: &'a Trust<'a>,
+    /// The environment (the user-level stores).
+    pub(crate) env: &'a crate::core::ctx::Env,
 }
 
 impl View<'_> {
@@ -360,18 +362,30 @@ fn instincts_section(v: &View<'_>) -> Result<Vec<Section>> {
 }
 
 /// Cross-project instincts from the user-level store `dir`, those this project does not
-/// hold already.
-fn cross_project_instincts(v: &View<'_>, dir: &Path) -> Result<Option<Section>> {
+/// hold already: accepted ones as memory, pending ones as unreviewed data.
+fn cross_project_instincts(v: &View<'_>, dir: &Path) -> Result<Vec<Section>> {
     let local = if v.ok(store::INSTINCTS) {
         v.rune.read(store::INSTINCTS)?.unwrap_or_default()
     } else {
         String::new()
     };
-    let lines = global::for_load(dir, &local, v.red, v.now);
-    Ok((!lines.is_empty()).then(|| {
-        Section::new("Cross-project instincts", lines.join("\n"), 40)
-            .source("~/.local/share/baton/global.jsonl")
-    }))
+    let ledger = global::ledger(v.env);
+    let lines: Vec<(String, Verdict)> = global::for_load(dir, &ledger, &local, v.red, v.now)
+        .into_iter()
+        .map(|(l, accepted)| {
+            let verdict = if accepted {
+                Verdict::Reviewed
+            } else {
+                Verdict::Unreviewed("promoted from other projects, not accepted yet".into())
+            };
+            (l, verdict)
+        })
+        .collect();
+    let mut out = v.sections(store::INSTINCTS, "Cross-project instincts", lines, 40);
+    for s in &mut out {
+        s.source = Some("baton bridge global list".into());
+    }
+    Ok(out)
 }
 
 /// Prunes the stale instincts of `snapshot` (read without the lock) for display, and in the

@@ -160,11 +160,37 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The cross-project store: instincts seen in two or more projects
+    Global {
+        #[command(subcommand)]
+        action: GlobalAction,
+    },
     /// What the bridge has in this project
     Status {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// `baton bridge global` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum GlobalAction {
+    /// Every promoted instinct, with its id and whether it is accepted
+    List {
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Accept a promoted instinct: every project's sessions get it from now on
+    Accept {
+        /// Its id (the first 6–10 hex digits `list` shows)
+        id: String,
+    },
+    /// Remove a promoted instinct from the user-level store
+    Remove {
+        /// Its id (the first 6–10 hex digits `list` shows)
+        id: String,
     },
 }
 
@@ -240,7 +266,62 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Cleanup => cleanup_command(project),
         Command::Status { json } => status_command(project, json),
         Command::Review { accept, all, json } => review_command(project, &accept, all, json),
+        Command::Global { action } => global_command(project, action),
     }
+}
+
+/// `baton bridge global list|accept|remove`.
+fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
+    let env = &project.ctx.env;
+    let dir = global::location(env).ok_or_else(|| {
+        Error::Invalid("global: no home folder for the user-level store (set HOME)".into())
+    })?;
+    let ledger = global::ledger(env);
+    match action {
+        GlobalAction::List { json } => {
+            let all = global::list(&dir, &ledger);
+            if json {
+                io::print_json(&all);
+            } else if all.is_empty() {
+                crate::outln!("No cross-project instincts yet (an instinct saved at confidence ≥ 0.8 in two projects is proposed).");
+            } else {
+                for p in &all {
+                    crate::outln!(
+                        "{}  {}  {}: when {} → {} ({}, {} projects)",
+                        p["id"].as_str().unwrap_or(""),
+                        if p["accepted"] == true {
+                            "accepted"
+                        } else {
+                            "pending "
+                        },
+                        p["name"].as_str().unwrap_or(""),
+                        p["trigger"].as_str().unwrap_or(""),
+                        p["action"].as_str().unwrap_or(""),
+                        p["confidence"],
+                        p["projects"]
+                    );
+                }
+            }
+        }
+        GlobalAction::Accept { id } => {
+            if project.env("CLAUDECODE").is_some() {
+                return Err(Error::Invalid("accepting a cross-project instinct is the user's decision: run `baton bridge global accept` in your own terminal (CLAUDECODE is set)".into()));
+            }
+            let name = global::accept(&dir, &ledger, &id, project.now())?;
+            crate::outln!(
+                "Accepted `{}`: every project's sessions get it from now on.",
+                project.redact(&name)
+            );
+        }
+        GlobalAction::Remove { id } => {
+            let name = global::remove(&dir, &id)?;
+            crate::outln!(
+                "Removed `{}` from the user-level store.",
+                project.redact(&name)
+            );
+        }
+    }
+    Ok(0)
 }
 
 /// `baton bridge review`: the list, or the acceptance.

@@ -186,6 +186,20 @@ impl Ledger {
         }
     }
 
+    /// The user's own ledger named `name` (not a project's): the cross-project store's.
+    pub(crate) fn user(env: &crate::core::ctx::Env, name: &str) -> Ledger {
+        let read: Vec<PathBuf> = [paths::plugin_data_dir(env), paths::state_dir(env)]
+            .into_iter()
+            .flatten()
+            .map(|b| b.join("provenance").join(name))
+            .collect();
+        Ledger {
+            write: read.first().cloned(),
+            read,
+            known: RefCell::new(HashMap::new()),
+        }
+    }
+
     /// A ledger in `dir` alone (tests).
     #[cfg(test)]
     pub(crate) fn at(dir: &Path) -> Ledger {

@@ -400,12 +400,17 @@ fn promote(project: &Project, dir: &Path, given: &[Instinct]) -> Vec<String> {
             )
         })
         .collect();
+    // Proposed for every project; applied to them only once the user accepts it, unless
+    // the config opts in (`bridge.auto_promote`).
+    let ledger = global::ledger(&project.ctx.env);
+    let accept = project.config().bridge.auto_promote.then_some(&ledger);
     global::record(
         dir,
         &project.root,
         &strong,
         project.redactor(),
         project.now(),
+        accept,
     )
     .unwrap_or_default()
 }
@@ -497,7 +502,7 @@ pub(crate) fn report(s: &Saved) -> String {
     }
     if !s.promoted.is_empty() {
         out.push_str(&format!(
-            "- **Cross-project**: promoted to the user-level store (seen in 2+ projects): {}\n",
+            "- **Cross-project**: proposed for every project (seen in 2+ projects): {} — the user accepts it with `baton bridge global accept ID` (`baton bridge global list`)\n",
             s.promoted.join(", ")
         ));
     }

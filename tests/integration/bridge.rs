@@ -852,7 +852,7 @@ fn an_instinct_strong_in_two_projects_is_promoted_and_shown_elsewhere() {
         &[("XDG_DATA_HOME", &xdg)],
     );
     assert!(
-        out.stdout.contains("- **Cross-project**: promoted to the user-level store (seen in 2+ projects): Format before commit\n"),
+        out.stdout.contains("- **Cross-project**: proposed for every project (seen in 2+ projects): Format before commit — the user accepts it with `baton bridge global accept ID`"),
         "{out:?}"
     );
     let global = std::fs::read_to_string(data.path().join("baton/global.jsonl")).unwrap();
@@ -866,6 +866,30 @@ fn an_instinct_strong_in_two_projects_is_promoted_and_shown_elsewhere() {
         ".rune/session-log.md",
         "# Session Log\n[2026-11-29 10:00] — started\n",
     );
+    let out = c.run(
+        &["hook", "SessionStart"],
+        c.event("SessionStart").as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", &root_str(&c)),
+            ("XDG_DATA_HOME", &xdg),
+        ],
+    );
+    // Proposed, not accepted (#14): shown elsewhere only as unreviewed data.
+    let ctx = context(&out);
+    assert!(
+        ctx.contains(
+            "## Cross-project instincts — ⚠ unreviewed (promoted from other projects, not accepted yet)\n> - Format before commit: when before every commit → "
+        ),
+        "{ctx}"
+    );
+    let env = [("XDG_DATA_HOME", xdg.as_str())];
+    let listed = c
+        .run(&["bridge", "global", "list", "--json"], b"", &env)
+        .json();
+    assert_eq!(listed[0]["accepted"], false, "{listed}");
+    let id = listed[0]["id"].as_str().unwrap().to_string();
+    let out = c.run(&["bridge", "global", "accept", &id], b"", &env);
+    assert_eq!(out.code, 0, "{out:?}");
     let out = c.run(
         &["hook", "SessionStart"],
         c.event("SessionStart").as_bytes(),
@@ -891,6 +915,14 @@ fn an_instinct_strong_in_two_projects_is_promoted_and_shown_elsewhere() {
         ],
     );
     assert!(!context(&out).contains("Cross-project"), "{out:?}");
+    // Removed, it is gone everywhere.
+    let out = c.run(&["bridge", "global", "remove", &id], b"", &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        c.run(&["bridge", "global", "list", "--json"], b"", &env)
+            .json(),
+        serde_json::json!([])
+    );
 }
 
 #[test]
