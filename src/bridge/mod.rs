@@ -12,15 +12,17 @@
 //! | progress.rs | progress.md's reader for other subsystems (the daily report's blocked items) |
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
-//! | integrity.rs, normalize.rs | the poisoning scan (`Scanner`); the text as a reader sees it |
+//! | provenance.rs, review.rs | the ledger of entries baton wrote, trust at load; `baton bridge review` |
+//! | integrity.rs (+ integrity/rules.rs, integrity/checks.rs), normalize.rs | the poisoning scan (`Scanner`): the rule table, the checks no pattern expresses; the text as a reader sees it |
 //! | scan_cache.rs | the per-user cache of scan verdicts (stamps, counts; the findings are the scanner's) |
 //! | detach.rs | detach mode: oracle pending records |
-//! | global.rs | cross-project instinct promotion (user-level store) |
+//! | global.rs | cross-project instinct promotion (user-level store; accepted by the user) |
 //! | status.rs | `baton bridge status` |
 //!
 //! The files import each other without circles (the layering test checks it): store.rs
-//! imports no sibling, and entries, scan_cache, integrity, global, memory, load and handler
-//! each build only on files before them in that order (and on the leaf files beside them).
+//! imports no sibling, and provenance, entries, scan_cache, integrity, global, memory,
+//! load, review and handler each build only on files before them in that order (and on the
+//! leaf files beside them).
 
 mod checkpoint;
 mod compact;
