@@ -232,15 +232,21 @@ pub(crate) fn for_load(
             );
             (line, accepted)
         })
-        .filter(|(l, _)| {
-            integrity::scan_text("global.jsonl", l, red)
-                .iter()
-                .all(|f| f.severity == Status::Clean)
-        })
+        // An accepted record is the one the user accepted (its digest is recorded), and
+        // accepting scans it: only pending ones are scanned here, so a session start with
+        // accepted instincts alone compiles no rules.
+        .filter(|(l, accepted)| *accepted || clean(l, red))
         .take(5)
         .collect();
     lines.sort_by_key(|(_, accepted)| !*accepted);
     lines
+}
+
+/// Whether a line passes the integrity scan without any finding.
+fn clean(line: &str, red: &Redactor) -> bool {
+    integrity::scan_text("global.jsonl", line, red)
+        .iter()
+        .all(|f| f.severity == Status::Clean)
 }
 
 /// `baton bridge global list`: every promoted instinct with its id and whether it is
@@ -284,8 +290,22 @@ fn find(dir: &Path, id: &str) -> Result<Promoted> {
 }
 
 /// `baton bridge global accept ID`: the promotion applies to every project from now on.
-pub(crate) fn accept(dir: &Path, ledger: &Ledger, id: &str, now: DateTime<Utc>) -> Result<String> {
+pub(crate) fn accept(
+    dir: &Path,
+    ledger: &Ledger,
+    id: &str,
+    red: &Redactor,
+    now: DateTime<Utc>,
+) -> Result<String> {
     let p = find(dir, id)?;
+    let text = format!("{}\n{}\n{}", p.name, p.trigger, p.action);
+    if !clean(&text, red) {
+        return Err(Error::Invalid(format!(
+            "global: `{}` does not pass the integrity scan (`baton bridge integrity` rules); remove it with `baton bridge global remove {}`",
+            p.name,
+            p.id()
+        )));
+    }
     ledger.record_digests(GLOBAL, &[p.digest()], "review", now)?;
     Ok(p.name)
 }
@@ -422,7 +442,7 @@ mod tests {
             lines,
             vec![(format!("- fmt first: when Before a commit → run the formatter. (0.9, 2 projects, promoted just now; not accepted: `baton bridge global accept {id}`)"), false)]
         );
-        accept(t.path(), &ledger, &id[..7], now).unwrap();
+        accept(t.path(), &ledger, &id[..7], &red, now).unwrap();
         let lines = for_load(t.path(), &ledger, "", &red, now);
         assert_eq!(
             lines,

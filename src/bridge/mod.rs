@@ -309,7 +309,7 @@ fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
             if project.env("CLAUDECODE").is_some() {
                 return Err(Error::Invalid("accepting a cross-project instinct is the user's decision: run `baton bridge global accept` in your own terminal (CLAUDECODE is set)".into()));
             }
-            let name = global::accept(&dir, &ledger, &id, project.now())?;
+            let name = global::accept(&dir, &ledger, &id, project.redactor(), project.now())?;
             crate::outln!(
                 "Accepted `{}`: every project's sessions get it from now on.",
                 project.redact(&name)
