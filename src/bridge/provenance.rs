@@ -4,10 +4,12 @@
 //! load an entry whose digest is not recorded — hand-edited, pulled from a teammate,
 //! written by another tool — is *unreviewed*.
 //!
-//! **Where**: with the user, never in the repository: `$CLAUDE_PLUGIN_DATA/provenance/`
-//! when Claude Code sets it, else `$XDG_STATE_HOME/baton/provenance/`; one folder per
-//! project, named by the FNV-1a of its canonical root. Both places are read (a hook may
-//! have one, a command run from a terminal the other); writes go to the first.
+//! **Where**: with the user, never in the repository: `$XDG_STATE_HOME/baton/provenance/`
+//! (default `~/.local/state/…`), one folder per project, named by the FNV-1a of its
+//! canonical root. Writes go there even when Claude Code sets `CLAUDE_PLUGIN_DATA`: hooks
+//! get that variable but the commands the model or the user runs do not, and every one of
+//! them must find the same ledger. `$CLAUDE_PLUGIN_DATA/provenance/` is read as well (and
+//! written only where there is no home folder).
 //!
 //! **Format**: per memory file, `<file>.jsonl`, append-only, one line per entry:
 //! `{"digest":"<sha1>","by":"save|checkpoint|learn|hook|review","ts":"…"}`, each line one
@@ -174,7 +176,7 @@ impl Ledger {
     /// The ledger of `project`.
     pub(crate) fn of(project: &Project) -> Ledger {
         let env = &project.ctx.env;
-        let read: Vec<PathBuf> = [paths::plugin_data_dir(env), paths::state_dir(env)]
+        let read: Vec<PathBuf> = [paths::state_dir(env), paths::plugin_data_dir(env)]
             .into_iter()
             .flatten()
             .map(|b| folder(&b, &project.root))
@@ -188,7 +190,7 @@ impl Ledger {
 
     /// The user's own ledger named `name` (not a project's): the cross-project store's.
     pub(crate) fn user(env: &crate::core::ctx::Env, name: &str) -> Ledger {
-        let read: Vec<PathBuf> = [paths::plugin_data_dir(env), paths::state_dir(env)]
+        let read: Vec<PathBuf> = [paths::state_dir(env), paths::plugin_data_dir(env)]
             .into_iter()
             .flatten()
             .map(|b| b.join("provenance").join(name))
