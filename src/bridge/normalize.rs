@@ -165,6 +165,15 @@ pub(crate) fn plain_line(line: &str) -> String {
             rest = r.trim_start();
         }
     }
+    // Most lines are plain ASCII prose: nothing to fold, drop or collapse.
+    let plain_ascii = rest.is_ascii()
+        && !rest
+            .bytes()
+            .any(|b| matches!(b, b'*' | b'~' | b'`' | b'_' | b'\t' | b'\r'))
+        && !rest.contains("  ");
+    if plain_ascii {
+        return rest.trim_end().to_string();
+    }
     let folded: String = if rest.is_ascii() {
         rest.to_string()
     } else {
@@ -202,6 +211,14 @@ pub(crate) fn plain_line(line: &str) -> String {
 /// The skeleton of a plain line: look-alikes folded to Latin, leetspeak folded in words
 /// that mix letters and digits, hyphens inside words removed.
 pub(crate) fn skeleton(plain: &str) -> String {
+    // ASCII without digits, hyphens or `@`/`$` has nothing to fold.
+    if plain.is_ascii()
+        && !plain
+            .bytes()
+            .any(|b| b.is_ascii_digit() || matches!(b, b'-' | b'@' | b'$'))
+    {
+        return plain.to_string();
+    }
     let mut out = String::with_capacity(plain.len());
     let mut word: Vec<char> = Vec::new();
     let flush = |word: &mut Vec<char>, out: &mut String| {

@@ -161,8 +161,24 @@ pub(crate) struct Ledger {
     write: Option<PathBuf>,
     /// Every place read.
     read: Vec<PathBuf>,
-    /// Digests read so far, per file.
-    known: RefCell<HashMap<String, HashSet<String>>>,
+    /// Digests read so far, per file (20 bytes each: a large ledger is read without an
+    /// allocation per line).
+    known: RefCell<HashMap<String, HashSet<[u8; 20]>>>,
+}
+
+/// A digest's 40 hex digits as bytes; `None` for anything else.
+fn raw(hex: &str) -> Option<[u8; 20]> {
+    let b = hex.as_bytes();
+    if b.len() != 40 {
+        return None;
+    }
+    let mut out = [0u8; 20];
+    for (i, pair) in b.chunks(2).enumerate() {
+        let h = char::from(pair[0]).to_digit(16)?;
+        let l = char::from(pair[1]).to_digit(16)?;
+        out[i] = u8::try_from(h * 16 + l).ok()?;
+    }
+    Some(out)
 }
 
 /// The folder of a project's ledger under a base folder.
@@ -224,14 +240,17 @@ impl Ledger {
 
     /// Whether `d` was recorded for `file`.
     pub(crate) fn knows_digest(&self, file: &str, d: &str) -> bool {
+        let Some(d) = raw(d) else {
+            return false;
+        };
         let mut known = self.known.borrow_mut();
         known
             .entry(file.to_string())
             .or_insert_with(|| self.read_file(file))
-            .contains(d)
+            .contains(&d)
     }
 
-    fn read_file(&self, file: &str) -> HashSet<String> {
+    fn read_file(&self, file: &str) -> HashSet<[u8; 20]> {
         let mut out = HashSet::new();
         for dir in &self.read {
             let Ok(Some(text)) =
@@ -245,10 +264,10 @@ impl Ledger {
                     .strip_prefix("{\"digest\":\"")
                     .and_then(|r| r.split('"').next());
                 let d = match fast {
-                    Some(d) => Some(d.to_string()),
+                    Some(d) => raw(d),
                     None => serde_json::from_str::<serde_json::Value>(line)
                         .ok()
-                        .and_then(|v| v["digest"].as_str().map(str::to_string)),
+                        .and_then(|v| v["digest"].as_str().and_then(raw)),
                 };
                 out.extend(d);
             }
@@ -304,7 +323,7 @@ impl Ledger {
         }
         let mut known = self.known.borrow_mut();
         let set = known.entry(file.to_string()).or_default();
-        set.extend(fresh.into_iter().cloned());
+        set.extend(fresh.into_iter().filter_map(|d| raw(d)));
         Ok(())
     }
 

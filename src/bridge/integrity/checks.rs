@@ -216,7 +216,12 @@ fn escaped(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
 /// enough to be decoded alone): consecutive pieces are joined and decoded.
 fn joined_pieces(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
     static PIECE: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(piece) = re(&PIECE, r"[A-Za-z0-9+/_-]{4,}={0,2}") else {
+    // Only tokens with a digit, `+`, `/` or an upper-case letter after a lower-case one are
+    // candidates: ordinary words never reach the closure below.
+    let Some(piece) = re(
+        &PIECE,
+        r"[A-Za-z0-9+/_-]*(?:[0-9+/]|[a-z][A-Z])[A-Za-z0-9+/_-]*={0,2}",
+    ) else {
         return Vec::new();
     };
     let looks_encoded = |s: &str| {
@@ -231,7 +236,7 @@ fn joined_pieces(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
     };
     let pieces: Vec<(usize, usize)> = piece
         .find_iter(text)
-        .filter(|m| looks_encoded(m.as_str()))
+        .filter(|m| m.len() >= 4 && looks_encoded(m.as_str()))
         .map(|m| (m.start(), m.end()))
         .collect();
     let mut out = Vec::new();

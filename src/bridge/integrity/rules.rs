@@ -248,11 +248,25 @@ impl Form {
     }
 }
 
-/// Every rule in one set, compiled once per process (compiling is most of a small scan's
-/// cost, so the forms share it and filter by scope).
-fn set() -> Option<&'static RegexSet> {
-    static SET: OnceLock<Option<RegexSet>> = OnceLock::new();
-    SET.get_or_init(|| RegexSet::new(RULES.iter().map(|r| ascii_bounds(r.pattern))).ok())
+/// The rules in two sets, each compiled once per process (compiling is most of a small
+/// scan's cost, so the forms share them and filter by scope): the `Script` rules (Chinese,
+/// Japanese, Korean, Russian) need non-ASCII text to match, so ASCII text never compiles
+/// their set.
+struct Set {
+    set: RegexSet,
+    index: Vec<usize>,
+}
+
+fn set_of(script: bool) -> Option<&'static Set> {
+    static SETS: [OnceLock<Option<Set>>; 2] = [OnceLock::new(), OnceLock::new()];
+    SETS[usize::from(script)]
+        .get_or_init(|| {
+            let index: Vec<usize> = (0..RULES.len())
+                .filter(|&i| (RULES[i].scope == Script) == script)
+                .collect();
+            let set = RegexSet::new(index.iter().map(|&i| ascii_bounds(RULES[i].pattern))).ok()?;
+            Some(Set { set, index })
+        })
         .as_ref()
 }
 
@@ -277,13 +291,27 @@ pub(crate) fn regex(i: usize) -> Option<&'static Regex> {
 
 /// The rules (indices into `RULES`) that match `text` read as `form`.
 pub(crate) fn matching(form: Form, text: &str) -> Vec<usize> {
-    let Some(set) = set() else {
-        return Vec::new();
-    };
-    set.matches(text)
-        .into_iter()
-        .filter(|&i| form.takes(RULES[i].scope))
-        .collect()
+    let mut out = Vec::new();
+    for script in [false, true] {
+        let wanted = if script {
+            !text.is_ascii() && matches!(form, Form::Raw | Form::Plain)
+        } else {
+            form != Form::Plain
+        };
+        if !wanted {
+            continue;
+        }
+        if let Some(s) = set_of(script) {
+            out.extend(
+                s.set
+                    .matches(text)
+                    .into_iter()
+                    .map(|k| s.index[k])
+                    .filter(|&i| form.takes(RULES[i].scope)),
+            );
+        }
+    }
+    out
 }
 
 /// Whether the sentence around `at..end` says the opposite: a negation shortly before the
@@ -352,7 +380,7 @@ mod tests {
         for (i, r) in RULES.iter().enumerate() {
             assert!(regex(i).is_some(), "rule {i} ({}) does not compile", r.name);
         }
-        assert!(set().is_some());
+        assert!(set_of(false).is_some() && set_of(true).is_some());
     }
 
     #[test]
