@@ -1057,9 +1057,17 @@ fn session_start_over_an_ordinary_folder() {
         .chars()
         .take(7)
         .collect();
+    // The frame's tag is a digest of what is inside, the repository's commit included.
+    let tag: String = ctx
+        .split("⟦memory ")
+        .nth(1)
+        .unwrap_or("")
+        .chars()
+        .take(8)
+        .collect();
     insta::assert_snapshot!(
         "bridge_session_start_clean_corpus",
-        ctx.replace(&sha, "<sha>")
+        ctx.replace(&sha, "<sha>").replace(&tag, "<tag>")
     );
     // The stale weak instinct was pruned from the file at load.
     let inst = read(&p, ".rune/instincts.md");
