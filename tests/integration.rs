@@ -28,6 +28,10 @@ mod hook_protocol;
 mod layering;
 #[path = "integration/plugin_files.rs"]
 mod plugin_files;
+#[path = "integration/poisoning.rs"]
+mod poisoning;
+#[path = "integration/provenance.rs"]
+mod provenance;
 #[path = "integration/recall.rs"]
 mod recall;
 #[path = "integration/relay.rs"]

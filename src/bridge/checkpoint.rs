@@ -3,6 +3,7 @@
 //! kept). PreCompact writes one automatically from what the bridge knows.
 
 use super::notes::Doc;
+use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::project::Project;
@@ -202,6 +203,15 @@ pub(crate) fn write(
     let text = project.redact(&render(input, g.as_ref(), project.now()));
     let _lock = rune.lock()?;
     rune.write(store::CHECKPOINT, &text)?;
+    let ledger = Ledger::of(project);
+    let r = ledger.record(
+        store::CHECKPOINT,
+        std::slice::from_ref(&text),
+        "checkpoint",
+        project.now(),
+    );
+    // PreCompact writes checkpoints too: a hook says nothing on stderr.
+    provenance::note(r, true);
     Ok((text, g))
 }
 

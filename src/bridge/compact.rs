@@ -6,6 +6,7 @@
 use super::checkpoint::{self, CheckpointInput};
 use super::entries::{heading_of, last_entries, progress_items};
 use super::integrity::{self, Scanner, Status};
+use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
@@ -49,8 +50,9 @@ fn touched_note(project: &Project) -> Option<String> {
 /// progress entry and decisions.
 ///
 /// The sources (checkpoint, progress, decisions) pass the integrity scan first: a source
-/// at or above the block level is not read at all. The instructions are baton's own text;
-/// the resume line is quoted in them only when its source is CLEAN.
+/// at or above the block level is not read at all; an unreviewed one (not written by
+/// baton, `provenance`) is not copied. The instructions are baton's own text; the resume
+/// line is quoted in them only when its source is CLEAN and baton's own.
 pub(crate) fn pre_compact(
     project: &Project,
     trigger: &str,
@@ -58,7 +60,15 @@ pub(crate) fn pre_compact(
 ) -> Result<Option<String>> {
     let rune = Rune::of(project);
     let src = sources(project, &rune)?;
-    let explicit = !src.previous.resume.is_empty() && !is_automatic(&src.previous);
+    // A checkpoint the user or the model wrote through baton is never replaced. One that is
+    // unreviewed (a hand edit, another tool's, a teammate's) or blocked by the integrity scan
+    // is not trusted to stand as the resume point: it is set aside as a resolved archive
+    // (kept on disk, never injected as is) and the automatic one takes its place.
+    let block_at = integrity::block_at(project.config());
+    let explicit = src.written == Written::ByHand { reviewed: true } && src.cp_status < block_at;
+    if matches!(src.written, Written::ByHand { .. }) && !explicit {
+        checkpoint::resolve(project)?;
+    }
     let recap = project.session_recap(Some(session_id).filter(|s| !s.is_empty()));
     let input = if explicit {
         None
@@ -80,7 +90,7 @@ pub(crate) fn pre_compact(
     } else {
         src.progress_status
     };
-    let text = if resume_source == Status::Clean {
+    let text = if resume_source == Status::Clean && !resume.is_empty() {
         format!(
             "Keep this resume point word for word in the summary (baton saved it in {}): {}",
             rune.show(store::CHECKPOINT),
@@ -94,6 +104,18 @@ pub(crate) fn pre_compact(
     };
     // The hook's output stage redacts the instructions (as everything it prints).
     Ok(Some(text))
+}
+
+/// Who wrote the checkpoint that stands before a compaction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Written {
+    None,
+    /// baton, at an earlier compaction.
+    Automatic,
+    /// The user or the model (through `baton bridge checkpoint`: reviewed), or a hand edit.
+    ByHand {
+        reviewed: bool,
+    },
 }
 
 /// Whether a checkpoint was written by baton at a compaction (not by the user or the model).
@@ -190,6 +212,9 @@ fn recap_context(r: &Recap) -> Vec<String> {
 /// What the automatic checkpoint is built from; a source at or above the block level is
 /// left empty (not read).
 struct Sources {
+    /// The checkpoint as it stands: none, baton's automatic one, or one the user or the model
+    /// wrote (reviewed: written through baton; else a hand edit or another tool's).
+    written: Written,
     previous: checkpoint::Parsed,
     progress: Option<String>,
     decisions: Vec<String>,
@@ -208,21 +233,36 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
     };
     let cp_status = status(store::CHECKPOINT)?;
     let progress_status = status(store::PROGRESS)?;
+    // Only what baton wrote is carried into the checkpoint it writes now: an unreviewed
+    // entry copied here would come back as baton's own (provenance), and quoted to the
+    // compaction summary.
+    let ledger = Ledger::of(project);
+    let raw = rune.read(store::CHECKPOINT)?;
+    let written = match &raw {
+        None => Written::None,
+        Some(t) if is_automatic(&checkpoint::parse(t)) => Written::Automatic,
+        Some(t) => Written::ByHand {
+            reviewed: ledger.knows(store::CHECKPOINT, t),
+        },
+    };
     let previous = if cp_status < block_at {
-        rune.read(store::CHECKPOINT)?
+        raw.filter(|t| ledger.knows(store::CHECKPOINT, t))
             .map(|t| checkpoint::parse(&t))
             .unwrap_or_default()
     } else {
         checkpoint::Parsed::default()
     };
     let progress = if progress_status < block_at {
-        last_entries(&rune.path(store::PROGRESS), 1)?.pop()
+        last_entries(&rune.path(store::PROGRESS), 1)?
+            .pop()
+            .filter(|e| ledger.knows(store::PROGRESS, e))
     } else {
         None
     };
     let decisions: Vec<String> = if status(store::DECISIONS)? < block_at {
         last_entries(&rune.path(store::DECISIONS), 3)?
             .iter()
+            .filter(|e| ledger.knows(store::DECISIONS, e))
             .map(|e| heading_of(e).replacen("Decision: ", "", 1))
             .collect()
     } else {
@@ -230,6 +270,7 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
     };
 
     Ok(Sources {
+        written,
         previous,
         progress,
         decisions,
@@ -262,7 +303,20 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
         }
     ));
     let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &line)
+    rune.append(store::SESSION_LOG, &line)?;
+    record_hook_line(project, &line);
+    Ok(())
+}
+
+/// Records a session-log line a hook wrote as baton's own; quietly, as hooks do.
+fn record_hook_line(project: &Project, line: &str) {
+    let r = Ledger::of(project).record(
+        store::SESSION_LOG,
+        &[line.trim().to_string()],
+        "hook",
+        project.now(),
+    );
+    provenance::note(r, true);
 }
 
 /// Appends the compaction summary to the session log as one line.
@@ -274,6 +328,9 @@ pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
     let rune = Rune::of(project);
     let short: String = summary.chars().take(1000).collect();
     let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
+    let line = project.redact(&line);
     let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &project.redact(&line))
+    rune.append(store::SESSION_LOG, &line)?;
+    record_hook_line(project, &line);
+    Ok(())
 }

@@ -1,6 +1,7 @@
 //! `.rune/learnings.jsonl`: structured learnings, append-only. Reads take the latest entry
 //! per key+type; past 100 lines the file is compacted to those winners by atomic rewrite.
 
+use super::provenance::Ledger;
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::redact::Redactor;
@@ -125,6 +126,21 @@ pub(crate) fn append_all(
     }
     fsx::atomic_write(&path, compact(&text).as_bytes(), fsx::PRIVATE_FILE)?;
     Ok(true)
+}
+
+/// Records the lines `append_all` wrote for `items` at `now` in the provenance ledger
+/// (the same serialisation `jsonl::append` wrote; compaction keeps lines verbatim).
+pub(crate) fn record_appended(
+    ledger: &Ledger,
+    red: &Redactor,
+    items: &[Learning],
+    now: DateTime<Utc>,
+) -> Result<()> {
+    let lines: Vec<String> = items
+        .iter()
+        .filter_map(|l| serde_json::to_string(&l.record(red, now)).ok())
+        .collect();
+    ledger.record(store::LEARNINGS, &lines, "learn", now)
 }
 
 /// The compacted file: the winning line per key+type and every line that is not a record

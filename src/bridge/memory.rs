@@ -9,6 +9,7 @@ use super::global;
 use super::instincts;
 use super::integrity::{Report, Status};
 use super::learn;
+use super::provenance::{item_entry, Trust, Verdict};
 use super::store::{self, Rune};
 use crate::core::budget::Section;
 use crate::core::error::Result;
@@ -32,6 +33,10 @@ pub(crate) struct View<'a> {
     pub(crate) now: DateTime<Utc>,
     /// The project's redactor (it also finds the secrets the integrity scan reports).
     pub(crate) red: &'a Redactor,
+    /// Which entries baton wrote (provenance).
+    pub(crate) trust: &'a Trust<'a>,
+    /// The environment (the user-level stores).
+    pub(crate) env: &'a crate::core::ctx::Env,
 }
 
 impl View<'_> {
@@ -54,14 +59,67 @@ impl View<'_> {
         }
     }
 
-    /// A section of `lines` from `file`, its title marked when the file is SUSPICIOUS;
-    /// none without lines.
-    fn section(&self, file: &str, title: &str, lines: &[String], priority: u8) -> Option<Section> {
-        (!lines.is_empty()).then(|| {
-            Section::new(self.mark(file, title.into()), lines.join("\n"), priority)
-                .source(self.rune.show(file))
-        })
+    /// The sections of `lines` from `file`: the reviewed lines under `title` (marked when
+    /// the file is SUSPICIOUS), the unreviewed ones quoted under a title that says so.
+    fn sections(
+        &self,
+        file: &str,
+        title: &str,
+        lines: Vec<(String, Verdict)>,
+        priority: u8,
+    ) -> Vec<Section> {
+        let (ok, not): (Vec<_>, Vec<_>) = lines.into_iter().partition(|(_, v)| v.reviewed());
+        let mut out = Vec::new();
+        if !ok.is_empty() {
+            let body: Vec<String> = ok.into_iter().map(|(l, _)| l).collect();
+            out.push(
+                Section::new(self.mark(file, title.into()), body.join("\n"), priority)
+                    .source(self.rune.show(file)),
+            );
+        }
+        if !not.is_empty() {
+            let origin = |v: &Verdict| match v {
+                Verdict::Unreviewed(o) => o.clone(),
+                Verdict::Reviewed => String::new(),
+            };
+            // One origin for all (a first load, one teammate's pull) is said once.
+            let first = origin(&not[0].1);
+            let shared = not.iter().all(|(_, v)| origin(v) == first);
+            let body: Vec<String> = not
+                .iter()
+                .map(|(l, v)| {
+                    let l = l.trim_start_matches("- ");
+                    if shared {
+                        quote(&format!("- {l}"))
+                    } else {
+                        quote(&format!("- {l} [{}]", origin(v)))
+                    }
+                })
+                .collect();
+            let head = if shared {
+                format!("{title} — ⚠ unreviewed ({first})")
+            } else {
+                format!("{title} — ⚠ unreviewed (not written through baton)")
+            };
+            out.push(
+                Section::new(
+                    self.mark(file, head),
+                    body.join("\n"),
+                    priority.saturating_sub(1),
+                )
+                .source(self.rune.show(file)),
+            );
+        }
+        out
     }
+}
+
+/// `text` as quoted data: every line behind `> `.
+pub(crate) fn quote(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("> {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Entry counts the summary already took.
@@ -87,7 +145,7 @@ pub(crate) fn sections(
     if v.ok(store::DECISIONS) && counts.decisions > 0 {
         out.extend(decisions_section(v)?);
     }
-    out.extend(progress.and_then(|p| progress_section(v, p)));
+    out.extend(progress.map(|p| progress_section(v, p)).unwrap_or_default());
     if v.ok(store::NOTES) {
         out.extend(notes_section(v)?);
     }
@@ -107,9 +165,9 @@ pub(crate) fn sections(
 }
 
 /// Recent conventions: the titles of the last three (the file holds the patterns).
-fn conventions_section(v: &View<'_>) -> Result<Option<Section>> {
+fn conventions_section(v: &View<'_>) -> Result<Vec<Section>> {
     let entries = last_entries(&v.rune.path(store::CONVENTIONS), 3)?;
-    let lines: Vec<String> = entries
+    let lines = entries
         .iter()
         .rev()
         .map(|e| {
@@ -119,23 +177,16 @@ fn conventions_section(v: &View<'_>) -> Result<Option<Section>> {
             if let Some(a) = field(e, "Applies to") {
                 l.push_str(&format!(" — applies to {a}"));
             }
-            l
+            (l, v.trust.verdict(store::CONVENTIONS, e))
         })
         .collect();
-    Ok(Some(
-        Section::new(
-            v.mark(store::CONVENTIONS, "Recent conventions".into()),
-            lines.join("\n"),
-            55,
-        )
-        .source(v.rune.show(store::CONVENTIONS)),
-    ))
+    Ok(v.sections(store::CONVENTIONS, "Recent conventions", lines, 55))
 }
 
 /// Recent decisions: the last three, with what was decided.
-fn decisions_section(v: &View<'_>) -> Result<Option<Section>> {
+fn decisions_section(v: &View<'_>) -> Result<Vec<Section>> {
     let entries = last_entries(&v.rune.path(store::DECISIONS), 3)?;
-    let lines: Vec<String> = entries
+    let lines = entries
         .iter()
         .rev()
         .map(|e| {
@@ -146,36 +197,30 @@ fn decisions_section(v: &View<'_>) -> Result<Option<Section>> {
             if let Some(d) = field(e, "Decision") {
                 l.push_str(&format!(": {d}"));
             }
-            l
+            (l, v.trust.verdict(store::DECISIONS, e))
         })
         .collect();
-    Ok(Some(
-        Section::new(
-            v.mark(store::DECISIONS, "Recent decisions".into()),
-            lines.join("\n"),
-            70,
-        )
-        .source(v.rune.show(store::DECISIONS)),
-    ))
+    Ok(v.sections(store::DECISIONS, "Recent decisions", lines, 70))
 }
 
 /// What the newest progress entry has in progress and blocked.
-fn progress_section(v: &View<'_>, entry: &str) -> Option<Section> {
+fn progress_section(v: &View<'_>, entry: &str) -> Vec<Section> {
+    let verdict = v.trust.verdict(store::PROGRESS, entry);
     let mut lines = Vec::new();
     for (title, label) in [("In Progress", "In progress"), ("Blocked", "Blocked")] {
         for item in progress_items(entry, title) {
-            lines.push(format!("- {label}: {item}"));
+            lines.push((format!("- {label}: {item}"), verdict.clone()));
         }
     }
     let title = format!("Progress as of {}", aged(heading_of(entry), v.now));
-    v.section(store::PROGRESS, &title, &lines, 75)
+    v.sections(store::PROGRESS, &title, lines, 75)
 }
 
 /// Project understanding: the last five items of the notes' active topics, attention
 /// points and follow-ups.
-fn notes_section(v: &View<'_>) -> Result<Option<Section>> {
+fn notes_section(v: &View<'_>) -> Result<Vec<Section>> {
     let Some(text) = v.rune.read(store::NOTES)? else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
     let mut lines = Vec::new();
     for name in ["Active Topics", "Attention Points", "Follow-Up Items"] {
@@ -183,20 +228,38 @@ fn notes_section(v: &View<'_>) -> Result<Option<Section>> {
         if items.is_empty() {
             continue;
         }
-        lines.push(format!("{name}:"));
-        for i in items.iter().skip(items.len().saturating_sub(5)) {
-            lines.push(item_with_age(i, v.now));
+        let shown: Vec<(String, Verdict)> = items
+            .iter()
+            .skip(items.len().saturating_sub(5))
+            .map(|i| {
+                (
+                    item_with_age(i, v.now),
+                    v.trust.verdict(store::NOTES, &item_entry(name, i)),
+                )
+            })
+            .collect();
+        // The label goes with the reviewed items; an unreviewed one carries it inline.
+        if shown.iter().any(|(_, vd)| vd.reviewed()) {
+            lines.push((format!("{name}:"), Verdict::Reviewed));
+        }
+        for (l, vd) in shown {
+            let l = if vd.reviewed() {
+                l
+            } else {
+                format!("{name}: {}", l.trim_start_matches("- "))
+            };
+            lines.push((l, vd));
         }
     }
-    Ok(v.section(store::NOTES, "Project understanding", &lines, 60))
+    Ok(v.sections(store::NOTES, "Project understanding", lines, 60))
 }
 
 /// Task notes (autonomous loops): what worked, failed, is left, and the key context, from
 /// the file's tail.
-fn task_notes_section(v: &View<'_>) -> Result<Option<Section>> {
+fn task_notes_section(v: &View<'_>) -> Result<Vec<Section>> {
     let Some((text, _)) = store::read_tail(&v.rune.path(store::TASK_NOTES), TASK_NOTES_TAIL)?
     else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
     let mut lines = Vec::new();
     for (section, label, last) in [
@@ -207,22 +270,35 @@ fn task_notes_section(v: &View<'_>) -> Result<Option<Section>> {
     ] {
         let items = section_items(&text, section);
         for i in items.iter().skip(items.len().saturating_sub(last)) {
-            lines.push(format!(
-                "{label}: {}",
-                item_with_age(i, v.now).trim_start_matches("- ")
+            lines.push((
+                format!(
+                    "{label}: {}",
+                    item_with_age(i, v.now).trim_start_matches("- ")
+                ),
+                v.trust.verdict(store::TASK_NOTES, &item_entry(section, i)),
             ));
         }
     }
-    Ok(v.section(store::TASK_NOTES, "Task notes", &lines, 65))
+    Ok(v.sections(store::TASK_NOTES, "Task notes", lines, 65))
 }
 
 /// Learnings: the top 5 (confidence, then recency) when there are 10+, else the latest.
-fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Option<Section>> {
+fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
     let Some((text, _)) = store::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL)? else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
     let top = on_file >= 10;
-    let mut recs = learn::latest(&learn::parse(&text));
+    // Each record with the line it came from (its provenance is the line's).
+    let lines_of: Vec<(&str, learn::Record)> = text
+        .lines()
+        .filter_map(|l| {
+            serde_json::from_str::<learn::Record>(l)
+                .ok()
+                .map(|r| (l, r))
+        })
+        .collect();
+    let records: Vec<learn::Record> = lines_of.iter().map(|(_, r)| r.clone()).collect();
+    let mut recs = learn::latest(&records);
     if top {
         recs.sort_by(|a, b| {
             b.confidence
@@ -234,58 +310,82 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Option<Section>> {
         recs.reverse();
     }
     recs.truncate(5);
-    let lines: Vec<String> = recs
+    let lines = recs
         .iter()
         .map(|r| {
             let age = time::parse(&r.ts).map_or_else(|| "undated".into(), |t| store::age(t, v.now));
-            format!(
-                "- {} `{}` ({:.1}, {age}): {}",
-                r.kind, r.key, r.confidence, r.insight
+            let raw = lines_of
+                .iter()
+                .rev()
+                .find(|(_, x)| x == r)
+                .map_or("", |(l, _)| *l);
+            (
+                format!(
+                    "- {} `{}` ({:.1}, {age}): {}",
+                    r.kind, r.key, r.confidence, r.insight
+                ),
+                v.trust.verdict(store::LEARNINGS, raw),
             )
         })
         .collect();
     let title = if top { "Top learnings" } else { "Learnings" };
-    Ok(Some(
-        Section::new(v.mark(store::LEARNINGS, title.into()), lines.join("\n"), 50)
-            .source("baton bridge learnings"),
-    ))
+    let mut out = v.sections(store::LEARNINGS, title, lines, 50);
+    for s in &mut out {
+        s.source = Some("baton bridge learnings".into());
+    }
+    Ok(out)
 }
 
 /// Instincts: the stale ones are pruned (the spec prunes at load), the strongest shown.
-fn instincts_section(v: &View<'_>) -> Result<Option<Section>> {
+fn instincts_section(v: &View<'_>) -> Result<Vec<Section>> {
     let Some(text) = v.rune.read(store::INSTINCTS)? else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
     let text = prune_instincts(v.rune, text, v.now);
-    let lines: Vec<String> = instincts::strongest(&text, 5)
+    let lines = instincts::strongest(&text, 5)
         .iter()
         .map(|e| {
-            format!(
-                "- {}: when {} → {} ({:.1}, {})",
-                e.name(),
-                e.field("Trigger"),
-                e.field("Action"),
-                e.confidence,
-                e.at.map_or_else(|| "undated".into(), |t| store::age(t, v.now))
+            (
+                format!(
+                    "- {}: when {} → {} ({:.1}, {})",
+                    e.name(),
+                    e.field("Trigger"),
+                    e.field("Action"),
+                    e.confidence,
+                    e.at.map_or_else(|| "undated".into(), |t| store::age(t, v.now))
+                ),
+                v.trust.verdict(store::INSTINCTS, &e.text),
             )
         })
         .collect();
-    Ok(v.section(store::INSTINCTS, "Instincts", &lines, 45))
+    Ok(v.sections(store::INSTINCTS, "Instincts", lines, 45))
 }
 
 /// Cross-project instincts from the user-level store `dir`, those this project does not
-/// hold already.
-fn cross_project_instincts(v: &View<'_>, dir: &Path) -> Result<Option<Section>> {
+/// hold already: accepted ones as memory, pending ones as unreviewed data.
+fn cross_project_instincts(v: &View<'_>, dir: &Path) -> Result<Vec<Section>> {
     let local = if v.ok(store::INSTINCTS) {
         v.rune.read(store::INSTINCTS)?.unwrap_or_default()
     } else {
         String::new()
     };
-    let lines = global::for_load(dir, &local, v.red, v.now);
-    Ok((!lines.is_empty()).then(|| {
-        Section::new("Cross-project instincts", lines.join("\n"), 40)
-            .source("~/.local/share/baton/global.jsonl")
-    }))
+    let ledger = global::ledger(v.env);
+    let lines: Vec<(String, Verdict)> = global::for_load(dir, &ledger, &local, v.red, v.now)
+        .into_iter()
+        .map(|(l, accepted)| {
+            let verdict = if accepted {
+                Verdict::Reviewed
+            } else {
+                Verdict::Unreviewed("promoted from other projects, not accepted yet".into())
+            };
+            (l, verdict)
+        })
+        .collect();
+    let mut out = v.sections(store::INSTINCTS, "Cross-project instincts", lines, 40);
+    for s in &mut out {
+        s.source = Some("baton bridge global list".into());
+    }
+    Ok(out)
 }
 
 /// Prunes the stale instincts of `snapshot` (read without the lock) for display, and in the

@@ -12,16 +12,18 @@
 //! | progress.rs | progress.md's reader for other subsystems (the daily report's blocked items) |
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
-//! | integrity.rs, normalize.rs | the poisoning scan (`Scanner`); the text as a reader sees it |
+//! | provenance.rs, review.rs | the ledger of entries baton wrote, trust at load; `baton bridge review` |
+//! | integrity.rs (+ integrity/rules.rs, integrity/checks.rs), normalize.rs | the poisoning scan (`Scanner`): the rule table, the checks no pattern expresses; the text as a reader sees it |
 //! | scan_cache.rs | the per-user cache of scan verdicts (stamps, counts; the findings are the scanner's) |
 //! | detach.rs | detach mode: oracle pending records |
-//! | global.rs | cross-project instinct promotion (user-level store) |
+//! | global.rs | cross-project instinct promotion (user-level store; accepted by the user) |
 //! | status.rs | `baton bridge status` |
 //! | recall_docs.rs | `.rune/` (and the cross-project store) as documents for `baton recall` |
 //!
 //! The files import each other without circles (the layering test checks it): store.rs
-//! imports no sibling, and entries, scan_cache, integrity, global, memory, load and handler
-//! each build only on files before them in that order (and on the leaf files beside them).
+//! imports no sibling, and provenance, entries, scan_cache, integrity, global, memory,
+//! load, review and handler each build only on files before them in that order (and on the
+//! leaf files beside them).
 
 mod checkpoint;
 mod compact;
@@ -38,7 +40,9 @@ mod memory;
 mod normalize;
 mod notes;
 mod progress;
+mod provenance;
 mod recall_docs;
+mod review;
 mod save;
 mod scan_cache;
 mod status;
@@ -148,11 +152,50 @@ pub(crate) enum Command {
     },
     /// Delete pending records older than 24 hours (also done at every session start)
     Cleanup,
+    /// List the memory entries baton did not write (hand edits, teammates' pulls, other
+    /// tools) and accept them: accepted entries load as reviewed
+    Review {
+        /// Accept the entry with this id (the first 6–10 hex digits listed; repeatable)
+        #[arg(long = "accept", value_name = "ID")]
+        accept: Vec<String>,
+        /// Accept every unreviewed entry the integrity scan does not block
+        #[arg(long)]
+        all: bool,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// The cross-project store: instincts seen in two or more projects
+    Global {
+        #[command(subcommand)]
+        action: GlobalAction,
+    },
     /// What the bridge has in this project
     Status {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// `baton bridge global` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum GlobalAction {
+    /// Every promoted instinct, with its id and whether it is accepted
+    List {
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Accept a promoted instinct: every project's sessions get it from now on
+    Accept {
+        /// Its id (the first 6–10 hex digits `list` shows)
+        id: String,
+    },
+    /// Remove a promoted instinct from the user-level store
+    Remove {
+        /// Its id (the first 6–10 hex digits `list` shows)
+        id: String,
     },
 }
 
@@ -227,7 +270,102 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         } => complete_command(project, &session_id, &response_id),
         Command::Cleanup => cleanup_command(project),
         Command::Status { json } => status_command(project, json),
+        Command::Review { accept, all, json } => review_command(project, &accept, all, json),
+        Command::Global { action } => global_command(project, action),
     }
+}
+
+/// `baton bridge global list|accept|remove`.
+fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
+    let env = &project.ctx.env;
+    let dir = global::location(env).ok_or_else(|| {
+        Error::Invalid("global: no home folder for the user-level store (set HOME)".into())
+    })?;
+    let ledger = global::ledger(env);
+    match action {
+        GlobalAction::List { json } => {
+            let all = global::list(&dir, &ledger);
+            if json {
+                io::print_json(&all);
+            } else if all.is_empty() {
+                crate::outln!("No cross-project instincts yet (an instinct saved at confidence ≥ 0.8 in two projects is proposed).");
+            } else {
+                for p in &all {
+                    crate::outln!(
+                        "{}  {}  {}: when {} → {} ({}, {} projects)",
+                        p["id"].as_str().unwrap_or(""),
+                        if p["accepted"] == true {
+                            "accepted"
+                        } else {
+                            "pending "
+                        },
+                        p["name"].as_str().unwrap_or(""),
+                        p["trigger"].as_str().unwrap_or(""),
+                        p["action"].as_str().unwrap_or(""),
+                        p["confidence"],
+                        p["projects"]
+                    );
+                }
+            }
+        }
+        GlobalAction::Accept { id } => {
+            if project.env("CLAUDECODE").is_some() {
+                return Err(Error::Invalid("accepting a cross-project instinct is the user's decision: run `baton bridge global accept` in your own terminal (CLAUDECODE is set)".into()));
+            }
+            let name = global::accept(&dir, &ledger, &id, project.redactor(), project.now())?;
+            crate::outln!(
+                "Accepted `{}`: every project's sessions get it from now on.",
+                project.redact(&name)
+            );
+        }
+        GlobalAction::Remove { id } => {
+            let name = global::remove(&dir, &id)?;
+            crate::outln!(
+                "Removed `{}` from the user-level store.",
+                project.redact(&name)
+            );
+        }
+    }
+    Ok(0)
+}
+
+/// `baton bridge review`: the list, or the acceptance.
+fn review_command(project: &Project, accept: &[String], all: bool, json: bool) -> Result<i32> {
+    let rune = Rune::of(project);
+    if accept.is_empty() && !all {
+        let items = review::unreviewed(project)?;
+        if json {
+            io::print_json(&serde_json::json!({ "unreviewed": items }));
+        } else {
+            io::print(&review::render(&items, &rune));
+        }
+        return Ok(0);
+    }
+    let done = review::accept(project, accept, all)?;
+    if json {
+        io::print_json(&done);
+    } else {
+        crate::outln!(
+            "Accepted {} entr{} in {}: {} as reviewed from now on.{}",
+            done.accepted.len(),
+            if done.accepted.len() == 1 { "y" } else { "ies" },
+            rune.show(""),
+            if done.accepted.len() == 1 {
+                "it loads"
+            } else {
+                "they load"
+            },
+            if done.skipped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " Left out (the integrity scan blocks them; accept each by id if you are sure): {}.",
+                    done.skipped.join(", ")
+                )
+            }
+        );
+    }
+    Ok(0)
 }
 
 /// `baton bridge save`: screen the input, save it, warm the integrity cache, report.
@@ -373,6 +511,14 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
             project.now(),
         )?
     };
+    let ledger = provenance::Ledger::of(project);
+    let r = learn::record_appended(
+        &ledger,
+        project.redactor(),
+        std::slice::from_ref(l),
+        project.now(),
+    );
+    provenance::note(r, false);
     crate::outln!(
         "Learning `{}` ({}) recorded in {}{}.",
         l.key,

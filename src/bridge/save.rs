@@ -6,6 +6,7 @@ use super::instincts::{self, Instinct};
 use super::integrity::{self, Status};
 use super::learn::{self, Learning};
 use super::notes;
+use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
@@ -287,6 +288,17 @@ fn append_entries(
 ) -> Result<()> {
     let now = project.now();
     let clean = |s: String| project.redact(&s);
+    let ledger = Ledger::of(project);
+    // What is appended is recorded as baton's own (the provenance ledger).
+    let appended = |file: &str, text: &str| -> Result<()> {
+        rune.append(file, text)?;
+        let added: Vec<String> = provenance::entries(file, text)
+            .into_iter()
+            .map(|e| e.text)
+            .collect();
+        provenance::note(ledger.record(file, &added, "save", now), false);
+        Ok(())
+    };
     if !input.decisions.is_empty() {
         let text: String = input
             .decisions
@@ -294,7 +306,7 @@ fn append_entries(
             .map(|d| decision_entry(d, now))
             .collect::<Vec<_>>()
             .join("\n");
-        rune.append(store::DECISIONS, &clean(text))?;
+        appended(store::DECISIONS, &clean(text))?;
         saved.decisions = input.decisions.len();
     }
     if !input.conventions.is_empty() {
@@ -304,17 +316,17 @@ fn append_entries(
             .map(|c| convention_entry(c, now))
             .collect::<Vec<_>>()
             .join("\n");
-        rune.append(store::CONVENTIONS, &clean(text))?;
+        appended(store::CONVENTIONS, &clean(text))?;
         saved.conventions = input.conventions.len();
     }
     if let Some(p) = &input.progress {
         let py = python_context(&project.root, p.python.as_ref());
-        rune.append(store::PROGRESS, &clean(progress_entry(p, py, now)))?;
+        appended(store::PROGRESS, &clean(progress_entry(p, py, now)))?;
         saved.progress = Some((p.completed.len(), p.in_progress.len(), p.blocked.len()));
     }
     if let Some(s) = input.summary.as_deref().filter(|s| !s.trim().is_empty()) {
         let line = format!("[{}] — {}", store::stamp(now), one_line(s));
-        rune.append(store::SESSION_LOG, &clean(line))?;
+        appended(store::SESSION_LOG, &clean(line))?;
         saved.session_log = 1;
     }
     if !input.instincts.is_empty() {
@@ -325,7 +337,10 @@ fn append_entries(
             .collect();
         let text = rune.read(store::INSTINCTS)?;
         let (new_text, evicted) = instincts::add(text.as_deref(), &entries);
-        rune.write(store::INSTINCTS, &clean(new_text))?;
+        let new_text = clean(new_text);
+        rune.write(store::INSTINCTS, &new_text)?;
+        let added = ledger.record_added(store::INSTINCTS, text.as_deref(), &new_text, "save", now);
+        provenance::note(added, false);
         saved.instincts = Some((entries.len(), evicted));
     }
     Ok(())
@@ -339,11 +354,15 @@ fn append_notes(
     saved: &mut Saved,
 ) -> Result<()> {
     let now = project.now();
+    let ledger = Ledger::of(project);
     if let Some(n) = &input.notes {
         let text = rune.read(store::NOTES)?;
         let (new_text, added, pruned) = notes::add_notes(text.as_deref(), n, now);
         if added + pruned > 0 {
-            rune.write(store::NOTES, &project.redact(&new_text))?;
+            let new_text = project.redact(&new_text);
+            rune.write(store::NOTES, &new_text)?;
+            let r = ledger.record_added(store::NOTES, text.as_deref(), &new_text, "save", now);
+            provenance::note(r, false);
         }
         saved.notes = Some((added, new_text.lines().count()));
     }
@@ -351,12 +370,17 @@ fn append_notes(
         let text = rune.read(store::TASK_NOTES)?;
         let (new_text, added) = notes::add_task_notes(text.as_deref(), t, now);
         if added > 0 {
-            rune.write(store::TASK_NOTES, &project.redact(&new_text))?;
+            let new_text = project.redact(&new_text);
+            rune.write(store::TASK_NOTES, &new_text)?;
+            let r = ledger.record_added(store::TASK_NOTES, text.as_deref(), &new_text, "save", now);
+            provenance::note(r, false);
         }
         saved.task_notes = Some(added);
     }
     if !input.learnings.is_empty() {
         let compacted = learn::append_all(rune, project.redactor(), &input.learnings, now)?;
+        let r = learn::record_appended(&ledger, project.redactor(), &input.learnings, now);
+        provenance::note(r, false);
         saved.learnings = Some((input.learnings.len(), compacted));
     }
     Ok(())
@@ -376,12 +400,17 @@ fn promote(project: &Project, dir: &Path, given: &[Instinct]) -> Vec<String> {
             )
         })
         .collect();
+    // Proposed for every project; applied to them only once the user accepts it, unless
+    // the config opts in (`bridge.auto_promote`).
+    let ledger = global::ledger(&project.ctx.env);
+    let accept = project.config().bridge.auto_promote.then_some(&ledger);
     global::record(
         dir,
         &project.root,
         &strong,
         project.redactor(),
         project.now(),
+        accept,
     )
     .unwrap_or_default()
 }
@@ -473,7 +502,7 @@ pub(crate) fn report(s: &Saved) -> String {
     }
     if !s.promoted.is_empty() {
         out.push_str(&format!(
-            "- **Cross-project**: promoted to the user-level store (seen in 2+ projects): {}\n",
+            "- **Cross-project**: proposed for every project (seen in 2+ projects): {} — the user accepts it with `baton bridge global accept ID` (`baton bridge global list`)\n",
             s.promoted.join(", ")
         ));
     }

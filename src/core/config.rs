@@ -286,6 +286,12 @@ pub struct Bridge {
     pub commit: bool,
     /// The integrity verdict from which a memory file is not injected at session start.
     pub integrity_block_on: IntegrityBlockOn,
+    /// Committer emails whose commits count as reviewed: a memory entry baton did not
+    /// write itself is trusted when git blame says one of them committed it.
+    pub trusted_committers: Vec<String>,
+    /// Promote instincts seen in two projects to every project without asking (by
+    /// default a promotion waits for `baton bridge global accept`).
+    pub auto_promote: bool,
 }
 
 /// `bridge.integrity_block_on`: the integrity verdict from which a memory file is kept out of
@@ -305,6 +311,8 @@ impl Default for Bridge {
             enabled: true,
             commit: true,
             integrity_block_on: IntegrityBlockOn::Tainted,
+            trusted_committers: Vec::new(),
+            auto_promote: false,
         }
     }
 }

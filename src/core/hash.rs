@@ -16,6 +16,14 @@ pub fn fnv1a_parts(parts: &[&str]) -> u64 {
     })
 }
 
+/// SHA-1 of `bytes` as 40 hex digits (libgit2's collision-detecting SHA-1, as git uses):
+/// for digests that must not be forgeable, unlike FNV, by someone who can choose the text
+/// (the bridge's provenance ledger).
+pub fn sha1_hex(bytes: &[u8]) -> String {
+    git2::Oid::hash_object(git2::ObjectType::Blob, bytes)
+        .map_or_else(|_| format!("fnv-{:016x}", fnv1a(bytes)), |o| o.to_string())
+}
+
 fn step(h: u64, b: u8) -> u64 {
     (h ^ u64::from(b)).wrapping_mul(PRIME)
 }
@@ -31,5 +39,10 @@ mod tests {
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_ne!(fnv1a_parts(&["ab", "c"]), fnv1a_parts(&["a", "bc"]));
         assert_eq!(fnv1a_parts(&["a"]), fnv1a(b"a\0"));
+        // `git hash-object` of "hello\n".
+        assert_eq!(
+            sha1_hex(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
+        );
     }
 }

@@ -64,6 +64,17 @@ fn checkpoint_and_invariants_reach_the_model_and_survive_a_compaction() {
         first.body.contains("never edit an applied migration"),
         "no invariants in the first request"
     );
+    // Memory arrives inside the frame; the invariants, written by hand, as unreviewed data
+    // (#14), while the checkpoint baton wrote is the protected resume point.
+    assert!(first.body.contains("⟦memory "), "no memory frame");
+    assert!(
+        first.body.contains("Active invariants — ⚠ unreviewed"),
+        "hand-written invariants not marked unreviewed"
+    );
+    assert!(
+        first.body.contains("**Resume**: CONTINUE-E2E-RESUME-POINT"),
+        "the checkpoint baton wrote is not the resume point"
+    );
 
     // Compact that conversation: PreCompact writes a new checkpoint from what baton knows.
     let before = fs::read_to_string(sandbox.project.join(".rune/checkpoint.md")).unwrap();

@@ -238,7 +238,9 @@ fn fixtures(kind: &str) -> Vec<(String, String)> {
 fn every_poisoned_file_is_flagged_on_every_poisoned_line() {
     // file → (rule, expected status, lines flagged with that rule)
     let expected: &[(&str, &str, &str, usize)] = &[
-        ("base64-run.md", "base64-run", "SUSPICIOUS", 2),
+        // The second run decodes to "run this: rm -rf / …": the file was SUSPICIOUS (a long
+        // run) until encoded payloads were decoded and scanned (#14); now it is TAINTED.
+        ("base64-run.md", "base64-run", "TAINTED", 2),
         ("bidi-control.md", "bidi-control", "TAINTED", 3),
         ("download-to-shell.md", "download-to-shell", "TAINTED", 8),
         ("exfiltration.md", "exfiltration", "TAINTED", 6),
@@ -552,6 +554,8 @@ fn invariants_json_and_match() {
 fn pre_tool_use_on_a_guarded_file_adds_the_rule() {
     let p = Project::new();
     p.write(".rune/INVARIANTS.md", INVARIANTS);
+    // Accepted (provenance): the rules come as they are.
+    assert_eq!(bridge(&p, &["review", "--all"], "").code, 0);
     // The fixture edits CWD/src/lib.rs.
     let out = p.hook("PreToolUse", p.event("PreToolUse").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
@@ -708,6 +712,8 @@ fn the_integrity_cache_sees_an_edit_that_restores_the_mtime() {
     for (name, text) in fixtures("clean") {
         p.write(&format!(".rune/{name}"), &text);
     }
+    // Reviewed: the only message left to see is the integrity scan's.
+    assert_eq!(bridge(&p, &["review", "--all"], "").code, 0);
     std::thread::sleep(std::time::Duration::from_millis(1100));
     let first = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     assert!(first.json().get("systemMessage").is_none(), "{first:?}");
@@ -857,7 +863,7 @@ fn an_instinct_strong_in_two_projects_is_promoted_and_shown_elsewhere() {
         &[("XDG_DATA_HOME", &xdg)],
     );
     assert!(
-        out.stdout.contains("- **Cross-project**: promoted to the user-level store (seen in 2+ projects): Format before commit\n"),
+        out.stdout.contains("- **Cross-project**: proposed for every project (seen in 2+ projects): Format before commit — the user accepts it with `baton bridge global accept ID`"),
         "{out:?}"
     );
     let global = std::fs::read_to_string(data.path().join("baton/global.jsonl")).unwrap();
@@ -871,6 +877,30 @@ fn an_instinct_strong_in_two_projects_is_promoted_and_shown_elsewhere() {
         ".rune/session-log.md",
         "# Session Log\n[2026-11-29 10:00] — started\n",
     );
+    let out = c.run(
+        &["hook", "SessionStart"],
+        c.event("SessionStart").as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", &root_str(&c)),
+            ("XDG_DATA_HOME", &xdg),
+        ],
+    );
+    // Proposed, not accepted (#14): shown elsewhere only as unreviewed data.
+    let ctx = context(&out);
+    assert!(
+        ctx.contains(
+            "## Cross-project instincts — ⚠ unreviewed (promoted from other projects, not accepted yet)\n> - Format before commit: when before every commit → "
+        ),
+        "{ctx}"
+    );
+    let env = [("XDG_DATA_HOME", xdg.as_str())];
+    let listed = c
+        .run(&["bridge", "global", "list", "--json"], b"", &env)
+        .json();
+    assert_eq!(listed[0]["accepted"], false, "{listed}");
+    let id = listed[0]["id"].as_str().unwrap().to_string();
+    let out = c.run(&["bridge", "global", "accept", &id], b"", &env);
+    assert_eq!(out.code, 0, "{out:?}");
     let out = c.run(
         &["hook", "SessionStart"],
         c.event("SessionStart").as_bytes(),
@@ -896,6 +926,14 @@ fn an_instinct_strong_in_two_projects_is_promoted_and_shown_elsewhere() {
         ],
     );
     assert!(!context(&out).contains("Cross-project"), "{out:?}");
+    // Removed, it is gone everywhere.
+    let out = c.run(&["bridge", "global", "remove", &id], b"", &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        c.run(&["bridge", "global", "list", "--json"], b"", &env)
+            .json(),
+        serde_json::json!([])
+    );
 }
 
 #[test]
@@ -1015,6 +1053,8 @@ fn session_start_over_an_ordinary_folder() {
         ".rune/instincts.md",
         "# Instincts\n\n## [2026-09-01] Instinct: Old hunch\n\n**Trigger:** when x\n**Action:** do y\n**Confidence:** 0.3\n**Evidence:** once\n\n## [2026-11-20] Instinct: Batch writes\n\n**Trigger:** inserting more than 100 rows\n**Action:** use one transaction per 500 rows\n**Confidence:** 0.8\n**Evidence:** the busy timeout in the migration\n",
     );
+    // Written by hand, accepted by the user: the memory as a reviewed project sees it.
+    assert_eq!(bridge(&p, &["review", "--all"], "").code, 0);
     let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     let ctx = context(&out);
@@ -1028,9 +1068,17 @@ fn session_start_over_an_ordinary_folder() {
         .chars()
         .take(7)
         .collect();
+    // The frame's tag is a digest of what is inside, the repository's commit included.
+    let tag: String = ctx
+        .split("⟦memory ")
+        .nth(1)
+        .unwrap_or("")
+        .chars()
+        .take(8)
+        .collect();
     insta::assert_snapshot!(
         "bridge_session_start_clean_corpus",
-        ctx.replace(&sha, "<sha>")
+        ctx.replace(&sha, "<sha>").replace(&tag, "<tag>")
     );
     // The stale weak instinct was pruned from the file at load.
     let inst = read(&p, ".rune/instincts.md");
@@ -1230,6 +1278,14 @@ fn pre_compact_never_quotes_or_copies_a_tainted_source() {
     );
     // Decisions are clean: still copied.
     assert!(cp.contains("One budget for injected context"), "{cp}");
+    // The untrusted checkpoint is set aside, not lost.
+    let aside: Vec<String> = std::fs::read_dir(p.root.join(".rune"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|f| f.to_string_lossy().ends_with(".resolved.md"))
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    assert!(aside.iter().any(|t| t.contains("Evil doing")), "{aside:?}");
 
     // A SUSPICIOUS checkpoint is copied, but its resume line is not quoted to the summary.
     let q = Project::new();
@@ -1237,6 +1293,8 @@ fn pre_compact_never_quotes_or_copies_a_tainted_source() {
     let cp =
         read(&q, ".rune/checkpoint.md").replace("Continue Phase 2", "Continue\u{200B} Phase 2");
     q.write(".rune/checkpoint.md", &cp);
+    // The hand edit is accepted (unreviewed, it would not be copied at all).
+    assert_eq!(bridge(&q, &["review", "--all"], "").code, 0);
     let out = q.hook("PreCompact", q.event("PreCompact").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!out.stdout.contains("Phase 2"), "{out:?}");
@@ -1251,6 +1309,8 @@ fn huge_checkpoint_fields_cannot_blow_the_protected_sections() {
         ".rune/checkpoint.md",
         &format!("# Checkpoint — 2026-11-30 09:00 {long}\n\n## Current Git State\n- Branch: {long}\n- Last commit: {long}\n\n## Resume Command\n{long}\n"),
     );
+    // Accepted, so that it is the protected checkpoint section.
+    assert_eq!(bridge(&p, &["review", "--all"], "").code, 0);
     let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     let ctx = context(&out);

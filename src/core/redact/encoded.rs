@@ -205,6 +205,15 @@ const SEXTETS: [u8; 256] = {
     t
 };
 
+/// `s` decoded as base64, when the whole of it decodes to text.
+pub(super) fn base64_text(s: &[u8]) -> Option<String> {
+    let mut out = Vec::new();
+    let mut check = TextCheck::default();
+    (base64(s, &mut check, &mut out) && check.done())
+        .then(|| String::from_utf8(out).ok())
+        .flatten()
+}
+
 /// Decodes base64 (either alphabet, padding optional) onto `out`; `false` at the first
 /// byte that is not text.
 fn base64(s: &[u8], check: &mut TextCheck, out: &mut Vec<u8>) -> bool {

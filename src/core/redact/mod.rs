@@ -255,6 +255,26 @@ pub fn redact(text: &str) -> Redacted {
     Redactor::builtin().redact(text)
 }
 
+/// The runs of `text` (16 or more base64 or hex characters) that decode to text, with
+/// their ranges: the decoder the redactor uses, for scanners that look inside encodings
+/// (the bridge's integrity scan).
+pub fn decoded_runs(text: &str) -> Vec<(Range<usize>, String)> {
+    encoded::runs(text)
+        .into_iter()
+        .map(|e| (e.range, e.text))
+        .collect()
+}
+
+/// `s` decoded as base64 (either alphabet, padding optional), when that is text.
+pub fn base64_text(s: &str) -> Option<String> {
+    encoded::base64_text(s.as_bytes())
+}
+
+/// `text` with its `%XX` escapes of printable ASCII decoded; `None` when it has none.
+pub fn percent_decoded(text: &str) -> Option<String> {
+    View::decoded(text).map(|v| v.text.into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
