@@ -90,6 +90,11 @@ where
         }
     } else {
         install_cli_panic_hook();
+        // datarim's kill switch wins before argument parsing: `baton handoff write` with
+        // DATARIM_DISABLE_SESSION_HANDOFF=1 exits 0 even on arguments clap would refuse.
+        if handoff::write_switched_off(&args, &Ctx::from_process()) {
+            return 0;
+        }
     }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,

@@ -1,6 +1,6 @@
 //! The minimal artefact PreCompact (trigger `auto`) saves, so that an unplanned compaction
 //! still leaves a handoff: Layer 1 from git, Layer 2 from `datarim/tasks.md`'s Active
-//! section, Layer 3 from the audit trail's changed files (when an audit session is current)
+//! section with each task's stage snapshot (`datarim/snapshots/{TASK-ID}.snapshot.md`), Layer 3 from the audit trail's changed files (when an audit session is current)
 //! and `git status`, under a fresh id, `captured_by: agent`.
 //!
 //! Nothing in it is the agent's word, so any line that happens to hold a claim keyword (a
@@ -9,6 +9,7 @@
 use super::body;
 use super::resume_block;
 use super::session;
+use super::snapshot::{self, Snapshot};
 use super::writer::{self, Request};
 use crate::core::error::Result;
 use crate::core::fsx;
@@ -36,7 +37,7 @@ pub(crate) fn request(
     // before this one on the same PreCompact may have written into the work tree (the
     // bridge's automatic checkpoint), and Layer 1 is the state at the save.
     let state = git::state(&project.root)?;
-    let tasks = ActiveTasks::read(project);
+    let tasks = ActiveTasks::read(project, &[]);
     let recap = project.session_recap(Some(session_id).filter(|s| !s.is_empty()));
     let mut touched = project.session_changes();
     for f in recap.iter().flat_map(|r| r.files.iter()) {
@@ -68,10 +69,11 @@ pub(crate) fn request(
 }
 
 /// A draft body for `/baton:dr-save`: the same git and task facts, with the layers only the
-/// agent can write marked for it.
-pub(crate) fn draft(project: &Project) -> Result<String> {
+/// agent can write marked for it. `extra` are task ids not in tasks.md's Active section
+/// whose snapshots Layer 2 carries too.
+pub(crate) fn draft(project: &Project, extra: &[String]) -> Result<String> {
     let state = project.git()?;
-    let tasks = ActiveTasks::read(project);
+    let tasks = ActiveTasks::read(project, extra);
     Ok(tag_claims(&render_body(
         &project.root,
         state,
@@ -81,22 +83,36 @@ pub(crate) fn draft(project: &Project) -> Result<String> {
     )))
 }
 
-/// The active tasks of `datarim/tasks.md`.
+/// The active tasks of `datarim/tasks.md`, and their stage snapshots.
 struct ActiveTasks {
     /// Whether the project has a `datarim/tasks.md` at all.
     has_tasks_md: bool,
     /// The task lines of its `## Active` section.
     lines: Vec<String>,
+    /// The snapshots of those tasks (and of the extra ones asked for), where present.
+    snapshots: Vec<Snapshot>,
 }
 
 impl ActiveTasks {
-    fn read(project: &Project) -> ActiveTasks {
+    /// tasks.md's Active section; the snapshots of its task ids and of `extra`.
+    fn read(project: &Project, extra: &[String]) -> ActiveTasks {
         let tasks_md = fsx::read_limited(&project.path("datarim/tasks.md"), fsx::Limit::DOCUMENT)
             .ok()
             .flatten();
+        let lines = tasks_md.as_deref().map(active_lines).unwrap_or_default();
+        let mut ids = resume_block::task_ids(&lines.join("\n"));
+        for t in extra {
+            if !ids.contains(t) {
+                ids.push(t.clone());
+            }
+        }
         ActiveTasks {
             has_tasks_md: tasks_md.is_some(),
-            lines: tasks_md.as_deref().map(active_lines).unwrap_or_default(),
+            lines,
+            snapshots: ids
+                .iter()
+                .filter_map(|id| snapshot::read(project, id))
+                .collect(),
         }
     }
 }
@@ -235,7 +251,11 @@ fn tasks_layer(tasks: &ActiveTasks, recap: Option<&Recap>) -> String {
             t.status.as_str()
         ));
     }
-    if tasks.lines.is_empty() && open.is_empty() {
+    for s in &tasks.snapshots {
+        out.push('\n');
+        out.push_str(&s.text);
+    }
+    if tasks.lines.is_empty() && open.is_empty() && tasks.snapshots.is_empty() {
         out.push_str(if tasks.has_tasks_md {
             "No active tasks listed in datarim/tasks.md.\n"
         } else {
@@ -336,6 +356,7 @@ mod tests {
         let tasks = ActiveTasks {
             has_tasks_md: true,
             lines: vec!["- AB-0001 · x\u{1b}[2J".into()],
+            snapshots: vec![],
         };
         let text = render_body(
             Path::new("/r"),
@@ -370,6 +391,7 @@ mod tests {
         let tasks = ActiveTasks {
             has_tasks_md: true,
             lines: vec!["- A-0001 · wip · P1 · L1 · Get CI passing".into()],
+            snapshots: vec![],
         };
         let text = tag_claims(&render_body(
             Path::new("/r"),

@@ -72,7 +72,12 @@ pub(crate) fn is_tagged(line: &str) -> bool {
 /// `non-verified:` and `reassumed:` are not tags; `(verified:`, `` `verified:` `` and
 /// `**assumed:**` are.
 pub(crate) fn has_tag(line: &str, tag: &str) -> bool {
-    line.match_indices(tag).any(|(at, _)| {
+    tag_positions(line, tag).next().is_some()
+}
+
+/// The byte offsets in `line` where `tag` occurs at the start of a word (see `has_tag`).
+pub(crate) fn tag_positions<'a>(line: &'a str, tag: &'a str) -> impl Iterator<Item = usize> + 'a {
+    line.match_indices(tag).map(|(at, _)| at).filter(|&at| {
         line[..at]
             .chars()
             .next_back()

@@ -113,7 +113,12 @@ pub(crate) fn run(args: &[String], project: &Project) -> i32 {
     };
     let verdict = validate::check_file(&path, expected.as_deref(), mode);
     match &verdict {
-        Verdict::Ok { blocks } => crate::outln!("ok: {} ({blocks} block(s))", path.display()),
+        Verdict::Ok { blocks, warnings } => {
+            crate::outln!("ok: {} ({blocks} block(s))", path.display());
+            for w in warnings {
+                eprintln!("baton handoff check: warning: {w}");
+            }
+        }
         Verdict::Missing => eprintln!("baton handoff check: no artefact at {}", path.display()),
         Verdict::Malformed(problems) => {
             for p in problems {

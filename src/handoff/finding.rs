@@ -3,6 +3,14 @@
 //! because both checkers produce findings — `heads` (Layer 1's `HEAD:` lines) and `reverify`
 //! (Layer 3's paths, `verified:` SHAs) — and `reverify` calls `heads`.
 
+impl Kind {
+    /// Whether the finding says part of the saved state no longer holds (OK and the
+    /// content-landing evidence do not).
+    pub(crate) fn is_problem(self) -> bool {
+        !matches!(self, Kind::Ok | Kind::ContentLanded)
+    }
+}
+
 /// What a finding says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -13,6 +21,9 @@ pub(crate) enum Kind {
     RepoMissing,
     FileMissing,
     ClaimUnverified,
+    /// Evidence beside a CLAIM-UNVERIFIED: the claimed commit's files landed under another
+    /// SHA (a squash merge), so the work is not lost. Not a problem of its own.
+    ContentLanded,
 }
 
 impl Kind {
@@ -26,6 +37,7 @@ impl Kind {
             Kind::RepoMissing => "REPO-MISSING",
             Kind::FileMissing => "FILE-MISSING",
             Kind::ClaimUnverified => "CLAIM-UNVERIFIED",
+            Kind::ContentLanded => "CONTENT-LANDED",
         }
     }
 }

@@ -2,9 +2,11 @@
 //! `repo:` and `branch:` before it; no repo means the project root) must still exist
 //! (SHA-MISSING) and be the current HEAD (OK) or an ancestor of it (STALE: the branch moved
 //! on), else NOT-ANCESTOR; another branch checked out is STALE; a repo that is gone is
-//! REPO-MISSING.
+//! REPO-MISSING. Where the repository has an `origin/main` (see `upstream`), the saved HEAD
+//! is measured against it too: STALE when `origin/main` has commits the saved HEAD lacks.
 
 use super::finding::{Finding, Kind};
+use super::upstream;
 use git2::{Oid, Repository};
 use regex::Regex;
 use std::collections::HashMap;
@@ -101,7 +103,7 @@ impl Repos {
 /// One finding per `HEAD:` entry of a Layer 1 text, and the repositories they name.
 pub(crate) fn check_layer1(repos: &mut Repos, layer1: &str) -> (Vec<Finding>, Vec<PathBuf>) {
     let list = entries(layer1);
-    let findings = list.iter().map(|e| check_head(repos, e)).collect();
+    let findings = list.iter().flat_map(|e| check_head(repos, e)).collect();
     let paths = list
         .iter()
         .map(|e| repos.resolve(e.repo.as_deref()))
@@ -109,32 +111,40 @@ pub(crate) fn check_layer1(repos: &mut Repos, layer1: &str) -> (Vec<Finding>, Ve
     (findings, paths)
 }
 
-fn check_head(repos: &mut Repos, e: &Entry) -> Finding {
+/// The findings of one `HEAD:` entry: against the local HEAD, then against `origin/main`.
+fn check_head(repos: &mut Repos, e: &Entry) -> Vec<Finding> {
     let sha = e.sha.clone().unwrap_or_default();
     let path = repos.resolve(e.repo.as_deref());
     let where_ = e.repo.as_deref().unwrap_or(".");
     if !path.exists() {
-        return Finding::new(
+        return vec![Finding::new(
             Kind::RepoMissing,
             format!("repo {where_} (Layer 1) does not exist here"),
-        );
+        )];
     }
     let Some(repo) = repos.get(&path) else {
-        return Finding::new(
+        return vec![Finding::new(
             Kind::RepoMissing,
             format!("repo {where_} (Layer 1) is not a git repository"),
-        );
+        )];
     };
     let Ok(saved) = repo
         .revparse_single(&sha)
         .and_then(|o| o.peel_to_commit())
         .map(|c| c.id())
     else {
-        return Finding::new(
+        return vec![Finding::new(
             Kind::ShaMissing,
             format!("HEAD {sha} of repo {where_} (Layer 1) is not in the repository"),
-        );
+        )];
     };
+    let mut out = vec![against_head(repo, where_, saved, e.branch.as_deref())];
+    out.extend(against_main(repo, where_, saved));
+    out
+}
+
+/// The saved HEAD against the HEAD checked out now.
+fn against_head(repo: &Repository, where_: &str, saved: Oid, branch: Option<&str>) -> Finding {
     let head = repo.head().ok();
     let now_branch = head
         .as_ref()
@@ -150,7 +160,7 @@ fn check_head(repos: &mut Repos, e: &Entry) -> Finding {
         );
     };
     let moved = commit_moved(repo, where_, saved, now);
-    let switched = branch_moved(e.branch.as_deref(), now_branch.as_deref());
+    let switched = branch_moved(branch, now_branch.as_deref());
     match (moved, switched) {
         (None, None) => Finding::new(
             Kind::Ok,
@@ -166,6 +176,55 @@ fn check_head(repos: &mut Repos, e: &Entry) -> Finding {
     }
 }
 
+/// The saved HEAD against `origin/main`, when the repository has one: STALE when
+/// `origin/main` has commits the saved HEAD lacks (it moved on since the save, or the two
+/// diverged); OK when it is the saved HEAD or behind it (the saved work is not on it yet).
+fn against_main(repo: &Repository, where_: &str, saved: Oid) -> Option<Finding> {
+    let main = upstream::main(repo)?;
+    let name = &main.name;
+    let at = main.commit;
+    let finding = if at == saved {
+        Finding::new(
+            Kind::Ok,
+            format!(
+                "repo {where_}: {name} is at the saved HEAD {}",
+                short(saved)
+            ),
+        )
+    } else if repo.graph_descendant_of(saved, at).unwrap_or(false) {
+        Finding::new(
+            Kind::Ok,
+            format!(
+                "repo {where_}: the saved HEAD {} is {} commit(s) ahead of {name} ({}): that work is not on {name} (as of the last fetch)",
+                short(saved),
+                upstream::commits_between(repo, at, saved),
+                short(at)
+            ),
+        )
+    } else if repo.graph_descendant_of(at, saved).unwrap_or(false) {
+        Finding::new(
+            Kind::Stale,
+            format!(
+                "repo {where_}: {name} moved from the saved HEAD {} to {} ({} commit(s) since the save, as of the last fetch)",
+                short(saved),
+                short(at),
+                upstream::commits_between(repo, saved, at)
+            ),
+        )
+    } else {
+        Finding::new(
+            Kind::Stale,
+            format!(
+                "repo {where_}: {name} is at {}, which the saved HEAD {} does not contain ({} commit(s) on {name} not in the saved state, as of the last fetch)",
+                short(at),
+                short(saved),
+                upstream::commits_between(repo, saved, at)
+            ),
+        )
+    };
+    Some(finding)
+}
+
 /// How HEAD moved since the save: `None` when it is the saved commit, STALE when it descends
 /// from it, NOT-ANCESTOR otherwise.
 fn commit_moved(repo: &Repository, where_: &str, saved: Oid, now: Oid) -> Option<Finding> {
@@ -178,7 +237,7 @@ fn commit_moved(repo: &Repository, where_: &str, saved: Oid, now: Oid) -> Option
                 "repo {where_}: HEAD moved from {} to {} ({} commit(s) since the save)",
                 short(saved),
                 short(now),
-                commits_between(repo, saved, now)
+                upstream::commits_between(repo, saved, now)
             ),
         ))
     } else {
@@ -207,16 +266,6 @@ fn branch_moved(saved: Option<&str>, now: Option<&str>) -> Option<String> {
 
 fn short(oid: Oid) -> String {
     oid.to_string().chars().take(10).collect()
-}
-
-fn commits_between(repo: &Repository, from: Oid, to: Oid) -> String {
-    let count = || -> Result<usize, git2::Error> {
-        let mut walk = repo.revwalk()?;
-        walk.push(to)?;
-        walk.hide(from)?;
-        Ok(walk.take(10_000).count())
-    };
-    count().map_or_else(|_| "some".into(), |n| n.to_string())
 }
 
 #[cfg(test)]

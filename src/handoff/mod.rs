@@ -5,8 +5,10 @@
 //! `writer` saves (`frontmatter` and `body` are the two halves of a block, `session` the ids
 //! and paths), `validate` checks (`check_cli` reads its datarim-style arguments),
 //! `resume_block` renders what the user copies, `replay` resumes after `reverify` (with
-//! `heads` for Layer 1) has re-checked the saved claims into `finding`s, `auto` builds the
-//! artefact PreCompact saves and the draft body, `stale` is the stale-runtime advisory,
+//! `heads` for Layer 1 and `upstream` for `origin/main`) has re-checked the saved claims
+//! into `finding`s, `auto` builds the
+//! artefact PreCompact saves and the draft body (with `snapshot`, datarim's per-task stage
+//! snapshots, in Layer 2), `stale` is the stale-runtime advisory,
 //! `handler` wires SessionStart and PreCompact.
 
 mod auto;
@@ -21,7 +23,9 @@ mod replay;
 mod resume_block;
 mod reverify;
 mod session;
+mod snapshot;
 mod stale;
+mod upstream;
 mod validate;
 mod writer;
 
@@ -35,6 +39,7 @@ use crate::core::fsx;
 use crate::core::io::{self, Stdin};
 use crate::core::project::Project;
 use crate::core::time;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -123,7 +128,8 @@ pub(crate) enum Command {
         session_id: Option<String>,
     },
     /// Advisory: did a commit range change shipped files (default scripts/lib/*.sh,
-    /// skills/*/SKILL.md)? Exit 0 (advisory or silent), 3 git failed (fail-open)
+    /// skills/*/SKILL.md)? Exit 0 (advisory or silent), 3 git failed (fail-open), 2 usage
+    /// (an empty --repo or --range, a repo folder that does not exist)
     StaleRuntime {
         /// The repository to inspect
         #[arg(long, value_name = "PATH", default_value = ".")]
@@ -137,15 +143,52 @@ pub(crate) enum Command {
     },
     /// Print a fresh session id (SESSION-YYYYMMDD-HHMMSS, now, not taken yet)
     NewId,
-    /// Print a draft 5-layer body from the repository (git state, datarim/tasks.md, git
-    /// status) for the agent to complete before `write`
-    Draft,
+    /// Print a draft 5-layer body from the repository (git state, datarim/tasks.md with each
+    /// active task's datarim/snapshots/TASK-ID.snapshot.md, git status) for the agent to
+    /// complete before `write`
+    Draft {
+        /// Also a task not listed in datarim/tasks.md's Active section (its snapshot, when
+        /// there is one, goes into Layer 2); repeatable
+        #[arg(long = "task", value_name = "TASK-ID")]
+        tasks: Vec<String>,
+    },
     /// The saved sessions of this project, newest first
     Status {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Whether `args` (the whole command line, program name first) are `baton [--root R] handoff
+/// [--root R] write …` while the kill switch is on. datarim's writer checks its switch before
+/// it reads a single argument, so a switched-off save exits 0 whatever it was given, even a
+/// flag it does not know; clap would exit 2 on that before `write` ran. The CLI asks this
+/// before clap parses anything.
+pub(crate) fn write_switched_off(args: &[OsString], ctx: &Ctx) -> bool {
+    if ctx.env.var(KILL_SWITCH).as_deref() != Some("1") {
+        return false;
+    }
+    let mut words = Vec::new();
+    let mut it = args.iter().skip(1);
+    while let Some(a) = it.next() {
+        match a.to_str() {
+            Some("--root") => {
+                it.next();
+            }
+            Some(s) if s.starts_with("--root=") => {}
+            Some(s) if !s.starts_with('-') && words.len() < 2 => words.push(s),
+            _ => break,
+        }
+        if words.len() == 2 {
+            break;
+        }
+    }
+    if words == ["handoff", "write"] {
+        eprintln!("baton handoff write: {KILL_SWITCH}=1: handoff is switched off; nothing written");
+        return true;
+    }
+    false
 }
 
 /// Runs a `baton handoff` command; returns the exit code.
@@ -156,7 +199,8 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Check { args } => Ok(check_cli::run(&args, project)),
         Command::Continue { session_id } => replay::run(session_id.as_deref(), project),
         Command::StaleRuntime { repo, range, quiet } => Ok(stale::run(
-            &project.ctx.cwd.join(repo),
+            &project.ctx.cwd,
+            &repo,
             &range,
             quiet,
             &project.config().handoff.stale_runtime_globs,
@@ -166,8 +210,17 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             crate::outln!("{}", writer::next_free_id(&dir, project.now()));
             Ok(0)
         }
-        Command::Draft => {
-            crate::out!("{}", project.redact(&auto::draft(project)?));
+        Command::Draft { tasks } => {
+            for t in &tasks {
+                if !resume_block::is_task_id(t) {
+                    return Err(Error::InvalidId {
+                        what: "task id",
+                        value: t.clone(),
+                        reason: "must look like TUNE-0420: 2 to 10 capitals, a dash, 4 digits",
+                    });
+                }
+            }
+            crate::out!("{}", project.redact(&auto::draft(project, &tasks)?));
             Ok(0)
         }
         Command::Status { json } => {

@@ -1,9 +1,14 @@
-//! `baton handoff continue`: validate, re-verify, then replay the newest block.
+//! `baton handoff continue`: validate, re-verify, then replay the newest block in datarim's
+//! replay-prompt form: the re-verification findings first, then the recommended next
+//! command, one instruction line, and `done before:` over the saved body, where each
+//! `verified:` tag no check confirmed reads `unverified:`.
 //!
 //! Without an id it lists the saved sessions and exits 2: in a shared workspace the newest
-//! session may be another agent's, so it never guesses.
+//! session may be another agent's, so it never guesses. A TASK-ID (`TUNE-0420`) instead of a
+//! session id resumes the newest session whose newest block lists that task as active: the
+//! user named the work, so nothing is guessed.
 
-use super::finding::Kind;
+use super::body;
 use super::frontmatter;
 use super::resume_block;
 use super::reverify;
@@ -24,6 +29,8 @@ pub(crate) struct Summary {
     pub(crate) captured_by: String,
     pub(crate) recommended_next: String,
     pub(crate) next_action: String,
+    /// The newest block's `active_tasks:`.
+    pub(crate) active_tasks: Vec<String>,
     pub(crate) blocks: usize,
 }
 
@@ -49,6 +56,11 @@ pub(crate) fn summary(dir: &Path, id: &str) -> Option<Summary> {
         captured_by: get("captured_by"),
         recommended_next: get("recommended_next"),
         next_action: get("next_action"),
+        active_tasks: fields
+            .lists
+            .get("active_tasks")
+            .cloned()
+            .unwrap_or_default(),
         blocks: with_front.len(),
     })
 }
@@ -98,25 +110,22 @@ pub(crate) fn render_list(
     out
 }
 
-/// Runs `baton handoff continue [ID]`.
-pub(crate) fn run(id: Option<&str>, project: &Project) -> Result<i32> {
+/// Runs `baton handoff continue [ID | TASK-ID]`.
+pub(crate) fn run(arg: Option<&str>, project: &Project) -> Result<i32> {
     let dir = session::sessions_dir(project);
-    let Some(id) = id else {
+    let Some(arg) = arg else {
         return Ok(list_and_ask(project, &dir));
     };
-    session::validate_id(id)?;
-    let path = session::artefact_path(&dir, id);
+    let Some((id, resolved)) = resolve(arg, &dir)? else {
+        return Ok(1);
+    };
+    let path = session::artefact_path(&dir, &id);
     let shown = session::display_path(&project.root, &path);
-    match validate::check_file(&path, Some(id), Mode::Light) {
+    match validate::check_file(&path, Some(&id), Mode::Light) {
         Verdict::Missing => {
-            let others = session::list(&dir);
             eprintln!(
                 "baton handoff continue: no saved session {id} at {shown}; saved here: {}",
-                if others.is_empty() {
-                    "none".to_string()
-                } else {
-                    others.join(", ")
-                }
+                names_or_none(&session::list(&dir))
             );
             return Ok(1);
         }
@@ -136,12 +145,56 @@ pub(crate) fn run(id: Option<&str>, project: &Project) -> Result<i32> {
             std::io::Error::from(std::io::ErrorKind::NotFound),
         )
     })?;
-    let notes = validate::check_text(&text, Some(id), Mode::Strict);
+    let notes = validate::check_text(&text, Some(&id), Mode::Strict);
+    let replay = render_replay(&project.root, &shown, &text, &notes);
     crate::out!(
         "{}",
-        project.redact(&render_replay(&project.root, &shown, &text, &notes))
+        project.redact(&format!("{}{replay}", resolved.unwrap_or_default()))
     );
     Ok(0)
+}
+
+/// The session `arg` names: a session id as it is, a TASK-ID as the newest session listing
+/// it (with the line that says so); `None` (reported on stderr) when no session lists the
+/// task.
+fn resolve(arg: &str, dir: &Path) -> Result<Option<(String, Option<String>)>> {
+    if session::is_session_id(arg) {
+        return Ok(Some((arg.to_string(), None)));
+    }
+    if !resume_block::is_task_id(arg) {
+        return Err(Error::InvalidId {
+            what: "session or task id",
+            value: arg.to_string(),
+            reason: "must match ^SESSION-[0-9]{8}-[0-9]{6}$ (a session id, e.g. SESSION-20261130-101500) or be a task id (e.g. TUNE-0420)",
+        });
+    }
+    let Some(id) = newest_for_task(dir, arg) else {
+        eprintln!(
+            "baton handoff continue: no saved session lists task {arg} as active in its newest block; saved here: {}",
+            names_or_none(&session::list(dir))
+        );
+        return Ok(None);
+    };
+    let note = format!(
+        "{arg} → {id}: the newest saved session whose newest block lists {arg} as active.\n\n"
+    );
+    Ok(Some((id, Some(note))))
+}
+
+/// The ids, comma-separated, or "none".
+fn names_or_none(ids: &[String]) -> String {
+    if ids.is_empty() {
+        "none".to_string()
+    } else {
+        ids.join(", ")
+    }
+}
+
+/// The newest session in `dir` whose newest block lists `task` in `active_tasks:`.
+fn newest_for_task(dir: &Path, task: &str) -> Option<String> {
+    session::list(dir)
+        .into_iter()
+        .find(|id| summary(dir, id).is_some_and(|s| s.active_tasks.iter().any(|t| t == task)))
 }
 
 /// `continue` without an id: the saved sessions, and the advice to ask the user which one;
@@ -171,14 +224,15 @@ fn render_replay(root: &Path, shown: &str, text: &str, notes: &[String]) -> Stri
         return format!("{shown} has no block to replay.\n");
     };
     let mut out = header(newest, total);
-    out.push_str(&reverification(root, newest));
+    let checked = reverify::reverify_lines(root, newest.body, newest.body_line);
+    out.push_str(&reverification(&checked));
     if !notes.is_empty() {
         out.push_str("\nFormat notes (strict check; the artefact is still usable):\n");
         for n in notes {
             out.push_str(&format!("- {n}\n"));
         }
     }
-    out.push_str(&saved_state(newest, total, shown));
+    out.push_str(&saved_state(newest, total, shown, &checked.unconfirmed));
     out
 }
 
@@ -211,18 +265,18 @@ fn header(newest: &frontmatter::Block<'_>, total: usize) -> String {
 }
 
 /// The re-verification section: one line per finding, then what to make of them.
-fn reverification(root: &Path, newest: &frontmatter::Block<'_>) -> String {
-    let findings = reverify::reverify(root, newest.body, newest.body_line);
+fn reverification(checked: &reverify::Reverified) -> String {
+    let findings = &checked.findings;
     let mut out = String::from(
         "\n## Re-verification (checked just now, before acting on anything below)\n\n",
     );
     if findings.is_empty() {
         out.push_str("- nothing checkable: no `HEAD:` in Layer 1, no paths in Layer 3, no SHA in a `verified:` line\n");
     }
-    for f in &findings {
+    for f in findings {
         out.push_str(&format!("- {}: {}\n", f.kind.label(), f.text));
     }
-    let bad = findings.iter().filter(|f| f.kind != Kind::Ok).count();
+    let bad = findings.iter().filter(|f| f.kind.is_problem()).count();
     if bad == 0 {
         out.push_str("\nEvery check passed; the saved state still matches the repository.\n");
     } else {
@@ -230,11 +284,29 @@ fn reverification(root: &Path, newest: &frontmatter::Block<'_>) -> String {
             "\n{bad} finding(s) above: treat the matching parts of the saved state as stale, re-check them, and tell the user before relying on them.\n"
         ));
     }
+    if !checked.unconfirmed.is_empty() {
+        out.push_str(&format!(
+            "{} `verified:` line(s) below read `unverified:`: a check above failed for them, or they name no commit that could be checked.\n",
+            checked.unconfirmed.len()
+        ));
+    }
     out
 }
 
-/// The newest block's body, with where it is in the file.
-fn saved_state(newest: &frontmatter::Block<'_>, total: usize, shown: &str) -> String {
+/// The instruction between the recommended next command and `done before:` (datarim's
+/// replay prompt has its own bilingual autonomy block here; this is baton's, which keeps
+/// the user in the loop where a finding says the saved state no longer holds).
+const REPLAY_INSTRUCTION: &str = "Investigate every finding above yourself and answer what you can without the user; do every step you can do yourself, and ask the user only where a finding makes the next step unsafe.";
+
+/// The newest block in datarim's replay-prompt form: the recommended next command, the
+/// instruction, then `done before:` and the body, its unconfirmed `verified:` tags
+/// downgraded.
+fn saved_state(
+    newest: &frontmatter::Block<'_>,
+    total: usize,
+    shown: &str,
+    unconfirmed: &[usize],
+) -> String {
     let end_line = newest.body_line + newest.body.lines().count().saturating_sub(1);
     let mut out = format!(
         "\n## Saved state (newest block, lines {}–{end_line} of {shown})\n",
@@ -246,9 +318,34 @@ fn saved_state(newest: &frontmatter::Block<'_>, total: usize, shown: &str) -> St
             total - 1
         ));
     }
-    out.push_str(newest.body);
-    if !newest.body.ends_with('\n') {
+    let fields = frontmatter::parse_fields(newest.front.as_deref().unwrap_or_default());
+    if let Some(next) = fields.get("recommended_next").filter(|n| !n.is_empty()) {
+        out.push_str(&format!("\n{}\n", one_line(next)));
+    }
+    out.push_str(&format!("\n{REPLAY_INSTRUCTION}\n\ndone before:\n"));
+    out.push_str(&downgrade(newest.body, unconfirmed));
+    if !out.ends_with('\n') {
         out.push('\n');
+    }
+    out
+}
+
+/// `body` with each `verified:` tag (at the start of a word) of the given 0-based lines
+/// turned into `unverified:`.
+fn downgrade(body: &str, lines: &[usize]) -> String {
+    let mut out = String::with_capacity(body.len() + 16 * lines.len());
+    for (i, piece) in body.split_inclusive('\n').enumerate() {
+        if !lines.contains(&i) {
+            out.push_str(piece);
+            continue;
+        }
+        let mut last = 0;
+        for at in body::tag_positions(piece, "verified:") {
+            out.push_str(&piece[last..at]);
+            out.push_str("unverified:");
+            last = at + "verified:".len();
+        }
+        out.push_str(&piece[last..]);
     }
     out
 }

@@ -124,7 +124,7 @@ pub(crate) fn task_id(recommended_next: &str) -> Option<String> {
 
 /// Whether `word` is a datarim task id: `^[A-Z]{2,10}-[0-9]{4}(-[A-Za-z0-9]+)*$` (the
 /// task-id part of datarim's `ONELINER_RE`, e.g. `TUNE-0420`, `DEV-1183-fix`).
-fn is_task_id(word: &str) -> bool {
+pub(crate) fn is_task_id(word: &str) -> bool {
     ACTIVE_TASK_ID.as_ref().is_some_and(|re| re.is_match(word))
 }
 

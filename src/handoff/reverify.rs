@@ -3,10 +3,17 @@
 //! - Layer 1: each `HEAD:` still in its repository and an ancestor of HEAD (see `heads`).
 //! - Layer 3: each path named must exist (FILE-MISSING), unless its line says it was deleted.
 //! - Every `verified:` line that names a SHA no repository here contains: CLAIM-UNVERIFIED.
+//! - A `verified:` line that says pushed or merged, naming a SHA that `origin/main` does not
+//!   contain (see `upstream`): CLAIM-UNVERIFIED, and CONTENT-LANDED when the commit's files
+//!   are the same in `origin/main` (the work landed under another SHA, as after a squash).
+//!
+//! A `verified:` line is confirmed when it names at least one SHA and every check of them
+//! passed; the others are shown as `unverified:` in the replay (datarim's downgrade rule).
 
 use super::body;
 use super::finding::{Finding, Kind};
 use super::heads::{self, Repos};
+use super::upstream;
 use regex::Regex;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -14,8 +21,24 @@ use std::sync::LazyLock;
 static HEX: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\b[0-9a-f]{7,40}\b").ok());
 static LINE_SUFFIX: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r":\d+(?::\d+)?$").ok());
 
-/// Re-verifies a block's body. `first_line` is the body's first line in the file.
+/// What re-verification found, and which `verified:` lines it could not confirm.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Reverified {
+    pub(crate) findings: Vec<Finding>,
+    /// The 0-based lines of the block's body tagged `verified:` that no check confirmed:
+    /// one naming no SHA, or one whose SHA failed a check.
+    pub(crate) unconfirmed: Vec<usize>,
+}
+
+/// Re-verifies a block's body: the findings alone. `first_line` is the body's first line in
+/// the file.
+#[cfg(test)]
 pub(crate) fn reverify(root: &Path, block_body: &str, first_line: usize) -> Vec<Finding> {
+    reverify_lines(root, block_body, first_line).findings
+}
+
+/// Re-verifies a block's body, with the `verified:` lines no check confirmed.
+pub(crate) fn reverify_lines(root: &Path, block_body: &str, first_line: usize) -> Reverified {
     let mut repos = Repos::new(root);
     let layer1 = body::layer_text(block_body, 1).unwrap_or("");
     let (mut out, named) = heads::check_layer1(&mut repos, layer1);
@@ -25,10 +48,12 @@ pub(crate) fn reverify(root: &Path, block_body: &str, first_line: usize) -> Vec<
     let mut known: Vec<PathBuf> = vec![root.to_path_buf()];
     known.extend(named);
     known.dedup();
-    out.extend(unverified_claims(
-        &mut repos, &known, block_body, first_line,
-    ));
-    out
+    let (claims, unconfirmed) = verified_lines(&mut repos, &known, block_body, first_line);
+    out.extend(claims);
+    Reverified {
+        findings: out,
+        unconfirmed,
+    }
 }
 
 /// FILE-MISSING for each path Layer 3 names that no longer exists.
@@ -54,51 +79,134 @@ fn missing_files(root: &Path, block_body: &str, first_line: usize) -> Vec<Findin
     out
 }
 
-/// CLAIM-UNVERIFIED for each SHA in a `verified:` line that none of the `known`
-/// repositories contains.
-fn unverified_claims(
+/// The findings of every `verified:` line's SHAs (see the module doc), and the lines no
+/// check confirmed.
+fn verified_lines(
     repos: &mut Repos,
     known: &[PathBuf],
     block_body: &str,
     first_line: usize,
-) -> Vec<Finding> {
-    let Some(hex) = HEX.as_ref() else {
-        return Vec::new();
-    };
+) -> (Vec<Finding>, Vec<usize>) {
     let mut out = Vec::new();
+    let mut unconfirmed = Vec::new();
     for (i, line) in block_body.lines().enumerate() {
         if !body::has_tag(line, "verified:") {
             continue;
         }
-        for m in hex.find_iter(line) {
-            let sha = m.as_str();
-            // A SHA mixes digits and letters; `deadbeef` or `1234567` alone is a word or a
-            // number more often than a commit.
-            let digits = sha.bytes().any(|b| b.is_ascii_digit());
-            let letters = sha.bytes().any(|b| b.is_ascii_alphabetic());
-            if !(digits && letters) {
-                continue;
-            }
-            let found = known.iter().any(|p| {
-                repos.get(p).is_some_and(|r| {
-                    r.revparse_single(sha)
-                        .and_then(|o| o.peel_to_commit())
-                        .is_ok()
-                })
-            });
-            if !found {
-                let shown: String = line.trim().chars().take(100).collect();
-                out.push(Finding::new(
-                    Kind::ClaimUnverified,
-                    format!(
-                        "line {}: `verified:` names {sha}, which no repository here contains: {shown:?}",
-                        first_line + i
-                    ),
-                ));
-            }
+        let shas = sha_words(line);
+        let claim = Claim {
+            line: first_line + i,
+            text: line,
+            lands: {
+                let lower = line.to_ascii_lowercase();
+                lower.contains("pushed") || lower.contains("merged")
+            },
+        };
+        let mut confirmed = !shas.is_empty();
+        for sha in shas {
+            confirmed &= check_sha(repos, known, sha, &claim, &mut out);
+        }
+        if !confirmed {
+            unconfirmed.push(i);
         }
     }
-    out
+    (out, unconfirmed)
+}
+
+/// The words of `line` that look like a SHA: 7 to 40 hex digits, mixing digits and letters
+/// (`deadbeef` or `1234567` alone is a word or a number more often than a commit).
+fn sha_words(line: &str) -> Vec<&str> {
+    let Some(hex) = HEX.as_ref() else {
+        return Vec::new();
+    };
+    hex.find_iter(line)
+        .map(|m| m.as_str())
+        .filter(|sha| {
+            sha.bytes().any(|b| b.is_ascii_digit()) && sha.bytes().any(|b| b.is_ascii_alphabetic())
+        })
+        .collect()
+}
+
+/// A `verified:` line being checked.
+struct Claim<'a> {
+    /// Its line number in the file.
+    line: usize,
+    text: &'a str,
+    /// It says pushed or merged: its SHAs must be in `origin/main`.
+    lands: bool,
+}
+
+/// Checks one SHA of a `verified:` line; whether it holds. It must be in one of the `known`
+/// repositories, and for a pushed/merged claim in that repository's `origin/main` when it
+/// has one.
+fn check_sha(
+    repos: &mut Repos,
+    known: &[PathBuf],
+    sha: &str,
+    claim: &Claim<'_>,
+    out: &mut Vec<Finding>,
+) -> bool {
+    let shown: String = claim.text.trim().chars().take(100).collect();
+    let found = known.iter().find_map(|p| {
+        let oid = repos
+            .get(p)?
+            .revparse_single(sha)
+            .and_then(|o| o.peel_to_commit())
+            .ok()?
+            .id();
+        Some((p.clone(), oid))
+    });
+    let Some((path, oid)) = found else {
+        out.push(Finding::new(
+            Kind::ClaimUnverified,
+            format!(
+                "line {}: `verified:` names {sha}, which no repository here contains: {shown:?}",
+                claim.line
+            ),
+        ));
+        return false;
+    };
+    let Some(repo) = repos.get(&path).filter(|_| claim.lands) else {
+        return true;
+    };
+    let Some(main) = upstream::main(repo) else {
+        return true;
+    };
+    let name = &main.name;
+    if upstream::contains(repo, &main, oid) {
+        out.push(Finding::new(
+            Kind::Ok,
+            format!("line {}: {sha} is in {name}", claim.line),
+        ));
+        return true;
+    }
+    out.push(Finding::new(
+        Kind::ClaimUnverified,
+        format!(
+            "line {}: SHA {sha} not found in {name} (as of the last fetch), though the line says it was pushed or merged: {shown:?}",
+            claim.line
+        ),
+    ));
+    if let Some(files) = upstream::landed_files(repo, oid, &main) {
+        out.push(Finding::new(
+            Kind::ContentLanded,
+            format!(
+                "line {}: the files {sha} changed ({}) are the same in {name}: the work landed under another commit (a squash merge?), not lost",
+                claim.line,
+                list_some(&files)
+            ),
+        ));
+    }
+    false
+}
+
+/// Up to five items, then how many more.
+fn list_some(items: &[String]) -> String {
+    let mut shown = items.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > 5 {
+        shown.push_str(&format!(" and {} more", items.len() - 5));
+    }
+    shown
 }
 
 /// The line (0-based, in the body) of layer `n`'s first content line.

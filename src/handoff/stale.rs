@@ -3,22 +3,31 @@
 //! change is live only where it was committed. Read-only, no network; never blocks.
 //!
 //! Exit 0 with the advisory (a shipped file changed) or silent (none did); 3 when git could
-//! not be read or the range names no commit (fail-open: the caller goes on); 2 when a glob
-//! of `handoff.stale_runtime_globs` does not compile.
+//! not be read or the range names no commit (fail-open: the caller goes on); 2, a usage
+//! error, as datarim's `check-stale-runtime.sh` says it: an empty `--repo` or `--range`, a
+//! repository folder that does not exist, or a glob of `handoff.stale_runtime_globs` that
+//! does not compile.
 
 use git2::Repository;
 use globset::GlobMatcher;
 use std::path::Path;
 
-/// The advisory printed when a shipped file changed.
+/// The advisory printed when a shipped file changed: the seed spec's generic, infra-agnostic
+/// «update your Datarim install(s) per your topology» (no host names, no install command:
+/// each user's topology and update mechanism are their own).
 const ADVISORY: &str = "Advisory: update your other installs.
-This range changed one or more shipped scripts or skills. If this framework runs on more
-than one machine, the change is only where it was committed so far: update each install
-the way your setup does it, so the change is not stranded on one box. This reminder does
-not block anything; go on after noting it.";
+This range changed one or more shipped scripts or skills. If you run Datarim (or this
+framework) on more than one machine, the change is only where it was committed so far:
+update your Datarim install(s) per your topology, so that the change is not stranded on
+one box. This reminder is non-blocking; go on after noting it.";
 
-/// Runs the detector; returns the exit code.
-pub(crate) fn run(repo: &Path, range: &str, quiet: bool, globs: &[String]) -> i32 {
+/// Runs the detector on `repo` (as given, resolved against `cwd`); returns the exit code.
+pub(crate) fn run(cwd: &Path, repo: &Path, range: &str, quiet: bool, globs: &[String]) -> i32 {
+    if let Err(why) = usage_problem(cwd, repo, range) {
+        eprintln!("baton handoff stale-runtime: {why}");
+        return 2;
+    }
+    let repo = &cwd.join(repo);
     let matchers = match compile(globs) {
         Ok(m) => m,
         Err(e) => {
@@ -48,6 +57,23 @@ pub(crate) fn run(repo: &Path, range: &str, quiet: bool, globs: &[String]) -> i3
         }
     }
     0
+}
+
+/// The usage errors datarim's detector exits 2 on, checked before git is asked anything.
+fn usage_problem(cwd: &Path, repo: &Path, range: &str) -> Result<(), String> {
+    if repo.as_os_str().is_empty() {
+        return Err("--repo cannot be empty".into());
+    }
+    if range.trim().is_empty() {
+        return Err("--range cannot be empty".into());
+    }
+    if !cwd.join(repo).is_dir() {
+        return Err(format!(
+            "repo not found: {} (give --repo the folder of a git repository)",
+            repo.display()
+        ));
+    }
+    Ok(())
 }
 
 fn compile(globs: &[String]) -> Result<Vec<GlobMatcher>, String> {

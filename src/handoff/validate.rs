@@ -1,12 +1,15 @@
 //! The consumer-side validator, `baton handoff check`, with datarim's interface and exit
 //! codes: 0 ok, 1 artefact missing, 2 malformed, 3 usage; one line per problem on stderr.
 //!
-//! Light checks (datarim's `check-session-handoff.sh`): not a symlink, at most 32,768 bytes,
-//! a front matter with every mandatory field and an `active_tasks:` list, a `## Layer 1` and
-//! a `## Layer 5` heading, no untagged claim outside the front matter. Strict checks
-//! (`--validate-frontmatter`, and a FILE argument) add, for every block: `artifact:
-//! session-handoff`, `schema_version: 1`, a valid session id equal to the file's, an ISO 8601
-//! `captured_at`, `captured_by` agent or operator, both required layers in the block itself.
+//! What fails a file (exit 2) is what fails it in datarim's `check-session-handoff.sh`: a
+//! symlink, more than 32,768 bytes, a first front matter without every mandatory field or
+//! without an `active_tasks:` list, no `## Layer 1` or `## Layer 5` heading, a claim line
+//! datarim's grep finds untagged. So whatever datarim's own writer produces passes (its claim
+//! gate accepts `unverified:`, which baton's does not). baton's stricter rules are warnings
+//! on stderr, exit 0: a claim tagged only inside a word, later blocks' front matter, and in
+//! strict mode (`--validate-frontmatter`, and a FILE argument), for every block, `artifact:
+//! session-handoff`, `schema_version: 1`, a valid session id equal to the file's, an ISO
+//! 8601 `captured_at`, `captured_by` agent or operator, both required layers in the block.
 
 use super::body;
 use super::frontmatter::{self, FrontMatter, REQUIRED_SCALARS};
@@ -24,7 +27,11 @@ pub(crate) enum Mode {
 /// The outcome of checking one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Verdict {
-    Ok { blocks: usize },
+    /// Valid; `warnings` are baton's stricter rules the file does not meet (see `Graded`).
+    Ok {
+        blocks: usize,
+        warnings: Vec<String>,
+    },
     Missing,
     Malformed(Vec<String>),
 }
@@ -73,13 +80,14 @@ pub(crate) fn check_file(path: &Path, expected_id: Option<&str>, mode: Mode) -> 
         Ok(None) => return Verdict::Missing,
         Err(e) => return Verdict::Malformed(vec![format!("cannot read the artefact: {e}")]),
     };
-    let problems = check_text(&text, expected_id, mode);
-    if problems.is_empty() {
+    let graded = grade_text(&text, expected_id, mode);
+    if graded.errors.is_empty() {
         Verdict::Ok {
             blocks: count_blocks(&text),
+            warnings: graded.warnings,
         }
     } else {
-        Verdict::Malformed(problems)
+        Verdict::Malformed(graded.errors)
     }
 }
 
@@ -95,11 +103,30 @@ fn count_blocks(text: &str) -> usize {
         .count()
 }
 
-/// Every problem of an artefact's text, one line each.
+/// What a check found: `errors` fail it (exit 2), as datarim's validator fails the same
+/// file; `warnings` are baton's stricter rules where datarim's validator passes the file, so
+/// an artefact datarim's own writer produced is accepted, with what baton would have written
+/// differently named.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Graded {
+    pub(crate) errors: Vec<String>,
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Every problem of an artefact's text, one line each, errors and warnings alike.
 pub(crate) fn check_text(text: &str, expected_id: Option<&str>, mode: Mode) -> Vec<String> {
-    let mut out = Vec::new();
+    let g = grade_text(text, expected_id, mode);
+    g.errors.into_iter().chain(g.warnings).collect()
+}
+
+/// The problems of an artefact's text, graded. Errors are datarim's rules: at most 32,768
+/// bytes; the first block's front matter with every mandatory field and an `active_tasks:`
+/// list; a `## Layer 1` and a `## Layer 5` somewhere; no claim line that datarim's grep
+/// leaves untagged. Everything else is a warning.
+pub(crate) fn grade_text(text: &str, expected_id: Option<&str>, mode: Mode) -> Graded {
+    let mut g = Graded::default();
     if text.len() > MAX_BYTES {
-        out.push(over_cap(text.len() as u64));
+        g.errors.push(over_cap(text.len() as u64));
     }
     let blocks = frontmatter::split_blocks(text);
     let many = blocks.len() > 1;
@@ -109,6 +136,13 @@ pub(crate) fn check_text(text: &str, expected_id: Option<&str>, mode: Mode) -> V
             format!("block {} (line {}): ", i + 1, block.first_line)
         } else {
             String::new()
+        };
+        // datarim's validator reads the first front matter only: a problem of a later block
+        // is baton's stricter reading.
+        let out = if i == 0 {
+            &mut g.errors
+        } else {
+            &mut g.warnings
         };
         let Some(front) = &block.front else {
             out.push(format!(
@@ -133,29 +167,57 @@ pub(crate) fn check_text(text: &str, expected_id: Option<&str>, mode: Mode) -> V
             ));
         }
         if mode == Mode::Strict {
-            strict_fields(&fields, &at, expected_id, &mut first_id, &mut out);
+            strict_fields(&fields, &at, expected_id, &mut first_id, &mut g.warnings);
             for (n, name) in [(1, "Git State"), (5, "Failed Approaches")] {
-                if !body::has_layer(block.body, n) {
-                    out.push(format!(
+                if body::has_layer(text, n) && !body::has_layer(block.body, n) {
+                    g.warnings.push(format!(
                         "{at}missing Layer-{n} block (`## Layer {n} — {name}`)"
                     ));
                 }
             }
         }
     }
-    if mode == Mode::Light {
-        for n in [1, 5] {
-            if !body::has_layer(text, n) {
-                out.push(format!("missing Layer-{n} block (`## Layer {n}`)"));
-            }
+    for n in [1, 5] {
+        if !body::has_layer(text, n) {
+            g.errors
+                .push(format!("missing Layer-{n} block (`## Layer {n}`)"));
         }
     }
     for block in &blocks {
         for claim in body::untagged_claims(block.body, block.body_line) {
-            out.push(claim.describe());
+            if datarim_lets_through(&claim.text) {
+                g.warnings.push(format!(
+                    "{} (datarim's validator lets this line through; baton's writer would refuse it)",
+                    claim.describe()
+                ));
+            } else {
+                g.errors.push(claim.describe());
+            }
         }
     }
-    out
+    g
+}
+
+/// Whether datarim's claim check skips a line baton reads as an untagged claim: its grep
+/// finds `verified:` or `assumed:` anywhere (so `unverified:` counts), and it skips the
+/// lines that look like front matter (`---`, a mandatory key, `  - ` list items) wherever
+/// they are.
+fn datarim_lets_through(line: &str) -> bool {
+    const KEYS: [&str; 8] = [
+        "artifact:",
+        "schema_version:",
+        "session_id:",
+        "captured_at:",
+        "captured_by:",
+        "recommended_next:",
+        "next_action:",
+        "active_tasks:",
+    ];
+    line.contains("verified:")
+        || line.contains("assumed:")
+        || line == "---"
+        || line.starts_with("  - ")
+        || KEYS.iter().any(|k| line.starts_with(k))
 }
 
 fn strict_fields(

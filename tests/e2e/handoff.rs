@@ -145,3 +145,96 @@ fn dr_continue(claude: &std::path::Path, sandbox: &Sandbox) {
         "no replay in the tool results: {results:?}"
     );
 }
+
+/// Issue #16: the draft `/baton:dr-save` hands the model carries the active task's stage
+/// snapshot (Layer 2), the command asks for the stale-runtime detector before the resume
+/// block, and `/baton:dr-continue TASK-ID` resumes the newest session of that task in
+/// datarim's `done before:` form. (`E2E-0001` of the test above is no datarim task id: the
+/// part before the dash is 2 to 10 capitals.)
+#[test]
+fn issue_16_dr_save_reuses_the_snapshot_and_dr_continue_takes_a_task_id() {
+    let Some(claude) = claude_or_skip("handoff") else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let datarim = sandbox.project.join("datarim");
+    fs::create_dir_all(datarim.join("snapshots")).unwrap();
+    fs::write(
+        datarim.join("tasks.md"),
+        "## Active\n- ETOE-0001 · in_progress · P1 · L2 · Finish the e2e suite → tasks/e.md\n",
+    )
+    .unwrap();
+    fs::write(
+        datarim.join("snapshots/ETOE-0001.snapshot.md"),
+        "---\ntask_id: ETOE-0001\nstage: plan\n---\n\nSNAPSHOT-MARKER: plan approved, phase 1 next.\n",
+    )
+    .unwrap();
+    let body = sandbox.root.join("body.md");
+    let tasks = sandbox.root.join("tasks.txt");
+    let baton = sandbox.plugin.join("bin/baton");
+    let write = format!(
+        "{} handoff write --session {ID} --captured-by agent --recommended-next '/dr-next ETOE-0001' \
+         --next-action 'finish the e2e suite' --active-tasks-file {} --body-file {}",
+        baton.display(),
+        tasks.display(),
+        body.display()
+    );
+    let api = MockApi::with_script(vec![
+        Turn::Tool {
+            name: "Write".into(),
+            input: json!({"file_path": body, "content": BODY}),
+        },
+        Turn::Tool {
+            name: "Write".into(),
+            input: json!({"file_path": tasks, "content": "ETOE-0001 | in_progress\n"}),
+        },
+        Turn::bash(&write),
+        Turn::Text("Saved. E2E-FINAL".into()),
+    ]);
+    let (run, _) = sandbox.claude_p_env(
+        &claude,
+        &api,
+        "/baton:dr-save",
+        "Bash Write",
+        "dr-save-snapshot",
+        &[("BATON_NOW", NOW)],
+    );
+    assert!(run.status.success(), "{}", run.describe());
+    let requests = api.requests();
+    let first = first_main_request(&requests);
+    assert!(
+        first.body.contains("SNAPSHOT-MARKER: plan approved"),
+        "the snapshot did not reach the model in the draft"
+    );
+    assert!(
+        first.body.contains("handoff stale-runtime --repo"),
+        "the command does not ask for the stale-runtime detector"
+    );
+
+    let continue_cmd = format!("{} handoff continue ETOE-0001", baton.display());
+    let api = MockApi::with_script(vec![
+        Turn::bash(&continue_cmd),
+        Turn::Text("Resumed. E2E-FINAL".into()),
+    ]);
+    let (run, _) = sandbox.claude_p(
+        &claude,
+        &api,
+        "/baton:dr-continue ETOE-0001",
+        "Bash",
+        "dr-continue-task",
+    );
+    assert!(run.status.success(), "{}", run.describe());
+    let results: Vec<String> = api
+        .requests()
+        .iter()
+        .flat_map(|r| tool_result_texts(&r.json()))
+        .collect();
+    assert!(
+        results
+            .iter()
+            .any(|t| t.contains(&format!("ETOE-0001 → {ID}"))
+                && t.contains("\ndone before:\n")
+                && t.contains("/dr-next ETOE-0001")),
+        "no replay of the task's session in the tool results: {results:?}"
+    );
+}
