@@ -11,6 +11,7 @@
 //!   runs/<id>/audit_buffer.jsonl   hot-path appends
 //!   runs/<id>/audit_pending.jsonl  buffer moved here at Stop / PreCompact / SessionEnd
 //!   runs/<id>/audit_trail.jsonl    everything, once, at `baton audit end`
+//!   runs/<id>/summary.json         running figures of what moved (sidecar.rs)
 //!   runs/<id>/session_summary.md
 //! ```
 
@@ -28,6 +29,7 @@ pub(crate) const PENDING: &str = "audit_pending.jsonl";
 pub(crate) const TRAIL: &str = "audit_trail.jsonl";
 pub(crate) const SESSION: &str = "session.json";
 pub(crate) const SUMMARY: &str = "session_summary.md";
+pub(crate) const SIDECAR: &str = "summary.json";
 
 /// The statuses a session can have.
 pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"];

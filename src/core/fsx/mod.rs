@@ -80,6 +80,17 @@ pub fn refuse_symlink(path: &Path) -> Result<()> {
 /// Writes `bytes` to `path` atomically with the given mode. A symlink at `path` is unlinked
 /// first, never followed (the handoff spec's T-7).
 pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    replace(path, bytes, mode, true)
+}
+
+/// Replaces `path` with `bytes` as `atomic_write` does (a reader sees the old file or the new
+/// one), but without fsync: for derived files (a summary, a cache) that a crash may lose, as
+/// a rebuild costs time, never data. Keeps fsync off paths that must stay fast.
+pub fn replace_file(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    replace(path, bytes, mode, false)
+}
+
+fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
     let dir = parent_of(path)?;
     let name = path
         .file_name()
@@ -90,7 +101,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
         std::process::id(),
         unique_suffix()
     ));
-    let result = write_new(&tmp, bytes, mode).and_then(|()| {
+    let result = write_new(&tmp, bytes, mode, durable).and_then(|()| {
         if let Ok(m) = fs::symlink_metadata(path) {
             if m.file_type().is_symlink() {
                 fs::remove_file(path).map_err(|e| Error::io("unlink symlink", path, e))?;
@@ -104,7 +115,7 @@ pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     }
     // Make the rename itself durable; a failure here loses nothing already written.
     #[allow(clippy::disallowed_methods)] // opens a folder we just wrote into, to sync it
-    if let Ok(d) = File::open(&dir) {
+    if let Some(d) = durable.then(|| File::open(&dir).ok()).flatten() {
         let _ = d.sync_all();
     }
     sweep_temp_files(&dir, Some(&name.to_string_lossy()));
@@ -166,7 +177,7 @@ pub(crate) fn process_runs(pid: u32) -> bool {
     !Path::new("/proc/self").exists() || Path::new("/proc").join(pid.to_string()).exists()
 }
 
-fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+fn write_new(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
     let mut f = OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -179,7 +190,10 @@ fn write_new(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     // The mode given to open is masked by the umask; set it exactly.
     f.set_permissions(fs::Permissions::from_mode(mode))
         .map_err(|e| Error::io("set permissions on", path, e))?;
-    f.sync_all().map_err(|e| Error::io("sync", path, e))
+    if durable {
+        f.sync_all().map_err(|e| Error::io("sync", path, e))?;
+    }
+    Ok(())
 }
 
 /// Appends `line` and a newline to `path` as one `write` under an exclusive advisory lock.
