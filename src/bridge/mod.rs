@@ -12,7 +12,7 @@
 //! | progress.rs | progress.md's reader for other subsystems (the daily report's blocked items) |
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
-//! | integrity.rs, normalize.rs | the poisoning scan (`Scanner`); the text as a reader sees it |
+//! | integrity.rs, normalize.rs, prefilter.rs | the poisoning scan (`Scanner`); the text as a reader sees it; which rules may match a text |
 //! | scan_cache.rs | the per-user cache of scan verdicts (stamps, counts; the findings are the scanner's) |
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store) |
@@ -36,6 +36,7 @@ mod load;
 mod memory;
 mod normalize;
 mod notes;
+mod prefilter;
 mod progress;
 mod save;
 mod scan_cache;
