@@ -209,7 +209,7 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
         }
     ));
     let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &line)
+    rune.append(store::SESSION_LOG, &line).map(drop)
 }
 
 /// Appends the compaction summary to the session log as one line.
@@ -223,4 +223,5 @@ pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
     let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
     let _lock = rune.lock()?;
     rune.append(store::SESSION_LOG, &project.redact(&line))
+        .map(drop)
 }

@@ -242,9 +242,10 @@ fn save_command(project: &Project, json: bool) -> Result<i32> {
         eprintln!("baton: warning: an entry matches the integrity rule {w}; its file will load marked SUSPICIOUS (`baton bridge integrity`)");
     }
     saved.warnings = warnings;
-    // Warm the integrity cache so the next session start does not rescan.
+    // Warm the integrity cache so the next session start does not rescan: what was
+    // appended is scanned, not the files it was appended to.
     let rune = Rune::of(project);
-    let _ = Scanner::cached(project, &rune).scan(&rune);
+    let _ = Scanner::cached(project, &rune).scan_after(&rune, &saved.appended);
     if json {
         io::print_json(&saved);
     } else {
