@@ -199,7 +199,8 @@ mod tests {
         let pats = compile_patterns(&Config::default().audit.correction_patterns);
         for p in [
             "please run the build",
-            "The parser in src/lib.rs rejects empty input with a panic. Make it return an error, add a test for it, and run cargo test.",
+            // `instead` is a correction only at the start (`^instead\b`).
+            "The parser in src/lib.rs rejects empty input with a panic. Make it return an error instead, add a test for it, and run cargo test.",
         ] {
             assert_eq!(correction_match(p, &pats), None);
         }

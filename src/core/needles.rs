@@ -17,8 +17,9 @@
 //! others): a text that holds either runs every pattern.
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::hir::{Class, Hir, HirKind, Look};
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 /// Per alternative, the clauses all its matches satisfy; a clause is words, lower case.
 pub type Needles = Vec<Vec<Vec<String>>>;
@@ -32,6 +33,10 @@ type Dnf = Vec<Vec<Clause>>;
 /// Most alternatives a pattern is split into; past it, alternatives are merged (fewer,
 /// weaker needles, still true of every match).
 const MAX_ALTERNATIVES: usize = 32;
+
+/// What a word that must start the text begins with in `Needles` (a NUL: patterns with a
+/// literal NUL get no needles, see `text_of`).
+pub const ANCHORED: char = '\0';
 
 /// Characters outside ASCII that case-insensitive matching folds to an ASCII letter.
 const FOLDS_TO_ASCII: [char; 2] = ['\u{212A}', '\u{017F}'];
@@ -54,7 +59,7 @@ pub fn derive(pattern: &str, flags: Flags) -> Option<Needles> {
         .build()
         .parse(pattern)
         .ok()?;
-    let alts: BTreeSet<BTreeSet<Clause>> = dnf(&hir)
+    let alts: BTreeSet<BTreeSet<Clause>> = dnf(&hir, false)
         .into_iter()
         .map(|a| a.into_iter().collect())
         .collect();
@@ -79,12 +84,13 @@ pub fn parses(pattern: &str) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// The alternatives of `h` with their clauses.
-fn dnf(h: &Hir) -> Dnf {
+/// The alternatives of `h` with their clauses; with `at_start`, `h` matches at the start of
+/// the text, so the word it starts with is marked as such (`ANCHORED`).
+fn dnf(h: &Hir, at_start: bool) -> Dnf {
     match h.kind() {
-        HirKind::Concat(items) => concat(items),
+        HirKind::Concat(items) => concat(items, at_start),
         HirKind::Alternation(alts) => {
-            let parts: Vec<Dnf> = alts.iter().map(dnf).collect();
+            let parts: Vec<Dnf> = alts.iter().map(|a| dnf(a, at_start)).collect();
             // Alternatives that are one word each stay one clause.
             let words: Option<Clause> = parts
                 .iter()
@@ -99,33 +105,60 @@ fn dnf(h: &Hir) -> Dnf {
                 None => parts.into_iter().flatten().collect(),
             }
         }
-        HirKind::Repetition(r) if r.min >= 1 => dnf(&r.sub),
-        HirKind::Capture(c) => dnf(&c.sub),
+        HirKind::Repetition(r) if r.min >= 1 => dnf(&r.sub, at_start),
+        HirKind::Capture(c) => dnf(&c.sub, at_start),
         _ => vec![text_of(h)
-            .map(|w| vec![Clause::from([w])])
+            .map(|w| vec![Clause::from([anchor(w, at_start)])])
             .unwrap_or_default()],
     }
 }
 
 /// A concatenation: fixed texts next to each other are one word; the parts' alternatives are
-/// combined ("and").
-fn concat(items: &[Hir]) -> Dnf {
+/// combined ("and"). What follows the start of the text (`^` without multi-line mode) is at
+/// the start.
+fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
     let mut out: Dnf = vec![Vec::new()];
     let mut word = String::new();
+    let mut word_at_start = false;
     for item in items {
+        if matches!(item.kind(), HirKind::Look(Look::Start))
+            && out == [Vec::<Clause>::new()]
+            && word.is_empty()
+        {
+            at_start = true;
+            continue;
+        }
         if let Some(s) = text_of(item) {
+            if word.is_empty() {
+                word_at_start = at_start;
+            }
             word.push_str(&s);
+            at_start = false;
             continue;
         }
         if !word.is_empty() {
-            and(&mut out, &[vec![Clause::from([std::mem::take(&mut word)])]]);
+            let w = anchor(std::mem::take(&mut word), word_at_start);
+            and(&mut out, &[vec![Clause::from([w])]]);
         }
-        and(&mut out, &dnf(item));
+        and(&mut out, &dnf(item, at_start));
+        at_start = false;
     }
     if !word.is_empty() {
-        and(&mut out, &[vec![Clause::from([word])]]);
+        and(
+            &mut out,
+            &[vec![Clause::from([anchor(word, word_at_start)])]],
+        );
     }
     out
+}
+
+/// Marks a word that must start the text.
+fn anchor(word: String, at_start: bool) -> String {
+    if at_start {
+        format!("{ANCHORED}{word}")
+    } else {
+        word
+    }
 }
 
 /// `out` and `part`: every alternative of one with every alternative of the other.
@@ -206,13 +239,17 @@ fn text_of(h: &Hir) -> Option<String> {
     folds.then(|| only.to_string())
 }
 
+/// A text up to this long is searched word by word; a longer one in one Aho-Corasick pass
+/// (building the automaton costs more than searching a small text for each word).
+const SMALL_TEXT: usize = 16 * 1024;
+
 /// The words of several patterns' needles, found in one pass.
 #[derive(Debug)]
 pub struct Finder {
     needles: Vec<Option<Needles>>,
     /// Every word, sorted (a word's index is its pattern in `ac`).
     words: Vec<String>,
-    ac: Option<AhoCorasick>,
+    ac: OnceLock<Option<AhoCorasick>>,
 }
 
 impl Finder {
@@ -224,17 +261,46 @@ impl Finder {
             .flatten()
             .flatten()
             .flatten()
+            .filter(|w| !w.starts_with(ANCHORED))
             .cloned()
             .collect();
         words.sort_unstable();
         words.dedup();
-        let ac = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::NoncontiguousNFA))
-            .build(&words)
-            .ok();
-        Finder { needles, words, ac }
+        Finder {
+            needles,
+            words,
+            ac: OnceLock::new(),
+        }
+    }
+
+    /// Which words occur in `text` (by index in `words`); `None` when they cannot be looked
+    /// for.
+    fn present(&self, text: &str) -> Option<Vec<bool>> {
+        if text.len() <= SMALL_TEXT {
+            let lower = text.to_ascii_lowercase();
+            return Some(
+                self.words
+                    .iter()
+                    .map(|w| lower.contains(w.as_str()))
+                    .collect(),
+            );
+        }
+        let ac = self
+            .ac
+            .get_or_init(|| {
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::Standard)
+                    .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+                    .build(&self.words)
+                    .ok()
+            })
+            .as_ref()?;
+        let mut present = vec![false; self.words.len()];
+        for m in ac.find_overlapping_iter(text) {
+            present[m.pattern().as_usize()] = true;
+        }
+        Some(present)
     }
 
     /// Which patterns may match `text` (`true`: run it).
@@ -243,14 +309,18 @@ impl Finder {
         if self.needles.iter().all(Option::is_none) {
             return all();
         }
-        let Some(ac) = self.ac.as_ref().filter(|_| !text.contains(FOLDS_TO_ASCII)) else {
+        if text.contains(FOLDS_TO_ASCII) {
+            return all();
+        }
+        let Some(present) = self.present(text) else {
             return all();
         };
-        let mut present = vec![false; self.words.len()];
-        for m in ac.find_overlapping_iter(text) {
-            present[m.pattern().as_usize()] = true;
-        }
-        let has = |w: &String| self.words.binary_search(w).is_ok_and(|i| present[i]);
+        let has = |w: &String| match w.strip_prefix(ANCHORED) {
+            Some(start) => text
+                .get(..start.len())
+                .is_some_and(|t| t.eq_ignore_ascii_case(start)),
+            None => self.words.binary_search(w).is_ok_and(|i| present[i]),
+        };
         self.needles
             .iter()
             .map(|n| match n {
@@ -290,14 +360,21 @@ mod tests {
                 vec![vec!["x".into()], vec!["y".into()]]
             ])
         );
+        let ci = Flags {
+            case_insensitive: true,
+            ascii: true,
+        };
         assert_eq!(
-            derive(
-                "^STOP\\b",
-                Flags {
-                    case_insensitive: true,
-                    ascii: true
-                }
-            ),
+            derive("^STOP\\b", ci),
+            Some(vec![vec![vec!["\0stop".to_string()]]])
+        );
+        assert_eq!(
+            derive("^(no|nope)([,.]|$)", ci),
+            Some(vec![vec![vec!["\0no".to_string()]]]),
+            "`no(?:pe)?` after the start: `no` starts the text"
+        );
+        assert_eq!(
+            derive("(?m)^stop", ci),
             Some(vec![vec![vec!["stop".to_string()]]])
         );
         assert_eq!(needles(r"[A-Za-z0-9+/]{120,}"), None);
@@ -318,9 +395,19 @@ mod tests {
         assert_eq!(f.candidates("from there on, now"), vec![true, false, true]);
         assert_eq!(f.candidates("a Secret-7"), vec![false, true, true]);
         assert_eq!(f.candidates("nothing"), vec![false, false, true]);
+        // Past SMALL_TEXT the automaton looks; the same answers.
+        let long = format!("{} from x now y On", "z".repeat(SMALL_TEXT));
+        assert_eq!(f.candidates(&long), vec![true, false, true]);
+        assert_eq!(
+            f.candidates(&"z".repeat(SMALL_TEXT + 1)),
+            vec![false, false, true]
+        );
         // A character that folds to an ASCII letter: every pattern runs.
         assert_eq!(f.candidates("ſecret"), vec![true, true, true]);
         assert_eq!(Finder::new(vec![None]).candidates("x"), vec![true]);
+        let anchored = Finder::new(vec![derive(r"^(no|nope)\b", Flags::default())]);
+        assert_eq!(anchored.candidates("No, not that"), vec![true]);
+        assert_eq!(anchored.candidates("I said no"), vec![false]);
     }
 
     /// Only U+212A and U+017F fold to an ASCII letter case-insensitively.
