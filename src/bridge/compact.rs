@@ -208,6 +208,9 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
             format!(", session {short}")
         }
     ));
+    if rune.append_line_unlocked(store::SESSION_LOG, &line)? {
+        return Ok(());
+    }
     let _lock = rune.lock()?;
     rune.append(store::SESSION_LOG, &line).map(drop)
 }
@@ -221,7 +224,10 @@ pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
     let rune = Rune::of(project);
     let short: String = summary.chars().take(1000).collect();
     let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
+    let line = project.redact(&line);
+    if rune.append_line_unlocked(store::SESSION_LOG, &line)? {
+        return Ok(());
+    }
     let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &project.redact(&line))
-        .map(drop)
+    rune.append(store::SESSION_LOG, &line).map(drop)
 }
