@@ -158,14 +158,11 @@ fn rule(i: usize) -> Option<&'static Regex> {
         .as_ref()
 }
 
-/// The matches of the rules in `text` that may match it (all of them, or only the TAINTED
+/// The matches in `text` of the rules `may_match` allows (all of them, or only the TAINTED
 /// ones), as (offset, rule).
-fn rule_matches(text: &str, tainted_only: bool) -> Vec<(usize, usize)> {
+fn rule_matches(text: &str, may_match: &[bool], tainted_only: bool) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    for (i, may) in prefilter::candidates(text, RULES.len())
-        .into_iter()
-        .enumerate()
-    {
+    for (i, &may) in may_match.iter().enumerate() {
         if !may || (tainted_only && RULES[i].severity != Status::Tainted) {
             continue;
         }
@@ -282,17 +279,21 @@ pub(crate) fn scan_text(file: &str, text: &str, red: &Redactor) -> Vec<Finding> 
             });
         }
     };
-    for (at, i) in rule_matches(text, false) {
+    let rules = RULES.len();
+    for (at, i) in rule_matches(text, &prefilter::candidates(text, rules), false) {
         push(line_of(&starts, at), RULES[i].name, RULES[i].severity);
     }
     let by_line = super::normalize::lines(text);
     let joined = super::normalize::paragraphs(&by_line);
     let norm_starts = line_starts(&by_line);
+    // The paragraph form only turns newlines into spaces, and no needle holds either: the
+    // words it holds are those of the line form, looked for once.
+    let may_match = prefilter::candidates(&by_line, rules);
     for form in [&by_line, &joined] {
         if form.as_str() == text {
             continue;
         }
-        for (at, i) in rule_matches(form, true) {
+        for (at, i) in rule_matches(form, &may_match, true) {
             let line = line_of(&norm_starts, at).min(starts.len());
             push(line, RULES[i].name, RULES[i].severity);
         }
@@ -775,6 +776,21 @@ mod tests {
         }
         out.push_str("    ])");
         out
+    }
+
+    /// `scan_text` looks for the words of the paragraph form in the line form (they differ
+    /// only in newlines turned into spaces): no needle may hold either.
+    #[test]
+    fn no_needle_holds_a_space_or_a_newline() {
+        for alts in prefilter::NEEDLES.iter().flatten() {
+            for clauses in *alts {
+                for words in *clauses {
+                    for w in *words {
+                        assert!(!w.contains([' ', '\n']), "{w:?}");
+                    }
+                }
+            }
+        }
     }
 
     /// The prefilter never keeps a rule from a text it matches: over the poisoned and clean
