@@ -39,7 +39,7 @@ const RECENT: usize = 256;
 /// Unreadable lines kept by position (beyond that only counted; `end` then reads the files).
 const MAX_PROBLEMS: usize = 100;
 /// A hook rebuilds a stale summary only when the pending file and the trail are this small.
-const HOOK_REBUILD_MAX: u64 = 4 * 1024 * 1024;
+const HOOK_REBUILD_MAX: u64 = 1024 * 1024;
 /// What a hook reads of the pending file's end and of the buffer when the summary is stale
 /// or the buffer is large.
 const HOOK_TAIL: u64 = 256 * 1024;
@@ -252,11 +252,17 @@ impl Sidecar {
         self.pending_lines = 0;
     }
 
-    /// Takes the marks of the files of `dir` as they are now and writes the summary (errors
-    /// are ignored: it is derived, a later read rebuilds it).
+    /// Takes the marks of the files of `dir` as they are now (a move, under its locks) and
+    /// writes the summary.
     fn save(&mut self, dir: &Path, mode: u32) {
         self.pending = Mark::of(&dir.join(PENDING));
         self.trail = Mark::of(&dir.join(TRAIL));
+        self.write(dir, mode);
+    }
+
+    /// Writes the summary with the marks it has (errors are ignored: it is derived, a later
+    /// read rebuilds it).
+    fn write(&self, dir: &Path, mode: u32) {
         if let Ok(mut bytes) = serde_json::to_vec(self) {
             bytes.push(b'\n');
             let _ = fsx::replace_file(&dir.join(SIDECAR), &bytes, mode);
@@ -444,7 +450,9 @@ pub(crate) fn settle(dir: &Path, mode: u32) -> Result<usize> {
 /// The summary of the session in `dir`, rebuilt from the files when stale (and, with
 /// `exact`, when it is not what a read of the files gives) if `caller` may: a command always
 /// (the rebuild reads the whole trail, once), a hook only over small files (`None` then).
-/// Taken under the pending file's lock, so no move runs meanwhile.
+/// Taken under the pending file's lock (when there is one), so no move runs meanwhile; a
+/// rebuilt summary carries the marks the files had before they were read, so one that a move
+/// without the lock overtook is stale, never wrong.
 pub(crate) fn current(
     dir: &Path,
     mode: u32,
@@ -458,24 +466,27 @@ pub(crate) fn current(
     if !caller.may_rebuild(dir) {
         return Ok(None);
     }
+    let (pending, trail) = (Mark::of(&dir.join(PENDING)), Mark::of(&dir.join(TRAIL)));
     let mut side = rebuild(dir)?;
-    side.save(dir, mode);
+    side.pending = pending;
+    side.trail = trail;
+    side.write(dir, mode);
     Ok(Some(side))
 }
 
-/// Locks `path` (created if missing, never through a symlink); the lock goes with the file.
+/// Locks the file at `path` when it is there (never through a symlink; a read creates
+/// nothing); the lock goes with the file.
 fn lock(path: &Path) -> Result<Option<std::fs::File>> {
     use std::os::unix::fs::OpenOptionsExt;
-    if !path.parent().is_some_and(Path::is_dir) {
-        return Ok(None);
-    }
-    let f = std::fs::OpenOptions::new()
+    let f = match std::fs::OpenOptions::new()
         .append(true)
-        .create(true)
-        .mode(fsx::PRIVATE_FILE)
         .custom_flags(libc::O_NOFOLLOW)
         .open(path)
-        .map_err(|e| Error::io("open", path, e))?;
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io("open", path, e)),
+    };
     f.lock().map_err(|e| Error::io("lock", path, e))?;
     Ok(Some(f))
 }
@@ -774,6 +785,27 @@ mod tests {
         let v = view(dir, 0o600, Caller::Command).unwrap();
         assert_eq!(v.records, Some(n as u64 + 1));
         assert_eq!(v.changed[0], "first.rs");
+    }
+
+    /// A command reading a session (recover, end) writes the summary it rebuilt, and creates
+    /// no session file for it; a summary a move overtook is stale, never wrong.
+    #[test]
+    fn a_rebuild_creates_no_file_and_carries_the_marks_from_before_the_read() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path();
+        std::fs::write(dir.join(TRAIL), format!("{}\n", rec(1, "data", &json!({})))).unwrap();
+        let side = current(dir, 0o600, Caller::Command, true).unwrap().unwrap();
+        assert_eq!(side.records(), 1);
+        assert!(!dir.join(PENDING).exists() && !dir.join(BUFFER).exists());
+        assert!(load_current(dir).is_some());
+        append(
+            &dir.join(TRAIL),
+            &format!("{}\n", rec(2, "data", &json!({}))),
+        );
+        assert!(
+            load_current(dir).is_none(),
+            "the trail changed after the summary"
+        );
     }
 
     /// The buffer is read with the summary, and a record the summary has collapses.
