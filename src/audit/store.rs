@@ -97,9 +97,15 @@ impl Store {
         fsx::ensure_private_dir_in(&self.root, &self.dir)?;
         if self.shared {
             // Shared trails are merged by git's union driver; ids collapse duplicates on read.
+            // A session's summary.json is derived: merged the same way it stops matching the
+            // files and is rebuilt, instead of stopping a merge with a conflict.
             let attributes = self.dir.join(".gitattributes");
             if std::fs::symlink_metadata(&attributes).is_err() {
-                fsx::atomic_write(&attributes, b"*.jsonl merge=union\n", fsx::SHARED_FILE)?;
+                fsx::atomic_write(
+                    &attributes,
+                    b"*.jsonl merge=union\nsummary.json merge=union\n",
+                    fsx::SHARED_FILE,
+                )?;
             }
         } else {
             fsx::keep_out_of_git(&self.dir)?;
