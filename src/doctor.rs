@@ -99,6 +99,60 @@ pub(crate) fn run_checks(ctx: &Ctx, root: &Path, plugin: Option<&Path>) -> Vec<C
     out
 }
 
+/// The user's regexes, compiled: the config check on the hook path only parses them (a
+/// pattern can parse and still not compile, e.g. past the size limit), and a pattern that
+/// does not compile is skipped where it is used.
+fn pattern_checks(c: &config::Config, out: &mut Vec<Check>) {
+    let user_corrections =
+        c.audit.correction_patterns != config::Audit::default().correction_patterns;
+    let lists = [
+        ("redact.extra_patterns", &c.redact.extra_patterns, false),
+        (
+            "audit.correction_patterns",
+            &c.audit.correction_patterns,
+            true,
+        ),
+    ];
+    for (key, patterns, case_insensitive) in lists {
+        if patterns.is_empty() || (case_insensitive && !user_corrections) {
+            continue;
+        }
+        let failed: Vec<String> = patterns
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                regex::RegexBuilder::new(p)
+                    .case_insensitive(case_insensitive)
+                    .build()
+                    .err()
+                    .map(|e| {
+                        format!(
+                            "{key}[{i}]: {}",
+                            crate::core::text::one_line(&e.to_string())
+                        )
+                    })
+            })
+            .collect();
+        if failed.is_empty() {
+            out.push(check(
+                Level::Ok,
+                "patterns",
+                format!("{key}: {} compile", patterns.len()),
+                None,
+            ));
+        } else {
+            out.push(check(
+                Level::Fail,
+                "patterns",
+                failed.join("; "),
+                Some(format!(
+                    "fix or remove the pattern in `{key}`; until then it is skipped"
+                )),
+            ));
+        }
+    }
+}
+
 fn build_fix(plugin: &Path) -> String {
     format!(
         "cd {} && cargo install --locked --path . --root .",
@@ -305,6 +359,7 @@ fn project_checks(ctx: &Ctx, root: &Path, out: &mut Vec<Check>) {
     }
 
     let c = &loaded.config;
+    pattern_checks(c, out);
     for (name, dir) in [
         ("relay dir", &c.paths.relay),
         ("audit dir", &c.paths.audit),
@@ -398,6 +453,29 @@ mod tests {
         assert!(p.contains("PostToolUse has no timeout"), "{p}");
         assert!(p.contains("PostToolUse starts a shell"), "{p}");
         assert!(p.contains("SessionStart is not registered"), "{p}");
+    }
+
+    /// The hook path only parses the user's patterns; doctor compiles them, so a pattern that
+    /// parses but does not compile (past the size limit) is named there.
+    #[test]
+    fn issue_15_doctor_compiles_the_users_patterns() {
+        let mut c = config::Config::default();
+        c.redact.extra_patterns = vec!["internal-[0-9]+".into(), r"\w{5000}".into()];
+        assert!(crate::core::needles::parses(r"\w{5000}").is_ok());
+        let mut out = Vec::new();
+        pattern_checks(&c, &mut out);
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].level, Level::Fail);
+        assert!(
+            out[0].detail.starts_with("redact.extra_patterns[1]: "),
+            "{out:?}"
+        );
+        c.redact.extra_patterns.pop();
+        c.audit.correction_patterns = vec!["^nope".into()];
+        let mut out = Vec::new();
+        pattern_checks(&c, &mut out);
+        assert!(out.iter().all(|c| c.level == Level::Ok), "{out:?}");
+        assert_eq!(out.len(), 2);
     }
 
     #[test]

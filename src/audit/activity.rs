@@ -3,8 +3,8 @@
 //! them through `core::project::Readers`. No audit session, or an unreadable one: an empty
 //! list.
 
-use super::store::{Store, BUFFER, PENDING, TRAIL};
-use super::trail::Records;
+use super::sidecar::{self, Caller};
+use super::store::Store;
 use crate::core::fsx;
 use crate::core::project::Project;
 
@@ -21,24 +21,11 @@ pub(crate) fn session_changes(project: &Project) -> Vec<String> {
     let Ok(run) = store.run_dir(&id) else {
         return Vec::new();
     };
-    // Oldest records first: the trail, then pending, then the buffer; read as the audit reads
-    // them (record.rs), each file refused when it is a symlink.
-    let mut records: Records = Records::default();
-    for file in [TRAIL, PENDING, BUFFER] {
-        let path = run.join(file);
-        if fsx::refuse_symlink(&path).is_ok() {
-            // An unreadable file adds nothing; the others still count.
-            let _ = records.add_file(&path, file);
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    records
-        .records
-        .iter()
-        .filter_map(|r| r.changed_path())
-        .filter(|p| seen.insert(*p))
-        .map(str::to_string)
-        .collect()
+    // The session's summary and its buffer (sidecar.rs): what the changes were, without
+    // reading the trail. An unreadable session adds nothing.
+    sidecar::view(&run, store.file_mode(), Caller::Hook)
+        .map(|v| v.changed)
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

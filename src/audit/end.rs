@@ -6,7 +6,8 @@
 //! 3. pending → trail, dropping records whose id the trail already has (so a crash between
 //!    the copy and the truncation is harmless on rerun);
 //! 4. (the truncations of 2 and 3 are the "clear buffer files" step);
-//! 5. corrections extracted; 6. integrity checks; 7. `session_summary.md` (atomic);
+//! 5. corrections extracted; 6. integrity checks; 7. `session_summary.md` (atomic); the
+//!    figures of 5–7 come from the session's `summary.json`, kept up to date by every move;
 //! 8. the index entry and `session.json` (status `completed`, `end_time`; both atomic; a
 //!    rerun keeps the first end time);
 //! 9. `.current_session` cleared if it names this session; then one more drain picks up a
@@ -16,10 +17,9 @@
 
 use super::index::{self, Entry};
 use super::integrity;
-use super::stats::Stats;
-use super::store::{self, Store, BUFFER, PENDING, SUMMARY, TRAIL};
+use super::sidecar::{self, Caller};
+use super::store::{self, Store, SUMMARY};
 use super::summary;
-use super::trail;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
 use crate::core::project::Project;
@@ -49,13 +49,20 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
     let mode = store.file_mode();
     move_all(&dir, mode)?;
 
-    let mut records = trail::Records::default();
-    records.add_file(&dir.join(TRAIL), &format!("{id}/{TRAIL}"))?;
-    records.dedupe();
+    // The figures come from the session's summary (sidecar.rs), rebuilt from the trail only
+    // when it is stale or not exact: ending a session of millions of records reads one file.
+    let side = sidecar::current(&dir, mode, Caller::Command, true)?
+        .ok_or_else(|| Error::Internal(format!("no summary of {id} after a rebuild")))?;
     let persisted = super::persist::load(store)?;
-    let stats = Stats::compute(&records.records, records.problems.len(), &persisted);
+    let stats = side.stats(&persisted);
+    let unreadable = side.problems(&id);
+    let facts = integrity::Facts {
+        changed: side.changed(),
+        pathless_changes: side.pathless_changes(),
+        unreadable: &unreadable,
+    };
 
-    let mut problems = integrity::check(&meta, &records, &stats, project);
+    let mut problems = integrity::check(&meta, &facts, &stats, project);
     if !meta.status_ok() {
         problems.push(format!(
             "session.json had status {:?} (expected one of {}); set to completed",
@@ -71,7 +78,7 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
     meta.end_time = Some(end_time);
     meta.integrity = Some(problems.clone());
 
-    let text = summary::render(&meta, &stats, &records.problems, &problems);
+    let text = summary::render(&meta, &stats, &unreadable, &problems);
     fsx::atomic_write(&dir.join(SUMMARY), text.as_bytes(), mode)?;
 
     let mut entry = Entry::from_meta(&meta);
@@ -110,9 +117,9 @@ fn which(store: &Store, session: Option<&str>) -> Result<String> {
     }
 }
 
-/// Buffer → pending → trail.
+/// Buffer → pending → trail, the session's summary kept along.
 fn move_all(dir: &Path, mode: u32) -> Result<()> {
-    trail::drain(&dir.join(BUFFER), &dir.join(PENDING), mode, false)?;
-    trail::drain(&dir.join(PENDING), &dir.join(TRAIL), mode, true)?;
+    sidecar::flush(dir, mode, Caller::Command)?;
+    sidecar::settle(dir, mode)?;
     Ok(())
 }

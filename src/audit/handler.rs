@@ -11,9 +11,9 @@ use super::lifecycle::{self, Baseline};
 use super::prompt;
 use super::record::Record;
 use super::recover;
+use super::sidecar::{self, Caller};
 use super::store::{self, Store, BUFFER};
 use super::tool_call;
-use super::trail;
 use crate::core::budget::Section;
 use crate::core::config::Config;
 use crate::core::error::Result;
@@ -128,10 +128,12 @@ fn recap(store: &Store, index: &index::Index, id: &str) -> Result<String> {
     if meta.task == "(auto)" {
         body.push_str(" Name it with /baton:start \"task\" when the task is clear.");
     }
-    let records = trail::session_records(&store.run_dir(id)?, id)?;
-    if !records.records.is_empty() {
+    // The session's summary and its buffer, not its records: the recap costs the same at
+    // the millionth record as at the first.
+    let view = sidecar::view(&store.run_dir(id)?, store.file_mode(), Caller::Hook)?;
+    if view.records != Some(0) && !view.last.is_empty() {
         body.push_str("\n\n");
-        body.push_str(&recover::l1(store, None)?);
+        body.push_str(&recover::l1_of(&meta, &view));
     }
     if index.sessions.iter().any(|e| e.id != id) {
         body.push_str("\n\nRecent sessions:\n");

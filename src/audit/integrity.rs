@@ -7,32 +7,36 @@
 //! * every correction has somewhere it was persisted to;
 //! * no line of the trail was unreadable.
 
-use super::record::Kind;
 use super::stats::Stats;
 use super::store::SessionMeta;
-use super::trail::Records;
 use crate::core::git::{self, GitState};
 use crate::core::project::Project;
 use std::collections::BTreeSet;
 
+/// What the checks need to know of a session's records (its summary has it).
+pub(crate) struct Facts<'a> {
+    /// The files `change` records name.
+    pub(crate) changed: &'a [String],
+    /// `change` records that name no file.
+    pub(crate) pathless_changes: u64,
+    /// The unreadable lines, as `file:line: why`.
+    pub(crate) unreadable: &'a [String],
+}
+
 /// The problems found (empty: all checks passed).
 pub(crate) fn check(
     meta: &SessionMeta,
-    records: &Records,
+    facts: &Facts<'_>,
     stats: &Stats,
     project: &Project,
 ) -> Vec<String> {
     let mut problems = Vec::new();
-    if records.records.is_empty() {
+    if stats.records == 0 {
         problems.push("no records: the trail of this session is empty".to_string());
     }
-    let uncovered = uncovered_files(meta, records, project);
+    let uncovered = uncovered_files(meta, facts.changed, project);
     if !uncovered.is_empty() {
-        let pathless = records
-            .records
-            .iter()
-            .filter(|r| r.kind == Kind::Change && r.changed_path().is_none())
-            .count();
+        let pathless = facts.pathless_changes;
         let mut p = format!(
             "{} file(s) changed in git without a change record: {}",
             uncovered.len(),
@@ -58,12 +62,12 @@ pub(crate) fn check(
             open.join(", ")
         ));
     }
-    if !records.problems.is_empty() {
+    if !facts.unreadable.is_empty() {
         problems.push(format!(
             "{} unreadable line(s) skipped: {}",
-            records.problems.len(),
-            records
-                .problems
+            facts.unreadable.len(),
+            facts
+                .unreadable
                 .iter()
                 .take(3)
                 .cloned()
@@ -75,7 +79,7 @@ pub(crate) fn check(
 }
 
 /// Files git says changed during the session that no change record names.
-fn uncovered_files(meta: &SessionMeta, records: &Records, project: &Project) -> Vec<String> {
+fn uncovered_files(meta: &SessionMeta, touched: &[String], project: &Project) -> Vec<String> {
     let Ok(GitState::Repo(now)) = project.git() else {
         return Vec::new();
     };
@@ -107,11 +111,7 @@ fn uncovered_files(meta: &SessionMeta, records: &Records, project: &Project) -> 
         !own.iter()
             .any(|o| p.starts_with(o.as_str()) || format!("{p}/") == *o)
     });
-    let touched: BTreeSet<&str> = records
-        .records
-        .iter()
-        .filter_map(|r| r.changed_path())
-        .collect();
+    let touched: BTreeSet<&str> = touched.iter().map(String::as_str).collect();
     changed
         .into_iter()
         .filter(|p| !touched.contains(p.as_str()))

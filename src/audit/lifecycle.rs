@@ -1,9 +1,8 @@
 //! Sessions coming into being and the buffer moving on: shared by the hooks and the CLI.
 
 use super::index::{self, Entry};
-use super::stats::Stats;
-use super::store::{self, SessionMeta, Store, BUFFER, PENDING, TRAIL};
-use super::trail;
+use super::sidecar::{self, Caller};
+use super::store::{self, SessionMeta, Store, BUFFER, PENDING};
 use crate::core::error::{Error, Result};
 use crate::core::git::GitState;
 use crate::core::project::Project;
@@ -173,7 +172,9 @@ pub(crate) fn sweep_ended(store: &Store) {
 }
 
 /// If session `id` has ended, moves its buffer and pending file into its trail and, when
-/// that moved anything, refreshes its figures in the index. Returns the lines moved.
+/// that moved anything, refreshes its figures in the index (from the session's summary; a
+/// hook leaves the figures as they are when the summary is stale over large files, and the
+/// next `baton audit end --session ID` or reindex counts them). Returns the lines moved.
 fn settle_ended(store: &Store, id: &str) -> Result<usize> {
     let meta = store::read_meta(store, id)?;
     if meta.status != "completed" {
@@ -181,12 +182,14 @@ fn settle_ended(store: &Store, id: &str) -> Result<usize> {
     }
     let dir = store.run_dir(id)?;
     let mode = store.file_mode();
-    trail::drain(&dir.join(BUFFER), &dir.join(PENDING), mode, false)?;
-    let moved = trail::drain(&dir.join(PENDING), &dir.join(TRAIL), mode, true)?;
+    sidecar::flush(&dir, mode, Caller::Hook)?;
+    let moved = sidecar::settle(&dir, mode)?;
     if moved > 0 {
-        let r = trail::session_records(&dir, id)?;
+        let Some(side) = sidecar::current(&dir, mode, Caller::Hook, false)? else {
+            return Ok(moved);
+        };
         let persisted = super::persist::load(store)?;
-        let stats = Stats::compute(&r.records, r.problems.len(), &persisted);
+        let stats = side.stats(&persisted);
         index::update(store, |i| {
             if let Some(e) = i.sessions.iter_mut().find(|e| e.id == id) {
                 if e.stats.is_some() {
@@ -199,26 +202,17 @@ fn settle_ended(store: &Store, id: &str) -> Result<usize> {
     Ok(moved)
 }
 
-/// Moves the current session's buffer to its pending file. Returns the lines moved.
+/// Moves the current session's buffer to its pending file (a hook: Stop, PreCompact,
+/// SessionEnd). Returns the lines moved.
 pub(crate) fn flush(store: &Store) -> Result<usize> {
     let Some(id) = store.current()? else {
         return Ok(0);
     };
-    flush_session(store, &id)
-}
-
-/// Moves the buffer of session `id` to its pending file.
-pub(crate) fn flush_session(store: &Store, id: &str) -> Result<usize> {
-    let dir = store.run_dir(id)?;
+    let dir = store.run_dir(&id)?;
     if !dir.is_dir() {
         return Ok(0);
     }
-    trail::drain(
-        &dir.join(BUFFER),
-        &dir.join(PENDING),
-        store.file_mode(),
-        false,
-    )
+    sidecar::flush(&dir, store.file_mode(), Caller::Hook)
 }
 
 #[cfg(test)]
@@ -228,6 +222,7 @@ mod tests {
 
     use crate::core::config::Config;
 
+    use crate::audit::store::TRAIL;
     use crate::core::fsx;
     use std::path::Path;
 

@@ -19,6 +19,7 @@ mod recover;
 mod report;
 mod report_html;
 mod report_review;
+mod sidecar;
 mod start;
 mod stats;
 mod status;

@@ -4,10 +4,12 @@
 
 use super::record::{Kind, Record};
 use crate::core::hash::fnv1a_parts;
+use crate::core::needles::{self, Finder};
 use crate::core::project::Project;
 use crate::core::text::{clip, one_line};
 use crate::core::time;
-use regex::Regex;
+use regex::{RegexSet, RegexSetBuilder};
+use std::sync::OnceLock;
 
 /// Longest prompt text kept in a `conversation` record.
 const PROMPT_CHARS: usize = 500;
@@ -18,7 +20,7 @@ const CORRECTION_CHARS: usize = 2000;
 /// agent, a `user_correction` record.
 pub(crate) fn records(
     prompt: &str,
-    patterns: &[Regex],
+    patterns: &Patterns,
     claude_session: &str,
     project: &Project,
 ) -> Vec<Record> {
@@ -52,30 +54,76 @@ pub(crate) fn records(
     out
 }
 
-/// The first correction pattern `prompt` matches.
-pub(crate) fn correction_match(prompt: &str, patterns: &[Regex]) -> Option<String> {
-    let text = prompt.trim();
-    patterns
-        .iter()
-        .find(|re| re.is_match(text))
-        .map(|re| re.as_str().to_string())
+/// The correction patterns, as one set compiled the first time a prompt holds the words one
+/// of them needs (`core::needles`): most prompts correct nothing, and compiling the patterns
+/// (each on its own, before) cost every prompt about a millisecond.
+pub(crate) struct Patterns {
+    /// The members of the set: each pattern, in its own Unicode group when it needs one.
+    members: Vec<String>,
+    /// The pattern of each member, as configured.
+    sources: Vec<String>,
+    needles: Finder,
+    set: OnceLock<Option<RegexSet>>,
 }
 
-/// Compiles the correction patterns case-insensitively (invalid ones are skipped; config
-/// validation names them). ASCII classes where the pattern allows it: Unicode-aware `\b` and
-/// case folding cost milliseconds to compile, and this runs on every prompt.
-pub(crate) fn compile_patterns(patterns: &[String]) -> Vec<Regex> {
-    patterns
-        .iter()
-        .filter_map(|p| {
-            regex::RegexBuilder::new(p)
+/// The first correction pattern `prompt` matches.
+pub(crate) fn correction_match(prompt: &str, patterns: &Patterns) -> Option<String> {
+    let text = prompt.trim();
+    if !patterns.needles.candidates(text).contains(&true) {
+        return None;
+    }
+    let set = patterns
+        .set
+        .get_or_init(|| {
+            RegexSetBuilder::new(&patterns.members)
                 .case_insensitive(true)
                 .unicode(false)
                 .build()
-                .or_else(|_| regex::RegexBuilder::new(p).case_insensitive(true).build())
                 .ok()
         })
-        .collect()
+        .as_ref()?;
+    let first = set.matches(text).into_iter().next()?;
+    patterns.sources.get(first).cloned()
+}
+
+/// Reads the correction patterns, case-insensitive (invalid ones are skipped; config
+/// validation names them). ASCII classes where the pattern allows it: Unicode-aware `\b` and
+/// case folding cost milliseconds to compile; a pattern that needs Unicode mode (it names a
+/// non-ASCII class) keeps it, inside its own group. Parses them; compiles nothing.
+pub(crate) fn compile_patterns(patterns: &[String]) -> Patterns {
+    let parses = |p: &str, ascii: bool| {
+        regex_syntax::ParserBuilder::new()
+            .case_insensitive(true)
+            .unicode(!ascii)
+            .build()
+            .parse(p)
+            .is_ok()
+    };
+    let (mut members, mut sources, mut found) = (Vec::new(), Vec::new(), Vec::new());
+    for p in patterns {
+        let ascii = parses(p, true);
+        if ascii {
+            members.push(p.clone());
+        } else if parses(p, false) {
+            members.push(format!("(?u:{p})"));
+        } else {
+            continue;
+        }
+        sources.push(p.clone());
+        found.push(needles::derive(
+            p,
+            needles::Flags {
+                case_insensitive: true,
+                ascii,
+            },
+        ));
+    }
+    Patterns {
+        members,
+        sources,
+        needles: Finder::new(found),
+        set: OnceLock::new(),
+    }
 }
 
 #[cfg(test)]
@@ -122,6 +170,43 @@ mod tests {
         assert_eq!(recs[1].kind, Kind::UserCorrection);
         assert_eq!(recs[1].persisted_to, Some(vec![]));
         assert!(recs[1].id().starts_with("c-"));
+    }
+
+    /// One set for all patterns: the first pattern in the configured order is named, a
+    /// pattern that needs Unicode mode keeps it, one that does not build is left out.
+    #[test]
+    fn the_set_names_the_first_matching_pattern_in_order() {
+        let pats = compile_patterns(&[
+            "(".to_string(),
+            r"^\p{Greek}+\b".to_string(),
+            "^no".to_string(),
+            "^n".to_string(),
+        ]);
+        assert_eq!(correction_match("No way", &pats).as_deref(), Some("^no"));
+        assert_eq!(correction_match("nah", &pats).as_deref(), Some("^n"));
+        assert_eq!(
+            correction_match("όχι, not that", &pats).as_deref(),
+            Some(r"^\p{Greek}+\b")
+        );
+        assert_eq!(correction_match("fine", &pats), None);
+        assert_eq!(correction_match("fine", &compile_patterns(&[])), None);
+    }
+
+    /// A prompt that holds none of the words the patterns need compiles nothing (compiling
+    /// them cost every prompt about a millisecond); the first that may correct compiles them.
+    #[test]
+    fn issue_15_a_plain_prompt_compiles_no_pattern() {
+        let pats = compile_patterns(&Config::default().audit.correction_patterns);
+        for p in [
+            "please run the build",
+            // `instead` is a correction only at the start (`^instead\b`).
+            "The parser in src/lib.rs rejects empty input with a panic. Make it return an error instead, add a test for it, and run cargo test.",
+        ] {
+            assert_eq!(correction_match(p, &pats), None);
+        }
+        assert!(pats.set.get().is_none(), "compiled for a plain prompt");
+        assert!(correction_match("stop that", &pats).is_some());
+        assert!(pats.set.get().is_some());
     }
 
     /// The bytes the untyped builder wrote (before the record had a type), ids included.

@@ -12,6 +12,7 @@
 
 use super::index::{Entry, Index};
 use super::record::{Kind, Record};
+use super::sidecar::{self, Caller};
 use super::store::{self, Store};
 use super::trail;
 use crate::core::budget::cut_to_tokens;
@@ -66,8 +67,12 @@ pub(crate) fn l1(store: &Store, id: Option<&str>) -> Result<String> {
         },
     };
     let meta = store::read_meta(store, &id)?;
-    let dir = store.run_dir(&id)?;
-    let r = trail::session_records(&dir, &id)?;
+    let view = sidecar::view(&store.run_dir(&id)?, store.file_mode(), Caller::Command)?;
+    Ok(l1_of(&meta, &view))
+}
+
+/// L1 of a session from its `session.json` and what its summary and buffer show.
+pub(crate) fn l1_of(meta: &store::SessionMeta, view: &sidecar::View) -> String {
     let mut out = format!(
         "Session {} [{}]: {}\nstarted {}",
         meta.session_id,
@@ -78,7 +83,10 @@ pub(crate) fn l1(store: &Store, id: Option<&str>) -> Result<String> {
     if let Some(end) = meta.end_time {
         out.push_str(&format!(", ended {}", end.format("%Y-%m-%d %H:%M UTC")));
     }
-    out.push_str(&format!("; {} records\n", r.records.len()));
+    match view.records {
+        Some(n) => out.push_str(&format!("; {n} records\n")),
+        None => out.push_str("; records not counted here (`baton audit recover` counts them)\n"),
+    }
     if !meta.status_ok() {
         out.push_str(&format!(
             "WARNING: session.json has status {:?} (expected one of {})\n",
@@ -86,14 +94,14 @@ pub(crate) fn l1(store: &Store, id: Option<&str>) -> Result<String> {
             store::STATUSES.join(", ")
         ));
     }
-    let tail = &r.records[r.records.len().saturating_sub(3)..];
+    let tail = &view.last[view.last.len().saturating_sub(3)..];
     if !tail.is_empty() {
         out.push_str("Last records:\n");
         for rec in tail {
             out.push_str(&format!("- {}\n", line(rec)));
         }
     }
-    Ok(cut_to_tokens(out.trim_end(), L1_TOKENS))
+    cut_to_tokens(out.trim_end(), L1_TOKENS)
 }
 
 /// A correction as recall lists it.

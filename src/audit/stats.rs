@@ -4,7 +4,6 @@
 use super::record::{Kind, Record};
 use crate::core::text::{clip, one_line};
 use crate::core::time;
-use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -58,24 +57,41 @@ impl Stats {
         skipped: usize,
         persisted: &HashMap<String, Vec<String>>,
     ) -> Stats {
-        let mut s = Stats::tally(records.iter(), persisted);
-        s.skipped = skipped as u64;
-        let mut days: BTreeMap<String, Vec<&Record>> = BTreeMap::new();
+        let mut s = Stats::default();
         for r in records {
-            if let Some(ts) = r.ts {
-                days.entry(day_of(ts)).or_default().push(r);
+            s.add(r);
+        }
+        s.finish(skipped as u64, persisted)
+    }
+
+    /// Adds one record (deduplicated already) to the figures, whole and on its day: what
+    /// `compute` does for each record, so a running total (the session's `summary.json`)
+    /// comes out as `compute` over all of them would.
+    pub(crate) fn add(&mut self, r: &Record) {
+        self.add_one(r);
+        if let Some(ts) = r.ts {
+            self.by_day.entry(day_of(ts)).or_default().add_one(r);
+        }
+    }
+
+    /// The figures as they are shown: `skipped` unreadable lines (counted on the day of the
+    /// last record) and the later persist marks applied to the corrections.
+    pub(crate) fn finish(
+        mut self,
+        skipped: u64,
+        persisted: &HashMap<String, Vec<String>>,
+    ) -> Stats {
+        self.skipped = skipped;
+        if let Some(last) = self.last_ts.as_deref().and_then(|t| t.get(..10)) {
+            if let Some(d) = self.by_day.get_mut(last) {
+                d.skipped = skipped;
             }
         }
-        for (day, recs) in days {
-            s.by_day
-                .insert(day, Stats::tally(recs.into_iter(), persisted));
+        self.apply_persisted(persisted);
+        for d in self.by_day.values_mut() {
+            d.apply_persisted(persisted);
         }
-        if let Some(last) = s.last_ts.as_deref().and_then(|t| t.get(..10)) {
-            if let Some(d) = s.by_day.get_mut(last) {
-                d.skipped = s.skipped;
-            }
-        }
-        s
+        self
     }
 
     /// The figures of one day (`YYYY-MM-DD`); `None` when figures per day were not kept
@@ -90,32 +106,28 @@ impl Stats {
         Some(self.by_day.get(day).cloned().unwrap_or_default())
     }
 
-    fn tally<'a>(
-        records: impl Iterator<Item = &'a Record>,
-        persisted: &HashMap<String, Vec<String>>,
-    ) -> Stats {
-        let mut s = Stats::default();
-        let (mut first, mut last) = (None, None);
-        for r in records {
-            s.records += 1;
-            *s.by_type.entry(r.kind.as_str().to_string()).or_default() += 1;
-            if let Some(ts) = r.ts {
-                first = Some(first.map_or(ts, |f: DateTime<Utc>| f.min(ts)));
-                last = Some(last.map_or(ts, |l: DateTime<Utc>| l.max(ts)));
+    /// Counts one record in these figures (not in `by_day`).
+    fn add_one(&mut self, r: &Record) {
+        self.records += 1;
+        *self.by_type.entry(r.kind.as_str().to_string()).or_default() += 1;
+        if let Some(ts) = r.ts {
+            let earlier = |t: &Option<String>| t.as_deref().and_then(time::parse);
+            if earlier(&self.first_ts).is_none_or(|f| ts < f) {
+                self.first_ts = Some(time::rfc3339_millis(ts));
             }
-            s.redactions += r.redactions;
-            if r.is_tool_call() {
-                s.count_tool_call(r);
-            } else if r.kind == Kind::UserCorrection {
-                s.corrections.push(correction(r, persisted));
+            if earlier(&self.last_ts).is_none_or(|l| ts > l) {
+                self.last_ts = Some(time::rfc3339_millis(ts));
             }
         }
-        s.first_ts = first.map(time::rfc3339_millis);
-        s.last_ts = last.map(time::rfc3339_millis);
-        if s.failures.len() > KEEP {
-            s.failures.drain(..s.failures.len() - KEEP);
+        self.redactions += r.redactions;
+        if r.is_tool_call() {
+            self.count_tool_call(r);
+            if self.failures.len() > KEEP {
+                self.failures.drain(..self.failures.len() - KEEP);
+            }
+        } else if r.kind == Kind::UserCorrection {
+            self.corrections.push(correction(r));
         }
-        s
     }
 
     /// Counts one `data` or `change` record.
@@ -158,22 +170,18 @@ impl Stats {
 }
 
 /// The UTC day of a record (`YYYY-MM-DD`), the key of `by_day`.
-fn day_of(ts: DateTime<Utc>) -> String {
+fn day_of(ts: chrono::DateTime<chrono::Utc>) -> String {
     ts.format("%Y-%m-%d").to_string()
 }
 
-/// A `user_correction` record as the index keeps it: its own `persisted_to` and the later
-/// marks, each place once.
-fn correction(r: &Record, persisted: &HashMap<String, Vec<String>>) -> Correction {
-    let id = r.id().to_string();
+/// A `user_correction` record as the index keeps it, with its own `persisted_to` (each
+/// place once); later marks are added by `finish`.
+fn correction(r: &Record) -> Correction {
     let mut to = r.persisted_to.clone().unwrap_or_default();
-    if let Some(more) = persisted.get(&id) {
-        to.extend(more.iter().cloned());
-    }
     let mut seen = HashSet::new();
     to.retain(|p| seen.insert(p.clone()));
     Correction {
-        id,
+        id: r.id().to_string(),
         ts: r.ts.map(time::rfc3339_millis).unwrap_or_default(),
         text: clip(&one_line(r.text()), 200),
         persisted_to: to,

@@ -11,6 +11,7 @@
 //!   runs/<id>/audit_buffer.jsonl   hot-path appends
 //!   runs/<id>/audit_pending.jsonl  buffer moved here at Stop / PreCompact / SessionEnd
 //!   runs/<id>/audit_trail.jsonl    everything, once, at `baton audit end`
+//!   runs/<id>/summary.json         running figures of what moved (sidecar.rs)
 //!   runs/<id>/session_summary.md
 //! ```
 
@@ -28,6 +29,7 @@ pub(crate) const PENDING: &str = "audit_pending.jsonl";
 pub(crate) const TRAIL: &str = "audit_trail.jsonl";
 pub(crate) const SESSION: &str = "session.json";
 pub(crate) const SUMMARY: &str = "session_summary.md";
+pub(crate) const SIDECAR: &str = "summary.json";
 
 /// The statuses a session can have.
 pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"];
@@ -95,9 +97,15 @@ impl Store {
         fsx::ensure_private_dir_in(&self.root, &self.dir)?;
         if self.shared {
             // Shared trails are merged by git's union driver; ids collapse duplicates on read.
+            // A session's summary.json is derived: merged the same way it stops matching the
+            // files and is rebuilt, instead of stopping a merge with a conflict.
             let attributes = self.dir.join(".gitattributes");
             if std::fs::symlink_metadata(&attributes).is_err() {
-                fsx::atomic_write(&attributes, b"*.jsonl merge=union\n", fsx::SHARED_FILE)?;
+                fsx::atomic_write(
+                    &attributes,
+                    b"*.jsonl merge=union\nsummary.json merge=union\n",
+                    fsx::SHARED_FILE,
+                )?;
             }
         } else {
             fsx::keep_out_of_git(&self.dir)?;

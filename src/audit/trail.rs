@@ -3,8 +3,8 @@
 //! * `Records`: the typed lines of one or more files (record.rs has the format); a corrupt
 //!   line is reported as `file:line` and skipped, the rest still counts; records with the same
 //!   `id` (a union merge or a rerun) collapse, the later one wins.
-//! * `drain`: moves every line of one file to the end of another without losing or doubling a
-//!   line when hooks append and other processes drain at the same time. The source is never
+//! * `drain_with`: moves every line of one file to the end of another without losing or
+//!   doubling a line when hooks append and other processes drain at the same time. The source is never
 //!   renamed: the drainer takes the same advisory lock the appenders take (`fsx::append_line`
 //!   locks the file it opened), copies the lines, and truncates the file while still holding
 //!   the lock. An appender that opened the file before the drain waits for the lock and then
@@ -122,8 +122,47 @@ fn open_append(path: &Path, mode: u32) -> Result<std::fs::File> {
 /// Moves every line of `src` to the end of `dst` (see the module doc). With `dedupe`, lines
 /// whose record `id` is already in `dst` (or earlier in the batch) are dropped: that makes a
 /// rerun after a crash between the copy and the truncation append nothing twice. Returns the
-/// number of lines appended.
+/// number of lines appended. (The audit moves its files through `sidecar`, which keeps the
+/// session's summary along; this is the bare move.)
+#[cfg(test)]
 pub(crate) fn drain(src: &Path, dst: &Path, mode: u32, dedupe: bool) -> Result<usize> {
+    drain_with(src, dst, mode, &mut Dedupe(dedupe))
+}
+
+/// What a caller of `drain_with` does inside the move, under both files' locks.
+pub(crate) trait Observer {
+    /// Before anything is appended: the block to append instead of `block` (the source's
+    /// lines, each ending with a newline), or `None` for `block` as it is.
+    fn plan(&mut self, block: &[u8], dst: &Path) -> Result<Option<Vec<u8>>>;
+    /// Once `appended` is in `dst` (synced) and `src` is empty, both still locked. What
+    /// fails here is the observer's own business: the move has happened.
+    fn done(&mut self, appended: &[u8]);
+}
+
+/// The plain move: everything, or what `dst` does not hold yet.
+#[cfg(test)]
+struct Dedupe(bool);
+
+#[cfg(test)]
+impl Observer for Dedupe {
+    fn plan(&mut self, block: &[u8], dst: &Path) -> Result<Option<Vec<u8>>> {
+        if self.0 {
+            filter_known(block, dst).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    fn done(&mut self, _: &[u8]) {}
+}
+
+/// `drain`, with `observer` deciding what is appended and hearing about it once done.
+pub(crate) fn drain_with(
+    src: &Path,
+    dst: &Path,
+    mode: u32,
+    observer: &mut dyn Observer,
+) -> Result<usize> {
     let mut f = match OpenOptions::new()
         .read(true)
         .write(true)
@@ -135,7 +174,7 @@ pub(crate) fn drain(src: &Path, dst: &Path, mode: u32, dedupe: bool) -> Result<u
         Err(e) => return Err(Error::io("open", src, e)),
     };
     f.lock().map_err(|e| Error::io("lock", src, e))?;
-    let result = drain_locked(&mut f, src, dst, mode, dedupe);
+    let result = drain_locked(&mut f, src, dst, mode, observer);
     let _ = f.unlock();
     result
 }
@@ -145,7 +184,7 @@ fn drain_locked(
     src: &Path,
     dst: &Path,
     mode: u32,
-    dedupe: bool,
+    observer: &mut dyn Observer,
 ) -> Result<usize> {
     let mut bytes = Vec::new();
     f.read_to_end(&mut bytes)
@@ -159,26 +198,24 @@ fn drain_locked(
     }
     let mut out = open_append(dst, mode)?;
     out.lock().map_err(|e| Error::io("lock", dst, e))?;
-    let written = (|| {
-        let block = if dedupe {
-            filter_known(&bytes, dst)?
-        } else {
-            bytes
-        };
+    // The destination stays locked until the source is empty and the observer is done, so
+    // a reader that takes either lock sees the move whole or not at all.
+    let moved = (|| {
+        let block = observer.plan(&bytes, dst)?.unwrap_or(bytes);
         let lines = block.split(|&b| b == b'\n').count() - 1;
         out.write_all(&block)
             .map_err(|e| Error::io("append to", dst, e))?;
         out.sync_data().map_err(|e| Error::io("sync", dst, e))?;
+        f.set_len(0).map_err(|e| Error::io("truncate", src, e))?;
+        observer.done(&block);
         Ok(lines)
     })();
     let _ = out.unlock();
-    let lines = written?;
-    f.set_len(0).map_err(|e| Error::io("truncate", src, e))?;
-    Ok(lines)
+    moved
 }
 
 /// The lines of `block` whose `id` is not yet in `dst` (lines without an id are kept).
-fn filter_known(block: &[u8], dst: &Path) -> Result<Vec<u8>> {
+pub(crate) fn filter_known(block: &[u8], dst: &Path) -> Result<Vec<u8>> {
     let mut known: HashSet<String> = HashSet::new();
     let existing = fsx::read_bytes_limited(dst, fsx::Limit::LOG)?.unwrap_or_default();
     for line in existing.split(|&b| b == b'\n') {
@@ -186,17 +223,29 @@ fn filter_known(block: &[u8], dst: &Path) -> Result<Vec<u8>> {
             known.insert(id);
         }
     }
+    Ok(keep_new(block, &mut known).0)
+}
+
+/// The lines of `block` (each ending with a newline) whose record `id` is not in `known`,
+/// which takes the ids kept (so a repeat within the block goes too); empty lines go as well.
+/// Also the 1-based numbers of the lines left out.
+pub(crate) fn keep_new(block: &[u8], known: &mut HashSet<String>) -> (Vec<u8>, Vec<u64>) {
     let mut out = Vec::with_capacity(block.len());
-    for line in block.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        if let Some(id) = id_of(line) {
-            if !known.insert(id) {
-                continue;
-            }
+    let mut dropped = Vec::new();
+    let body = block.strip_suffix(b"\n").unwrap_or(block);
+    for (n, line) in (1u64..).zip(body.split(|&b| b == b'\n')) {
+        if block.is_empty() {
+            break;
+        }
+        let repeat = id_of(line).is_some_and(|id| !known.insert(id));
+        if line.is_empty() || repeat {
+            dropped.push(n);
+            continue;
         }
         out.extend_from_slice(line);
         out.push(b'\n');
     }
-    Ok(out)
+    (out, dropped)
 }
 
 fn id_of(line: &[u8]) -> Option<String> {

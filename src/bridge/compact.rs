@@ -302,8 +302,10 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
             format!(", session {short}")
         }
     ));
-    let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &line)?;
+    if !rune.append_line_unlocked(store::SESSION_LOG, &line)? {
+        let _lock = rune.lock()?;
+        rune.append(store::SESSION_LOG, &line)?;
+    }
     record_hook_line(project, &line);
     Ok(())
 }
@@ -329,8 +331,10 @@ pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
     let short: String = summary.chars().take(1000).collect();
     let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
     let line = project.redact(&line);
-    let _lock = rune.lock()?;
-    rune.append(store::SESSION_LOG, &line)?;
+    if !rune.append_line_unlocked(store::SESSION_LOG, &line)? {
+        let _lock = rune.lock()?;
+        rune.append(store::SESSION_LOG, &line)?;
+    }
     record_hook_line(project, &line);
     Ok(())
 }

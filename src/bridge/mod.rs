@@ -13,7 +13,7 @@
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
 //! | provenance.rs, review.rs | the ledger of entries baton wrote, trust at load; `baton bridge review` |
-//! | integrity.rs (+ integrity/rules.rs, integrity/checks.rs), normalize.rs | the poisoning scan (`Scanner`): the rule table, the checks no pattern expresses; the text as a reader sees it |
+//! | integrity.rs (+ integrity/rules.rs, integrity/checks.rs, integrity/prefilter.rs), normalize.rs | the poisoning scan (`Scanner`): the rule table, the checks no pattern expresses, which rules may match a text (decided without compiling them, `core::needles`); the text as a reader sees it |
 //! | scan_cache.rs | the per-user cache of scan verdicts (stamps, counts; the findings are the scanner's) |
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store; accepted by the user) |
@@ -382,9 +382,10 @@ fn save_command(project: &Project, json: bool) -> Result<i32> {
         eprintln!("baton: warning: an entry matches the integrity rule {w}; its file will load marked SUSPICIOUS (`baton bridge integrity`)");
     }
     saved.warnings = warnings;
-    // Warm the integrity cache so the next session start does not rescan.
+    // Warm the integrity cache so the next session start does not rescan: what was
+    // appended is scanned, not the files it was appended to.
     let rune = Rune::of(project);
-    let _ = Scanner::cached(project, &rune).scan(&rune);
+    let _ = Scanner::cached(project, &rune).scan_after(&rune, &saved.appended);
     if json {
         io::print_json(&saved);
     } else {

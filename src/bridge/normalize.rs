@@ -9,9 +9,9 @@
 //! (`1gn0r3` → `ignore`) and hyphens inside words removed (`ig-nore`).
 //!
 //! `Forms` keeps three texts: the skeleton lines (one per line of the original, so line
-//! numbers carry over), the skeleton *stream* (every non-blank, non-heading line joined into
-//! one text, across line breaks and across entries, a word hyphenated at a line end joined
-//! again) and, for text that is not ASCII, the plain stream (for the rules of scripts that
+//! numbers carry over), the skeleton *stream* (every non-blank, non-heading line joined with
+//! the next one, across line breaks and across adjacent entries, a word hyphenated at a line
+//! end joined again; one pair per segment, so no match reaches beyond two lines) and, for text that is not ASCII, the plain stream (for the rules of scripts that
 //! folding would mangle: Chinese, Japanese, Russian). The streams keep a map back to the
 //! original line of each offset.
 
@@ -28,12 +28,22 @@ pub(crate) struct Forms {
     pub(crate) plain: Option<Stream>,
 }
 
-/// Lines joined into one text, with the way back to the original lines.
+/// Each logical line joined with the next, one pair per `\n`-ended segment, with the way
+/// back to the original lines. A logical line is a line and the lines a word hyphenated at
+/// its end continues on. A phrase split over a line break or over two adjacent entries reads
+/// whole in the segment of its two lines; no match reaches further (a rule's `[^\n]*` stays
+/// in one segment), so a scan of a file's end finds what a scan of the whole file finds
+/// there.
 #[derive(Debug, Default)]
 pub(crate) struct Stream {
     pub(crate) text: String,
-    /// `(offset in text, 1-based original line)` where each joined line starts, in order.
+    /// `(offset in text, 1-based original line)` where each joined part starts, in order.
     starts: Vec<(usize, usize)>,
+    /// The previous logical line, waiting for its successor: its text and where each of its
+    /// original lines starts in it.
+    prev: Option<(String, Vec<(usize, usize)>)>,
+    /// Whether any pair was written.
+    paired: bool,
 }
 
 impl Stream {
@@ -47,24 +57,42 @@ impl Stream {
         if text.is_empty() {
             return;
         }
-        if !self.text.is_empty() {
+        if let Some((prev, parts)) = self.prev.as_mut() {
             // A word hyphenated at the end of the previous line continues here.
-            let hyphenated = self.text.ends_with('-')
-                && self
-                    .text
-                    .chars()
-                    .rev()
-                    .nth(1)
-                    .is_some_and(char::is_alphabetic)
+            let hyphenated = prev.ends_with('-')
+                && prev.chars().rev().nth(1).is_some_and(char::is_alphabetic)
                 && text.chars().next().is_some_and(char::is_alphabetic);
             if hyphenated {
-                self.text.pop();
-            } else if !(ends_cjk(&self.text) && starts_cjk(text)) {
-                self.text.push(' ');
+                prev.pop();
+                parts.push((prev.len(), line_no));
+                prev.push_str(text);
+                return;
             }
         }
-        self.starts.push((self.text.len(), line_no));
+        if let Some((prev, parts)) = self.prev.take() {
+            self.write(&prev, &parts);
+            if !(ends_cjk(&prev) && starts_cjk(text)) {
+                self.text.push(' ');
+            }
+            self.write(text, &[(0, line_no)]);
+            self.text.push('\n');
+            self.paired = true;
+        }
+        self.prev = Some((text.to_string(), vec![(0, line_no)]));
+    }
+
+    fn write(&mut self, text: &str, parts: &[(usize, usize)]) {
+        let base = self.text.len();
+        self.starts
+            .extend(parts.iter().map(|&(at, no)| (base + at, no)));
         self.text.push_str(text);
+    }
+
+    /// Ends the stream: a text of one logical line is that line alone.
+    fn finish(&mut self) {
+        if let Some((line, parts)) = self.prev.take().filter(|_| !self.paired) {
+            self.write(&line, &parts);
+        }
     }
 }
 
@@ -92,6 +120,10 @@ impl Forms {
             if let Some(ps) = plain.as_mut() {
                 ps.push(i + 1, &label_free(&p));
             }
+        }
+        f.stream.finish();
+        if let Some(ps) = plain.as_mut() {
+            ps.finish();
         }
         f.plain = plain;
         f

@@ -7,6 +7,7 @@ use super::integrity::{self, Status};
 use super::learn::{self, Learning};
 use super::notes;
 use super::provenance::{self, Ledger};
+use super::scan_cache::Stamp;
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
@@ -92,6 +93,9 @@ pub(crate) struct Saved {
     task_notes: Option<usize>,
     promoted: Vec<String>,
     commit: String,
+    /// The files appended to, for the integrity cache (`Scanner::scan_after`).
+    #[serde(skip)]
+    pub(crate) appended: Vec<integrity::Appended>,
     /// Entries that make their file SUSPICIOUS (saved, but marked at every load).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) warnings: Vec<String>,
@@ -289,9 +293,18 @@ fn append_entries(
     let now = project.now();
     let clean = |s: String| project.redact(&s);
     let ledger = Ledger::of(project);
-    // What is appended is recorded as baton's own (the provenance ledger).
-    let appended = |file: &str, text: &str| -> Result<()> {
-        rune.append(file, text)?;
+    // What is appended is recorded as baton's own (the provenance ledger), and what the
+    // integrity cache needs to extend its verdict to the new bytes (`Appended`).
+    let mut append = |file: &str, text: &str| -> Result<()> {
+        let path = rune.path(file);
+        let before = Stamp::of(&path);
+        let old_len = rune.append(file, text)?;
+        saved.appended.push(integrity::Appended {
+            name: file.to_string(),
+            before,
+            old_len,
+            after: Stamp::of(&path),
+        });
         let added: Vec<String> = provenance::entries(file, text)
             .into_iter()
             .map(|e| e.text)
@@ -306,8 +319,7 @@ fn append_entries(
             .map(|d| decision_entry(d, now))
             .collect::<Vec<_>>()
             .join("\n");
-        appended(store::DECISIONS, &clean(text))?;
-        saved.decisions = input.decisions.len();
+        append(store::DECISIONS, &clean(text))?;
     }
     if !input.conventions.is_empty() {
         let text: String = input
@@ -316,19 +328,24 @@ fn append_entries(
             .map(|c| convention_entry(c, now))
             .collect::<Vec<_>>()
             .join("\n");
-        appended(store::CONVENTIONS, &clean(text))?;
-        saved.conventions = input.conventions.len();
+        append(store::CONVENTIONS, &clean(text))?;
     }
     if let Some(p) = &input.progress {
         let py = python_context(&project.root, p.python.as_ref());
-        appended(store::PROGRESS, &clean(progress_entry(p, py, now)))?;
-        saved.progress = Some((p.completed.len(), p.in_progress.len(), p.blocked.len()));
+        append(store::PROGRESS, &clean(progress_entry(p, py, now)))?;
     }
-    if let Some(s) = input.summary.as_deref().filter(|s| !s.trim().is_empty()) {
+    let summary = input.summary.as_deref().filter(|s| !s.trim().is_empty());
+    if let Some(s) = summary {
         let line = format!("[{}] — {}", store::stamp(now), one_line(s));
-        appended(store::SESSION_LOG, &clean(line))?;
-        saved.session_log = 1;
+        append(store::SESSION_LOG, &clean(line))?;
     }
+    saved.decisions = input.decisions.len();
+    saved.conventions = input.conventions.len();
+    saved.progress = input
+        .progress
+        .as_ref()
+        .map(|p| (p.completed.len(), p.in_progress.len(), p.blocked.len()));
+    saved.session_log = usize::from(summary.is_some());
     if !input.instincts.is_empty() {
         let entries: Vec<instincts::Entry> = input
             .instincts

@@ -79,6 +79,17 @@ pub(crate) struct Counts {
     pub(crate) entries: usize,
     /// Newlines.
     pub(crate) lines: usize,
+    /// Where the text's first HTML comment opens (`None`: it has none), so an append can be
+    /// scanned without the rest of the file (see `integrity::Scanner::scan_after`); missing
+    /// in entries written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) comments: Option<Comments>,
+}
+
+/// Where a text's first HTML comment opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Comments {
+    pub(crate) first_at: Option<u64>,
 }
 
 impl Counts {
@@ -86,6 +97,24 @@ impl Counts {
         Counts {
             entries: super::entries::count_entries_in(text),
             lines: text.matches('\n').count(),
+            comments: Some(Comments {
+                first_at: text.find("<!--").map(|i| i as u64),
+            }),
+        }
+    }
+
+    /// The counts of a text that ended with a newline and was `self`, after `added` (of
+    /// length `old_len` before) was appended.
+    pub(crate) fn after_append(self, old_len: u64, added: &str) -> Counts {
+        let comments = self.comments.map(|c| Comments {
+            first_at: c
+                .first_at
+                .or_else(|| added.find("<!--").map(|i| old_len + i as u64)),
+        });
+        Counts {
+            entries: self.entries + super::entries::count_entries_in(added),
+            lines: self.lines + added.matches('\n').count(),
+            comments,
         }
     }
 }

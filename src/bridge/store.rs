@@ -1,12 +1,14 @@
-//! The `.rune/` folder: where it is, its files, and the two ways the bridge writes them
-//! (a whole-file atomic rewrite under the folder's lock, and reading a file's tail).
+//! The `.rune/` folder: where it is, its files, and the ways the bridge writes them under the
+//! folder's lock (a whole-file atomic rewrite, and an append that a killed writer cannot
+//! tear), and reading a file's tail.
 
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
 use crate::core::project::Project;
 use chrono::{DateTime, Utc};
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -105,6 +107,7 @@ impl Rune {
             .parent()
             .map_or_else(|| PathBuf::from(&name), |p| p.join(&name));
         let held = fsx::MkdirLock::acquire(&lock, wait, Duration::from_secs(60))?;
+        self.undo_torn_append();
         self.sweep_temps();
         Ok(held)
     }
@@ -136,29 +139,131 @@ impl Rune {
     }
 
     /// Appends `entry` (whole lines) to `file`, creating it with its header when missing.
-    /// A one-line `[…]` entry to a file that ends with a newline is one locked append (O(1):
-    /// the session log grows with every session); anything else is read, add, atomic
-    /// rewrite. Call under `lock`.
-    pub(crate) fn append(&self, file: &str, entry: &str) -> Result<()> {
+    /// An existing file is never read or rewritten (a decisions log grows with every save: a
+    /// 50 MB one was read and rewritten whole): a one-line `[…]` entry to a file that ends
+    /// with a newline is one locked append (`fsx::append_line`); anything else is one write
+    /// at the end, after a journal that says how long the file was (`undo_torn_append`), so a
+    /// writer killed half-way leaves no torn entry. The text added is what a rewrite of the
+    /// whole file added: a newline when the file did not end with one, a blank line before an
+    /// entry that is not a `[…]` line. Returns the file's length before. Call under `lock`.
+    pub(crate) fn append(&self, file: &str, entry: &str) -> Result<u64> {
         let line = entry.trim_end_matches('\n');
         let path = self.path(file);
         fsx::check_inside(&self.root, &path)?;
-        if line.starts_with('[') && !line.contains('\n') && ends_with_newline(&path) {
-            return fsx::append_line(&path, line, fsx::PRIVATE_FILE);
+        let Some(len) = regular_len(&path)? else {
+            let mut text = header(file).to_string();
+            if !entry.starts_with('[') && !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(entry);
+            if !entry.ends_with('\n') {
+                text.push('\n');
+            }
+            self.write(file, &text)?;
+            return Ok(0);
+        };
+        let ends_line = ends_with_newline(&path);
+        if line.starts_with('[') && !line.contains('\n') && ends_line {
+            fsx::append_line(&path, line, fsx::PRIVATE_FILE)?;
+            return Ok(len);
         }
-        let mut text = self.read(file)?.unwrap_or_else(|| header(file).to_string());
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
+        let mut added = String::new();
+        if len > 0 && !ends_line {
+            added.push('\n');
         }
-        if !entry.starts_with('[') && !text.is_empty() {
-            text.push('\n');
+        if !entry.starts_with('[') && len > 0 {
+            added.push('\n');
         }
-        text.push_str(entry);
+        added.push_str(entry);
         if !entry.ends_with('\n') {
-            text.push('\n');
+            added.push('\n');
         }
-        self.write(file, &text)
+        let journal = self.dir.join(JOURNAL);
+        let note = format!("{file}\t{len}\t{}\n", len + added.len() as u64);
+        fsx::atomic_write(&journal, note.as_bytes(), fsx::PRIVATE_FILE)?;
+        append_synced(&path, added.as_bytes())?;
+        std::fs::remove_file(&journal).map_err(|e| Error::io("remove", &journal, e))?;
+        Ok(len)
     }
+
+    /// Appends the one-line `[…]` entry `line` to `file` without the folder's lock, when that
+    /// is one locked append (`fsx::append_line`: the file is there and ends with a newline);
+    /// `false` when it is not (the caller then takes the lock and calls `append`). The hooks
+    /// that add a session-log line use it: taking the folder's lock (a directory made and
+    /// removed) cost them milliseconds of file-system latency, and one-line appends of whole
+    /// lines exclude each other by themselves (every writer of the session log appends).
+    pub(crate) fn append_line_unlocked(&self, file: &str, line: &str) -> Result<bool> {
+        let path = self.path(file);
+        fsx::check_inside(&self.root, &path)?;
+        if !line.starts_with('[') || line.contains('\n') || !ends_with_newline(&path) {
+            return Ok(false);
+        }
+        fsx::append_line(&path, line, fsx::PRIVATE_FILE)?;
+        Ok(true)
+    }
+
+    /// Undoes an append whose writer died half-way (the journal `append` leaves while it
+    /// writes): the file is cut back to its length before, when it is longer than that and
+    /// shorter than it would have been. A file that changed otherwise is left as it is. Under
+    /// the lock, when it is taken.
+    fn undo_torn_append(&self) {
+        let journal = self.dir.join(JOURNAL);
+        let Ok(Some(note)) = fsx::read_limited(&journal, fsx::Limit::POINTER) else {
+            return;
+        };
+        let mut parts = note.trim_end().split('\t');
+        let (Some(file), Some(before), Some(after)) = (
+            parts.next(),
+            parts.next().and_then(|n| n.parse::<u64>().ok()),
+            parts.next().and_then(|n| n.parse::<u64>().ok()),
+        ) else {
+            let _ = std::fs::remove_file(&journal);
+            return;
+        };
+        if fsx::validate_component("memory file", file).is_ok() {
+            let path = self.path(file);
+            if let Ok(Some(len)) = regular_len(&path) {
+                if len > before && len < after {
+                    let _ = std::fs::OpenOptions::new()
+                        .write(true)
+                        .custom_flags(libc::O_NOFOLLOW)
+                        .open(&path)
+                        .and_then(|f| f.set_len(before));
+                }
+            }
+        }
+        let _ = std::fs::remove_file(&journal);
+    }
+}
+
+/// The journal of an append in progress (in the folder: `git add` never sees it, as it is
+/// removed before the lock is given back; a killed writer's is undone by the next holder).
+const JOURNAL: &str = ".append-journal";
+
+/// The length of `path` when it is a regular file; `None` when missing. Refuses anything
+/// else (a symlink, a FIFO).
+fn regular_len(path: &Path) -> Result<Option<u64>> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_file() => Ok(Some(m.len())),
+        Ok(_) => Err(Error::Invalid(format!(
+            "{} is not a regular file; the bridge does not write through it",
+            path.display()
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io("inspect", path, e)),
+    }
+}
+
+/// Appends `bytes` to `path` in one write and syncs it (never through a symlink).
+fn append_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| Error::io("open for append", path, e))?;
+    f.write_all(bytes)
+        .map_err(|e| Error::io("append to", path, e))?;
+    f.sync_data().map_err(|e| Error::io("sync", path, e))
 }
 
 /// Whether `path` is a regular file whose last byte is a newline (reads one byte).
@@ -211,6 +316,31 @@ pub(crate) fn read_tail(path: &Path, max_bytes: u64) -> Result<Option<(String, b
         };
     }
     Ok(Some((text, start == 0)))
+}
+
+/// The text of `path` from the first line that starts at or after byte `offset`, and where
+/// that line starts. `None` when missing, or when those bytes are not UTF-8 (the offsets of
+/// a lossy text would not be the file's).
+pub(crate) fn read_from(path: &Path, offset: u64) -> Result<Option<(String, u64)>> {
+    let Some(mut f) = fsx::open_regular(path)? else {
+        return Ok(None);
+    };
+    // One byte before, so a line that starts right at `offset` is seen to start there.
+    let start = offset.saturating_sub(1);
+    f.seek(SeekFrom::Start(start))
+        .map_err(|e| Error::io("seek", path, e))?;
+    let mut buf = Vec::new();
+    f.read_to_end(&mut buf)
+        .map_err(|e| Error::io("read", path, e))?;
+    let (from, at) = if offset == 0 {
+        (0, 0)
+    } else {
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(nl) => (nl + 1, start + nl as u64 + 1),
+            None => (buf.len(), start + buf.len() as u64),
+        }
+    };
+    Ok(String::from_utf8(buf.split_off(from)).ok().map(|t| (t, at)))
 }
 
 /// `YYYY-MM-DD HH:MM` (UTC), the entry stamp.
@@ -329,6 +459,59 @@ mod tests {
             std::fs::read_to_string(rune.path(SESSION_LOG)).unwrap(),
             "# Session Log\n[2026-11-30] — first\n[2026-11-30] — second\n"
         );
+    }
+
+    /// A save appends to a memory file instead of rewriting it; a writer killed half-way
+    /// through leaves its journal, and the next one to take the lock cuts the file back.
+    #[test]
+    fn issue_15_an_append_adds_what_a_rewrite_added_and_a_torn_one_is_undone() {
+        let t = tempfile::tempdir().unwrap();
+        let rune = Rune {
+            root: t.path().to_path_buf(),
+            dir: t.path().join(".rune"),
+            rel: ".rune".into(),
+        };
+        std::fs::create_dir_all(&rune.dir).unwrap();
+        let entry = "## [2026-11-30 10:15] Decision: A\n\n**Impact:** x\n";
+        assert_eq!(rune.append(DECISIONS, entry).unwrap(), 0);
+        let first = std::fs::read_to_string(rune.path(DECISIONS)).unwrap();
+        assert_eq!(first, format!("# Decisions Log\n\n{entry}"));
+        let ino = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
+        let before = ino(&rune.path(DECISIONS));
+        assert_eq!(rune.append(DECISIONS, entry).unwrap(), first.len() as u64);
+        assert_eq!(ino(&rune.path(DECISIONS)), before, "appended in place");
+        assert_eq!(
+            std::fs::read_to_string(rune.path(DECISIONS)).unwrap(),
+            format!("{first}\n{entry}")
+        );
+        assert!(!rune.dir.join(JOURNAL).exists());
+        // A file without its last newline gets one, then the blank line.
+        std::fs::write(rune.path(PROGRESS), "# Progress\nx").unwrap();
+        rune.append(PROGRESS, "## [2026-11-30 10:15] Session Summary")
+            .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(rune.path(PROGRESS)).unwrap(),
+            "# Progress\nx\n\n## [2026-11-30 10:15] Session Summary\n"
+        );
+        // Killed half-way: the journal is there, the file has half an entry.
+        let whole = std::fs::read_to_string(rune.path(DECISIONS)).unwrap();
+        std::fs::write(
+            rune.dir.join(JOURNAL),
+            format!("{DECISIONS}\t{}\t{}\n", whole.len(), whole.len() + 100),
+        )
+        .unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(rune.path(DECISIONS))
+            .unwrap();
+        f.write_all(b"\n## [2026-11-30 10:16] Decision: B\n\n**Cont")
+            .unwrap();
+        drop(rune.lock().unwrap());
+        assert_eq!(
+            std::fs::read_to_string(rune.path(DECISIONS)).unwrap(),
+            whole
+        );
+        assert!(!rune.dir.join(JOURNAL).exists());
     }
 
     #[test]

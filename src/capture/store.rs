@@ -117,7 +117,7 @@ pub(crate) fn load(path: &Path) -> Option<Stored> {
 
 /// Writes `stored` to `path` (0600), creating its folders (0700) below `base` when missing.
 /// Without fsync: a digest is rebuilt from the transcript when it is lost (see
-/// `fsx::atomic_write_unsynced`).
+/// `fsx::replace_file`).
 pub(crate) fn save(base: &Path, path: &Path, stored: &Stored) -> Result<()> {
     let parent = path.parent().unwrap_or(base);
     if std::fs::symlink_metadata(parent).is_err() {
@@ -136,7 +136,7 @@ pub(crate) fn save(base: &Path, path: &Path, stored: &Stored) -> Result<()> {
     stored.version = VERSION;
     let bytes = serde_json::to_vec_pretty(&stored)
         .map_err(|e| Error::Internal(format!("serialize the digest: {e}")))?;
-    fsx::atomic_write_unsynced(path, &bytes, fsx::PRIVATE_FILE)
+    fsx::replace_file(path, &bytes, fsx::PRIVATE_FILE)
 }
 
 /// The digest files of `dir` (`<id>.json`, regular files), most recently updated first.

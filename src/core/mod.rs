@@ -22,6 +22,7 @@ pub mod handler;
 pub mod hash;
 pub mod io;
 pub mod jsonl;
+pub mod needles;
 pub mod paths;
 pub mod project;
 pub mod recall;

@@ -962,3 +962,56 @@ fn a_garbled_current_session_file_heals_instead_of_failing_every_call() {
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
     assert_eq!(current(&p), "adhoc_20261130_1015_2");
 }
+
+/// Overwrites `path` in place with bytes that read as no record, keeping its size, inode and
+/// mtime: a reader that parses the file sees nothing, the session's summary still matches it.
+fn blank_out_keeping_the_stamp(path: &Path) {
+    let meta = std::fs::metadata(path).unwrap();
+    let mtime = meta.modified().unwrap();
+    let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    f.write_all(&vec![b' '; usize::try_from(meta.len()).unwrap()])
+        .unwrap();
+    f.set_modified(mtime).unwrap();
+}
+
+/// SessionStart's recap, PreCompact's checkpoint and `end` read the session's summary
+/// (`summary.json`, kept by every move of the buffer) and the buffer, not the records: they
+/// cost the same at the millionth record as at the first (2M records read took 36 s).
+#[test]
+fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
+    let p = Project::new();
+    p.write(".rune/progress.md", "# Progress\n");
+    for n in 0..5 {
+        p.hook("PostToolUse", tool_event(&p, n).as_bytes());
+    }
+    p.hook("PostToolUse", edit_event(&p, "src/lib.rs", 1).as_bytes());
+    p.hook("PostToolUse", edit_event(&p, "src/main.rs", 2).as_bytes());
+    p.hook("Stop", simple_event(&p, "Stop").as_bytes());
+    p.hook("PostToolUse", tool_event(&p, 9).as_bytes());
+    let dir = runs(&p).join(current(&p));
+    assert!(dir.join("summary.json").exists());
+    blank_out_keeping_the_stamp(&dir.join("audit_pending.jsonl"));
+
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(ctx.contains("; 8 records"), "{ctx}");
+    assert!(ctx.contains("echo call-9"), "{ctx}");
+
+    p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
+    assert!(
+        cp.contains("Files changed this session (audit trail): src/lib.rs, src/main.rs"),
+        "{cp}"
+    );
+
+    let out = audit(&p, &["end", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = std::fs::read_to_string(dir.join("session_summary.md")).unwrap();
+    assert!(
+        summary.contains("- Records: 8 (change 2, data 6)"),
+        "{summary}"
+    );
+}

@@ -1,6 +1,7 @@
-//! The integrity scan's pattern rules: one table, compiled into a few `RegexSet`s once per
-//! process; a rule's own `Regex` (to find where it matched) is compiled only for the rules
-//! a text matched.
+//! The integrity scan's pattern rules: one table. A rule's `Regex` is compiled only for a
+//! text that holds the words every match of it needs (`prefilter`, `core::needles`): a scan
+//! of ordinary text compiles next to nothing (compiling the whole table cost ~20 ms, which
+//! every session start after a memory change paid).
 //!
 //! Rules are grouped in families (the rule name is the family). Each family is written for
 //! the text as a reader sees it (`normalize`): a `Latin` rule runs on the raw text, the
@@ -14,8 +15,9 @@
 //! CSRF", "`--no-verify` is banned"): conventions that mention a control to keep it on are
 //! the usual case.
 
+use super::prefilter;
 use super::Status;
-use regex::{Regex, RegexSet};
+use regex::Regex;
 use std::sync::OnceLock;
 
 /// Which forms of a text a rule reads (see the module doc).
@@ -248,28 +250,6 @@ impl Form {
     }
 }
 
-/// The rules in two sets, each compiled once per process (compiling is most of a small
-/// scan's cost, so the forms share them and filter by scope): the `Script` rules (Chinese,
-/// Japanese, Korean, Russian) need non-ASCII text to match, so ASCII text never compiles
-/// their set.
-struct Set {
-    set: RegexSet,
-    index: Vec<usize>,
-}
-
-fn set_of(script: bool) -> Option<&'static Set> {
-    static SETS: [OnceLock<Option<Set>>; 2] = [OnceLock::new(), OnceLock::new()];
-    SETS[usize::from(script)]
-        .get_or_init(|| {
-            let index: Vec<usize> = (0..RULES.len())
-                .filter(|&i| (RULES[i].scope == Script) == script)
-                .collect();
-            let set = RegexSet::new(index.iter().map(|&i| ascii_bounds(RULES[i].pattern))).ok()?;
-            Some(Set { set, index })
-        })
-        .as_ref()
-}
-
 /// ASCII word boundaries keep the fast DFA engines on non-ASCII text.
 /// ASCII `\w` and `\d` for the same reason: a Unicode `\w` under a bounded repeat is an
 /// automaton of thousands of states.
@@ -289,29 +269,26 @@ pub(crate) fn regex(i: usize) -> Option<&'static Regex> {
         .as_ref()
 }
 
-/// The rules (indices into `RULES`) that match `text` read as `form`.
+/// The rules (indices into `RULES`) that match `text` read as `form`: only the candidates
+/// the prefilter keeps are run (a `Script` rule only on non-ASCII text).
 pub(crate) fn matching(form: Form, text: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    for script in [false, true] {
-        let wanted = if script {
-            !text.is_ascii() && matches!(form, Form::Raw | Form::Plain)
-        } else {
-            form != Form::Plain
-        };
-        if !wanted {
-            continue;
-        }
-        if let Some(s) = set_of(script) {
-            out.extend(
-                s.set
-                    .matches(text)
-                    .into_iter()
-                    .map(|k| s.index[k])
-                    .filter(|&i| form.takes(RULES[i].scope)),
-            );
-        }
-    }
-    out
+    let ascii = text.is_ascii();
+    prefilter::candidates(text, RULES.len())
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, may)| {
+            let rule = &RULES[i];
+            may && form.takes(rule.scope) && !(rule.scope == Script && ascii)
+        })
+        .filter(|&(i, _)| regex(i).is_some_and(|re| re.is_match(text)))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A rule's pattern as it is compiled (the prefilter's needles are derived from this form).
+#[cfg(test)]
+pub(crate) fn compiled_pattern(i: usize) -> String {
+    ascii_bounds(RULES[i].pattern)
 }
 
 /// Whether the sentence around `at..end` says the opposite: a negation shortly before the
@@ -376,11 +353,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_rule_compiles_and_every_form_has_its_set() {
+    fn every_rule_compiles() {
         for (i, r) in RULES.iter().enumerate() {
             assert!(regex(i).is_some(), "rule {i} ({}) does not compile", r.name);
         }
-        assert!(set_of(false).is_some() && set_of(true).is_some());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! File-system primitives that keep state whole and private:
 //!
 //! * `atomic_write`: temp file in the same directory, fsync, rename (a reader sees the old
-//!   file or the new one, never half of either); `atomic_write_unsynced` the same without the
+//!   file or the new one, never half of either); `replace_file` the same without the
 //!   fsyncs, for derived state rebuilt when lost;
 //! * `append_line`: one whole line in one `write` under an advisory lock, so parallel hooks
 //!   never interleave or lose records (no fsync: this runs on the hook hot path);
@@ -84,13 +84,13 @@ pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     replace(path, bytes, mode, true)
 }
 
-/// `atomic_write` without the fsyncs, for derived state that is rebuilt when it is lost (the
-/// capture subsystem's session digests, rewritten at every Stop): readers still see the old
-/// file or the new one, never half of either, but a power loss may lose the newest version —
-/// or, on some file systems, leave an empty file, which such a reader must treat as absent.
-/// Never for what the user or the model wrote. (An fsync costs a Stop hook about a
-/// millisecond, and more on a busy disk.)
-pub fn atomic_write_unsynced(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+/// Replaces `path` with `bytes` as `atomic_write` does (a reader sees the old file or the new
+/// one, never half of either), but without fsync: for derived state that is rebuilt when it
+/// is lost (a summary, a cache, capture's session digests rewritten at every Stop). A power
+/// loss may lose the newest version — or, on some file systems, leave an empty file, which
+/// such a reader must treat as absent. Never for what the user or the model wrote. (An
+/// fsync costs a hook about a millisecond, and more on a busy disk.)
+pub fn replace_file(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     replace(path, bytes, mode, false)
 }
 
@@ -118,11 +118,9 @@ fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
         return result;
     }
     // Make the rename itself durable; a failure here loses nothing already written.
-    if durable {
-        #[allow(clippy::disallowed_methods)] // opens a folder we just wrote into, to sync it
-        if let Ok(d) = File::open(&dir) {
-            let _ = d.sync_all();
-        }
+    #[allow(clippy::disallowed_methods)] // opens a folder we just wrote into, to sync it
+    if let Some(d) = durable.then(|| File::open(&dir).ok()).flatten() {
+        let _ = d.sync_all();
     }
     sweep_temp_files(&dir, Some(&name.to_string_lossy()));
     Ok(())
@@ -296,8 +294,8 @@ mod tests {
     fn the_unsynced_write_replaces_whole_and_private_too() {
         let t = tempfile::tempdir().unwrap();
         let p = t.path().join("digest.json");
-        atomic_write_unsynced(&p, b"one", PRIVATE_FILE).unwrap();
-        atomic_write_unsynced(&p, b"two", PRIVATE_FILE).unwrap();
+        replace_file(&p, b"one", PRIVATE_FILE).unwrap();
+        replace_file(&p, b"two", PRIVATE_FILE).unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "two");
         assert_eq!(mode_of(&p), 0o600);
         assert_eq!(fs::read_dir(t.path()).unwrap().count(), 1);

@@ -22,10 +22,12 @@ mod view;
 #[cfg(test)]
 mod corpus;
 
+use crate::core::needles::{self, Finder};
 use regex::Regex;
 use rules::{compiled, triggered, RULES};
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::OnceLock;
 use view::View;
 
 /// What a redacted secret becomes.
@@ -38,7 +40,19 @@ const MAX_DEPTH: u8 = 2;
 /// A redactor: the built-in rules plus the project's extra patterns.
 #[derive(Debug, Default)]
 pub struct Redactor {
-    extra: Vec<Regex>,
+    extra: Vec<Extra>,
+    /// The words the extra patterns need (`core::needles`): a pattern is compiled only the
+    /// first time a text holds them (compiling them all cost every hook run half a
+    /// millisecond per pattern).
+    needles: Option<Finder>,
+}
+
+/// One of the project's patterns, compiled on first need (`None`: it does not compile; the
+/// config check and `baton doctor` name it).
+#[derive(Debug)]
+struct Extra {
+    pattern: String,
+    regex: OnceLock<Option<Regex>>,
 }
 
 /// The result of redacting a text.
@@ -53,15 +67,44 @@ pub struct Redacted {
 impl Redactor {
     /// The built-in rules only.
     pub fn builtin() -> Self {
-        Redactor { extra: Vec::new() }
+        Redactor::default()
     }
 
     /// The built-in rules plus `patterns` (invalid ones are skipped; config validation
     /// reports them by key).
     pub fn with_extra(patterns: &[String]) -> Self {
-        Redactor {
-            extra: patterns.iter().filter_map(|p| Regex::new(p).ok()).collect(),
+        if patterns.is_empty() {
+            return Redactor::default();
         }
+        Redactor {
+            extra: patterns
+                .iter()
+                .map(|p| Extra {
+                    pattern: p.clone(),
+                    regex: OnceLock::new(),
+                })
+                .collect(),
+            needles: Some(Finder::new(
+                patterns
+                    .iter()
+                    .map(|p| needles::derive(p, needles::Flags::default()))
+                    .collect(),
+            )),
+        }
+    }
+
+    /// The extra patterns that may match `text`, compiled.
+    fn extras_for(&self, text: &str) -> Vec<&Regex> {
+        let Some(finder) = &self.needles else {
+            return Vec::new();
+        };
+        finder
+            .candidates(text)
+            .into_iter()
+            .zip(&self.extra)
+            .filter(|(may, _)| *may)
+            .filter_map(|(_, e)| e.regex.get_or_init(|| Regex::new(&e.pattern).ok()).as_ref())
+            .collect()
     }
 
     /// Redacts `text`.
@@ -103,7 +146,7 @@ impl Redactor {
                 work.apply(found.into_iter().map(|h| Region::one(h.secret)).collect());
             }
         }
-        for re in &self.extra {
+        for re in self.extras_for(&work.text) {
             let found = scan::find(re, &work.text, None);
             work.apply(found.into_iter().map(|h| Region::one(h.secret)).collect());
         }
@@ -144,7 +187,7 @@ impl Redactor {
                 found.extend(scan::find(re, text, Some(rule)));
             }
         }
-        for re in &self.extra {
+        for re in self.extras_for(text) {
             found.extend(scan::find(re, text, None));
         }
         found
@@ -449,6 +492,26 @@ sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
         let r = Redactor::with_extra(&["ACME-[0-9]{6}".to_string()]).redact("id ACME-123456 ok");
         assert_eq!(r.text, "id [REDACTED] ok");
         assert_eq!(r.count, 1);
+    }
+
+    /// A project's pattern is compiled only once a text holds the words it needs (each cost
+    /// every hook run half a millisecond); one with no such words, or that does not build, is
+    /// handled as before.
+    #[test]
+    fn issue_15_extra_patterns_compile_only_when_their_words_occur() {
+        let red = Redactor::with_extra(&[
+            "ACME-[0-9]{6}".to_string(),
+            "[0-9]{3}-[0-9]{4}".to_string(),
+            "(".to_string(),
+        ]);
+        let compiled = |r: &Redactor| -> Vec<bool> {
+            r.extra.iter().map(|e| e.regex.get().is_some()).collect()
+        };
+        assert_eq!(red.redact("cargo test --quiet").count, 0);
+        assert_eq!(compiled(&red), vec![false, true, true]);
+        let r = red.redact("id acme-123456, ACME-654321 and 555-0100");
+        assert_eq!(r.text, "id acme-123456, [REDACTED] and [REDACTED]");
+        assert_eq!(compiled(&red), vec![true, true, true]);
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub(super) struct Rule {
     pub(super) name: &'static str,
     /// The regex runs only if the text contains one of these (case-sensitive).
     pub(super) triggers: &'static [&'static str],
+    /// …and all of these (case-sensitive): text every match also holds, so a text with a URL
+    /// but no `@` compiles no URL-password regex.
+    pub(super) requires: &'static [&'static str],
     pub(super) pattern: &'static str,
     /// Taken only when it looks random (upper and lower case and a digit) if a word
     /// character stands right before it: the prefix is generic enough that `mask-image-…` or
@@ -48,6 +51,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "pem-private-key",
         triggers: &["PRIVATE KEY-----"],
+        requires: &[],
         pattern: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?su:.)*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
         random_if_glued: false,
         wraps: None,
@@ -58,6 +62,7 @@ pub(super) const RULES: &[Rule] = &[
         // still here is an orphan.
         name: "pem-orphan-body",
         triggers: &["PRIVATE KEY-----"],
+        requires: &[],
         pattern: r"(?m)(?:^[A-Za-z0-9+/=]{16,}\r?\n)*^[A-Za-z0-9+/=]*-----END [A-Z0-9 ]*PRIVATE KEY-----",
         random_if_glued: false,
         wraps: None,
@@ -65,6 +70,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "aws-access-key",
         triggers: &["AKIA", "ASIA"],
+        requires: &[],
         pattern: concat!(r"(?:AKIA|ASIA)", wrapped!("[0-9A-Z]", 16), r"\b"),
         random_if_glued: false,
         wraps: None,
@@ -74,6 +80,7 @@ pub(super) const RULES: &[Rule] = &[
         // lengths (fine-grained tokens are 82) from 20 on, and a wrapped rest after that.
         name: "github-token",
         triggers: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        requires: &[],
         pattern: concat!(
             "gh[pousr]_(?:",
             wrapped!("[A-Za-z0-9]", 36),
@@ -89,6 +96,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "gitlab-token",
         triggers: &["glpat-"],
+        requires: &[],
         pattern: concat!(
             "glpat-",
             wrapped!(r"[A-Za-z0-9_\-]", 20),
@@ -100,6 +108,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "slack-token",
         triggers: &["xox"],
+        requires: &[],
         pattern: concat!(
             "xox[abposr]-",
             wrapped!(r"[A-Za-z0-9\-]", 10),
@@ -111,6 +120,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "google-api-key",
         triggers: &["AIza"],
+        requires: &[],
         pattern: concat!("AIza", wrapped!(r"[0-9A-Za-z_\-]", 35)),
         random_if_glued: false,
         wraps: None,
@@ -118,6 +128,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "stripe-key",
         triggers: &["_live_", "_test_"],
+        requires: &[],
         pattern: concat!(
             "(?:sk|rk|pk)_(?:live|test)_",
             wrapped!("[0-9A-Za-z]", 16),
@@ -132,6 +143,7 @@ pub(super) const RULES: &[Rule] = &[
         // line break falls.
         name: "anthropic-openai-key",
         triggers: &["sk-ant-", "sk-proj-"],
+        requires: &[],
         pattern: concat!(
             "sk-ant-(?:api|admin)[0-9]{2}-",
             wrapped!(r"[A-Za-z0-9_\-]", 95),
@@ -146,6 +158,7 @@ pub(super) const RULES: &[Rule] = &[
         // The generic sk- prefix (older OpenAI keys and others).
         name: "sk-key",
         triggers: &["sk-"],
+        requires: &[],
         pattern: concat!("sk-", wrapped!(r"[A-Za-z0-9_\-]", 20), r"[A-Za-z0-9_\-]*"),
         random_if_glued: true,
         wraps: WORD_DASH,
@@ -153,6 +166,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "client-secret",
         triggers: &["client_secret"],
+        requires: &[],
         pattern: concat!(
             "client_secret_",
             wrapped!(r"[A-Za-z0-9_\-]", 6),
@@ -164,6 +178,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "npm-token",
         triggers: &["npm_"],
+        requires: &[],
         pattern: concat!("npm_", wrapped!("[A-Za-z0-9]", 36), r"\b"),
         random_if_glued: false,
         wraps: None,
@@ -171,6 +186,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "jwt",
         triggers: &["eyJ"],
+        requires: &[],
         pattern: concat!(
             r"eyJ(?:(?:\r?\n)?[A-Za-z0-9_\-]){8,}(?:\r?\n)?\.(?:\r?\n)?",
             r"e(?:\r?\n)?y(?:\r?\n)?J(?:(?:\r?\n)?[A-Za-z0-9_\-]){8,}(?:\r?\n)?\.",
@@ -183,6 +199,7 @@ pub(super) const RULES: &[Rule] = &[
     Rule {
         name: "bearer-token",
         triggers: &["Bearer", "bearer", "BEARER"],
+        requires: &[],
         pattern: concat!(
             r"(?P<keep>\b(?i:bearer)\s+)",
             wrapped!(r"[A-Za-z0-9._~+/\-]", 16),
@@ -198,6 +215,7 @@ pub(super) const RULES: &[Rule] = &[
         // whose Unicode class took 1.5 ms to build; a longer one is now redacted too.
         name: "url-password",
         triggers: &["://"],
+        requires: &["@"],
         pattern: concat!(
             r"(?P<keep>[a-zA-Z][a-zA-Z0-9+.\-]*://(?u:[^/\s:@])*:)",
             r"(?:(?u:[^/\s@])+|(?u:[^/\s@])*(?u:[^/\s@0-9])(?u:[^/\s@])*\r?\n(?u:[^/\s:@])+)",
@@ -214,6 +232,7 @@ pub(super) const RULES: &[Rule] = &[
         // `MAX_TOKEN = 4096`, `SORT_KEY=name`, `if API_KEY == ""`.
         name: "secret-assignment",
         triggers: &["KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD"],
+        requires: &[],
         pattern: concat!(
             r"(?P<keep>\b(?:[A-Za-z0-9_]*_(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD)|PASSWORD|PASSWD|SECRET|TOKEN)",
             r"(?u:\s*)=(?u:\s*))",
@@ -235,6 +254,7 @@ pub(super) const RULES: &[Rule] = &[
             "key", "KEY", "Key", "secret", "SECRET", "password", "PASSWORD", "Password", "passwd",
             "token", "TOKEN", "Token",
         ],
+        requires: &[],
         pattern: concat!(
             r#"(?P<keep>["']?\b(?P<kname>[A-Za-z0-9_\-]*(?:[Kk]ey|KEY|[Ss]ecret|SECRET|[Pp]assw(?:or)?d"#,
             r#"|PASSW(?:OR)?D|[Tt]oken|TOKEN))["']?\s*[:=]\s*["']?)"#,
@@ -266,7 +286,7 @@ pub(super) fn secret_name(name: &str) -> bool {
 
 /// Whether `text` holds one of the rule's literal triggers.
 pub(super) fn triggered(rule: &Rule, text: &str) -> bool {
-    rule.triggers.iter().any(|t| text.contains(t))
+    rule.triggers.iter().any(|t| text.contains(t)) && rule.requires.iter().all(|r| text.contains(r))
 }
 
 /// Each rule's regex, compiled the first time its trigger occurs (compiling all of them up
@@ -291,6 +311,22 @@ fn build(pattern: &str) -> Option<Regex> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A command with a URL but no `@` holds no URL password: the URL rule is not compiled
+    /// for it (that compile was most of what a `curl https://…` call added to PostToolUse).
+    #[test]
+    fn issue_15_a_url_without_an_at_does_not_trigger_the_url_rule() {
+        let url = RULES.iter().find(|r| r.name == "url-password").unwrap();
+        assert!(!triggered(
+            url,
+            "curl -fsSL https://example.invalid/api?page=2 | head"
+        ));
+        assert!(triggered(
+            url,
+            "git clone https://user:hunter22@example.invalid/r.git"
+        ));
+        assert!(!triggered(url, "mail me@example.invalid"));
+    }
 
     #[test]
     fn every_rule_compiles_in_ascii_mode() {
