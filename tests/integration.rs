@@ -9,6 +9,8 @@
 
 #[path = "harness.rs"]
 mod harness;
+#[path = "stand_in.rs"]
+mod stand_in;
 
 #[path = "integration/audit.rs"]
 mod audit;
@@ -22,6 +24,8 @@ mod concurrency;
 mod handoff;
 #[path = "integration/hook_protocol.rs"]
 mod hook_protocol;
+#[path = "integration/install.rs"]
+mod install;
 #[path = "integration/layering.rs"]
 mod layering;
 #[path = "integration/plugin_files.rs"]

@@ -63,7 +63,7 @@ detect_target() {
     *) return 1 ;;
     esac
     case $(uname -s 2>/dev/null) in
-    Linux) printf '%s\n' "$arch-unknown-linux-musl" ;;
+    Linux) printf '%s\n' "$arch-unknown-linux-gnu" ;;
     Darwin) printf '%s\n' "$arch-apple-darwin" ;;
     *) return 1 ;;
     esac
@@ -106,8 +106,8 @@ fetch() {
         return 1
     fi
     if command -v wget >/dev/null 2>&1; then
-        err=$(wget -q -T 30 -O "$2" "$1" 2>&1) && return 0
-        printf '%s\n' "${err:-wget failed}" | head -n 1
+        err=$(wget -nv -T 30 -O "$2" "$1" 2>&1) && return 0
+        printf '%s\n' "${err:-wget failed}" | tail -n 1
         return 1
     fi
     printf 'neither curl nor wget is installed\n'
