@@ -17,12 +17,12 @@ use std::time::Duration;
 
 /// How a file is served.
 #[derive(Debug, Clone, Default)]
-pub struct Behaviour {
+pub(crate) struct Behaviour {
     /// Wait this long before answering.
-    pub delay: Duration,
+    pub(crate) delay: Duration,
     /// Send only this many bytes of the body (the header still announces the whole length),
     /// then close: a download cut off half way.
-    pub cut_after: Option<usize>,
+    pub(crate) cut_after: Option<usize>,
 }
 
 #[derive(Default)]
@@ -34,7 +34,7 @@ struct State {
 }
 
 /// The stand-in; it stops accepting when dropped.
-pub struct StandIn {
+pub(crate) struct StandIn {
     addr: SocketAddr,
     state: Arc<Mutex<State>>,
     shutdown: Arc<AtomicBool>,
@@ -42,7 +42,7 @@ pub struct StandIn {
 
 impl StandIn {
     /// Binds 127.0.0.1:0 and serves until dropped.
-    pub fn start() -> StandIn {
+    pub(crate) fn start() -> StandIn {
         let listener = TcpListener::bind(("127.0.0.1", 0)).expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local_addr");
         let state = Arc::new(Mutex::new(State::default()));
@@ -71,12 +71,12 @@ impl StandIn {
     }
 
     /// `http://127.0.0.1:<port>`.
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://{}", self.addr)
     }
 
     /// Serves `body` at `path` (which starts with `/`).
-    pub fn file(&self, path: &str, body: Vec<u8>, behaviour: Behaviour) {
+    pub(crate) fn file(&self, path: &str, body: Vec<u8>, behaviour: Behaviour) {
         self.state
             .lock()
             .unwrap()
@@ -85,12 +85,12 @@ impl StandIn {
     }
 
     /// Serves the git repositories under `root` at `<url>/git/<name>` (smart HTTP).
-    pub fn git(&self, root: PathBuf) {
+    pub(crate) fn git(&self, root: PathBuf) {
         self.state.lock().unwrap().git = Some(("/git".into(), root));
     }
 
     /// The request lines seen so far (`GET /path`).
-    pub fn requests(&self) -> Vec<String> {
+    pub(crate) fn requests(&self) -> Vec<String> {
         self.state.lock().unwrap().requests.clone()
     }
 }
@@ -128,9 +128,13 @@ fn serve(stream: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
             .map(|(_, v)| v.clone())
             .unwrap_or_default()
     };
-    let len: usize = header("content-length").parse().unwrap_or(0);
-    let mut body = vec![0; len];
-    reader.read_exact(&mut body)?;
+    let body = if header("transfer-encoding").eq_ignore_ascii_case("chunked") {
+        read_chunked(&mut reader)?
+    } else {
+        let mut body = vec![0; header("content-length").parse().unwrap_or(0)];
+        reader.read_exact(&mut body)?;
+        body
+    };
     let (path, query) = target.split_once('?').unwrap_or((&target, ""));
     state
         .lock()
@@ -147,6 +151,7 @@ fn serve(stream: TcpStream, state: &Mutex<State>) -> std::io::Result<()> {
             query,
             content_type: header("content-type"),
             protocol: header("git-protocol"),
+            encoding: header("content-encoding"),
             body: &body,
         };
         let response = git_http_backend(&root, &cgi);
@@ -181,7 +186,25 @@ struct GitRequest<'a> {
     query: &'a str,
     content_type: String,
     protocol: String,
+    encoding: String,
     body: &'a [u8],
+}
+
+/// A chunked request body (git sends large POSTs so).
+fn read_chunked(reader: &mut impl BufRead) -> std::io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let mut size = String::new();
+        reader.read_line(&mut size)?;
+        let n =
+            usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16).unwrap_or(0);
+        let mut chunk = vec![0; n + 2];
+        reader.read_exact(&mut chunk)?;
+        if n == 0 {
+            return Ok(body);
+        }
+        body.extend_from_slice(&chunk[..n]);
+    }
 }
 
 /// Runs `git http-backend` as a CGI program and turns its answer into an HTTP response.
@@ -196,6 +219,7 @@ fn git_http_backend(root: &std::path::Path, r: &GitRequest<'_>) -> Vec<u8> {
         .env("CONTENT_TYPE", &r.content_type)
         .env("CONTENT_LENGTH", r.body.len().to_string())
         .env("GIT_PROTOCOL", &r.protocol)
+        .env("HTTP_CONTENT_ENCODING", &r.encoding)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -19,6 +19,9 @@ mod audit;
 mod bridge;
 mod foundation;
 mod handoff;
+mod install;
 mod mock_api;
 mod relay;
+#[path = "../stand_in.rs"]
+mod stand_in;
 mod support;
