@@ -93,9 +93,9 @@ fn git(dir: &Path, args: &[&str]) {
 
 /// The marketplace as GitHub would serve it: a fresh copy of this repository whose
 /// `plugin/install/SHA256SUMS` pins `released` (written by scripts/package-release, as a
-/// release does), committed and served over git's smart HTTP by `server`; the binary is
-/// served at `<url>/releases/<asset>` as `served`. Returns the marketplace URL.
-fn publish(sandbox: &Sandbox, server: &StandIn, released: &Path, served: Vec<u8>) -> String {
+/// release does), committed and served over git's smart HTTP by `server`; `bytes` are served
+/// as the binary at `<url>/releases/<asset>`. Returns the marketplace URL.
+fn publish(sandbox: &Sandbox, server: &StandIn, released: &Path, bytes: Vec<u8>) -> String {
     let checkout = sandbox.root.join("upstream");
     tracked_copy(&checkout);
     let dist = sandbox.root.join("dist");
@@ -137,7 +137,7 @@ fn publish(sandbox: &Sandbox, server: &StandIn, released: &Path, served: Vec<u8>
     server.git(served_root);
     server.file(
         &format!("/releases/{}", asset()),
-        served,
+        bytes,
         Behaviour::default(),
     );
     format!("{}/git/baton.git", server.url())
@@ -336,7 +336,7 @@ fn size_of(dir: &Path) -> u64 {
         .into_iter()
         .filter_map(Result::ok)
         .filter_map(|e| e.path().symlink_metadata().ok())
-        .filter(|m| m.is_file())
+        .filter(std::fs::Metadata::is_file)
         .map(|m| m.len())
         .sum()
 }

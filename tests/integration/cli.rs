@@ -149,3 +149,30 @@ fn doctor_says_how_to_fix_a_missing_binary_and_a_bad_config() {
         .unwrap()
         .contains("context_budget_chars"));
 }
+
+#[test]
+fn issue_17_doctor_lists_every_config_problem_at_once_with_its_key() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "relay: {cycle_budget: 0}\naudit: {auto_strat: false}\ncontext_budget_chars: many\n",
+    );
+    let out = p.run(&["doctor", "--json"], b"", &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    let v = out.json();
+    let config: Vec<String> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["name"] == "config" && c["level"] == "fail")
+        .map(|c| c["detail"].as_str().unwrap().to_string())
+        .collect();
+    for key in [
+        "key `relay.cycle_budget`",
+        "key `audit.auto_strat`",
+        "key `context_budget_chars`",
+    ] {
+        assert!(config.iter().any(|d| d.contains(key)), "{key}: {config:#?}");
+    }
+    assert_eq!(config.len(), 3, "{config:#?}");
+}

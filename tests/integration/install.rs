@@ -215,7 +215,7 @@ fn run_retrying(mut c: Command, stdin: &str) -> Out {
             {
                 std::thread::sleep(Duration::from_millis(20));
             }
-            Err(e) => panic!("spawn {:?}: {e}", c.get_program()),
+            Err(e) => panic!("spawn {}: {e}", c.get_program().display()),
         }
     };
     {
@@ -420,15 +420,13 @@ fn issue_17_a_slow_download_goes_on_in_the_background_and_later_hooks_use_it() {
 
 #[test]
 fn issue_17_downloads_with_wget_and_checks_with_shasum_when_that_is_what_there_is() {
-    let Some(_) = ["wget", "shasum"]
+    if !["wget", "shasum"]
         .iter()
-        .map(|t| Path::new("/usr/bin").join(t))
-        .all(|p| p.exists())
-        .then_some(())
-    else {
+        .all(|t| Path::new("/usr/bin").join(t).exists())
+    {
         eprintln!("SKIPPED: needs /usr/bin/wget and /usr/bin/shasum");
         return;
-    };
+    }
     let mut i = Install::new();
     let bytes = release_bytes();
     i.pin(&bytes);
@@ -620,4 +618,92 @@ fn issue_17_the_plugin_folder_holds_only_the_plugin_and_one_version() {
         );
         assert!(file.starts_with(&format!("baton-{VERSION}-")), "{line}");
     }
+}
+
+/// `baton doctor` (the test binary) on the plugin copy of `i`, with `path` as PATH.
+fn doctor(i: &Install, path: &str) -> serde_json::Value {
+    let mut c = Command::new(bin());
+    c.args(["doctor", "--json"])
+        .current_dir(&i.project)
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", i.home())
+        .env("CLAUDE_PLUGIN_ROOT", &i.plugin)
+        .env("CLAUDE_PLUGIN_DATA", &i.data);
+    let out = run_retrying(c, "");
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+}
+
+fn named<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} check: {v}"))
+}
+
+#[test]
+fn issue_17_doctor_tells_the_stub_from_the_installed_release_and_says_how_to_reach_baton() {
+    let i = Install::new();
+    // Before the install: the stub, and what the last attempt said.
+    let v = doctor(&i, &i.path);
+    let b = named(&v, "binary");
+    assert_eq!(b["level"], "fail", "{b}");
+    assert!(
+        b["detail"].as_str().unwrap().contains("launcher stub"),
+        "{b}"
+    );
+    assert!(
+        b["fix"]
+            .as_str()
+            .unwrap()
+            .contains("start a new Claude Code session"),
+        "{b}"
+    );
+
+    // Installed and pinned: verified.
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    server.file(&format!("/{}", asset()), bytes, Behaviour::default());
+    i.session_start(&server.url());
+    let v = doctor(&i, &i.path);
+    let b = named(&v, "binary");
+    assert_eq!(b["level"], "ok", "{b}");
+    assert!(
+        b["detail"].as_str().unwrap().contains("the release pinned"),
+        "{b}"
+    );
+    // Not on PATH: the exact command, to the stable link that follows updates.
+    let p = named(&v, "on PATH");
+    assert_eq!(p["level"], "warn", "{p}");
+    let stable = i.data.join("bin/baton");
+    assert!(
+        p["fix"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("ln -sf '{}' ~/.local/bin/baton", stable.display())),
+        "{p}"
+    );
+    let on_path = format!("{}:{}", i.data.join("bin").display(), i.path);
+    assert_eq!(named(&doctor(&i, &on_path), "on PATH")["level"], "ok");
+
+    // A binary that is not the pinned one is named.
+    let sums = i.plugin.join("install/SHA256SUMS");
+    let text = fs::read_to_string(&sums).unwrap();
+    fs::write(
+        &sums,
+        text.replace(&sha256(&release_bytes()), &"0".repeat(64)),
+    )
+    .unwrap();
+    let b = named(&doctor(&i, &i.path), "binary").clone();
+    assert_eq!(b["level"], "warn", "{b}");
+    assert!(
+        b["detail"]
+            .as_str()
+            .unwrap()
+            .contains("not the release binary"),
+        "{b}"
+    );
 }
