@@ -3,7 +3,7 @@
 
 use crate::core::ctx::Ctx;
 use crate::core::project::{Project, Readers};
-use crate::{audit, bridge, doctor, handoff, hook, relay, status};
+use crate::{audit, bridge, clean, doctor, handoff, hook, relay, status};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -41,6 +41,24 @@ enum Command {
     },
     /// Check the installation: binary, plugin files, project, config, state directories
     Doctor {
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove baton's private state for this project (lists it first; removes with --yes)
+    #[command(
+        long_about = "Remove what baton keeps for this project that is private: the audit trail (.boo/) and the \
+handoff artefacts (datarim/sessions/) while they are kept out of git, and the per-user state outside the \
+project (session digests, the integrity cache). Without --yes it only lists what it would remove. The \
+committed state (.rune/, .handoff/) goes only with --committed. The config and the cross-project store stay."
+    )]
+    Clean {
+        /// Remove (without it, only list what would be removed)
+        #[arg(long)]
+        yes: bool,
+        /// Also remove the committed state: .rune/ (bridge) and .handoff/ (relay)
+        #[arg(long)]
+        committed: bool,
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
@@ -119,6 +137,18 @@ where
         Command::Hook { .. } => Ok(0),
         Command::Status { json } => Ok(status::run(&project, json)),
         Command::Doctor { json } => Ok(doctor::run(&project, json)),
+        Command::Clean {
+            yes,
+            committed,
+            json,
+        } => clean::run(
+            &project,
+            clean::Options {
+                yes,
+                committed,
+                json,
+            },
+        ),
         Command::Relay(c) => relay::run(c, &project),
         Command::Audit(c) => audit::run(c, &project),
         Command::Handoff(c) => handoff::run(c, &project),

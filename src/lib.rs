@@ -7,6 +7,7 @@
 
 mod audit;
 mod bridge;
+mod clean;
 mod cli;
 pub mod core;
 mod doctor;

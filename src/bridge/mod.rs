@@ -43,6 +43,12 @@ mod status;
 mod store;
 
 pub(crate) use handler::BridgeHandler;
+
+/// The per-user files the bridge keeps for this project outside the repository (the
+/// integrity verdict caches of its folder), for `baton clean`.
+pub(crate) fn private_files(project: &Project) -> Vec<std::path::PathBuf> {
+    scan_cache::files_of(&project.ctx.env, &Rune::of(project).dir)
+}
 pub(crate) use progress::blocked_items;
 pub(crate) use status::summary_line;
 
