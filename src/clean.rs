@@ -42,6 +42,8 @@ pub(crate) struct Item {
     #[serde(skip)]
     pub(crate) in_project: bool,
     pub(crate) bytes: u64,
+    /// As shown: relative to the project when inside it, a folder with a slash.
+    pub(crate) shown: String,
     /// Whether it goes in this run.
     pub(crate) remove: bool,
 }
@@ -49,11 +51,13 @@ pub(crate) struct Item {
 /// Everything baton keeps for the project that exists.
 pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
     let c = project.config();
+    let root = &project.root;
     let mut out = Vec::new();
     let mut add = |path: PathBuf, what: &'static str, shared: bool, in_project: bool| {
-        if std::fs::symlink_metadata(&path).is_ok() {
+        if let Ok(meta) = std::fs::symlink_metadata(&path) {
             out.push(Item {
                 bytes: size_of(&path),
+                shown: shown(root, &path, meta.is_dir()),
                 remove: !shared || committed,
                 path,
                 what,
@@ -89,6 +93,16 @@ pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
         add(file, "integrity verdict cache", false, false);
     }
     out
+}
+
+fn shown(root: &Path, path: &Path, dir: bool) -> String {
+    let mut s = path
+        .strip_prefix(root)
+        .map_or_else(|_| path.display().to_string(), |r| r.display().to_string());
+    if dir {
+        s.push('/');
+    }
+    s
 }
 
 /// Bytes under `path`, links not followed.
@@ -166,10 +180,7 @@ pub(crate) fn render(root: &Path, items: &[Item], opts: Options) -> String {
         return out;
     }
     for i in items {
-        let shown = i.path.strip_prefix(root).map_or_else(
-            |_| i.path.display().to_string(),
-            |r| r.display().to_string(),
-        );
+        let shown = &i.shown;
         let (tag, note) = match (i.remove, opts.yes, i.committed) {
             (true, true, _) => ("removed", ""),
             (true, false, _) => ("remove ", ""),

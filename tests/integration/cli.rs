@@ -221,10 +221,10 @@ fn issue_17_clean_lists_first_then_removes_private_state_and_committed_only_when
     let out = p.run(&["clean"], b"", &[]);
     assert_eq!(out.code, 0, "{out:?}");
     for line in [
-        "remove  .boo  audit trail",
-        "remove  datarim/sessions  handoff artefacts",
-        "keep    .rune  project memory",
-        "keep    .handoff  relay packet and loop state",
+        "remove  .boo/  audit trail",
+        "remove  datarim/sessions/  handoff artefacts",
+        "keep    .rune/  project memory",
+        "keep    .handoff/  relay packet and loop state",
         "per-user state (session digests)",
         "integrity verdict cache",
         "Nothing was removed. `baton clean --yes` removes the 4 marked remove.",
