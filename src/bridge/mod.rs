@@ -17,6 +17,7 @@
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store) |
 //! | status.rs | `baton bridge status` |
+//! | help.rs | the stdin YAML of save and checkpoint, as their `--help` prints it |
 //!
 //! The files import each other without circles (the layering test checks it): store.rs
 //! imports no sibling, and entries, scan_cache, integrity, global, memory, load and handler
@@ -28,6 +29,7 @@ mod detach;
 mod entries;
 mod global;
 mod handler;
+mod help;
 mod instincts;
 mod integrity;
 mod invariants;
@@ -65,6 +67,7 @@ use store::Rune;
 pub(crate) enum Command {
     /// Append the session's decisions, conventions, progress, learnings, instincts and notes
     /// (YAML on stdin) to .rune/ and commit it
+    #[command(after_long_help = help::SAVE)]
     Save {
         /// Print what was saved as JSON instead of the report
         #[arg(long)]
@@ -77,6 +80,7 @@ pub(crate) enum Command {
         json: bool,
     },
     /// Write .rune/checkpoint.md from YAML on stdin (doing, decisions, left, context, resume)
+    #[command(after_long_help = help::CHECKPOINT)]
     Checkpoint {
         /// Archive the active checkpoint as checkpoint-<date>.resolved.md (last 3 kept)
         #[arg(long)]
