@@ -30,6 +30,8 @@ mod install;
 mod layering;
 #[path = "integration/plugin_files.rs"]
 mod plugin_files;
+#[path = "integration/readme.rs"]
+mod readme;
 #[path = "integration/relay.rs"]
 mod relay;
 #[path = "integration/safety.rs"]

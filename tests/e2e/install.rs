@@ -33,7 +33,7 @@ fn asset() -> String {
 
 /// The system PATH without any folder holding a `baton` (the test is about a machine that
 /// has none).
-fn path_without_baton() -> String {
+pub(crate) fn path_without_baton() -> String {
     let path = std::env::var("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .filter(|d| !d.join("baton").exists())
@@ -67,7 +67,7 @@ pub(crate) fn tracked_copy(dst: &Path) {
     }
 }
 
-fn git(dir: &Path, args: &[&str]) {
+pub(crate) fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args([
             "-c",
@@ -95,7 +95,12 @@ fn git(dir: &Path, args: &[&str]) {
 /// `plugin/install/SHA256SUMS` pins `released` (written by scripts/package-release, as a
 /// release does), committed and served over git's smart HTTP by `server`; `bytes` are served
 /// as the binary at `<url>/releases/<asset>`. Returns the marketplace URL.
-fn publish(sandbox: &Sandbox, server: &StandIn, released: &Path, bytes: Vec<u8>) -> String {
+pub(crate) fn publish(
+    sandbox: &Sandbox,
+    server: &StandIn,
+    released: &Path,
+    bytes: Vec<u8>,
+) -> String {
     let checkout = sandbox.root.join("upstream");
     tracked_copy(&checkout);
     let dist = sandbox.root.join("dist");
@@ -190,7 +195,7 @@ fn session_id(stream: &[Value]) -> String {
 }
 
 /// Every hook ran clean (stream, transcript, stderr) and baton's context reached the model.
-fn check_session_worked(sandbox: &Sandbox, api: &MockApi, run: &Run, stream: &[Value]) {
+pub(crate) fn check_session_worked(sandbox: &Sandbox, api: &MockApi, run: &Run, stream: &[Value]) {
     assert!(
         result_text(stream).contains("E2E-FINAL"),
         "no final answer\n{}",
@@ -208,7 +213,7 @@ fn check_session_worked(sandbox: &Sandbox, api: &MockApi, run: &Run, stream: &[V
     );
 }
 
-fn plugin_data(sandbox: &Sandbox) -> PathBuf {
+pub(crate) fn plugin_data(sandbox: &Sandbox) -> PathBuf {
     sandbox.home.join(".claude/plugins/data/baton-baton")
 }
 

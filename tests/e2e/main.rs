@@ -21,6 +21,7 @@ mod foundation;
 mod handoff;
 mod install;
 mod mock_api;
+mod readme;
 mod relay;
 #[path = "../stand_in.rs"]
 mod stand_in;
