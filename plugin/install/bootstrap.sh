@@ -289,10 +289,15 @@ install_binary() {
     return 0
 }
 
-# Appends one result line to DATA/bin/install.log (read by baton doctor).
+# Appends one result line to DATA/bin/install.log (read by baton doctor); the newest 50 are
+# kept, so a machine where every start fails does not grow it without end.
 log_result() {
     [ -d "$bindir" ] || return 0
-    printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ 2>/dev/null)" "$1" >>"$bindir/install.log" 2>/dev/null
+    log=$bindir/install.log
+    printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ 2>/dev/null)" "$1" >>"$log" 2>/dev/null
+    if [ "$(wc -l <"$log" 2>/dev/null)" -gt 100 ] 2>/dev/null; then
+        tail -n 50 "$log" >"$log.tmp.$$" 2>/dev/null && mv -f "$log.tmp.$$" "$log"
+    fi
     return 0
 }
 

@@ -89,7 +89,7 @@ fn toolbox(dir: &Path, tools: &[&str]) -> String {
 /// Everything a bootstrap needs besides a downloader and a hasher.
 const BASE_TOOLS: &[&str] = &[
     "sh", "cat", "sed", "tr", "head", "mkdir", "rm", "mv", "ln", "cp", "chmod", "ls", "date",
-    "find", "dd", "uname", "sleep",
+    "find", "dd", "uname", "sleep", "wc", "tail",
 ];
 
 /// A fresh install: a copy of the plugin folder, an empty data folder, a project.
