@@ -1,4 +1,4 @@
-//! bridge: the project's memory in `.rune/` (see DESIGN.md and README's `### bridge`). This
+//! bridge: the project's memory in `.rune/` (see docs/bridge.md). This
 //! folder holds the subsystem: its CLI (`baton bridge …`, one function per subcommand below)
 //! and its hook handler (`handler.rs`), both calling the same functions with the run's
 //! `Project`.

@@ -290,10 +290,11 @@ pub(crate) fn path_check(ctx: &Ctx, plugin: Option<&Path>, out: &mut Vec<Check>)
         ),
         None => "cargo install --locked --git https://github.com/baton-dev/baton baton".into(),
     };
+    // Not a problem: nothing in Claude Code needs it. An ok line that still says how.
     out.push(check(
-        Level::Warn,
+        Level::Ok,
         "on PATH",
-        "baton is not on your shell's PATH (hooks, slash commands and Claude's Bash tool do not need it)",
+        "not on your shell's PATH (hooks, slash commands and Claude's Bash tool do not need it); to run baton in a shell",
         Some(fix),
     ));
 }

@@ -19,6 +19,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -97,7 +98,8 @@ fn run_block(
         .env("E2E_OUT", &out)
         .env("E2E_ERR", &err)
         .envs(env.iter().map(|(k, v)| (*k, v.as_str())));
-    let shell = run(cmd, &sandbox.root, label);
+    // A source install builds baton (minutes on two cores); the session itself is short.
+    let shell = run_for(cmd, &sandbox.root, label, Duration::from_secs(40 * 60));
     assert!(
         shell.status.success(),
         "README block failed\n{}",

@@ -677,7 +677,14 @@ fn issue_17_doctor_tells_the_stub_from_the_installed_release_and_says_how_to_rea
     );
     // Not on PATH: the exact command, to the stable link that follows updates.
     let p = named(&v, "on PATH");
-    assert_eq!(p["level"], "warn", "{p}");
+    assert_eq!(p["level"], "ok", "{p}");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap()
+            .contains("not on your shell's PATH"),
+        "{p}"
+    );
     let stable = i.data.join("bin/baton");
     assert!(
         p["fix"]
@@ -687,7 +694,15 @@ fn issue_17_doctor_tells_the_stub_from_the_installed_release_and_says_how_to_rea
         "{p}"
     );
     let on_path = format!("{}:{}", i.data.join("bin").display(), i.path);
-    assert_eq!(named(&doctor(&i, &on_path), "on PATH")["level"], "ok");
+    let found = named(&doctor(&i, &on_path), "on PATH").clone();
+    assert!(
+        found["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("baton in a shell is "),
+        "{found}"
+    );
+    assert!(found.get("fix").is_none(), "{found}");
 
     // A binary that is not the pinned one is named.
     let sums = i.plugin.join("install/SHA256SUMS");
