@@ -13,8 +13,9 @@
 #   2. a download of <download-url>/baton-VERSION-TARGET that matches the sha256 pinned in
 #      install/SHA256SUMS: fetched to a temp file in the same folder, checked, then renamed,
 #      so a failed or refused download leaves no binary behind.
-# Then bin/baton (this stub) is replaced by a link to it, so hooks start it directly; not in
-# a git checkout, whose tracked files baton leaves alone (there the stub runs it).
+# Then bin/baton (the stub) is replaced by that binary (a hard link), so hooks start it
+# directly; not in a git checkout, whose tracked files baton leaves alone (there the stub
+# runs it).
 #
 # SessionStart has 10 seconds: the install runs in its own process, and the hook waits for
 # it BATON_INSTALL_WAIT seconds (default 7). A download still running then goes on in the
@@ -179,7 +180,10 @@ take_lock() {
 }
 
 # The binary is in place: a stable name for your PATH, a note of where it is for the stub,
-# and bin/baton replaced by a link to it (atomic rename; not in a git checkout).
+# and bin/baton replaced by the binary itself (atomic rename; not in a git checkout). A hard
+# link, not a symbolic one: the plugin folder keeps working if the data folder goes (Claude
+# Code removes it on uninstall), and it costs no space; a copy where the two folders are on
+# different file systems.
 place() {
     ln -sfn "baton-$version" "$bindir/baton" 2>/dev/null
     printf '%s\n' "$data" >"$root/install/data-dir" 2>/dev/null
@@ -188,8 +192,10 @@ place() {
     fi
     link=$root/bin/.baton.link.$$
     rm -f "$link"
-    if ln -s "$bin" "$link" 2>/dev/null; then
+    if ln "$bin" "$link" 2>/dev/null || { cp "$bin" "$link" && chmod 755 "$link"; } 2>/dev/null; then
         mv -f "$link" "$root/bin/baton" 2>/dev/null || rm -f "$link"
+    else
+        rm -f "$link"
     fi
     return 0
 }

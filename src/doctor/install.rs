@@ -103,9 +103,10 @@ enum Found {
     NotExecutable,
     /// The launcher stub of a marketplace install.
     Stub,
-    /// A link (the stub replaced by the bootstrap) to this file.
+    /// A symbolic link to this file (a checkout's build linked in).
     Link(PathBuf),
-    /// A binary in place (a checkout's own build).
+    /// A binary in place: a checkout's own build, or the one the bootstrap put in the stub's
+    /// place.
     Binary,
 }
 
@@ -147,8 +148,10 @@ pub(crate) fn binary_check(ctx: &Ctx, plugin: &Path, out: &mut Vec<Check>) {
     let reinstall = "reinstall the plugin: claude plugin install baton@baton".to_string();
     let data = data_dir(ctx, plugin);
     match inspect(&bin) {
+        // The bootstrap put the binary in the stub's place: is it the pinned release?
+        Found::Binary if marketplace => out.push(release_check(plugin, &bin)),
         Found::Binary => out.push(check(Level::Ok, "binary", shown, None)),
-        Found::Link(target) => out.push(linked_check(plugin, &target)),
+        Found::Link(target) => out.push(release_check(plugin, &target)),
         Found::Stub => out.push(stub_check(plugin, data.as_deref())),
         Found::NotExecutable => out.push(check(
             Level::Fail,
@@ -201,8 +204,9 @@ fn stub_check(plugin: &Path, data: Option<&Path>) -> Check {
     )
 }
 
-/// The stub replaced by a link: is its target the release the plugin pins?
-fn linked_check(plugin: &Path, target: &Path) -> Check {
+/// The binary the hooks run (in the stub's place, or a link's target): is it the release the
+/// plugin pins?
+fn release_check(plugin: &Path, target: &Path) -> Check {
     let shown = target.display().to_string();
     let pinned = release_target()
         .and_then(|t| pinned_sum(plugin, &format!("baton-{}-{t}", env!("CARGO_PKG_VERSION"))));

@@ -209,7 +209,13 @@ pub(crate) fn check_session_worked(sandbox: &Sandbox, api: &MockApi, run: &Run, 
         main_requests(&requests)
             .iter()
             .any(|r| r.body.contains(BATON_CONTEXT_MARK)),
-        "baton's SessionStart context did not reach the model"
+        "baton's SessionStart context did not reach the model; SessionStart printed: {:?}",
+        stream
+            .iter()
+            .filter(|v| str_at(v, "/subtype") == "hook_response")
+            .filter(|v| str_at(v, "/hook_event") == "SessionStart")
+            .map(|v| str_at(v, "/stdout"))
+            .collect::<Vec<_>>()
     );
 }
 
@@ -260,10 +266,14 @@ fn marketplace_install_without_a_toolchain_works_in_the_first_session_and_offlin
     check_session_worked(&sandbox, &api, &run, &stream);
     let installed = plugin_data(&sandbox).join(format!("bin/baton-{VERSION}"));
     assert_eq!(fs::read(&installed).unwrap(), binary);
-    assert_eq!(
-        fs::read_link(cached.join("bin/baton")).unwrap(),
-        installed,
-        "hooks now start the binary directly"
+    let same = |a: &Path, b: &Path| {
+        use std::os::unix::fs::MetadataExt;
+        let (x, y) = (fs::symlink_metadata(a).unwrap(), fs::metadata(b).unwrap());
+        x.file_type().is_file() && (x.dev(), x.ino()) == (y.dev(), y.ino())
+    };
+    assert!(
+        same(&cached.join("bin/baton"), &installed),
+        "hooks now start the binary directly: bin/baton is it"
     );
     let fetched: Vec<String> = server
         .requests()
@@ -272,12 +282,32 @@ fn marketplace_install_without_a_toolchain_works_in_the_first_session_and_offlin
         .collect();
     assert_eq!(fetched, vec![format!("GET /releases/{}", asset())]);
 
-    // Second session, offline: the stand-in is gone and the download source is closed.
+    // Uninstall (Claude Code removes the data folder, the binary with it) and install again:
+    // the fresh plugin folder has the stub again, and the next session installs again.
+    claude_cmd(
+        &sandbox,
+        &claude,
+        &["plugin", "uninstall", "baton@baton"],
+        "uninstall",
+    );
+    assert!(!installed.exists(), "uninstall removed the data folder");
+    claude_cmd(
+        &sandbox,
+        &claude,
+        &["plugin", "install", "baton@baton"],
+        "reinstall",
+    );
+    let api = MockApi::start();
+    let (run, stream) = session(&sandbox, &claude, &api, &downloads, "after-reinstall");
+    check_session_worked(&sandbox, &api, &run, &stream);
+    assert_eq!(fs::read(&installed).unwrap(), binary);
+
+    // Then offline: the stand-in is gone and the download source is closed.
     drop(server);
     let api = MockApi::start();
-    let (run, stream) = session(&sandbox, &claude, &api, "http://127.0.0.1:9", "second");
+    let (run, stream) = session(&sandbox, &claude, &api, "http://127.0.0.1:9", "offline");
     check_session_worked(&sandbox, &api, &run, &stream);
-    eprintln!("e2e: marketplace install: first session and offline second session clean");
+    eprintln!("e2e: marketplace install: first session, after a reinstall, offline: clean");
 }
 
 #[test]

@@ -238,9 +238,13 @@ fn system_message(out: &Out) -> String {
     v["systemMessage"].as_str().unwrap().to_string()
 }
 
-fn is_link_to(link: &Path, target: &Path) -> bool {
-    fs::symlink_metadata(link).is_ok_and(|m| m.file_type().is_symlink())
-        && fs::read_link(link).is_ok_and(|t| t == target)
+/// Whether `a` is the very file `b` (a hard link to it), not a symbolic link.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (fs::symlink_metadata(a), fs::symlink_metadata(b)) {
+        (Ok(x), Ok(y)) => x.file_type().is_file() && (x.dev(), x.ino()) == (y.dev(), y.ino()),
+        _ => false,
+    }
 }
 
 #[test]
@@ -265,11 +269,10 @@ fn issue_17_session_start_installs_a_verified_binary_and_answers_through_it() {
     assert_eq!(fs::read(i.installed()).unwrap(), bytes);
     let mode = fs::metadata(i.installed()).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o755);
-    // Hooks now start the binary directly: the stub is a link to it.
+    // Hooks now start the binary directly: the stub's place holds the binary itself.
     assert!(
-        is_link_to(&i.stub(), &i.installed()),
-        "{:?}",
-        fs::read_link(i.stub())
+        same_file(&i.stub(), &i.installed()),
+        "bin/baton is not the binary"
     );
     assert_eq!(
         i.data_files(),
@@ -294,6 +297,31 @@ fn issue_17_session_start_installs_a_verified_binary_and_answers_through_it() {
         &[],
     );
     assert_eq!((post.code, post.stderr.as_str()), (0, ""), "{post:?}");
+}
+
+#[test]
+fn issue_17_the_plugin_keeps_working_when_its_data_folder_is_removed() {
+    // Claude Code removes the data folder on uninstall and may reuse the plugin folder when
+    // the same version is installed again: bin/baton must not point into the gone folder.
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    server.file(&format!("/{}", asset()), bytes, Behaviour::default());
+    assert!(i
+        .session_start(&server.url())
+        .stdout
+        .contains("hookSpecificOutput"));
+    drop(server);
+    fs::remove_dir_all(&i.data).unwrap();
+    let post = i.run(
+        &["hook", "PostToolUse"],
+        &event("PostToolUse", &i.project),
+        &[],
+    );
+    assert_eq!((post.code, post.stderr.as_str()), (0, ""), "{post:?}");
+    let v = i.run(&["--version"], "", &[]);
+    assert_eq!(v.stdout.trim(), format!("baton {VERSION}"), "{v:?}");
 }
 
 #[test]
@@ -403,11 +431,7 @@ fn issue_17_a_slow_download_goes_on_in_the_background_and_later_hooks_use_it() {
         std::thread::sleep(Duration::from_millis(100));
     }
     // The stub is replaced last; wait for it, then the next command runs the binary.
-    while !fs::symlink_metadata(i.stub())
-        .unwrap()
-        .file_type()
-        .is_symlink()
-    {
+    while !same_file(&i.stub(), &i.installed()) {
         assert!(
             started.elapsed() < Duration::from_secs(30),
             "stub never replaced"
