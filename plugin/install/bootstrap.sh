@@ -36,9 +36,10 @@ case $0 in
 *) here=. ;;
 esac
 root=$(cd "$here/.." 2>/dev/null && pwd -P) || root=$here/..
-bindir=$data/bin
-bin=$bindir/baton-$version
-lock=$bindir/.install.lock
+# Without a data folder these name nothing (never /bin): install_binary says why and stops.
+bindir=${data:+$data/bin}
+bin=${bindir:+$bindir/baton-$version}
+lock=${bindir:+$bindir/.install.lock}
 repo=https://github.com/baton-dev/baton
 build_hint="build it from source (cargo install --locked --git $repo --tag v$version), then start a new session"
 
@@ -301,7 +302,9 @@ log_result() {
     [ -d "$bindir" ] || return 0
     log=$bindir/install.log
     printf '%s %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ 2>/dev/null)" "$1" >>"$log" 2>/dev/null
-    if [ "$(wc -l <"$log" 2>/dev/null)" -gt 100 ] 2>/dev/null; then
+    # wc pads its count with spaces on macOS; arithmetic takes it either way.
+    lines=$(wc -l <"$log" 2>/dev/null) || lines=0
+    if [ $((lines + 0)) -gt 100 ]; then
         tail -n 50 "$log" >"$log.tmp.$$" 2>/dev/null && mv -f "$log.tmp.$$" "$log"
     fi
     return 0
