@@ -3,7 +3,7 @@
 
 use crate::core::ctx::Ctx;
 use crate::core::project::{Project, Readers};
-use crate::{audit, bridge, capture, doctor, handoff, hook, recall, relay, status};
+use crate::{audit, bridge, capture, clean, doctor, handoff, hook, recall, relay, status};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -41,6 +41,24 @@ enum Command {
     },
     /// Check the installation: binary, plugin files, project, config, state directories
     Doctor {
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove baton's private state for this project (lists it first; removes with --yes)
+    #[command(
+        long_about = "Remove what baton keeps for this project that is private: the audit trail (.boo/) and the \
+handoff artefacts (datarim/sessions/) while they are kept out of git, and the per-user state outside the \
+project (session digests, the integrity cache). Without --yes it only lists what it would remove. The \
+committed state (.rune/, .handoff/) goes only with --committed. The config and the cross-project store stay."
+    )]
+    Clean {
+        /// Remove (without it, only list what would be removed)
+        #[arg(long)]
+        yes: bool,
+        /// Also remove the committed state: .rune/ (bridge) and .handoff/ (relay)
+        #[arg(long)]
+        committed: bool,
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
@@ -133,25 +151,41 @@ where
         return run_hook_on_process_streams(event.as_deref(), &ctx);
     }
     let project = Project::open(ctx, cli.root, None, hook::bus::readers());
-    let result = match cli.command {
-        Command::Hook { .. } => Ok(0),
-        Command::Status { json } => Ok(status::run(&project, json)),
-        Command::Doctor { json } => Ok(doctor::run(&project, json)),
-        Command::Relay(c) => relay::run(c, &project),
-        Command::Audit(c) => audit::run(c, &project),
-        Command::Handoff(c) => handoff::run(c, &project),
-        Command::Bridge(c) => bridge::run(c, &project),
-        Command::Capture(c) => Ok(capture::run(c, &project)),
-        Command::Recall(args) => recall::run(&args, &project),
-        Command::Timeline(args) => recall::run_timeline(&args, &project),
-        Command::Mcp => Ok(recall::run_mcp(&project)),
-    };
-    match result {
+    match dispatch(cli.command, &project) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("baton: {}", project.redact(&e.to_string()));
             e.exit_code()
         }
+    }
+}
+
+/// Runs one command of the CLI (not `hook`) in `project`.
+fn dispatch(command: Command, project: &Project) -> crate::core::error::Result<i32> {
+    match command {
+        Command::Hook { .. } => Ok(0),
+        Command::Status { json } => Ok(status::run(project, json)),
+        Command::Doctor { json } => Ok(doctor::run(project, json)),
+        Command::Clean {
+            yes,
+            committed,
+            json,
+        } => clean::run(
+            project,
+            clean::Options {
+                yes,
+                committed,
+                json,
+            },
+        ),
+        Command::Relay(c) => relay::run(c, project),
+        Command::Audit(c) => audit::run(c, project),
+        Command::Handoff(c) => handoff::run(c, project),
+        Command::Bridge(c) => bridge::run(c, project),
+        Command::Capture(c) => Ok(capture::run(c, project)),
+        Command::Recall(args) => recall::run(&args, project),
+        Command::Timeline(args) => recall::run_timeline(&args, project),
+        Command::Mcp => Ok(recall::run_mcp(project)),
     }
 }
 

@@ -1,5 +1,9 @@
 //! `baton doctor`: is the installation healthy, and if not, what to do. Each check is one
-//! line: ok, warn or fail, with the fix.
+//! line: ok, warn or fail, with the fix. Every problem is listed at once (every config
+//! problem with its key). The checks of the installation itself (which baton the hooks run,
+//! the pinned release, a shell's PATH) are in `install.rs`.
+
+mod install;
 
 use crate::core::config;
 use crate::core::ctx::Ctx;
@@ -58,22 +62,13 @@ const REQUIRED_HOOKS: &[(&str, bool)] = &[
     ("SessionEnd", true),
 ];
 
-/// Finds the plugin root: `CLAUDE_PLUGIN_ROOT`, else the nearest ancestor of the running
-/// binary that holds `.claude-plugin/plugin.json`.
-pub(crate) fn plugin_root(ctx: &Ctx, exe: Option<&Path>) -> Option<PathBuf> {
-    if let Some(r) = ctx.env.var("CLAUDE_PLUGIN_ROOT") {
-        return Some(PathBuf::from(r));
-    }
-    exe?.ancestors()
-        .skip(1)
-        .find(|d| d.join(".claude-plugin/plugin.json").is_file())
-        .map(Path::to_path_buf)
-}
-
 /// Runs `baton doctor`; exit 1 when a check failed.
 pub(crate) fn run(project: &Project, json: bool) -> i32 {
+    // How baton was started says where the plugin is (`<plugin>/bin/baton`, a link when the
+    // bootstrap installed the binary); the binary's own path, after that.
+    let started_as = std::env::args_os().next().map(PathBuf::from);
     let exe = std::env::current_exe().ok();
-    let plugin = plugin_root(&project.ctx, exe.as_deref());
+    let plugin = install::plugin_root(&project.ctx, &[started_as, exe]);
     let checks = run_checks(&project.ctx, &project.root, plugin.as_deref());
     if json {
         io::print_json(&serde_json::json!({ "checks": checks }));
@@ -87,7 +82,7 @@ pub(crate) fn run(project: &Project, json: bool) -> i32 {
 pub(crate) fn run_checks(ctx: &Ctx, root: &Path, plugin: Option<&Path>) -> Vec<Check> {
     let mut out = Vec::new();
     match plugin {
-        Some(p) => plugin_checks(p, &mut out),
+        Some(p) => plugin_checks(ctx, p, &mut out),
         None => out.push(check(
             Level::Warn,
             "plugin",
@@ -95,6 +90,7 @@ pub(crate) fn run_checks(ctx: &Ctx, root: &Path, plugin: Option<&Path>) -> Vec<C
             Some("run the plugin's own bin/baton doctor, or set CLAUDE_PLUGIN_ROOT".into()),
         )),
     }
+    install::path_check(ctx, plugin, &mut out);
     project_checks(ctx, root, &mut out);
     out
 }
@@ -153,39 +149,11 @@ fn pattern_checks(c: &config::Config, out: &mut Vec<Check>) {
     }
 }
 
-fn build_fix(plugin: &Path) -> String {
-    format!(
-        "cd {} && cargo install --locked --path . --root .",
-        plugin.display()
-    )
-}
-
-fn plugin_checks(plugin: &Path, out: &mut Vec<Check>) {
-    binary_check(plugin, out);
+fn plugin_checks(ctx: &Ctx, plugin: &Path, out: &mut Vec<Check>) {
+    install::binary_check(ctx, plugin, out);
     plugin_json_check(plugin, out);
     marketplace_check(plugin, out);
     hooks_json_check(plugin, out);
-}
-
-fn binary_check(plugin: &Path, out: &mut Vec<Check>) {
-    let bin = plugin.join("bin/baton");
-    match std::fs::metadata(&bin) {
-        Ok(m) if is_executable(&m) => {
-            out.push(check(Level::Ok, "binary", bin.display().to_string(), None));
-        }
-        Ok(_) => out.push(check(
-            Level::Fail,
-            "binary",
-            format!("{} is not executable", bin.display()),
-            Some(build_fix(plugin)),
-        )),
-        Err(_) => out.push(check(
-            Level::Fail,
-            "binary",
-            format!("{} is missing: the hooks cannot run", bin.display()),
-            Some(build_fix(plugin)),
-        )),
-    }
 }
 
 fn plugin_json_check(plugin: &Path, out: &mut Vec<Check>) {
@@ -207,7 +175,11 @@ fn plugin_json_check(plugin: &Path, out: &mut Vec<Check>) {
                         "plugin version {version} differs from this binary's {}",
                         env!("CARGO_PKG_VERSION")
                     ),
-                    Some(build_fix(plugin)),
+                    Some(if plugin.join("install/bootstrap.sh").is_file() {
+                        "start a new Claude Code session: its SessionStart installs this plugin version's binary".into()
+                    } else {
+                        install::build_fix(plugin)
+                    }),
                 ));
             } else {
                 out.push(check(
@@ -228,7 +200,13 @@ fn plugin_json_check(plugin: &Path, out: &mut Vec<Check>) {
 }
 
 fn marketplace_check(plugin: &Path, out: &mut Vec<Check>) {
-    match read_json(&plugin.join(".claude-plugin/marketplace.json")) {
+    // Only a repository that is its own marketplace has the file; an installed plugin
+    // (Claude Code's copy of plugin/) does not need it.
+    let path = plugin.join(".claude-plugin/marketplace.json");
+    if !path.exists() {
+        return;
+    }
+    match read_json(&path) {
         Ok(_) => out.push(check(Level::Ok, "marketplace.json", "valid JSON", None)),
         Err(e) => out.push(check(
             Level::Warn,
@@ -407,11 +385,6 @@ fn read_json(path: &Path) -> Result<Value, String> {
         Err(e) => return Err(e.to_string()),
     };
     serde_json::from_str(&text).map_err(|e| format!("{}: invalid JSON: {e}", path.display()))
-}
-
-fn is_executable(m: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    m.is_file() && m.permissions().mode() & 0o111 != 0
 }
 
 /// The report as text.

@@ -8,6 +8,7 @@
 mod audit;
 mod bridge;
 mod capture;
+mod clean;
 mod cli;
 pub mod core;
 mod doctor;

@@ -9,6 +9,8 @@
 
 #[path = "harness.rs"]
 mod harness;
+#[path = "stand_in.rs"]
+mod stand_in;
 
 #[path = "integration/audit.rs"]
 mod audit;
@@ -24,6 +26,8 @@ mod concurrency;
 mod handoff;
 #[path = "integration/hook_protocol.rs"]
 mod hook_protocol;
+#[path = "integration/install.rs"]
+mod install;
 #[path = "integration/layering.rs"]
 mod layering;
 #[path = "integration/plugin_files.rs"]
@@ -32,6 +36,8 @@ mod plugin_files;
 mod poisoning;
 #[path = "integration/provenance.rs"]
 mod provenance;
+#[path = "integration/readme.rs"]
+mod readme;
 #[path = "integration/recall.rs"]
 mod recall;
 #[path = "integration/relay.rs"]

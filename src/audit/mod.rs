@@ -1,7 +1,7 @@
 //! audit: named audit sessions over a crash-safe trail of tool calls, changes and
 //! corrections (`.boo/`). The hooks record (handler.rs, with tool_call.rs and prompt.rs); the
 //! CLI starts, ends, recalls and reports (`baton audit …`). Layout: store.rs; the records'
-//! format: record.rs; both in README's `### audit`.
+//! format: record.rs; both in docs/audit.md.
 
 mod activity;
 mod bash;

@@ -1,5 +1,5 @@
 //! The audit's records as they are on disk: one JSON object per line in
-//! `runs/<id>/audit_{buffer,pending,trail}.jsonl` (README, "audit"). `Record` is the format's
+//! `runs/<id>/audit_{buffer,pending,trail}.jsonl` (docs/audit.md). `Record` is the format's
 //! one typed home: the hooks build one and append it (tool_call.rs, prompt.rs), every reader
 //! gets `Record`s back (trail.rs).
 //!

@@ -254,7 +254,7 @@ mod tests {
         assert!(old.day("2026-11-30").is_none());
     }
 
-    /// README: report-daily counts each record on the UTC day of its `ts`. A time written with
+    /// docs/audit.md: report-daily counts each record on the UTC day of its `ts`. A time written with
     /// an offset (a hand-edited or foreign line) was counted on its local day and hour, read
     /// off the text; the typed record reads it in UTC.
     #[test]

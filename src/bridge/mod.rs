@@ -1,4 +1,4 @@
-//! bridge: the project's memory in `.rune/` (see DESIGN.md and README's `### bridge`). This
+//! bridge: the project's memory in `.rune/` (see docs/bridge.md). This
 //! folder holds the subsystem: its CLI (`baton bridge …`, one function per subcommand below)
 //! and its hook handler (`handler.rs`), both calling the same functions with the run's
 //! `Project`.
@@ -18,6 +18,7 @@
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store; accepted by the user) |
 //! | status.rs | `baton bridge status` |
+//! | help.rs | the stdin YAML of save and checkpoint, as their `--help` prints it |
 //! | recall_docs.rs | `.rune/` (and the cross-project store) as documents for `baton recall` |
 //!
 //! The files import each other without circles (the layering test checks it): store.rs
@@ -31,6 +32,7 @@ mod detach;
 mod entries;
 mod global;
 mod handler;
+mod help;
 mod instincts;
 mod integrity;
 mod invariants;
@@ -49,6 +51,12 @@ mod status;
 mod store;
 
 pub(crate) use handler::BridgeHandler;
+
+/// The per-user files the bridge keeps for this project outside the repository (the
+/// integrity verdict caches of its folder), for `baton clean`.
+pub(crate) fn private_files(project: &Project) -> Vec<std::path::PathBuf> {
+    scan_cache::files_of(&project.ctx.env, &Rune::of(project).dir)
+}
 pub(crate) use progress::blocked_items;
 pub(crate) use recall_docs::{RECALL_DOCS, RECALL_GLOBAL_DOCS};
 pub(crate) use status::summary_line;
@@ -66,6 +74,7 @@ use store::Rune;
 pub(crate) enum Command {
     /// Append the session's decisions, conventions, progress, learnings, instincts and notes
     /// (YAML on stdin) to .rune/ and commit it
+    #[command(after_long_help = help::SAVE)]
     Save {
         /// Print what was saved as JSON instead of the report
         #[arg(long)]
@@ -78,6 +87,7 @@ pub(crate) enum Command {
         json: bool,
     },
     /// Write .rune/checkpoint.md from YAML on stdin (doing, decisions, left, context, resume)
+    #[command(after_long_help = help::CHECKPOINT)]
     Checkpoint {
         /// Archive the active checkpoint as checkpoint-<date>.resolved.md (last 3 kept)
         #[arg(long)]

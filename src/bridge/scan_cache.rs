@@ -30,6 +30,33 @@ pub(crate) fn location(env: &Env, dir: &Path) -> Option<PathBuf> {
     )
 }
 
+/// Every cache file of the folder `dir` that exists: its own and the per-file ones beside it
+/// (`<key>.<name>.json`), for `baton clean`.
+pub(crate) fn files_of(env: &Env, dir: &Path) -> Vec<PathBuf> {
+    let Some(main) = location(env, dir) else {
+        return Vec::new();
+    };
+    let (Some(parent), Some(stem)) = (main.parent(), main.file_stem()) else {
+        return Vec::new();
+    };
+    let prefix = format!("{}.", stem.to_string_lossy());
+    let mut found: Vec<PathBuf> = std::fs::read_dir(parent)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    name.starts_with(&prefix) && name.ends_with(".json")
+                })
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
 /// The identity of a file's current content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Stamp {

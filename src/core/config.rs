@@ -394,10 +394,12 @@ pub fn candidate_files(ctx: &Ctx, root: &Path) -> Vec<PathBuf> {
 }
 
 /// Loads the configuration for `root`. Never fails: problems are returned beside the
-/// defaults.
+/// defaults. Every problem is reported, not only the first: a key that fails is named, set
+/// aside, and the rest is checked again (`baton doctor` lists them all at once).
 pub fn load(ctx: &Ctx, root: &Path) -> Effective {
     let mut merged = serde_yaml_ng::Value::Mapping(serde_yaml_ng::Mapping::new());
     let mut sources = Vec::new();
+    let mut files = Vec::new();
     let mut problems = Vec::new();
     for file in candidate_files(ctx, root) {
         // A config may be a link to an endless file or a FIFO (it can be committed so):
@@ -413,7 +415,8 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
         match serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text) {
             Ok(serde_yaml_ng::Value::Null) => {}
             Ok(value @ serde_yaml_ng::Value::Mapping(_)) => {
-                merge(&mut merged, value);
+                merge(&mut merged, value.clone());
+                files.push((file.clone(), value));
                 sources.push(file);
             }
             Ok(_) => problems.push(Error::Config {
@@ -426,46 +429,238 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
             }),
         }
     }
-    let config = match parse_value(merged) {
-        Ok(c) => c,
-        Err(message) => {
-            problems.push(Error::Config {
-                path: sources
-                    .last()
-                    .cloned()
-                    .unwrap_or_else(|| root.join(PROJECT_CONFIG)),
-                message,
-            });
-            Config::default()
-        }
-    };
-    if !problems.is_empty() {
-        return Effective {
-            config: Config::default(),
-            sources,
-            problems,
-        };
-    }
+    let fallback = root.join(PROJECT_CONFIG);
+    let config = parse_all(merged, &files, &fallback, &mut problems);
     Effective {
-        config,
+        // Any problem means the defaults, as the hook path promises: a half-applied config
+        // could move state to another folder than the one the user meant.
+        config: if problems.is_empty() {
+            config
+        } else {
+            Config::default()
+        },
         sources,
         problems,
     }
 }
 
-/// Deserializes and checks a merged config value; the error names the key.
-fn parse_value(value: serde_yaml_ng::Value) -> std::result::Result<Config, String> {
+/// The most problems reported for one load; past it the rest of the file is not looked at.
+const MAX_PROBLEMS: usize = 50;
+
+/// Parses the merged value, collecting every problem: each failing key is reported (named
+/// after the file that set it last) and removed, and the rest parsed again.
+fn parse_all(
+    mut merged: serde_yaml_ng::Value,
+    files: &[(PathBuf, serde_yaml_ng::Value)],
+    fallback: &Path,
+    problems: &mut Vec<Error>,
+) -> Config {
+    let mut removed: Vec<Vec<Seg>> = Vec::new();
+    for _ in 0..MAX_PROBLEMS {
+        let (key, message) = match parse_value(merged.clone()) {
+            Ok(config) => return config,
+            Err(failure) => failure,
+        };
+        let reported = key.as_deref().map(|k| original_key(k, &removed));
+        let path = reported
+            .as_deref()
+            .and_then(|k| files.iter().rev().find(|(_, v)| lookup(v, k)))
+            .map_or_else(|| fallback.to_path_buf(), |(p, _)| p.clone());
+        let message = match &reported {
+            Some(k) if !k.is_empty() => format!("key `{}`: {message}", render_key(k)),
+            _ => message,
+        };
+        problems.push(Error::Config { path, message });
+        match key {
+            Some(k) if !k.is_empty() && remove(&mut merged, &k) => {
+                if let Some(Seg::Index(_)) = k.last() {
+                    removed.push(reported.unwrap_or_default());
+                }
+            }
+            _ => break,
+        }
+    }
+    Config::default()
+}
+
+/// One step of a key path: a mapping key or a list index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// `relay.hazard_paths[1]` as its steps.
+fn parse_key(text: &str) -> Vec<Seg> {
+    let mut out = Vec::new();
+    for part in text.split('.') {
+        let mut rest = part;
+        if let Some(i) = rest.find('[') {
+            out.push(Seg::Key(rest[..i].to_string()));
+            rest = &rest[i..];
+            while let Some(end) = rest.find(']') {
+                if let Ok(n) = rest[1..end].parse() {
+                    out.push(Seg::Index(n));
+                }
+                rest = &rest[end + 1..];
+            }
+        } else if !rest.is_empty() {
+            out.push(Seg::Key(rest.to_string()));
+        }
+    }
+    out
+}
+
+fn render_key(key: &[Seg]) -> String {
+    let mut out = String::new();
+    for seg in key {
+        match seg {
+            Seg::Key(k) if out.is_empty() => out.push_str(k),
+            Seg::Key(k) => out.push_str(&format!(".{k}")),
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// A key path as the user wrote it: list elements already removed (`removed`, as the user
+/// wrote them) shift the later indices down, so they are added back.
+fn original_key(key: &[Seg], removed: &[Vec<Seg>]) -> Vec<Seg> {
+    let mut out = key.to_vec();
+    let Some((Seg::Index(current), parent)) = key.split_last() else {
+        return out;
+    };
+    let mut gone: Vec<usize> = removed
+        .iter()
+        .filter_map(|k| match k.split_last() {
+            Some((Seg::Index(r), p)) if p == parent => Some(*r),
+            _ => None,
+        })
+        .collect();
+    gone.sort_unstable();
+    let mut original = *current;
+    for r in gone {
+        if r <= original {
+            original += 1;
+        }
+    }
+    if let Some(last) = out.last_mut() {
+        *last = Seg::Index(original);
+    }
+    out
+}
+
+/// Whether `value` sets `key` (a list index counts when the list is set).
+fn lookup(value: &serde_yaml_ng::Value, key: &[Seg]) -> bool {
+    let mut at = value;
+    for seg in key {
+        match (seg, at) {
+            (Seg::Key(k), serde_yaml_ng::Value::Mapping(m)) => match m.get(k.as_str()) {
+                Some(v) => at = v,
+                None => return false,
+            },
+            (Seg::Index(_), serde_yaml_ng::Value::Sequence(_)) => return true,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Removes `key` from `value`; false when it is not there (nothing can be removed, so the
+/// collection stops).
+fn remove(value: &mut serde_yaml_ng::Value, key: &[Seg]) -> bool {
+    let Some((last, parents)) = key.split_last() else {
+        return false;
+    };
+    let mut at = value;
+    for seg in parents {
+        let next = match (seg, at) {
+            (Seg::Key(k), serde_yaml_ng::Value::Mapping(m)) => m.get_mut(k.as_str()),
+            (Seg::Index(i), serde_yaml_ng::Value::Sequence(s)) => s.get_mut(*i),
+            _ => None,
+        };
+        match next {
+            Some(v) => at = v,
+            None => return false,
+        }
+    }
+    match (last, at) {
+        (Seg::Key(k), serde_yaml_ng::Value::Mapping(m)) => m.remove(k.as_str()).is_some(),
+        (Seg::Index(i), serde_yaml_ng::Value::Sequence(s)) if *i < s.len() => {
+            s.remove(*i);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Deserializes and checks a merged config value. A failure names the key it is about (when
+/// there is one) and says what is wrong with it.
+fn parse_value(
+    value: serde_yaml_ng::Value,
+) -> std::result::Result<Config, (Option<Vec<Seg>>, String)> {
     let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
         if path == "." {
-            inner
+            (None, inner)
         } else {
-            format!("key `{path}`: {inner}")
+            (Some(parse_key(&path)), did_you_mean(&inner))
         }
     })?;
-    check(&config)?;
+    check(&config).map_err(|message| {
+        // The checks say `key `a.b[1]`: …`; the key is taken back out of the message.
+        match message
+            .strip_prefix("key `")
+            .and_then(|rest| rest.split_once("`: "))
+        {
+            Some((key, rest)) => (Some(parse_key(key)), rest.to_string()),
+            None => (None, message),
+        }
+    })?;
     Ok(config)
+}
+
+/// serde's "unknown field `x`, expected one of `a`, `b`" with a "did you mean" for a near
+/// miss (a typo of one or two letters).
+fn did_you_mean(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let Some((field, expected)) = rest.split_once('`') else {
+        return message.to_string();
+    };
+    let best = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|c| (edit_distance(field, c), c))
+        .filter(|(d, c)| *d <= 2 && *d < c.len())
+        .min();
+    match best {
+        Some((_, c)) => format!("{message} (did you mean `{c}`?)"),
+        None => message.to_string(),
+    }
+}
+
+/// Levenshtein distance (keys are short).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// Range checks that the types alone do not express.
@@ -741,6 +936,72 @@ mod tests {
         let l = load(&ctx_with(t.path()), t.path());
         assert!(l.problems.is_empty(), "{:?}", l.problems);
         assert!(!l.config.capture.enabled);
+    }
+
+    #[test]
+    fn issue_17_every_config_problem_is_reported_with_its_key_and_file() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            t.path(),
+            ".config/baton/config.yaml",
+            "relay: {cycle_budget: many}\n",
+        );
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "audit: {auto_strat: false, hot_file_edits: 0}\ncontext_budget_chars: 50000\n\
+             redact: {extra_patterns: ['(', ok, '[']}\nbogus: 1\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert_eq!(l.config, Config::default());
+        let msgs: Vec<String> = l.problems.iter().map(ToString::to_string).collect();
+        let user = t.path().join(".config/baton/config.yaml");
+        let proj = t.path().join(PROJECT_CONFIG);
+        for (key, file) in [
+            ("key `relay.cycle_budget`", &user),
+            ("key `audit.auto_strat`", &proj),
+            ("key `audit.hot_file_edits`", &proj),
+            ("key `context_budget_chars`", &proj),
+            ("key `redact.extra_patterns[0]`", &proj),
+            ("key `redact.extra_patterns[2]`", &proj),
+            ("key `bogus`", &proj),
+        ] {
+            let found = msgs.iter().filter(|m| m.contains(key)).collect::<Vec<_>>();
+            assert_eq!(found.len(), 1, "{key} in {msgs:#?}");
+            assert!(
+                found[0].starts_with(&format!("config {}:", file.display())),
+                "{key} names the wrong file: {}",
+                found[0]
+            );
+        }
+        assert_eq!(msgs.len(), 7, "{msgs:#?}");
+        assert!(
+            msgs.iter()
+                .any(|m| m.contains("did you mean `auto_start`?")),
+            "{msgs:#?}"
+        );
+    }
+
+    #[test]
+    fn key_paths_round_trip_and_removed_list_items_keep_their_numbers() {
+        let k = parse_key("relay.hazard_paths[3]");
+        assert_eq!(render_key(&k), "relay.hazard_paths[3]");
+        // Items 1 and 2 were removed; the list's current item 1 was item 3.
+        let removed = vec![parse_key("a.b[1]"), parse_key("a.b[2]")];
+        assert_eq!(
+            render_key(&original_key(&parse_key("a.b[1]"), &removed)),
+            "a.b[3]"
+        );
+        assert_eq!(
+            render_key(&original_key(&parse_key("a.b[0]"), &removed)),
+            "a.b[0]"
+        );
+        assert_eq!(
+            render_key(&original_key(&parse_key("a.c[1]"), &removed)),
+            "a.c[1]"
+        );
+        assert_eq!(edit_distance("auto_strat", "auto_start"), 2);
+        assert_eq!(did_you_mean("invalid type"), "invalid type");
     }
 
     #[test]

@@ -31,6 +31,48 @@ pub fn plugin_data_dir(env: &Env) -> Option<PathBuf> {
     env.var("CLAUDE_PLUGIN_DATA").map(PathBuf::from)
 }
 
+/// The key of a project in baton's per-user folders: FNV-1a (hex) of its canonical root, so
+/// the same project has the same key from any working directory.
+pub fn project_key(root: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    format!("{:016x}", super::hash::fnv1a(root.as_os_str().as_bytes()))
+}
+
+/// The per-user folders that hold private state of the project at `root`:
+/// `<base>/projects/<project_key>/` for every base baton writes such state under — the
+/// plugin's data folder (`CLAUDE_PLUGIN_DATA`; run from a shell: Claude Code's
+/// `plugins/data/baton*` folders) and the XDG state folder. Only the ones that exist.
+pub fn project_state_dirs(env: &Env, root: &Path) -> Vec<PathBuf> {
+    let mut bases: Vec<PathBuf> = plugin_data_dir(env).into_iter().collect();
+    let claude = env
+        .var("CLAUDE_CONFIG_DIR")
+        .map(PathBuf::from)
+        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".claude")));
+    if let Some(Ok(entries)) = claude.map(|c| std::fs::read_dir(c.join("plugins/data"))) {
+        let mut found: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name == "baton" || name.starts_with("baton-")
+            })
+            .map(|e| e.path())
+            .collect();
+        found.sort();
+        bases.extend(found);
+    }
+    bases.extend(state_dir(env));
+    let key = project_key(root);
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for dir in bases.iter().map(|b| b.join("projects").join(&key)) {
+        if dir.is_dir() && !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    dirs
+}
+
 /// `$VAR/baton`, else `$HOME/<fallback>/baton`. A relative value is ignored, as the XDG
 /// specification asks.
 fn xdg(env: &Env, var: &str, fallback: &str) -> Option<PathBuf> {
@@ -42,8 +84,30 @@ fn xdg(env: &Env, var: &str, fallback: &str) -> Option<PathBuf> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their folders directly
 mod tests {
     use super::*;
+
+    #[test]
+    fn project_state_dirs_are_keyed_by_the_canonical_root_under_each_base() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let root = t.path().join("proj");
+        std::fs::create_dir_all(&root).unwrap();
+        let key = project_key(&root);
+        assert_eq!(key.len(), 16);
+        assert_eq!(key, project_key(&root.join("../proj")));
+        let data = home
+            .join(".claude/plugins/data/baton-baton/projects")
+            .join(&key);
+        let state = home.join(".local/state/baton/projects").join(&key);
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::create_dir_all(&state).unwrap();
+        std::fs::create_dir_all(home.join(".claude/plugins/data/other/projects").join(&key))
+            .unwrap();
+        let env = Env::fixed([("HOME", home.to_str().unwrap())]);
+        assert_eq!(project_state_dirs(&env, &root), vec![data, state]);
+    }
 
     #[test]
     fn xdg_variable_wins_and_home_is_the_fallback() {

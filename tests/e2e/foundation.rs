@@ -115,7 +115,7 @@ fn check_context_reached_model(requests: &[Recorded]) {
 
 /// The transcript records no hook failure of any kind, and a `hook_success` for baton's
 /// SessionStart (the only baton hook with output, hence the only success it records).
-fn check_transcript_hooks(home: &Path, session_id: &str) {
+pub(crate) fn check_transcript_hooks(home: &Path, session_id: &str) {
     let path = find_transcript(home, session_id).unwrap_or_else(|| {
         panic!(
             "no transcript {session_id}.jsonl under {}",
@@ -165,7 +165,7 @@ fn check_transcript_hooks(home: &Path, session_id: &str) {
 /// In the `--include-hook-events` stream, every hook that started answered with outcome
 /// `success` and exit code 0, and the events this conversation must fire all did. Returns the
 /// number of hook runs.
-fn check_stream_hooks(stream: &[Value]) -> usize {
+pub(crate) fn check_stream_hooks(stream: &[Value]) -> usize {
     let of_subtype = |subtype: &str| -> Vec<&Value> {
         stream
             .iter()
@@ -216,7 +216,7 @@ fn check_stream_hooks(stream: &[Value]) -> usize {
 /// SessionEnd runs after the stream and the transcript are closed: its failure (non-zero exit
 /// or "Hook cancelled") is visible only as a `SessionEnd hook [<command>] failed: …` line on
 /// claude's stderr. A success leaves no trace, so this check can only catch failures.
-fn check_stderr_hooks(run: &Run) {
+pub(crate) fn check_stderr_hooks(run: &Run) {
     let failed: Vec<&str> = run
         .stderr
         .lines()

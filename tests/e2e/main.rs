@@ -20,7 +20,11 @@ mod bridge;
 mod capture;
 mod foundation;
 mod handoff;
+mod install;
 mod mock_api;
+mod readme;
 mod recall;
 mod relay;
+#[path = "../stand_in.rs"]
+mod stand_in;
 mod support;

@@ -207,7 +207,12 @@ impl Run {
 
 /// Runs `cmd` with stdout/stderr going to files under `dir` (no pipe to fill up), killing it
 /// after [`TIMEOUT`].
-pub(crate) fn run(mut cmd: Command, dir: &Path, label: &str) -> Run {
+pub(crate) fn run(cmd: Command, dir: &Path, label: &str) -> Run {
+    run_for(cmd, dir, label, TIMEOUT)
+}
+
+/// `run` with another deadline (a run that builds baton takes minutes).
+pub(crate) fn run_for(mut cmd: Command, dir: &Path, label: &str, timeout: Duration) -> Run {
     let out_path = dir.join(format!("{label}.stdout"));
     let err_path = dir.join(format!("{label}.stderr"));
     cmd.stdout(fs::File::create(&out_path).unwrap())
@@ -220,11 +225,11 @@ pub(crate) fn run(mut cmd: Command, dir: &Path, label: &str) -> Run {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if started.elapsed() > TIMEOUT {
+        if started.elapsed() > timeout {
             let _ = child.kill();
             let _ = child.wait();
             panic!(
-                "{label}: timed out after {TIMEOUT:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+                "{label}: timed out after {timeout:?}\n--- stdout ---\n{}\n--- stderr ---\n{}",
                 fs::read_to_string(&out_path).unwrap_or_default(),
                 fs::read_to_string(&err_path).unwrap_or_default()
             );

@@ -149,3 +149,126 @@ fn doctor_says_how_to_fix_a_missing_binary_and_a_bad_config() {
         .unwrap()
         .contains("context_budget_chars"));
 }
+
+#[test]
+fn issue_17_doctor_lists_every_config_problem_at_once_with_its_key() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "relay: {cycle_budget: 0}\naudit: {auto_strat: false}\ncontext_budget_chars: many\n",
+    );
+    let out = p.run(&["doctor", "--json"], b"", &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    let v = out.json();
+    let config: Vec<String> = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["name"] == "config" && c["level"] == "fail")
+        .map(|c| c["detail"].as_str().unwrap().to_string())
+        .collect();
+    for key in [
+        "key `relay.cycle_budget`",
+        "key `audit.auto_strat`",
+        "key `context_budget_chars`",
+    ] {
+        assert!(config.iter().any(|d| d.contains(key)), "{key}: {config:#?}");
+    }
+    assert_eq!(config.len(), 3, "{config:#?}");
+}
+
+/// FNV-1a (hex) of the canonical root: the key of a project in baton's per-user folders.
+fn project_key(root: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = root.canonicalize().unwrap();
+    let h = bytes
+        .as_os_str()
+        .as_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("{h:016x}")
+}
+
+#[test]
+fn issue_17_clean_lists_first_then_removes_private_state_and_committed_only_when_asked() {
+    let p = Project::new();
+    p.write(".claude/baton.yaml", "relay: {cycle_budget: 3}\n");
+    let save = p.run(&["bridge", "save"], b"summary: a first save\n", &[]);
+    assert_eq!(save.code, 0, "{save:?}");
+    p.write(".boo/runs/adhoc_1/audit_buffer.jsonl", "{}\n");
+    p.write("datarim/sessions/SESSION-20261130-101500.session.md", "x\n");
+    p.write(".handoff/loop/loop_state.md", "cycles_this_session: 0\n");
+    let digests = p
+        .home
+        .path()
+        .join(".local/state/baton/projects")
+        .join(project_key(&p.root))
+        .join("sessions");
+    std::fs::create_dir_all(&digests).unwrap();
+    std::fs::write(digests.join("s.json"), "{}").unwrap();
+    // A load caches the verdicts of files older than a second.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    assert_eq!(p.run(&["bridge", "load"], b"", &[]).code, 0);
+    let cache = p.home.path().join(".cache/baton/integrity");
+    assert!(
+        std::fs::read_dir(&cache).unwrap().next().is_some(),
+        "the load filled the integrity cache"
+    );
+
+    // Without --yes: the list, nothing removed.
+    let out = p.run(&["clean"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    for line in [
+        "remove  .boo/  audit trail",
+        "remove  datarim/sessions/  handoff artefacts",
+        "keep    .rune/  project memory",
+        "keep    .handoff/  relay packet and loop state",
+        "per-user state (session digests)",
+        "integrity verdict cache",
+        "Nothing was removed. `baton clean --yes` removes the 4 marked remove.",
+    ] {
+        assert!(out.stdout.contains(line), "{line}:\n{}", out.stdout);
+    }
+    assert!(p.root.join(".boo").exists() && digests.exists());
+
+    // --yes: the private state goes, the committed state and the config stay.
+    let out = p.run(&["clean", "--yes"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!p.root.join(".boo").exists());
+    assert!(!p.root.join("datarim/sessions").exists());
+    assert!(!digests.parent().unwrap().exists());
+    assert!(std::fs::read_dir(&cache).unwrap().next().is_none());
+    assert!(p.root.join(".rune/decisions.md").exists() || p.root.join(".rune").exists());
+    assert!(p.root.join(".handoff/loop/loop_state.md").exists());
+    assert!(p.root.join(".claude/baton.yaml").exists());
+
+    // --committed too: everything but the config.
+    let out = p.run(&["clean", "--yes", "--committed"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!p.root.join(".rune").exists() && !p.root.join(".handoff").exists());
+    assert!(out.stdout.contains("commit the change"), "{}", out.stdout);
+    assert!(p.root.join(".claude/baton.yaml").exists());
+    let out = p.run(&["clean"], b"", &[]);
+    assert!(out.stdout.contains("Nothing to clean"), "{}", out.stdout);
+}
+
+#[test]
+fn issue_17_clean_never_follows_a_link_out_of_the_project_nor_runs_on_a_broken_config() {
+    let p = Project::new();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("keep.txt"), "mine").unwrap();
+    std::os::unix::fs::symlink(outside.path(), p.root.join(".boo")).unwrap();
+    let out = p.run(&["clean", "--yes"], b"", &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("symlink"), "{out:?}");
+    assert!(outside.path().join("keep.txt").exists());
+
+    p.write(".claude/baton.yaml", "paths: {audit: 5, bogus: 1}\n");
+    p.write("datarim/sessions/x", "x");
+    let out = p.run(&["clean", "--yes"], b"", &[]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("fix the config first"), "{out:?}");
+    assert!(p.root.join("datarim/sessions/x").exists());
+}

@@ -1,4 +1,4 @@
-//! The layering rule of DESIGN.md, read off the source: main → cli → {hook, status, doctor}
+//! The layering rule of DESIGN.md, read off the source: main → cli → {hook, status, doctor, clean}
 //! → {relay, audit, handoff, bridge, capture, recall} → core. No arrow points upward, no module
 //! imports a sibling of its own layer, core names no module above it; and inside a module
 //! folder, the files import each other without circles (a circle means a type sits in the
@@ -14,6 +14,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("hook", 2),
     ("status", 2),
     ("doctor", 2),
+    ("clean", 2),
     ("relay", 3),
     ("audit", 3),
     ("handoff", 3),

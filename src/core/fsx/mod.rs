@@ -65,7 +65,7 @@ pub fn keep_out_of_git(dir: &Path) -> Result<()> {
     }
     atomic_write(
         &ignore,
-        b"# Written by baton: this folder is private (see README, \"Where files live\").\n*\n",
+        b"# Written by baton: this folder is private (baton's docs/configuration.md, \"Where files live\").\n*\n",
         SHARED_FILE,
     )
 }

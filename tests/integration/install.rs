@@ -1,0 +1,748 @@
+//! The marketplace install without a toolchain (issue 17): the launcher stub at
+//! `plugin/bin/baton` and `plugin/install/bootstrap.sh`, run the way Claude Code runs them, on a
+//! copy of the plugin folder as Claude Code's cache holds it (links followed), against a local
+//! stand-in for the release download.
+
+use crate::harness::bin;
+use crate::stand_in::{Behaviour, StandIn};
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The release target the bootstrap asks for on this machine.
+fn target() -> String {
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x86_64",
+        "aarch64" => "aarch64",
+        other => panic!("no release target for {other}"),
+    };
+    match std::env::consts::OS {
+        "linux" => format!("{arch}-unknown-linux-gnu"),
+        "macos" => format!("{arch}-apple-darwin"),
+        other => panic!("no release target for {other}"),
+    }
+}
+
+fn asset() -> String {
+    format!("baton-{VERSION}-{}", target())
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    let mut child = Command::new("sha256sum")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout).unwrap()[..64].to_string()
+}
+
+/// The test binary's bytes: what the stand-in serves as the release binary.
+fn release_bytes() -> Vec<u8> {
+    fs::read(bin()).unwrap()
+}
+
+/// Copies `src` to `dst`, following links (as Claude Code's cache copy does for links inside
+/// the marketplace).
+fn copy_following_links(src: &Path, dst: &Path) {
+    for entry in walkdir::WalkDir::new(src).follow_links(true) {
+        let entry = entry.unwrap();
+        let to = dst.join(entry.path().strip_prefix(src).unwrap());
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&to).unwrap();
+        } else {
+            fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
+/// A system PATH with no `baton` on it (a developer may have one installed).
+fn path_without_baton() -> String {
+    let path = std::env::var("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .filter(|d| !d.join("baton").exists())
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// A folder of links to the named tools only: a machine that has exactly those.
+fn toolbox(dir: &Path, tools: &[&str]) -> String {
+    fs::create_dir_all(dir).unwrap();
+    for tool in tools {
+        let found = ["/usr/bin", "/bin", "/usr/local/bin"]
+            .iter()
+            .map(|d| Path::new(d).join(tool))
+            .find(|p| p.exists())
+            .unwrap_or_else(|| panic!("this test needs {tool}"));
+        std::os::unix::fs::symlink(found, dir.join(tool)).unwrap();
+    }
+    dir.display().to_string()
+}
+
+/// Everything a bootstrap needs besides a downloader and a hasher.
+const BASE_TOOLS: &[&str] = &[
+    "sh", "cat", "sed", "tr", "head", "mkdir", "rm", "mv", "ln", "cp", "chmod", "ls", "date",
+    "find", "dd", "uname", "sleep", "wc", "tail",
+];
+
+/// A fresh install: a copy of the plugin folder, an empty data folder, a project.
+struct Install {
+    tmp: tempfile::TempDir,
+    plugin: PathBuf,
+    data: PathBuf,
+    project: PathBuf,
+    path: String,
+}
+
+/// What one run printed.
+#[derive(Debug)]
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Install {
+    fn new() -> Install {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let plugin = root.join("cache/baton/0.1.0");
+        copy_following_links(&Path::new(REPO).join("plugin"), &plugin);
+        // The user's project: a git repository (baton stays silent outside one).
+        let project = root.join("project");
+        fs::create_dir_all(&project).unwrap();
+        git2::Repository::init(&project).unwrap();
+        let install = Install {
+            plugin,
+            data: root.join("plugin-data"),
+            project,
+            path: path_without_baton(),
+            tmp,
+        };
+        fs::create_dir_all(install.home()).unwrap();
+        install
+    }
+
+    fn home(&self) -> PathBuf {
+        self.tmp.path().join("home")
+    }
+
+    /// Pins `bytes` as this version's release binary for this machine.
+    fn pin(&self, bytes: &[u8]) {
+        let sums = self.plugin.join("install/SHA256SUMS");
+        let mut text = fs::read_to_string(&sums).unwrap();
+        text.push_str(&format!("{}  {}\n", sha256(bytes), asset()));
+        fs::write(sums, text).unwrap();
+    }
+
+    fn stub(&self) -> PathBuf {
+        self.plugin.join("bin/baton")
+    }
+
+    fn installed(&self) -> PathBuf {
+        self.data.join(format!("bin/baton-{VERSION}"))
+    }
+
+    /// Runs the plugin's bin/baton with `args` as Claude Code runs a hook: a clean environment
+    /// with the plugin's variables, the event on stdin, cwd the project.
+    fn run(&self, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Out {
+        let mut c = Command::new(self.stub());
+        c.args(args)
+            .current_dir(&self.project)
+            .env_clear()
+            .env("PATH", &self.path)
+            .env("HOME", self.home())
+            .env("CLAUDE_PLUGIN_ROOT", &self.plugin)
+            .env("CLAUDE_PLUGIN_DATA", &self.data)
+            .env("CLAUDE_PROJECT_DIR", &self.project)
+            .envs(env.iter().copied());
+        run_retrying(c, stdin)
+    }
+
+    fn session_start(&self, url: &str) -> Out {
+        self.run(
+            &["hook", "SessionStart"],
+            &event("SessionStart", &self.project),
+            &[("BATON_DOWNLOAD_URL", url)],
+        )
+    }
+
+    /// The files in the data folder's bin/ (names).
+    fn data_files(&self) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(self.data.join("bin"))
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+}
+
+fn event(name: &str, project: &Path) -> String {
+    serde_json::json!({
+        "hook_event_name": name,
+        "session_id": "0b6c1e2a-1111-4222-8333-444455556666",
+        "cwd": project,
+        "source": "startup",
+        "transcript_path": project.join("none.jsonl"),
+    })
+    .to_string()
+        + "\n"
+}
+
+/// Spawns, retrying ETXTBSY: a script written by this (threaded) process can be busy for a
+/// moment while another test thread forks.
+fn run_retrying(mut c: Command, stdin: &str) -> Out {
+    c.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = Instant::now();
+    let mut child = loop {
+        match c.spawn() {
+            Ok(child) => break child,
+            Err(e)
+                if e.raw_os_error() == Some(26) && started.elapsed() < Duration::from_secs(5) =>
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("spawn {}: {e}", c.get_program().display()),
+        }
+    };
+    {
+        let mut sin = child.stdin.take().unwrap();
+        let _ = std::io::Write::write_all(&mut sin, stdin.as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The one systemMessage line of a SessionStart answered by the bootstrap.
+fn system_message(out: &Out) -> String {
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout.lines().count(), 1, "one line: {out:?}");
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    v["systemMessage"].as_str().unwrap().to_string()
+}
+
+/// Whether `a` is the very file `b` (a hard link to it), not a symbolic link.
+fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (fs::symlink_metadata(a), fs::symlink_metadata(b)) {
+        (Ok(x), Ok(y)) => x.file_type().is_file() && (x.dev(), x.ino()) == (y.dev(), y.ino()),
+        _ => false,
+    }
+}
+
+#[test]
+fn issue_17_session_start_installs_a_verified_binary_and_answers_through_it() {
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    server.file(
+        &format!("/{}", asset()),
+        bytes.clone(),
+        Behaviour::default(),
+    );
+
+    let out = i.session_start(&server.url());
+    assert_eq!(out.code, 0, "{out:?}");
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["hookEventName"], "SessionStart",
+        "the binary answered the first SessionStart: {out:?}"
+    );
+    assert_eq!(fs::read(i.installed()).unwrap(), bytes);
+    let mode = fs::metadata(i.installed()).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o755);
+    // Hooks now start the binary directly: the stub's place holds the binary itself.
+    assert!(
+        same_file(&i.stub(), &i.installed()),
+        "bin/baton is not the binary"
+    );
+    assert_eq!(
+        i.data_files(),
+        vec!["baton", &format!("baton-{VERSION}"), "install.log"],
+        "no temp file, no lock left"
+    );
+    let log = fs::read_to_string(i.data.join("bin/install.log")).unwrap();
+    assert!(log.contains("verified against install/SHA256SUMS"), "{log}");
+    assert_eq!(server.requests(), vec![format!("GET /{}", asset())]);
+
+    // A second session works offline: nothing is fetched, the hook is answered.
+    drop(server);
+    let again = i.session_start("http://127.0.0.1:9");
+    let v: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["hookEventName"], "SessionStart",
+        "{again:?}"
+    );
+    let post = i.run(
+        &["hook", "PostToolUse"],
+        &event("PostToolUse", &i.project),
+        &[],
+    );
+    assert_eq!((post.code, post.stderr.as_str()), (0, ""), "{post:?}");
+}
+
+#[test]
+fn issue_17_the_plugin_keeps_working_when_its_data_folder_is_removed() {
+    // Claude Code removes the data folder on uninstall and may reuse the plugin folder when
+    // the same version is installed again: bin/baton must not point into the gone folder.
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    server.file(&format!("/{}", asset()), bytes, Behaviour::default());
+    assert!(i
+        .session_start(&server.url())
+        .stdout
+        .contains("hookSpecificOutput"));
+    drop(server);
+    fs::remove_dir_all(&i.data).unwrap();
+    let post = i.run(
+        &["hook", "PostToolUse"],
+        &event("PostToolUse", &i.project),
+        &[],
+    );
+    assert_eq!((post.code, post.stderr.as_str()), (0, ""), "{post:?}");
+    let v = i.run(&["--version"], "", &[]);
+    assert_eq!(v.stdout.trim(), format!("baton {VERSION}"), "{v:?}");
+}
+
+#[test]
+fn issue_17_a_tampered_binary_is_refused_with_one_line_and_nothing_is_installed() {
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let mut tampered = bytes.clone();
+    tampered.extend_from_slice(b"\0evil");
+    let server = StandIn::start();
+    server.file(&format!("/{}", asset()), tampered, Behaviour::default());
+
+    let msg = system_message(&i.session_start(&server.url()));
+    assert!(msg.starts_with("baton: refused the download of "), "{msg}");
+    assert!(
+        msg.contains(&sha256(&bytes)) && msg.contains("Fix:"),
+        "{msg}"
+    );
+    assert!(!i.installed().exists());
+    assert_eq!(
+        i.data_files(),
+        vec!["install.log"],
+        "no half-written binary"
+    );
+    // The stub is still there, and keeps every other hook quiet.
+    assert!(fs::symlink_metadata(i.stub())
+        .unwrap()
+        .file_type()
+        .is_file());
+    for hook in ["UserPromptSubmit", "PostToolUse", "Stop", "SessionEnd"] {
+        let out = i.run(&["hook", hook], &event(hook, &i.project), &[]);
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (0, "", ""),
+            "{hook}"
+        );
+    }
+}
+
+#[test]
+fn issue_17_a_download_that_fails_or_breaks_off_says_so_and_leaves_nothing() {
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let msg = system_message(&i.session_start("http://127.0.0.1:9"));
+    assert!(
+        msg.starts_with("baton: could not download http://127.0.0.1:9/"),
+        "{msg}"
+    );
+    assert!(msg.contains("Fix:"), "{msg}");
+
+    let server = StandIn::start();
+    let cut = Behaviour {
+        cut_after: Some(bytes.len() / 2),
+        ..Behaviour::default()
+    };
+    server.file(&format!("/{}", asset()), bytes, cut);
+    let msg = system_message(&i.session_start(&server.url()));
+    assert!(msg.starts_with("baton: could not download"), "{msg}");
+    assert_eq!(
+        i.data_files(),
+        vec!["install.log"],
+        "no half-written binary"
+    );
+}
+
+#[test]
+fn issue_17_without_a_pinned_release_it_says_how_to_build_one() {
+    let i = Install::new();
+    let server = StandIn::start();
+    let msg = system_message(&i.session_start(&server.url()));
+    assert!(
+        msg.contains("is pinned in") || msg.contains("no release binary"),
+        "{msg}"
+    );
+    assert!(msg.contains("cargo install --locked --git"), "{msg}");
+    assert!(server.requests().is_empty(), "nothing unpinned is fetched");
+}
+
+#[test]
+fn issue_17_a_slow_download_goes_on_in_the_background_and_later_hooks_use_it() {
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    let slow = Behaviour {
+        delay: Duration::from_millis(1500),
+        ..Behaviour::default()
+    };
+    server.file(&format!("/{}", asset()), bytes, slow);
+    let out = i.run(
+        &["hook", "SessionStart"],
+        &event("SessionStart", &i.project),
+        &[
+            ("BATON_DOWNLOAD_URL", &server.url()),
+            ("BATON_INSTALL_WAIT", "0"),
+        ],
+    );
+    let msg = system_message(&out);
+    assert!(msg.contains("in the background"), "{msg}");
+    let started = Instant::now();
+    while !i.installed().exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "never installed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The stub is replaced last; wait for it, then the next command runs the binary.
+    while !same_file(&i.stub(), &i.installed()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "stub never replaced"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let v = i.run(&["--version"], "", &[]);
+    assert_eq!(v.stdout.trim(), format!("baton {VERSION}"), "{v:?}");
+}
+
+#[test]
+fn issue_17_downloads_with_wget_and_checks_with_shasum_when_that_is_what_there_is() {
+    if !["wget", "shasum"]
+        .iter()
+        .all(|t| Path::new("/usr/bin").join(t).exists())
+    {
+        eprintln!("SKIPPED: needs /usr/bin/wget and /usr/bin/shasum");
+        return;
+    }
+    let mut i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let mut tools = BASE_TOOLS.to_vec();
+    tools.extend(["wget", "shasum", "perl"]);
+    i.path = toolbox(&i.tmp.path().join("tools"), &tools);
+    let server = StandIn::start();
+    server.file(
+        &format!("/{}", asset()),
+        bytes.clone(),
+        Behaviour::default(),
+    );
+    let out = i.session_start(&server.url());
+    let v: serde_json::Value =
+        serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    assert_eq!(
+        v["hookSpecificOutput"]["hookEventName"], "SessionStart",
+        "{out:?}"
+    );
+    assert_eq!(fs::read(i.installed()).unwrap(), bytes);
+}
+
+#[test]
+fn issue_17_without_a_downloader_or_a_hasher_it_says_which_is_missing() {
+    let mut i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    server.file(&format!("/{}", asset()), bytes, Behaviour::default());
+    i.path = toolbox(&i.tmp.path().join("none"), BASE_TOOLS);
+    let msg = system_message(&i.session_start(&server.url()));
+    assert!(msg.contains("neither curl nor wget is installed"), "{msg}");
+
+    let mut tools = BASE_TOOLS.to_vec();
+    tools.push("curl");
+    i.path = toolbox(&i.tmp.path().join("curl-only"), &tools);
+    let msg = system_message(&i.session_start(&server.url()));
+    assert!(
+        msg.contains("none of sha256sum, shasum or openssl"),
+        "{msg}"
+    );
+    assert_eq!(i.data_files(), vec!["install.log"]);
+}
+
+#[test]
+fn issue_17_your_own_build_of_this_version_on_path_is_used_without_a_download() {
+    let mut i = Install::new();
+    let own = i.tmp.path().join("cargo-bin");
+    fs::create_dir_all(&own).unwrap();
+    std::os::unix::fs::symlink(bin(), own.join("baton")).unwrap();
+    i.path = format!("{}:{}", own.display(), i.path);
+    let server = StandIn::start();
+    let out = i.session_start(&server.url());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["hookEventName"], "SessionStart",
+        "{out:?}"
+    );
+    assert!(server.requests().is_empty());
+    assert_eq!(fs::read(i.installed()).unwrap(), release_bytes());
+    let log = fs::read_to_string(i.data.join("bin/install.log")).unwrap();
+    assert!(log.contains("installed your build"), "{log}");
+}
+
+#[test]
+fn issue_17_in_a_git_checkout_the_tracked_stub_stays_and_runs_the_binary() {
+    let i = Install::new();
+    // A directory marketplace: Claude Code runs the plugin in place, inside the clone.
+    fs::create_dir_all(i.plugin.parent().unwrap().join(".git")).unwrap();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    server.file(&format!("/{}", asset()), bytes, Behaviour::default());
+    let out = i.session_start(&server.url());
+    assert!(out.stdout.contains("hookSpecificOutput"), "{out:?}");
+    assert!(fs::symlink_metadata(i.stub())
+        .unwrap()
+        .file_type()
+        .is_file());
+    // The model's Bash tool has no CLAUDE_PLUGIN_DATA: the stub finds the binary all the same.
+    let mut c = Command::new(i.stub());
+    c.arg("--version")
+        .env_clear()
+        .env("PATH", &i.path)
+        .env("HOME", i.home());
+    let v = run_retrying(c, "");
+    assert_eq!(v.stdout.trim(), format!("baton {VERSION}"), "{v:?}");
+}
+
+#[test]
+fn issue_17_two_sessions_starting_at_once_download_once() {
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    let slow = Behaviour {
+        delay: Duration::from_millis(500),
+        ..Behaviour::default()
+    };
+    server.file(&format!("/{}", asset()), bytes, slow);
+    let url = server.url();
+    let outs: Vec<Out> = std::thread::scope(|s| {
+        let a = s.spawn(|| i.session_start(&url));
+        let b = s.spawn(|| i.session_start(&url));
+        vec![a.join().unwrap(), b.join().unwrap()]
+    });
+    for out in &outs {
+        assert!(out.stdout.contains("hookSpecificOutput"), "{out:?}");
+    }
+    assert_eq!(server.requests().len(), 1, "{:?}", server.requests());
+}
+
+#[test]
+fn issue_17_a_command_before_the_install_installs_first_then_runs() {
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    server.file(&format!("/{}", asset()), bytes, Behaviour::default());
+    let out = i.run(&["--version"], "", &[("BATON_DOWNLOAD_URL", &server.url())]);
+    assert_eq!(out.stdout.trim(), format!("baton {VERSION}"), "{out:?}");
+    assert!(out.stderr.contains("installing baton"), "{out:?}");
+    let failed = Install::new().run(
+        &["status"],
+        "",
+        &[("BATON_DOWNLOAD_URL", "http://127.0.0.1:9")],
+    );
+    assert_eq!(failed.code, 1, "{failed:?}");
+    assert!(failed.stderr.contains("Fix:"), "{failed:?}");
+}
+
+#[test]
+fn issue_17_the_plugin_folder_holds_only_the_plugin_and_one_version() {
+    let plugin = Path::new(REPO).join("plugin");
+    let mut names: Vec<String> = fs::read_dir(&plugin)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            ".claude-plugin",
+            "bin",
+            "commands",
+            "hooks",
+            "install",
+            "skills"
+        ],
+        "the marketplace copies this folder: no build output in it"
+    );
+    for link in ["commands", "hooks", "skills", ".claude-plugin/plugin.json"] {
+        let p = plugin.join(link);
+        assert!(
+            fs::symlink_metadata(&p).unwrap().file_type().is_symlink(),
+            "{link}"
+        );
+        assert_eq!(
+            p.canonicalize().unwrap(),
+            Path::new(REPO).join(link).canonicalize().unwrap()
+        );
+    }
+    let market: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(Path::new(REPO).join(".claude-plugin/marketplace.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(market["plugins"][0]["source"], "./plugin");
+    let stub = fs::read_to_string(plugin.join("bin/baton")).unwrap();
+    assert!(
+        stub.lines().any(|l| l == format!("version={VERSION}")),
+        "the stub's version"
+    );
+    let mode = fs::metadata(plugin.join("bin/baton"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o111, 0o111, "the stub is executable");
+    // Every pinned checksum is of this version's binaries: a version bump must re-pin.
+    let sums = fs::read_to_string(plugin.join("install/SHA256SUMS")).unwrap();
+    for line in sums
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (sum, file) = line.split_once("  ").unwrap_or_else(|| panic!("{line}"));
+        assert!(
+            sum.len() == 64 && sum.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{line}"
+        );
+        assert!(file.starts_with(&format!("baton-{VERSION}-")), "{line}");
+    }
+}
+
+/// `baton doctor` (the test binary) on the plugin copy of `i`, with `path` as PATH.
+fn doctor(i: &Install, path: &str) -> serde_json::Value {
+    let mut c = Command::new(bin());
+    c.args(["doctor", "--json"])
+        .current_dir(&i.project)
+        .env_clear()
+        .env("PATH", path)
+        .env("HOME", i.home())
+        .env("CLAUDE_PLUGIN_ROOT", &i.plugin)
+        .env("CLAUDE_PLUGIN_DATA", &i.data);
+    let out = run_retrying(c, "");
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+}
+
+fn named<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} check: {v}"))
+}
+
+#[test]
+fn issue_17_doctor_tells_the_stub_from_the_installed_release_and_says_how_to_reach_baton() {
+    let i = Install::new();
+    // Before the install: the stub, and what the last attempt said.
+    let v = doctor(&i, &i.path);
+    let b = named(&v, "binary");
+    assert_eq!(b["level"], "fail", "{b}");
+    assert!(
+        b["detail"].as_str().unwrap().contains("launcher stub"),
+        "{b}"
+    );
+    assert!(
+        b["fix"]
+            .as_str()
+            .unwrap()
+            .contains("start a new Claude Code session"),
+        "{b}"
+    );
+
+    // Installed and pinned: verified.
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    server.file(&format!("/{}", asset()), bytes, Behaviour::default());
+    i.session_start(&server.url());
+    let v = doctor(&i, &i.path);
+    let b = named(&v, "binary");
+    assert_eq!(b["level"], "ok", "{b}");
+    assert!(
+        b["detail"].as_str().unwrap().contains("the release pinned"),
+        "{b}"
+    );
+    // Not on PATH: the exact command, to the stable link that follows updates.
+    let p = named(&v, "on PATH");
+    assert_eq!(p["level"], "ok", "{p}");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap()
+            .contains("not on your shell's PATH"),
+        "{p}"
+    );
+    let stable = i.data.join("bin/baton");
+    assert!(
+        p["fix"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("ln -sf '{}' ~/.local/bin/baton", stable.display())),
+        "{p}"
+    );
+    let on_path = format!("{}:{}", i.data.join("bin").display(), i.path);
+    let found = named(&doctor(&i, &on_path), "on PATH").clone();
+    assert!(
+        found["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("baton in a shell is "),
+        "{found}"
+    );
+    assert!(found.get("fix").is_none(), "{found}");
+
+    // A binary that is not the pinned one is named.
+    let sums = i.plugin.join("install/SHA256SUMS");
+    let text = fs::read_to_string(&sums).unwrap();
+    fs::write(
+        &sums,
+        text.replace(&sha256(&release_bytes()), &"0".repeat(64)),
+    )
+    .unwrap();
+    let b = named(&doctor(&i, &i.path), "binary").clone();
+    assert_eq!(b["level"], "warn", "{b}");
+    assert!(
+        b["detail"]
+            .as_str()
+            .unwrap()
+            .contains("not the release binary"),
+        "{b}"
+    );
+}
