@@ -3,7 +3,7 @@
 //! (`provenance.rs`: did baton write this entry?) is the first line of defence; these
 //! patterns are the second.
 //!
-//! The rule families (README "Integrity rules"): TAINTED (not injected) —
+//! The rule families (docs/bridge.md, "Integrity rules"): TAINTED (not injected) —
 //! instruction-override (in English, French, German, Spanish, Portuguese, Italian,
 //! Chinese, Japanese, Korean, Russian), concealment, role-impersonation (role lines,
 //! chat-template and role tags of the common model families, personas),
@@ -776,8 +776,9 @@ mod tests {
     }
 
     /// The prefilter never keeps a rule from a text it matches: over the poisoned and clean
-    /// corpora, this README and a few made-up texts, in every form the scan matches, each rule
-    /// that matches was a candidate (so the scan finds what running every rule finds).
+    /// corpora, the README, the docs/ pages (docs/bridge.md quotes every rule family) and a
+    /// few made-up texts, in every form the scan matches, each rule that matches was a
+    /// candidate (so the scan finds what running every rule finds).
     #[test]
     #[allow(clippy::disallowed_methods)] // reads the test corpora
     fn the_prefilter_keeps_every_rule_that_matches() {
@@ -798,6 +799,9 @@ mod tests {
             }
         }
         texts.push(std::fs::read_to_string(root.join("README.md")).unwrap());
+        for e in std::fs::read_dir(root.join("docs")).unwrap() {
+            texts.push(std::fs::read_to_string(e.unwrap().path()).unwrap());
+        }
         let mut matched = 0;
         for text in &texts {
             let forms = super::super::normalize::Forms::of(text);

@@ -2,7 +2,7 @@
 //! that writes the store) is run over one `Scan` whose filter is the query's kinds, time range
 //! and prefilter; what passes is ranked (rank.rs); the best hits are redacted and get their
 //! excerpt. Nothing is indexed: a streaming scan of a busy year of state (a million audit
-//! records, 10,000 decisions, 50,000 learnings) takes well under a second (README, "recall"),
+//! records, 10,000 decisions, 50,000 learnings) takes well under a second (docs/recall.md),
 //! so there is no derived state to keep current, and nothing on the hook path.
 
 use super::excerpt::excerpt;

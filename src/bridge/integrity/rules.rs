@@ -59,7 +59,7 @@ const fn negatable(name: &'static str, pattern: &'static str) -> Rule {
 
 use Scope::{Latin, Lines, Raw, Script};
 
-/// Every pattern rule. Names are the families the README lists.
+/// Every pattern rule. Names are the families docs/bridge.md lists.
 pub(crate) const RULES: &[Rule] = &[
     // — instruction-override: English (the first three are the original rules).
     rule(

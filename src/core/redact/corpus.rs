@@ -486,7 +486,7 @@ mod tests {
     use super::*;
 
     /// Kinds × encodings caught: every applicable pair must be. Prints the matrix for the
-    /// README: `cargo test --lib redaction_matrix -- --nocapture`.
+    /// figures in docs/safety.md: `cargo test --lib redaction_matrix -- --nocapture`.
     #[test]
     #[allow(clippy::print_stdout)]
     fn redaction_matrix() {

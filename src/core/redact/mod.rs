@@ -112,7 +112,7 @@ impl Redactor {
         self.redact_at(text, 0)
     }
 
-    /// The names of the built-in rules (for `doctor` and the README).
+    /// The names of the built-in rules (for `doctor` and docs/safety.md).
     pub fn rule_names() -> Vec<&'static str> {
         RULES.iter().map(|r| r.name).collect()
     }
