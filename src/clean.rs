@@ -7,7 +7,8 @@
 //! state folder (session digests and cursors), and the bridge's integrity verdict cache.
 //! Shared state — the project memory (`.rune/`), the relay's packet and loop state
 //! (`.handoff/`), and a `.boo/` or `datarim/sessions/` made shared — is committed: it goes
-//! only with `--committed`, and removing it leaves a change for you to commit. Without
+//! only with `--committed`, and removing it leaves a change for you to commit; the memory's
+//! provenance ledger (per user) goes with it. Without
 //! `--yes` nothing is removed: the list is what would be. The config (`.claude/baton.yaml`)
 //! and the cross-project store are never touched.
 
@@ -91,6 +92,10 @@ pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
     }
     for file in bridge::private_files(project) {
         add(file, "integrity verdict cache", false, false);
+    }
+    // Per user, but it goes with .rune/: without it every entry there reads as unreviewed.
+    for dir in bridge::ledger_folders(project) {
+        add(dir, "provenance ledger of the project memory", true, false);
     }
     out
 }
@@ -184,7 +189,10 @@ pub(crate) fn render(root: &Path, items: &[Item], opts: Options) -> String {
         let (tag, note) = match (i.remove, opts.yes, i.committed) {
             (true, true, _) => ("removed", ""),
             (true, false, _) => ("remove ", ""),
-            (false, _, true) => ("keep   ", " (committed; --committed removes it too)"),
+            (false, _, true) if i.in_project => {
+                ("keep   ", " (committed; --committed removes it too)")
+            }
+            (false, _, true) => ("keep   ", " (goes with the memory: --committed removes it)"),
             (false, _, false) => ("kept   ", " (could not be removed)"),
         };
         out.push_str(&format!(

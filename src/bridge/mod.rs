@@ -57,6 +57,12 @@ pub(crate) use handler::BridgeHandler;
 pub(crate) fn private_files(project: &Project) -> Vec<std::path::PathBuf> {
     scan_cache::files_of(&project.ctx.env, &Rune::of(project).dir)
 }
+
+/// The folders of the project's provenance ledger, per user (`baton clean` lists them; they
+/// go with `.rune/`: without them every entry there would read as unreviewed).
+pub(crate) fn ledger_folders(project: &Project) -> Vec<std::path::PathBuf> {
+    provenance::Ledger::of(project).folders()
+}
 pub(crate) use progress::blocked_items;
 pub(crate) use recall_docs::{RECALL_DOCS, RECALL_GLOBAL_DOCS};
 pub(crate) use status::summary_line;

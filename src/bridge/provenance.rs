@@ -228,6 +228,11 @@ impl Ledger {
         }
     }
 
+    /// The ledger's folders that exist (what `baton clean` lists).
+    pub(crate) fn folders(&self) -> Vec<PathBuf> {
+        self.read.iter().filter(|d| d.is_dir()).cloned().collect()
+    }
+
     /// Whether baton has kept provenance for this project before (any place).
     pub(crate) fn exists(&self) -> bool {
         self.read.iter().any(|d| d.is_dir())

@@ -227,6 +227,8 @@ fn issue_17_clean_lists_first_then_removes_private_state_and_committed_only_when
         "keep    .handoff/  relay packet and loop state",
         "per-user state (session digests)",
         "integrity verdict cache",
+        "provenance ledger of the project memory",
+        "(goes with the memory: --committed removes it)",
         "Nothing was removed. `baton clean --yes` removes the 4 marked remove.",
     ] {
         assert!(out.stdout.contains(line), "{line}:\n{}", out.stdout);
@@ -243,12 +245,16 @@ fn issue_17_clean_lists_first_then_removes_private_state_and_committed_only_when
     assert!(p.root.join(".rune/decisions.md").exists() || p.root.join(".rune").exists());
     assert!(p.root.join(".handoff/loop/loop_state.md").exists());
     assert!(p.root.join(".claude/baton.yaml").exists());
+    // The save's provenance stays with the memory it vouches for.
+    let ledger = p.home.path().join(".local/state/baton/provenance");
+    assert!(std::fs::read_dir(&ledger).unwrap().next().is_some());
 
     // --committed too: everything but the config.
     let out = p.run(&["clean", "--yes", "--committed"], b"", &[]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!p.root.join(".rune").exists() && !p.root.join(".handoff").exists());
     assert!(out.stdout.contains("commit the change"), "{}", out.stdout);
+    assert!(std::fs::read_dir(&ledger).unwrap().next().is_none());
     assert!(p.root.join(".claude/baton.yaml").exists());
     let out = p.run(&["clean"], b"", &[]);
     assert!(out.stdout.contains("Nothing to clean"), "{}", out.stdout);
