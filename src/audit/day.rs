@@ -10,6 +10,7 @@ use super::store::{self, Store};
 use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::text::{clip, one_line};
+use crate::core::time;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 use std::collections::{BTreeMap, HashMap};
 
@@ -60,7 +61,8 @@ impl Day {
         }
         day.refresh_statuses(store);
         day.anomalies(project, now);
-        day.backlog(&idx, project.blocked_items());
+        let day_end = day_start(date) + Duration::days(1);
+        day.backlog(&idx, day_end, project.blocked_items(day_end));
         Ok(day)
     }
 
@@ -144,14 +146,24 @@ impl Day {
     }
 
     /// Unfinished sessions, unpersisted corrections, and the bridge's blocked items (read by
-    /// the bridge's own reader, through the project).
-    fn backlog(&mut self, idx: &Index, blocked: Vec<String>) {
-        for e in idx.sessions.iter().filter(|e| e.status == "in_progress") {
+    /// the bridge's own reader, through the project): those that existed by `day_end`, so a
+    /// report of an earlier day lists nothing that came later.
+    fn backlog(&mut self, idx: &Index, day_end: DateTime<Utc>, blocked: Vec<String>) {
+        for e in idx
+            .sessions
+            .iter()
+            .filter(|e| e.status == "in_progress" && e.start < day_end)
+        {
             self.backlog
                 .push(format!("unfinished session {} — {}", e.id, e.task));
         }
         for row in &self.rows {
-            for c in row.stats.unpersisted() {
+            // A session's figures without a split per day (an older index) hold later days'.
+            for c in row
+                .stats
+                .unpersisted()
+                .filter(|c| time::parse(&c.ts).is_none_or(|t| t < day_end))
+            {
                 self.backlog
                     .push(format!("correction not persisted: {} \"{}\"", c.id, c.text));
             }
@@ -192,9 +204,14 @@ pub(crate) fn rows(
     Ok((rows, unreadable))
 }
 
+/// 00:00 UTC of `date`.
+fn day_start(date: NaiveDate) -> DateTime<Utc> {
+    Utc.from_utc_datetime(&date.and_hms_opt(0, 0, 0).unwrap_or_default())
+}
+
 /// Sessions that were open at some point of `date`.
 fn on_day(idx: &Index, date: NaiveDate, now: DateTime<Utc>) -> Vec<&Entry> {
-    let start = Utc.from_utc_datetime(&date.and_hms_opt(0, 0, 0).unwrap_or_default());
+    let start = day_start(date);
     let end = start + Duration::days(1);
     idx.sessions
         .iter()

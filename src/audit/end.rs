@@ -6,7 +6,8 @@
 //! 3. pending → trail, dropping records whose id the trail already has (so a crash between
 //!    the copy and the truncation is harmless on rerun);
 //! 4. (the truncations of 2 and 3 are the "clear buffer files" step);
-//! 5. corrections extracted; 6. integrity checks; 7. `session_summary.md` (atomic); the
+//! 5. corrections extracted; 6. integrity checks (a session without a git baseline gets one
+//!    derived from its start time first); 7. `session_summary.md` (atomic); the
 //!    figures of 5–7 come from the session's `summary.json`, kept up to date by every move;
 //! 8. the index entry and `session.json` (status `completed`, `end_time`; both atomic; a
 //!    rerun keeps the first end time);
@@ -62,6 +63,8 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
         unreadable: &unreadable,
     };
 
+    // A session a tool-call hook started has no git baseline yet: derived from its start.
+    integrity::derive_baseline(&mut meta, project);
     let mut problems = integrity::check(&meta, &facts, &stats, project);
     if !meta.status_ok() {
         problems.push(format!(

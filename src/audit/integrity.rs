@@ -4,14 +4,26 @@
 //! * every file git says changed during the session appears in a `change` record (changed =
 //!   touched by commits since the session's starting HEAD, or dirty now, minus what was
 //!   already dirty at the start and baton's own state folders);
+//!
+//!   the starting HEAD and dirty files are read when the session begins (`/start`,
+//!   SessionStart). A session a tool-call hook started has none (those hooks read no git: they
+//!   run on every call), so `end` derives them from the session's start time
+//!   (`derive_baseline`): HEAD then, from git's reflog; and, as dirty at the start, the files
+//!   git shows as changed whose last write is older than the session;
 //! * every correction has somewhere it was persisted to;
 //! * no line of the trail was unreadable.
 
 use super::stats::Stats;
 use super::store::SessionMeta;
-use crate::core::git::{self, GitState};
+use crate::core::git::{self, GitState, RepoState};
 use crate::core::project::Project;
+use crate::core::root::git_top;
 use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::SystemTime;
+
+/// `git_baseline` of a session whose baseline `end` derived from its start time.
+pub(crate) const BASELINE_DERIVED: &str = "derived";
 
 /// What the checks need to know of a session's records (its summary has it).
 pub(crate) struct Facts<'a> {
@@ -78,22 +90,68 @@ pub(crate) fn check(
     problems
 }
 
-/// Files git says changed during the session that no change record names.
-fn uncovered_files(meta: &SessionMeta, touched: &[String], project: &Project) -> Vec<String> {
-    let Ok(GitState::Repo(now)) = project.git() else {
-        return Vec::new();
+/// Gives a session that began without a git baseline (a tool-call hook started it) one,
+/// derived from its start time: `git_head` is where HEAD was then (HEAD's reflog, see
+/// `git::head_at`; none when git cannot say, and then only dirty files count), and
+/// `git_dirty_at_start` the files git now shows as changed — committed since then or dirty —
+/// that were last written before the session began (a deleted file: its folder), which were
+/// therefore changed already when it started and not by it. A session with a baseline is left
+/// as it is.
+pub(crate) fn derive_baseline(meta: &mut SessionMeta, project: &Project) {
+    if meta.git_baseline.is_some() || meta.git_head.is_some() || !meta.git_dirty_at_start.is_empty()
+    {
+        return;
+    }
+    let (Ok(GitState::Repo(now)), Some(top)) = (project.git(), git_top(&project.root)) else {
+        return;
     };
+    let head = git::head_at(&project.root, meta.start_time).unwrap_or(None);
+    let start = SystemTime::from(meta.start_time);
+    meta.git_dirty_at_start = changed_in_git(head.as_deref(), now, project)
+        .into_iter()
+        .filter(|p| last_write(&top, p).is_some_and(|t| t < start))
+        .collect();
+    meta.git_head = head;
+    meta.git_baseline = Some(BASELINE_DERIVED.into());
+}
+
+/// When `rel` (relative to the work tree `top`) was last written; for a path that is gone,
+/// when its nearest folder still there was (a deletion changes its folder).
+fn last_write(top: &Path, rel: &str) -> Option<SystemTime> {
+    let mut path = top.join(rel);
+    loop {
+        if let Ok(m) = std::fs::symlink_metadata(&path) {
+            return m.modified().ok();
+        }
+        if path == top || !path.pop() {
+            return None;
+        }
+    }
+}
+
+/// The files git says changed since `start` (commits since that HEAD, when known) plus the
+/// dirty ones, as paths relative to the work tree.
+fn changed_in_git(start: Option<&str>, now: &RepoState, project: &Project) -> BTreeSet<String> {
     let mut changed: BTreeSet<String> = now
         .status
         .iter()
         .map(|l| super::lifecycle::porcelain_path(l))
         .collect();
-    if let (Some(start), Some(head)) = (&meta.git_head, &now.head_sha) {
+    if let (Some(start), Some(head)) = (start, &now.head_sha) {
         if start != head {
             // Unreadable (e.g. the starting commit was gc'ed): only the dirty files count.
             changed.extend(git::changed_since(&project.root, start).unwrap_or_default());
         }
     }
+    changed
+}
+
+/// Files git says changed during the session that no change record names.
+fn uncovered_files(meta: &SessionMeta, touched: &[String], project: &Project) -> Vec<String> {
+    let Ok(GitState::Repo(now)) = project.git() else {
+        return Vec::new();
+    };
+    let mut changed = changed_in_git(meta.git_head.as_deref(), now, project);
     for p in &meta.git_dirty_at_start {
         changed.remove(p);
     }

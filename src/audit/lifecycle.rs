@@ -8,12 +8,17 @@ use crate::core::git::GitState;
 use crate::core::project::Project;
 
 /// Whether a session begun here records git's HEAD and dirty paths, the baseline of the
-/// integrity check at `end`. The tool-call hooks skip it: PostToolUse reads no git.
+/// integrity check at `end`. The tool-call hooks skip it: PostToolUse reads no git (and by
+/// then the call has changed the tree); `end` derives the baseline of such a session from its
+/// start time (`integrity::derive_baseline`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Baseline {
     ReadGit,
     Skip,
 }
+
+/// `git_baseline` of a session whose baseline was read when it began.
+pub(crate) const BASELINE_AT_START: &str = "start";
 
 /// Creates a session: a new id and run dir, `session.json`, `.current_session`, an index
 /// entry.
@@ -35,6 +40,7 @@ pub(crate) fn begin(
         if let Ok(GitState::Repo(r)) = project.git() {
             meta.git_head.clone_from(&r.head_sha);
             meta.git_dirty_at_start = r.status.iter().map(|l| porcelain_path(l)).collect();
+            meta.git_baseline = Some(BASELINE_AT_START.into());
         }
     }
     store::write_meta(store, &meta)?;

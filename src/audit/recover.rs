@@ -7,20 +7,22 @@
 //! | L2 | ~1000 tokens | corrections across sessions, ended sessions' outcomes, the latest daily report's corrections and backlog |
 //! | L3 | ~3000 tokens | the whole trail and pending records of one session |
 //!
-//! Each level is cut to its budget with `core::budget::cut_to_tokens`, which says how much
-//! was left out.
+//! Each level is cut to its budget and says how much was left out and where the rest is. L2
+//! gives each of its four parts a share (`core::budget::share_tokens`), so many corrections do
+//! not push the report's sections out; L3 keeps the newest records and names the files that
+//! hold them all.
 
 use super::index::{Entry, Index};
 use super::record::{Kind, Record};
 use super::sidecar::{self, Caller};
 use super::store::{self, Store};
 use super::trail;
-use crate::core::budget::cut_to_tokens;
+use crate::core::budget::{chars, cut_to_tokens, estimate_tokens, share_tokens, Part};
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
 use crate::core::text::{clip, one_line};
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub(crate) const L0_TOKENS: usize = 200;
 pub(crate) const L1_TOKENS: usize = 500;
@@ -136,24 +138,62 @@ pub(crate) fn all_corrections(
     out
 }
 
-/// L2: corrections, outcomes of ended sessions, the latest daily report's §4 and §6.
+/// L2: corrections, outcomes of ended sessions, the latest daily report's §4 and §6; each
+/// part gets a share of the budget (the corrections a double one).
 pub(crate) fn l2(store: &Store, index: &Index) -> Result<String> {
     let persisted = super::persist::load(store)?;
-    let mut out = String::new();
+    let mut corrections_text = String::new();
     let corrections = all_corrections(store, index, &persisted);
     if corrections.is_empty() {
-        out.push_str("Corrections: none recorded.\n");
+        corrections_text.push_str("Corrections: none recorded.\n");
     } else {
-        out.push_str("Corrections (newest first; keep following them):\n");
+        corrections_text.push_str("Corrections (newest first; keep following them):\n");
         for c in corrections.iter().take(15) {
             let mark = if c.persisted {
                 "persisted"
             } else {
                 "NOT persisted"
             };
-            out.push_str(&format!("- {} ({}, {}, {mark})\n", c.text, c.id, c.session));
+            corrections_text.push_str(&format!("- {} ({}, {}, {mark})\n", c.text, c.id, c.session));
         }
     }
+    let conclusions = conclusions(index);
+    let report = latest_report(store);
+    let sections: Vec<String> = report
+        .as_ref()
+        .map(|(_, text)| {
+            ["## 4.", "## 6."]
+                .iter()
+                .filter_map(|title| section_of(text, title))
+                .collect()
+        })
+        .unwrap_or_default();
+    let index_file = shown(store, &store.index_file());
+    let report_file = report.as_ref().map(|(path, _)| shown(store, path));
+    let mut parts = vec![
+        Part {
+            text: &corrections_text,
+            weight: 2,
+            source: Some("`baton recall --kind correction WORDS`"),
+        },
+        Part {
+            text: &conclusions,
+            weight: 1,
+            source: Some(&index_file),
+        },
+    ];
+    for section in &sections {
+        parts.push(Part {
+            text: section,
+            weight: 1,
+            source: report_file.as_deref(),
+        });
+    }
+    Ok(share_tokens(&parts, L2_TOKENS))
+}
+
+/// The outcomes of the last five ended sessions.
+fn conclusions(index: &Index) -> String {
     let ended: Vec<_> = index
         .sessions
         .iter()
@@ -161,6 +201,7 @@ pub(crate) fn l2(store: &Store, index: &Index) -> Result<String> {
         .filter(|e| e.status == "completed")
         .take(5)
         .collect();
+    let mut out = String::new();
     if !ended.is_empty() {
         out.push_str("Conclusions of recent sessions:\n");
         for e in ended {
@@ -177,18 +218,19 @@ pub(crate) fn l2(store: &Store, index: &Index) -> Result<String> {
             out.push_str(&format!("- {} {}{figures}, {integrity}\n", e.id, e.task));
         }
     }
-    if let Some(report) = latest_report(store) {
-        for title in ["## 4.", "## 6."] {
-            if let Some(section) = section_of(&report, title) {
-                out.push_str(&section);
-                out.push('\n');
-            }
-        }
-    }
-    Ok(cut_to_tokens(out.trim_end(), L2_TOKENS))
+    out
 }
 
-fn latest_report(store: &Store) -> Option<String> {
+/// `path` as the user finds it: relative to the project root when it is inside.
+fn shown(store: &Store, path: &Path) -> String {
+    path.strip_prefix(&store.root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The newest daily report: its path and text.
+fn latest_report(store: &Store) -> Option<(PathBuf, String)> {
     let mut names: Vec<String> = std::fs::read_dir(store.reports())
         .ok()?
         .flatten()
@@ -196,9 +238,11 @@ fn latest_report(store: &Store) -> Option<String> {
         .filter(|n| n.starts_with("daily_") && Path::new(n).extension().is_some_and(|e| e == "md"))
         .collect();
     names.sort();
-    fsx::read_limited(&store.reports().join(names.last()?), fsx::Limit::DOCUMENT)
+    let path = store.reports().join(names.last()?);
+    let text = fsx::read_limited(&path, fsx::Limit::DOCUMENT)
         .ok()
-        .flatten()
+        .flatten()?;
+    Some((path, text))
 }
 
 /// The markdown section starting with a heading that begins with `prefix`.
@@ -209,7 +253,12 @@ fn section_of(text: &str, prefix: &str) -> Option<String> {
     Some(rest[..end].trim_end().to_string())
 }
 
-/// L3: every record of session `id` (trail, pending, buffer).
+/// Problems (unreadable lines) L3 lists; the rest are counted.
+const L3_PROBLEMS: usize = 5;
+
+/// L3: every record of session `id` (trail, pending, buffer). When they do not fit, the
+/// newest are kept, and a note says how many older ones were left out and which files hold
+/// them all.
 pub(crate) fn l3(store: &Store, id: &str) -> Result<String> {
     let dir = store.run_dir(id)?;
     if !dir.is_dir() {
@@ -219,13 +268,43 @@ pub(crate) fn l3(store: &Store, id: &str) -> Result<String> {
         )));
     }
     let r = trail::session_records(&dir, id)?;
-    let mut out = format!("Full trail of {id} ({} records):\n", r.records.len());
-    for p in &r.problems {
-        out.push_str(&format!("! {p}\n"));
+    let mut head = format!("Full trail of {id} ({} records):\n", r.records.len());
+    for p in r.problems.iter().take(L3_PROBLEMS) {
+        head.push_str(&format!("! {p}\n"));
     }
-    for rec in &r.records {
-        out.push_str(&format!("- {}\n", line(rec)));
+    if r.problems.len() > L3_PROBLEMS {
+        head.push_str(&format!(
+            "! … and {} more unreadable line(s)\n",
+            r.problems.len() - L3_PROBLEMS
+        ));
     }
+    let lines: Vec<String> = r
+        .records
+        .iter()
+        .map(|rec| format!("- {}\n", line(rec)))
+        .collect();
+    let whole = format!("{head}{}", lines.concat());
+    if estimate_tokens(whole.trim_end()) <= L3_TOKENS {
+        return Ok(whole.trim_end().to_string());
+    }
+    let run_dir = shown(store, &dir);
+    let note = |older: usize, cut: usize| {
+        format!(
+            "[… the {older} oldest record(s) left out; every record is in {run_dir}/ \
+             (audit_trail.jsonl, then audit_pending.jsonl and audit_buffer.jsonl); \
+             {cut} more characters cut]\n"
+        )
+    };
+    // Newest first, as many as fit beside the header and the longest note.
+    let mut room =
+        (L3_TOKENS * 4).saturating_sub(chars(&head) + chars(&note(lines.len(), chars(&whole))));
+    let mut from = lines.len();
+    while from > 0 && chars(&lines[from - 1]) <= room {
+        room -= chars(&lines[from - 1]);
+        from -= 1;
+    }
+    let cut: usize = lines[..from].iter().map(|l| chars(l)).sum();
+    let out = format!("{head}{}{}", note(from, cut), lines[from..].concat());
     Ok(cut_to_tokens(out.trim_end(), L3_TOKENS))
 }
 

@@ -190,6 +190,11 @@ pub(crate) struct SessionMeta {
     /// Paths already dirty in git when the session started.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) git_dirty_at_start: Vec<String>,
+    /// Where `git_head` and `git_dirty_at_start` come from: `start` (read when the session
+    /// began) or `derived` (worked out by `end` from the start time, for a session a
+    /// tool-call hook started, which reads no git); none: not recorded yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) git_baseline: Option<String>,
     /// How the session began: `start` (by command) or `auto`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) started_by: Option<String>,
@@ -212,6 +217,7 @@ impl SessionMeta {
             end_time: None,
             git_head: None,
             git_dirty_at_start: Vec::new(),
+            git_baseline: None,
             started_by: None,
             integrity: None,
         }

@@ -2,16 +2,19 @@
 //! the bridge owns its reader. The daily report's backlog takes the blocked items from here
 //! (through `core::project::Readers`), never by parsing the file its own way.
 
-use super::entries::{last_entries, progress_items};
+use super::entries::{heading_of, last_entries, progress_items};
 use super::store::{self, Rune};
 use crate::core::project::Project;
+use chrono::{DateTime, Utc};
 
 /// The label of the blocked items in a progress entry (`**Blocked:**`, as save writes it).
 const BLOCKED: &str = "Blocked";
 
-/// The blocked items of the newest progress entry; none when there is no `.rune/`, no entry,
-/// or the file cannot be read safely (a symlinked folder, a file that is not regular).
-pub(crate) fn blocked_items(project: &Project) -> Vec<String> {
+/// The blocked items of the newest progress entry written before `until` (an entry whose
+/// heading has no readable stamp counts as written before); none when there is no `.rune/`,
+/// no such entry, or the file cannot be read safely (a symlinked folder, a file that is not
+/// regular).
+pub(crate) fn blocked_items(project: &Project, until: DateTime<Utc>) -> Vec<String> {
     let rune = Rune::of(project);
     if crate::core::fsx::refuse_symlink(&rune.dir).is_err() {
         return Vec::new();
@@ -20,9 +23,24 @@ pub(crate) fn blocked_items(project: &Project) -> Vec<String> {
     if !store::is_regular(&path) {
         return Vec::new();
     }
-    last_entries(&path, 1)
-        .ok()
-        .and_then(|mut entries| entries.pop())
+    newest_before(&path, until)
         .map(|entry| progress_items(&entry, BLOCKED))
         .unwrap_or_default()
+}
+
+/// The newest entry of `path` written before `until`: the last one in the common case, else
+/// the file read further back (a report of an earlier day; not on the hook path).
+fn newest_before(path: &std::path::Path, until: DateTime<Utc>) -> Option<String> {
+    let mut n = 1;
+    loop {
+        let entries = last_entries(path, n).ok()?;
+        let found = entries
+            .iter()
+            .rev()
+            .find(|e| store::parse_stamp(heading_of(e)).is_none_or(|written| written < until));
+        if found.is_some() || entries.len() < n {
+            return found.cloned();
+        }
+        n = n.saturating_mul(4);
+    }
 }

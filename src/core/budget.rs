@@ -164,6 +164,93 @@ pub fn cut_to_tokens(text: &str, max_tokens: usize) -> String {
     format!("{}\n[… {cut} more characters cut]", head.trim_end())
 }
 
+/// One part of a text that `share_tokens` fits into a budget with others.
+#[derive(Debug, Clone, Copy)]
+pub struct Part<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// Its claim on the budget, relative to the other parts' (a part shorter than its share
+    /// keeps all of it and leaves the rest to the others).
+    pub weight: usize,
+    /// Where its full text is (a path or a command), named when it is cut.
+    pub source: Option<&'a str>,
+}
+
+/// Fits `parts` together into `max_tokens` estimated tokens, joined by line breaks. When
+/// they do not fit, each part gets a share instead of the first ones taking everything: a
+/// part shorter than its share is kept whole, the rest of the budget is split among the
+/// longer ones by weight, and each of those is cut at a line break with a note that says how
+/// much was left out and where the full text is.
+pub fn share_tokens(parts: &[Part<'_>], max_tokens: usize) -> String {
+    let texts: Vec<&str> = parts.iter().map(|p| p.text.trim_end()).collect();
+    let joined = texts.join("\n");
+    if estimate_tokens(&joined) <= max_tokens {
+        return joined;
+    }
+    let budget = max_tokens
+        .saturating_mul(4)
+        .saturating_sub(parts.len().saturating_sub(1));
+    let sizes: Vec<usize> = texts.iter().map(|t| chars(t)).collect();
+    let weights: Vec<usize> = parts.iter().map(|p| p.weight.max(1)).collect();
+    let allotted = fair_shares(&sizes, &weights, budget);
+    parts
+        .iter()
+        .zip(texts)
+        .zip(allotted)
+        .map(|((part, text), allot)| cut_with_note(text, allot, part.source))
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Splits `budget` among parts of `sizes` by `weights`: a part that needs less than its share
+/// gets what it needs, and what it leaves is shared again among the others (max-min fair).
+fn fair_shares(sizes: &[usize], weights: &[usize], budget: usize) -> Vec<usize> {
+    let mut out = vec![0; sizes.len()];
+    let mut open: Vec<usize> = (0..sizes.len()).collect();
+    let mut left = budget;
+    loop {
+        let total: usize = open.iter().map(|&i| weights[i]).sum();
+        if total == 0 {
+            return out;
+        }
+        let share = |i: usize| left.saturating_mul(weights[i]) / total;
+        let (fits, rest): (Vec<usize>, Vec<usize>) =
+            open.iter().partition(|&&i| sizes[i] <= share(i));
+        if fits.is_empty() {
+            for &i in &rest {
+                out[i] = share(i);
+            }
+            return out;
+        }
+        for &i in &fits {
+            out[i] = sizes[i];
+            left = left.saturating_sub(sizes[i]);
+        }
+        open = rest;
+    }
+}
+
+/// `text` cut to at most `max` characters at a line break, with a note naming `source`.
+fn cut_with_note(text: &str, max: usize, source: Option<&str>) -> String {
+    if chars(text) <= max {
+        return text.to_string();
+    }
+    let note = |cut: usize| match source {
+        Some(src) => format!("[… {cut} more characters cut; full text: {src}]"),
+        None => format!("[… {cut} more characters cut]"),
+    };
+    // The note for the whole text is the longest it can be.
+    let room = max.saturating_sub(chars(&note(chars(text))) + 1);
+    let head = cut_at_line(text, room).trim_end();
+    let cut = chars(text) - chars(head);
+    if head.is_empty() {
+        note(cut)
+    } else {
+        format!("{head}\n{}", note(cut))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,5 +305,52 @@ mod tests {
         assert!(estimate_tokens(&cut) <= 200, "{}", estimate_tokens(&cut));
         assert!(cut.ends_with("more characters cut]"));
         assert_eq!(cut_to_tokens("short", 200), "short");
+    }
+
+    #[test]
+    fn shares_keep_every_part_and_give_short_ones_what_they_need() {
+        let long = "line of text\n".repeat(400);
+        let short = "## 6. Backlog\n\n- one item";
+        let parts = [
+            Part {
+                text: &long,
+                weight: 2,
+                source: Some("baton recall"),
+            },
+            Part {
+                text: short,
+                weight: 1,
+                source: None,
+            },
+            Part {
+                text: &long,
+                weight: 1,
+                source: Some(".boo/reports/daily_20261130.md"),
+            },
+        ];
+        let out = share_tokens(&parts, 500);
+        assert!(estimate_tokens(&out) <= 500, "{}", estimate_tokens(&out));
+        assert!(out.contains("## 6. Backlog\n\n- one item"), "{out}");
+        assert!(out.contains("full text: baton recall]"), "{out}");
+        assert!(
+            out.contains("full text: .boo/reports/daily_20261130.md]"),
+            "{out}"
+        );
+        // By weight: the first long part keeps about twice what the last one keeps.
+        let first = out.find("full text: baton recall]").unwrap();
+        let second = out.len() - out.find("## 6.").unwrap();
+        assert!(first > second * 3 / 2, "{first} vs {second}");
+        // Everything fits: unchanged.
+        assert_eq!(share_tokens(&parts[1..2], 500), short);
+    }
+
+    #[test]
+    fn fair_shares_hand_back_what_a_part_does_not_need() {
+        assert_eq!(
+            fair_shares(&[10, 100, 100], &[1, 1, 1], 110),
+            vec![10, 50, 50]
+        );
+        assert_eq!(fair_shares(&[100, 100], &[3, 1], 80), vec![60, 20]);
+        assert_eq!(fair_shares(&[], &[], 80), Vec::<usize>::new());
     }
 }

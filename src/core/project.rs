@@ -28,8 +28,9 @@ pub struct Readers {
     /// The audit's: paths (relative to the project) the current audit session changed, in
     /// the order they were first changed, each once.
     pub session_changes: fn(&Project) -> Vec<String>,
-    /// The bridge's: the blocked items of the newest progress entry in `.rune/progress.md`.
-    pub blocked_items: fn(&Project) -> Vec<String>,
+    /// The bridge's: the blocked items of the newest progress entry in `.rune/progress.md`
+    /// written before the given time (a report of an earlier day shows what was blocked then).
+    pub blocked_items: fn(&Project, DateTime<Utc>) -> Vec<String>,
     /// The capture's: the recap of the given Claude Code session, or (`None`) of the
     /// project's most recently updated one.
     pub session_recap: fn(&Project, Option<&str>) -> Option<Recap>,
@@ -42,7 +43,7 @@ impl Readers {
     /// Readers that find nothing (unit tests, and a subsystem that is switched off).
     pub const NONE: Readers = Readers {
         session_changes: |_| Vec::new(),
-        blocked_items: |_| Vec::new(),
+        blocked_items: |_, _| Vec::new(),
         session_recap: |_, _| None,
         doc_sources: &[],
     };
@@ -251,9 +252,10 @@ impl Project {
         (self.readers.session_changes)(self)
     }
 
-    /// The bridge's reader: blocked items of the newest progress entry.
-    pub fn blocked_items(&self) -> Vec<String> {
-        (self.readers.blocked_items)(self)
+    /// The bridge's reader: blocked items of the newest progress entry written before
+    /// `until`.
+    pub fn blocked_items(&self, until: DateTime<Utc>) -> Vec<String> {
+        (self.readers.blocked_items)(self, until)
     }
 
     /// The capture's reader: what baton captured of Claude Code session `session_id` (from

@@ -10,6 +10,11 @@ use serde::Serialize;
 use std::path::Path;
 use std::time::Duration;
 
+/// The subject of a hand-off commit, before the loop id: `weave-loop: handoff (at WL-NNN)`.
+pub(crate) const HANDOFF_SUBJECT: &str = "weave-loop: handoff (at ";
+/// The subject of a resume commit, before the loop id: `weave-loop: resume (at WL-NNN)`.
+pub(crate) const RESUME_SUBJECT: &str = "weave-loop: resume (at ";
+
 /// How long a relay command lets the commit (and the repository's hooks) run.
 pub(crate) const CLI_COMMIT_WAIT: Duration = Duration::from_secs(120);
 

@@ -312,7 +312,7 @@ fn commit_and_beat(
     limits: Limits,
 ) -> Result<(Committed, Heartbeat)> {
     let hazards = heartbeat::hazard(project);
-    let message = format!("weave-loop: handoff (at {loop_id})");
+    let message = format!("{}{loop_id})", super::commit::HANDOFF_SUBJECT);
     let commit = commit(
         project,
         &[&layout.packet_rel, &layout.loop_state_rel],

@@ -1,10 +1,14 @@
 //! The best-effort `weave send relay:<event>` heartbeat. It runs only when `weave` is on
-//! PATH and the last commit did not touch a bootstrap-hazard path (`relay.hazard_paths`):
-//! a `weave` built from a half-changed tree is not run. It never fails the caller. In the Stop
-//! hook it runs within a deadline (see `hand_off::Limits`), so the hook ends well inside its
-//! timeout.
+//! PATH and no bootstrap-hazard path (`relay.hazard_paths`) was touched: a `weave` built from
+//! a half-changed tree is not run. At a hand-off that is the last commit (the seed's rule); at
+//! a resume, HEAD is normally the hand-off commit itself, which touches only `.handoff/`, so
+//! the resume looks at every commit since the loop last resumed. It never fails the caller.
+//! In the Stop hook it runs within a deadline (see `hand_off::Limits`), so the hook ends well
+//! inside its timeout.
 
+use super::commit::{HANDOFF_SUBJECT, RESUME_SUBJECT};
 use crate::core::exec::{self, Ended};
+use crate::core::git;
 use crate::core::project::Project;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -41,20 +45,75 @@ fn weave(project: &Project) -> Option<PathBuf> {
     exec::which("weave", project.env("PATH").as_deref())
 }
 
+/// Commits a resume looks back through for the previous resume, at most.
+const SINCE_RESUME_MAX: usize = 200;
+
+/// The hazard paths touched, and by what (for the line that says the heartbeat was skipped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hazards {
+    pub(crate) paths: Vec<String>,
+    /// What was looked at: `the last commit`, `a commit since the last resume`.
+    pub(crate) by: &'static str,
+}
+
+const LAST_COMMIT: &str = "the last commit";
+const SINCE_RESUME: &str = "a commit since the last resume";
+
+impl Hazards {
+    fn none(by: &'static str) -> Hazards {
+        Hazards {
+            paths: Vec::new(),
+            by,
+        }
+    }
+}
+
 /// The hazard paths the last commit touched, if any (checked before baton's own commit).
 /// Without `weave` on PATH no heartbeat is sent, so git is not read at all (its status walks
 /// the whole tree).
-pub(crate) fn hazard(project: &Project) -> Vec<String> {
+pub(crate) fn hazard(project: &Project) -> Hazards {
     if weave(project).is_none() {
-        return Vec::new();
+        return Hazards::none(LAST_COMMIT);
     }
     let Ok(state) = project.git() else {
-        return Vec::new();
+        return Hazards::none(LAST_COMMIT);
     };
     let Some(repo) = state.repo() else {
-        return Vec::new();
+        return Hazards::none(LAST_COMMIT);
     };
-    repo.last_commit_paths
+    hazards_in(project, &repo.last_commit_paths, LAST_COMMIT)
+}
+
+/// The hazard paths touched since the loop last resumed: every commit from HEAD back to the
+/// previous `weave-loop: resume` commit (the work of the session that handed off, and its
+/// hand-off). When none of the last `SINCE_RESUME_MAX` commits is a resume (the loop's first
+/// resume), the relay's own commits at the top and the one commit below them, the hand-off's
+/// parent. As with `hazard`, git is not read without `weave` on PATH.
+pub(crate) fn hazard_since_resume(project: &Project) -> Hazards {
+    if weave(project).is_none() {
+        return Hazards::none(SINCE_RESUME);
+    }
+    let Ok(messages) = git::first_parent_messages(&project.root, SINCE_RESUME_MAX) else {
+        return Hazards::none(SINCE_RESUME);
+    };
+    let count = messages
+        .iter()
+        .position(|m| m.starts_with(RESUME_SUBJECT))
+        .unwrap_or_else(|| {
+            let own = messages
+                .iter()
+                .take_while(|m| m.starts_with(RESUME_SUBJECT) || m.starts_with(HANDOFF_SUBJECT))
+                .count();
+            (own + 1).min(messages.len())
+        });
+    let paths = git::paths_changed_by_newest(&project.root, count).unwrap_or_default();
+    hazards_in(project, &paths, SINCE_RESUME)
+}
+
+/// The paths among `paths` that `relay.hazard_paths` names (a file name matches in any
+/// directory, a path matches that path).
+fn hazards_in(project: &Project, paths: &[String], by: &'static str) -> Hazards {
+    let paths = paths
         .iter()
         .filter(|p| {
             project.config().relay.hazard_paths.iter().any(|h| {
@@ -63,7 +122,8 @@ pub(crate) fn hazard(project: &Project) -> Vec<String> {
             })
         })
         .cloned()
-        .collect()
+        .collect();
+    Hazards { paths, by }
 }
 
 /// Sends `event` (`relay:handoff`, `relay:resumed`) unless weave is missing or `hazards`
@@ -72,7 +132,7 @@ pub(crate) fn hazard(project: &Project) -> Vec<String> {
 pub(crate) fn send(
     project: &Project,
     event: &str,
-    hazards: &[String],
+    hazards: &Hazards,
     deadline: Option<Instant>,
 ) -> Heartbeat {
     let Some(weave) = weave(project) else {
@@ -80,11 +140,12 @@ pub(crate) fn send(
             reason: "weave is not on PATH".into(),
         };
     };
-    if !hazards.is_empty() {
+    if !hazards.paths.is_empty() {
         return Heartbeat::Skipped {
             reason: format!(
-                "bootstrap hazard: the last commit touched {}",
-                hazards.join(", ")
+                "bootstrap hazard: {} touched {}",
+                hazards.by,
+                hazards.paths.join(", ")
             ),
         };
     }
@@ -163,7 +224,9 @@ mod tests {
         let mut config = Config::default();
         config.relay.hazard_paths = vec!["src/mcp.rs".into()];
         // No weave: nothing is read and nothing is reported.
-        assert!(hazard(&project(t.path(), "/nonexistent", config.clone())).is_empty());
+        assert!(hazard(&project(t.path(), "/nonexistent", config.clone()))
+            .paths
+            .is_empty());
         // With weave on PATH the last commit is looked at.
         let bin = t.path().join("bin");
         std::fs::create_dir_all(&bin).unwrap();
@@ -174,7 +237,7 @@ mod tests {
         )
         .unwrap();
         let h = hazard(&project(t.path(), bin.to_str().unwrap(), config));
-        assert_eq!(h, vec!["src/mcp.rs"]);
+        assert_eq!(h.paths, vec!["src/mcp.rs"]);
     }
 
     #[test]
@@ -182,7 +245,8 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         if crate::core::root::git_top(t.path()).is_none() {
             let p = project(t.path(), "/nonexistent", Config::default());
-            assert!(hazard(&p).is_empty());
+            assert!(hazard(&p).paths.is_empty());
+            assert!(hazard_since_resume(&p).paths.is_empty());
         }
     }
 }

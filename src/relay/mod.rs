@@ -64,6 +64,10 @@ pub(crate) enum Command {
         /// The packet, relative to the project root
         #[arg(long, value_name = "PATH")]
         from: Option<PathBuf>,
+        /// Resume in this project even when the packet names another worktree (one that does
+        /// not exist here, e.g. a packet from another clone, is otherwise not resumed: DISCOVER)
+        #[arg(long)]
+        here: bool,
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
@@ -139,7 +143,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             print(json, &outcome, hand_off::render);
             Ok(0)
         }
-        Command::Resume { from, json } => resume(project, from.as_deref(), json),
+        Command::Resume { from, here, json } => resume(project, from.as_deref(), here, json),
         Command::Cycle { loop_id, json } => {
             let cycled = cycle::run(project, loop_id.as_deref())?;
             print(json, &cycled, cycle::render);
@@ -159,8 +163,8 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
 
 /// `baton relay resume`: the outcome's text goes to stdout and stderr (what must stop the
 /// loop to stderr); the exit code says whether the loop may go on.
-fn resume(project: &Project, from: Option<&Path>, json: bool) -> Result<i32> {
-    let outcome = resume::run(project, from)?;
+fn resume(project: &Project, from: Option<&Path>, here: bool, json: bool) -> Result<i32> {
+    let outcome = resume::run(project, from, here)?;
     if json {
         io::print_json(&outcome);
     } else {

@@ -3,12 +3,16 @@
 //! 1. a sentinel halts: NEEDS-HUMAN (a person must look) or STOP (stopped on purpose); it is
 //!    looked for again after the verify script, under the relay lock, before anything changes;
 //! 2. no packet → nothing to resume: the weave-loop starts in DISCOVER mode;
-//! 3. the packet's `worktree`: when it names another work tree of the same git repository
-//!    (same common dir), the resume runs there; otherwise (gone, `/`, another repository) the
-//!    resume runs where the packet was found, and says so;
+//! 3. the packet's `worktree` (the seed's "cd to the worktree"): another work tree of the
+//!    same git repository (same common dir) → the resume runs there; a `worktree` that does
+//!    not exist → the seed's fallback, nothing resumed, start the weave-loop in DISCOVER mode
+//!    (`--here` resumes where the packet is instead: a packet from another clone); a directory
+//!    that is not a work tree of this repository (`/`, another repository) is not trusted →
+//!    the resume runs where the packet was found, and says so;
 //! 4. a packet already resumed (its id is `last_resumed_packet`) bumps nothing again;
 //! 5. `verify-on-resume.sh` runs (see `verify`); a failure writes NEEDS-HUMAN and halts;
-//! 6. hazard check and the `weave send relay:resumed` heartbeat, best effort;
+//! 6. hazard check (every commit since the last resume: HEAD is the hand-off commit) and the
+//!    `weave send relay:resumed` heartbeat, best effort;
 //! 7. `cycles_this_session: 0`, `cycles_total` + 1, `last_resumed_packet`, committed as
 //!    `weave-loop: resume (at WL-NNN)`.
 
@@ -41,6 +45,14 @@ pub(crate) enum Outcome {
     },
     /// No packet: nothing to resume (DISCOVER mode).
     NoPacket { packet: String },
+    /// The packet's worktree does not exist: nothing resumed (DISCOVER mode); `here` is the
+    /// command that resumes the packet where it is instead.
+    WorktreeMissing {
+        packet_id: String,
+        worktree: String,
+        key_state: String,
+        here: String,
+    },
     /// This packet was resumed before: nothing bumped.
     AlreadyResumed {
         packet_id: String,
@@ -102,8 +114,9 @@ fn already_resumed(state: &LoopState, id: &str) -> bool {
     state.non_empty(ls::LAST_RESUMED) == Some(id)
 }
 
-/// Resumes the loop in the project from `from` (default: the layout's packet).
-pub(crate) fn run(project: &Project, from: Option<&Path>) -> Result<Outcome> {
+/// Resumes the loop in the project from `from` (default: the layout's packet); `here`:
+/// in this project, whatever the packet's `worktree` says.
+pub(crate) fn run(project: &Project, from: Option<&Path>, here: bool) -> Result<Outcome> {
     let layout = Layout::new(&project.root, project.config());
     if let Some(h) = halted(&layout, project.redactor()) {
         return Ok(h);
@@ -115,18 +128,46 @@ pub(crate) fn run(project: &Project, from: Option<&Path>) -> Result<Outcome> {
         });
     };
     let packet = Packet::parse(&text, &Layout::show(&packet_rel))?;
-    // Where to resume: the packet's worktree when it is another work tree of this repository.
-    let (elsewhere, worktree_note) = pick_worktree(project, &packet)?;
     let resuming = Resuming {
         packet: &packet,
         rel: &packet_rel,
         id: packet.id(),
+    };
+    // Where to resume: the packet's worktree when it is another work tree of this repository.
+    let (elsewhere, worktree_note) = match pick_worktree(project, &packet, here)? {
+        Place::Here(note) => (None, note),
+        Place::There(there, note) => (Some(*there), Some(note)),
+        Place::Missing => return worktree_missing(&layout, &resuming, from),
     };
     resume_in(
         elsewhere.as_ref().unwrap_or(project),
         &resuming,
         worktree_note,
     )
+}
+
+/// The packet's worktree does not exist: the seed's fallback is the weave-loop's DISCOVER
+/// mode, so nothing is verified, bumped or committed (a packet resumed before, e.g. with
+/// `--here`, says so instead).
+fn worktree_missing(layout: &Layout, resuming: &Resuming, from: Option<&Path>) -> Result<Outcome> {
+    let key_state = resuming.packet.key_state();
+    if LoopState::load(layout)?.is_some_and(|s| already_resumed(&s, &resuming.id)) {
+        return Ok(Outcome::AlreadyResumed {
+            packet_id: resuming.id.clone(),
+            key_state,
+        });
+    }
+    let mut here = String::from("baton relay resume");
+    if let Some(f) = from {
+        here.push_str(&format!(" --from {}", f.display()));
+    }
+    here.push_str(" --here");
+    Ok(Outcome::WorktreeMissing {
+        packet_id: resuming.id.clone(),
+        worktree: resuming.packet.worktree.clone(),
+        key_state,
+        here,
+    })
 }
 
 /// Resumes `resuming` in `project` (the packet's worktree or the caller's): verify, then
@@ -197,7 +238,9 @@ fn bump_and_commit(
             key_state: packet.key_state(),
         });
     }
-    let hazards = heartbeat::hazard(project);
+    // HEAD is normally the hand-off commit, which touches only the relay's files: the
+    // session's work commits below it are what a hazard hides in.
+    let hazards = heartbeat::hazard_since_resume(project);
     let heartbeat = heartbeat::send(project, "relay:resumed", &hazards, None);
     let total = state.number(ls::CYCLES_TOTAL, 0, &state_file)? + 1;
     state.set(ls::CYCLES_THIS_SESSION, "0");
@@ -205,7 +248,7 @@ fn bump_and_commit(
     state.set(ls::LAST_RESUMED, id);
     state.set(ls::LOOP_ID, &packet.loop_id);
     state.save(layout)?;
-    let message = format!("weave-loop: resume (at {})", packet.loop_id);
+    let message = format!("{}{})", super::commit::RESUME_SUBJECT, packet.loop_id);
     let commit = commit(
         project,
         &[&layout.loop_state_rel],
@@ -226,11 +269,21 @@ fn bump_and_commit(
     })
 }
 
-/// Where to resume when not in `project`: the packet's worktree as a project of its own
-/// (its config loaded), and a note for the user about where the resume runs.
-fn pick_worktree(project: &Project, packet: &Packet) -> Result<(Option<Project>, Option<String>)> {
+/// Where a resume runs.
+enum Place {
+    /// In the caller's project, with a note when the packet named somewhere else.
+    Here(Option<String>),
+    /// In the packet's worktree, another work tree of this repository (its config loaded).
+    There(Box<Project>, String),
+    /// Nowhere: the packet's worktree does not exist.
+    Missing,
+}
+
+/// Where to resume: the packet's worktree when it is another work tree of the caller's
+/// repository; nowhere when it does not exist (unless `here`); else in `project`.
+fn pick_worktree(project: &Project, packet: &Packet, here: bool) -> Result<Place> {
     if packet.worktree.is_empty() {
-        return Ok((None, None));
+        return Ok(Place::Here(None));
     }
     let root = &project.root;
     let wt = PathBuf::from(&packet.worktree);
@@ -239,7 +292,18 @@ fn pick_worktree(project: &Project, packet: &Packet) -> Result<(Option<Project>,
         _ => false,
     };
     if same {
-        return Ok((None, None));
+        return Ok(Place::Here(None));
+    }
+    if here {
+        let note = format!(
+            "the packet's worktree is {}: resumed in {} as asked (--here)",
+            wt.display(),
+            root.display()
+        );
+        return Ok(Place::Here(Some(note)));
+    }
+    if !wt.exists() {
+        return Ok(Place::Missing);
     }
     if wt.is_dir() && same_repository(&wt, root) {
         // The relay reads no other subsystem's state: no readers.
@@ -255,19 +319,14 @@ fn pick_worktree(project: &Project, packet: &Packet) -> Result<(Option<Project>,
             "the packet's worktree is {}: resumed there; continue the loop in that directory",
             wt.display()
         );
-        return Ok((Some(there), Some(note)));
+        return Ok(Place::There(Box::new(there), note));
     }
-    let why = if wt.is_dir() {
-        "is not a work tree of this repository"
-    } else {
-        "does not exist here"
-    };
     let note = format!(
-        "the packet's worktree {} {why}: resumed in {}, where the packet is",
+        "the packet's worktree {} is not a work tree of this repository: resumed in {}, where the packet is",
         wt.display(),
         root.display()
     );
-    Ok((None, Some(note)))
+    Ok(Place::Here(Some(note)))
 }
 
 /// Whether `dir` is inside a (non-bare) work tree of the repository that holds `root`: both
@@ -288,6 +347,26 @@ fn same_repository(dir: &Path, root: &Path) -> bool {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
     }
+}
+
+/// What `resume` says when the packet's worktree does not exist.
+fn worktree_missing_text(o: &Outcome) -> String {
+    let Outcome::WorktreeMissing {
+        packet_id,
+        worktree,
+        key_state,
+        here,
+    } = o
+    else {
+        return String::new();
+    };
+    format!(
+        "relay: the packet's worktree {worktree} does not exist: packet {packet_id} not resumed \
+         (nothing verified, bumped or committed). Start the weave-loop in DISCOVER mode.\n\
+         Packet state: {key_state}\n\
+         To continue this loop here instead (a packet from another clone, a moved checkout): \
+         `{here}`.\n"
+    )
 }
 
 /// The CLI's text for an outcome: (stdout, stderr).
@@ -313,6 +392,7 @@ pub(crate) fn render(o: &Outcome) -> (String, String) {
             format!("relay: no packet at {packet}: nothing to resume. Start the weave-loop in DISCOVER mode.\n"),
             String::new(),
         ),
+        Outcome::WorktreeMissing { .. } => (worktree_missing_text(o), String::new()),
         Outcome::AlreadyResumed { packet_id, key_state } => (
             format!("relay: packet {packet_id} was already resumed: nothing bumped. State: {key_state}. Continue the weave-loop in CYCLE mode.\n"),
             String::new(),

@@ -1015,3 +1015,264 @@ fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
         "{summary}"
     );
 }
+
+/// `secs` after 2026-11-30T00:00:00Z, as a `SystemTime`.
+fn on_nov_30(secs: u64) -> std::time::SystemTime {
+    std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_795_996_800 + secs)
+}
+
+/// Sets the mtime of the file `rel` in `p`.
+fn set_mtime(p: &Project, rel: &str, t: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(p.root.join(rel))
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+/// Commits `rel` as it is in the work tree, on HEAD.
+fn commit_path(p: &Project, rel: &str, msg: &str) -> git2::Oid {
+    let r = git2::Repository::open(&p.root).unwrap();
+    let mut idx = r.index().unwrap();
+    idx.add_path(Path::new(rel)).unwrap();
+    idx.write().unwrap();
+    let tree = r.find_tree(idx.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    let parent = r.head().unwrap().peel_to_commit().unwrap();
+    r.commit(Some("HEAD"), &sig, &sig, msg, &tree, &[&parent])
+        .unwrap()
+}
+
+/// Rewrites HEAD's reflog: one entry per (commit, time), oldest first — when HEAD moved,
+/// independent of this machine's clock.
+fn set_reflog(p: &Project, entries: &[(git2::Oid, std::time::SystemTime)]) {
+    let r = git2::Repository::open(&p.root).unwrap();
+    let mut log = r.reflog("HEAD").unwrap();
+    while !log.is_empty() {
+        log.remove(0, false).unwrap();
+    }
+    for (id, t) in entries {
+        let secs = t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+        let when = git2::Time::new(i64::try_from(secs).unwrap(), 0);
+        let sig = git2::Signature::new("t", "t@example.invalid", &when).unwrap();
+        log.append(*id, &sig, Some("commit")).unwrap();
+    }
+    log.write().unwrap();
+}
+
+/// The seed's `/end` check "all files covered? (changes in audit_trail match modified files)"
+/// needs the git state the session began with. A session a tool-call hook started (here the
+/// first PostToolUse of a Claude session, later named by `/baton:start`) had none: a file
+/// committed during it without a record was missed, and a file dirty before it was blamed.
+/// `end` derives its baseline from its start time: HEAD then (HEAD's reflog), and as dirty at
+/// the start the changed files last written before it.
+#[test]
+fn issue_16_a_session_a_hook_started_gets_a_git_baseline() {
+    let p = Project::new();
+    let init = git2::Repository::open(&p.root)
+        .unwrap()
+        .head()
+        .unwrap()
+        .peel_to_commit()
+        .unwrap()
+        .id();
+    // Dirty before the session (10:15): an untracked and a modified file, last written 9:00.
+    p.write("before.txt", "stray, from yesterday\n");
+    set_mtime(&p, "before.txt", on_nov_30(9 * 3600));
+    p.write("README.md", "# demo, edited before\n");
+    set_mtime(&p, "README.md", on_nov_30(9 * 3600));
+    // The session: its first tool call starts it (no SessionStart), then it is named.
+    let out = p.hook("PostToolUse", edit_event(&p, "src/app.rs", 1).as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let id = current(&p);
+    let meta: Value = serde_json::from_str(
+        &std::fs::read_to_string(runs(&p).join(&id).join("session.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(meta["started_by"], "auto", "{meta}");
+    assert!(meta.get("git_head").is_none(), "the hook read git: {meta}");
+    assert_eq!(audit(&p, &["start", "named later"]).code, 0);
+    // Its work: the recorded edit, and a commit nobody recorded (10:20).
+    p.write("src/app.rs", "fn main() {}\n");
+    set_mtime(&p, "src/app.rs", on_nov_30(10 * 3600 + 16 * 60));
+    p.write("src/lib.rs", "pub fn f() {}\n");
+    set_mtime(&p, "src/lib.rs", on_nov_30(10 * 3600 + 20 * 60));
+    let work = commit_path(&p, "src/lib.rs", "unrecorded work");
+    set_reflog(
+        &p,
+        &[
+            (init, on_nov_30(10 * 3600)),
+            (work, on_nov_30(10 * 3600 + 20 * 60)),
+        ],
+    );
+
+    let out = p.run(
+        &["audit", "end", "--json"],
+        b"",
+        &[("BATON_NOW", "2026-11-30T10:30:00Z")],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let meta: Value = serde_json::from_str(
+        &std::fs::read_to_string(runs(&p).join(&id).join("session.json")).unwrap(),
+    )
+    .unwrap();
+    let problems = meta["integrity"].to_string();
+    assert!(
+        problems.contains("1 file(s) changed in git without a change record: src/lib.rs"),
+        "{meta}"
+    );
+    assert!(!problems.contains("before.txt"), "{meta}");
+    assert!(!problems.contains("README.md"), "{meta}");
+    assert_eq!(meta["git_baseline"], "derived", "{meta}");
+    assert_eq!(meta["git_head"], init.to_string(), "{meta}");
+    assert_eq!(
+        meta["git_dirty_at_start"],
+        json!(["README.md", "before.txt"])
+    );
+}
+
+/// The seed's L2 loads "user_correction records + conclusions + daily report §4+§6" within
+/// ~1000 tokens. Cut as one text, enough corrections pushed §4 and §6 out entirely; each part
+/// now gets a share, and a part that is cut says where its full text is. L3 (~3000 tokens)
+/// kept the oldest records of a long trail; it keeps the newest and names the files that hold
+/// every record.
+#[test]
+fn issue_16_recover_shares_l2_and_keeps_the_newest_of_l3() {
+    let p = Project::new();
+    assert_eq!(audit(&p, &["start", "a long day"]).code, 0);
+    let filler = "the build must keep working offline and without the cache ".repeat(5);
+    for n in 0..15 {
+        let prompt = format!("No, correction number {n}: {filler}");
+        let out = p.hook("UserPromptSubmit", prompt_event(&p, &prompt).as_bytes());
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    let out = audit(&p, &["report-daily", "20261130"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = audit(&p, &["recover"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let l2 = &out.stdout[out.stdout.find("## L2").unwrap()..];
+    let l2_body = l2.split_once('\n').unwrap().1.trim_end();
+    assert!(
+        l2_body.chars().count().div_ceil(4) <= 1000,
+        "{} chars",
+        l2_body.chars().count()
+    );
+    assert!(l2.contains("Corrections (newest first"), "{l2}");
+    assert!(l2.contains("correction number 14"), "{l2}");
+    assert!(l2.contains("## 4. User feedback & corrections"), "{l2}");
+    assert!(l2.contains("## 6. Backlog"), "{l2}");
+    assert!(
+        l2.contains("full text: .boo/reports/daily_20261130.md]"),
+        "{l2}"
+    );
+    assert!(
+        l2.contains("full text: `baton recall --kind correction WORDS`]"),
+        "{l2}"
+    );
+
+    // L3: 400 calls, far more than ~3000 tokens.
+    for n in 0..400 {
+        p.hook("PostToolUse", tool_event(&p, n).as_bytes());
+    }
+    let out = audit(&p, &["recover", "full"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let l3 = &out.stdout;
+    assert!(l3.contains("echo call-399"), "the newest record is missing");
+    assert!(!l3.contains("echo call-0\n"), "the oldest record is kept");
+    assert!(
+        l3.contains("oldest record(s) left out; every record is in .boo/runs/adhoc_20261130_1015/ (audit_trail.jsonl, then audit_pending.jsonl and audit_buffer.jsonl)"),
+        "{l3}"
+    );
+    // The newest are kept in order, up to the last.
+    let kept: Vec<usize> = l3
+        .lines()
+        .filter_map(|l| l.split("echo call-").nth(1))
+        .map(|n| n.trim().parse().unwrap())
+        .collect();
+    assert!(kept.len() > 50, "{kept:?}");
+    assert!(kept.windows(2).all(|w| w[1] == w[0] + 1), "{kept:?}");
+    assert_eq!(kept.last(), Some(&399));
+    assert!(l3.chars().count() < 3000 * 4 + 200);
+}
+
+/// A report of a past day (`/report-daily 20261129`) listed in its backlog what came later:
+/// a session started the next day, a correction made the next day, the blocked items of the
+/// next day's progress entry. It lists what existed by the end of that day.
+#[test]
+fn issue_16_a_past_days_backlog_lists_nothing_created_after_it() {
+    let p = Project::new();
+    let at = |args: &[&str], stdin: &str, now: &str| {
+        let root = p.root.to_str().unwrap().to_string();
+        let out = p.run(
+            args,
+            stdin.as_bytes(),
+            &[("BATON_NOW", now), ("CLAUDE_PROJECT_DIR", &root)],
+        );
+        assert_eq!(out.code, 0, "{out:?}");
+        out
+    };
+    let blocked =
+        |item: &str| format!("summary: work\nprogress:\n  blocked: [\"{item}\"]\n  next: [docs]\n");
+    // The 29th: a blocker, a session left open, a correction.
+    at(
+        &["bridge", "save"],
+        &blocked("old blocker"),
+        "2026-11-29T09:00:00Z",
+    );
+    at(
+        &["audit", "start", "yesterday's work"],
+        "",
+        "2026-11-29T09:05:00Z",
+    );
+    at(
+        &["hook", "UserPromptSubmit"],
+        &prompt_event(&p, "No, keep the old schema"),
+        "2026-11-29T09:10:00Z",
+    );
+    // The 30th: another blocker, another session, another correction.
+    at(
+        &["bridge", "save"],
+        &blocked("new blocker"),
+        "2026-11-30T10:00:00Z",
+    );
+    at(
+        &["audit", "start", "--force", "today's work"],
+        "",
+        "2026-11-30T10:05:00Z",
+    );
+    at(
+        &["hook", "UserPromptSubmit"],
+        &prompt_event(&p, "No, use the other API"),
+        "2026-11-30T10:06:00Z",
+    );
+
+    let backlog = |day: &str| {
+        let out = at(&["audit", "report-daily", day], "", "2026-11-30T12:00:00Z");
+        let from = out.stdout.find("## 6. Backlog").unwrap();
+        let to = out.stdout.find("## 7.").unwrap();
+        out.stdout[from..to].to_string()
+    };
+    let past = backlog("20261129");
+    assert!(
+        past.contains("unfinished session adhoc_20261129_0905 — yesterday's work"),
+        "{past}"
+    );
+    assert!(past.contains("\"No, keep the old schema\""), "{past}");
+    assert!(past.contains("blocked: old blocker"), "{past}");
+    assert!(!past.contains("adhoc_20261130_1005"), "{past}");
+    assert!(!past.contains("use the other API"), "{past}");
+    assert!(!past.contains("new blocker"), "{past}");
+    let today = backlog("20261130");
+    assert!(
+        today.contains("unfinished session adhoc_20261129_0905"),
+        "{today}"
+    );
+    assert!(
+        today.contains("unfinished session adhoc_20261130_1005"),
+        "{today}"
+    );
+    assert!(today.contains("\"No, use the other API\""), "{today}");
+    assert!(today.contains("blocked: new blocker"), "{today}");
+    assert!(!today.contains("old blocker"), "{today}");
+}

@@ -559,22 +559,148 @@ fn heartbeat_goes_to_weave_unless_the_last_commit_is_a_bootstrap_hazard() {
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
 }
 
+/// Commits `rel` (written with `text`) as the user's own work.
+fn commit_file(p: &Project, rel: &str, text: &str, msg: &str) {
+    p.write(rel, text);
+    let r = repo(p);
+    let mut idx = r.index().unwrap();
+    idx.add_path(Path::new(rel)).unwrap();
+    idx.write().unwrap();
+    let tree = r.find_tree(idx.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+    let parent = r.head().unwrap().peel_to_commit().unwrap();
+    r.commit(Some("HEAD"), &sig, &sig, msg, &tree, &[&parent])
+        .unwrap();
+}
+
+/// The seed's RESUME step 3 — "if last commit touches mcp.rs/store.rs/inject.rs/setup.rs,
+/// skip heartbeat" — meant the work under the loop, but at a resume HEAD is the hand-off
+/// commit (only `.handoff/`). The resume looks at every commit since the last resume (at the
+/// loop's first resume, at the hand-off's parent): a work commit touching `src/mcp.rs` before
+/// the hand-off suppresses `relay:resumed`, even with another commit on top of it; once
+/// resumed, the next session's clean work sends it again.
 #[test]
-fn resume_follows_the_packets_worktree_or_stays_when_it_is_gone() {
-    // Gone (a packet pulled from another machine): resumed where the packet is.
+fn issue_16_a_hazard_commit_before_the_handoff_suppresses_relay_resumed() {
+    let p = Project::new();
+    let (path, log) = fake_weave(&p);
+    let env = |now: &'static str| [("PATH", path.clone()), ("BATON_NOW", now.to_string())];
+    let run = |args: &[&str], stdin: &str, now: &'static str| {
+        let e = env(now);
+        let e: Vec<(&str, &str)> = e.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        p.run(args, stdin.as_bytes(), &e)
+    };
+    // The loop's first session: the hazard commit right before the hand-off.
+    commit_file(&p, "docs/notes.md", "notes\n", "notes");
+    commit_file(&p, "src/mcp.rs", "// changed\n", "touch mcp");
+    let out = run(&["relay", "handoff"], STATE_YAML, "2026-11-30T10:15:00Z");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(head(&p).1, "weave-loop: handoff (at WL-012)");
+    let out = run(&["relay", "resume"], "", "2026-11-30T10:20:00Z");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains(
+            "heartbeat: skipped (bootstrap hazard: a commit since the last resume touched src/mcp.rs)"
+        ),
+        "{out:?}"
+    );
+    assert!(!std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("relay:resumed"));
+
+    // The next session: the hazard commit, then a clean one, then the hand-off.
+    commit_file(&p, "src/mcp.rs", "// changed again\n", "touch mcp again");
+    commit_file(&p, "docs/notes.md", "more notes\n", "notes again");
+    let out = run(
+        &["relay", "handoff", "--phase", "land"],
+        "",
+        "2026-11-30T11:00:00Z",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["relay", "resume"], "", "2026-11-30T11:05:00Z");
+    assert!(
+        out.stdout
+            .contains("bootstrap hazard: a commit since the last resume touched src/mcp.rs"),
+        "{out:?}"
+    );
+
+    // The session after: clean work only; the hazard lies before the last resume.
+    commit_file(&p, "docs/notes.md", "clean\n", "clean work");
+    let out = run(
+        &["relay", "handoff", "--phase", "verify"],
+        "",
+        "2026-11-30T12:00:00Z",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["relay", "resume"], "", "2026-11-30T12:05:00Z");
+    assert!(
+        out.stdout
+            .contains("heartbeat: sent `weave send relay:resumed`"),
+        "{out:?}"
+    );
+}
+
+/// The seed's RESUME step 1: "cd to the worktree in the packet. If missing, fall back to
+/// weave-loop DISCOVER." A packet whose worktree is gone is not resumed (nothing verified,
+/// bumped or committed; exit 0 as for no packet); `--here` resumes it where it is (a packet
+/// pulled from another clone), and after that the packet counts as resumed.
+#[test]
+fn issue_16_a_packet_whose_worktree_is_gone_falls_back_to_discover() {
     let p = Project::new();
     handed_off(&p);
+    write_verify(&p, "touch verified\nexit 0\n");
     let packet = read(&p, PACKET).replace(p.root.to_str().unwrap(), "/nonexistent/elsewhere");
     p.write(PACKET, &packet);
+    let commits = commit_count(&p);
+    let state = read(&p, LOOP_STATE);
     let out = relay(&p, &["resume"], "");
     assert_eq!(out.code, 0, "{out:?}");
     assert!(
-        out.stdout
-            .contains("worktree /nonexistent/elsewhere does not exist here"),
+        out.stdout.contains(
+            "the packet's worktree /nonexistent/elsewhere does not exist: packet WL-012@2026-11-30T10:15:00Z not resumed"
+        ),
         "{out:?}"
     );
-    assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
+    assert!(
+        out.stdout
+            .contains("Start the weave-loop in DISCOVER mode."),
+        "{out:?}"
+    );
+    assert!(
+        out.stdout.contains("`baton relay resume --here`"),
+        "{out:?}"
+    );
+    assert!(!exists(&p, "verified"), "the verify script ran");
+    assert_eq!(commit_count(&p), commits);
+    assert_eq!(read(&p, LOOP_STATE), state);
+    let json = relay(&p, &["resume", "--json"], "").json();
+    assert_eq!(json["result"], "worktree_missing", "{json}");
+    assert_eq!(json["worktree"], "/nonexistent/elsewhere", "{json}");
+    // --from is carried into the command that resumes here.
+    let out = relay(&p, &["resume", "--from", PACKET], "");
+    assert!(
+        out.stdout
+            .contains(&format!("`baton relay resume --from {PACKET} --here`")),
+        "{out:?}"
+    );
 
+    // --here: resumed where the packet is, and said so.
+    let out = relay(&p, &["resume", "--here"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("the packet's worktree is /nonexistent/elsewhere: resumed in"),
+        "{out:?}"
+    );
+    assert!(exists(&p, "verified"));
+    assert_eq!(head(&p).1, "weave-loop: resume (at WL-012)");
+    // Resumed once: later resumes say so instead of falling back to DISCOVER.
+    let out = relay(&p, &["resume"], "");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("was already resumed"), "{out:?}");
+}
+
+#[test]
+fn resume_follows_the_packets_worktree_when_it_is_another_work_tree_of_this_repository() {
     // Another work tree of the same repository: the resume (verify, loop state, commit)
     // happens there.
     let a = Project::new();

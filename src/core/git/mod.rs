@@ -41,10 +41,12 @@
 mod cli;
 mod commit;
 mod guard;
+mod history;
 mod hooks;
 mod pathspec;
 pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
 pub use guard::{commit_blocker, Operation, Refusal};
+pub use history::{first_parent_messages, head_at, paths_changed_by_newest};
 
 use super::error::{Error, Result};
 use git2::{Repository, Status, StatusOptions};

@@ -1,0 +1,196 @@
+//! Reading a repository's recent history: the messages and changed paths of HEAD's newest
+//! first-parent commits (the relay's bootstrap-hazard check looks at every commit since the
+//! loop last resumed, not only at HEAD), and which commit HEAD was at a given time (the
+//! audit's git baseline for a session that no snapshot was taken for when it began).
+
+use super::delta_paths;
+use crate::core::error::{Error, Result};
+use chrono::{DateTime, Utc};
+use git2::Repository;
+use std::path::Path;
+
+/// How far back `head_at` walks the first-parent line when the reflog has nothing.
+const WALK_MAX: usize = 10_000;
+
+fn open(dir: &Path) -> Result<Repository> {
+    Repository::discover(dir)
+        .map_err(|e| Error::Git(format!("open {}: {}", dir.display(), e.message())))
+}
+
+/// HEAD's first-parent line, newest first: at most `max` commits.
+fn first_parents(repo: &Repository, max: usize) -> Vec<git2::Commit<'_>> {
+    let mut out = Vec::new();
+    let Ok(mut c) = repo.head().and_then(|h| h.peel_to_commit()) else {
+        return out;
+    };
+    while out.len() < max {
+        let parent = c.parent(0).ok();
+        out.push(c);
+        match parent {
+            Some(p) => c = p,
+            None => break,
+        }
+    }
+    out
+}
+
+/// The messages of the newest `max` commits on HEAD's first-parent line, newest first (none
+/// before the first commit).
+pub fn first_parent_messages(dir: &Path, max: usize) -> Result<Vec<String>> {
+    let repo = open(dir)?;
+    let line = first_parents(&repo, max);
+    let messages = line
+        .iter()
+        .map(|c| c.message().unwrap_or("").to_string())
+        .collect();
+    Ok(messages)
+}
+
+/// The paths changed by the newest `n` commits on HEAD's first-parent line, each against
+/// its first parent; each path once, in the order first seen.
+pub fn paths_changed_by_newest(dir: &Path, n: usize) -> Result<Vec<String>> {
+    let repo = open(dir)?;
+    let git_err = |e: git2::Error| Error::Git(format!("diff of recent commits: {}", e.message()));
+    let mut out: Vec<String> = Vec::new();
+    for c in first_parents(&repo, n) {
+        let tree = c.tree().map_err(git_err)?;
+        let parent_tree = match c.parent(0) {
+            Ok(p) => Some(p.tree().map_err(git_err)?),
+            Err(_) => None,
+        };
+        let diff = repo
+            .diff_tree_to_tree(parent_tree.as_ref(), Some(&tree), None)
+            .map_err(git_err)?;
+        for p in delta_paths(&diff) {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The commit HEAD pointed at, at time `at`, in the repository that holds `dir`.
+///
+/// HEAD's reflog says it exactly: the newest entry written at or before `at`. Without a
+/// reflog, the newest commit on HEAD's first-parent line committed at or before `at`.
+/// `None` when git cannot say: the reflog begins after `at` (the repository, its first
+/// commit or the clone came later — or the clocks disagree), or no commit is that old.
+pub fn head_at(dir: &Path, at: DateTime<Utc>) -> Result<Option<String>> {
+    let repo = open(dir)?;
+    let secs = at.timestamp();
+    let git_err = |e: git2::Error| Error::Git(format!("reflog of HEAD: {}", e.message()));
+    let reflog = repo.reflog("HEAD").map_err(git_err)?;
+    if !reflog.is_empty() {
+        // Entries come newest first.
+        let found = reflog
+            .iter()
+            .find(|e| e.committer().when().seconds() <= secs)
+            .map(|e| e.id_new());
+        return Ok(found.filter(|id| !id.is_zero()).map(|id| id.to_string()));
+    }
+    let line = first_parents(&repo, WALK_MAX);
+    let found = line
+        .iter()
+        .find(|c| c.committer().when().seconds() <= secs)
+        .map(|c| c.id().to_string());
+    Ok(found)
+}
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their repositories directly
+mod tests {
+    use super::*;
+    use git2::{Oid, Signature, Time};
+
+    /// Commits `file` in `repo` at `secs` (author and committer time), on HEAD.
+    fn commit_at(repo: &Repository, file: &str, msg: &str, secs: i64) -> Oid {
+        let root = repo.workdir().unwrap().to_path_buf();
+        std::fs::write(root.join(file), msg).unwrap();
+        let mut idx = repo.index().unwrap();
+        idx.add_path(Path::new(file)).unwrap();
+        idx.write().unwrap();
+        let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
+        let sig = Signature::new("t", "t@example.invalid", &Time::new(secs, 0)).unwrap();
+        let parents: Vec<git2::Commit<'_>> = repo
+            .head()
+            .ok()
+            .and_then(|h| h.peel_to_commit().ok())
+            .into_iter()
+            .collect();
+        let refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
+        repo.commit(Some("HEAD"), &sig, &sig, msg, &tree, &refs)
+            .unwrap()
+    }
+
+    /// Rewrites HEAD's reflog: one entry per (commit, time), oldest first.
+    fn reflog(repo: &Repository, entries: &[(Oid, i64)]) {
+        let mut log = repo.reflog("HEAD").unwrap();
+        while !log.is_empty() {
+            log.remove(0, false).unwrap();
+        }
+        for (id, secs) in entries {
+            let sig = Signature::new("t", "t@example.invalid", &Time::new(*secs, 0)).unwrap();
+            log.append(*id, &sig, Some("commit")).unwrap();
+        }
+        log.write().unwrap();
+    }
+
+    fn time(secs: i64) -> DateTime<Utc> {
+        DateTime::from_timestamp(secs, 0).unwrap()
+    }
+
+    #[test]
+    fn recent_messages_and_paths_follow_first_parents() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = Repository::init(t.path()).unwrap();
+        assert!(first_parent_messages(t.path(), 5).unwrap().is_empty());
+        commit_at(&repo, "a.txt", "one", 1000);
+        commit_at(&repo, "b.txt", "two", 2000);
+        commit_at(&repo, "c.txt", "three", 3000);
+        assert_eq!(
+            first_parent_messages(t.path(), 2).unwrap(),
+            vec!["three", "two"]
+        );
+        assert_eq!(first_parent_messages(t.path(), 9).unwrap().len(), 3);
+        assert_eq!(
+            paths_changed_by_newest(t.path(), 2).unwrap(),
+            vec!["c.txt", "b.txt"]
+        );
+        assert_eq!(paths_changed_by_newest(t.path(), 0).unwrap().len(), 0);
+    }
+
+    #[test]
+    fn head_at_reads_the_reflog_and_says_none_when_it_is_younger() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = Repository::init(t.path()).unwrap();
+        let one = commit_at(&repo, "a.txt", "one", 1000);
+        let two = commit_at(&repo, "b.txt", "two", 2000);
+        // HEAD moved to `one` at 1100 and to `two` at 5000 (committed long before it was
+        // checked out: the reflog, not the commit time, says when HEAD moved).
+        reflog(&repo, &[(one, 1100), (two, 5000)]);
+        assert_eq!(
+            head_at(t.path(), time(4999)).unwrap(),
+            Some(one.to_string())
+        );
+        assert_eq!(
+            head_at(t.path(), time(5000)).unwrap(),
+            Some(two.to_string())
+        );
+        assert_eq!(head_at(t.path(), time(1099)).unwrap(), None);
+    }
+
+    #[test]
+    fn head_at_without_a_reflog_takes_commit_times() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = Repository::init(t.path()).unwrap();
+        let one = commit_at(&repo, "a.txt", "one", 1000);
+        commit_at(&repo, "b.txt", "two", 2000);
+        reflog(&repo, &[]);
+        assert_eq!(
+            head_at(t.path(), time(1500)).unwrap(),
+            Some(one.to_string())
+        );
+        assert_eq!(head_at(t.path(), time(999)).unwrap(), None);
+    }
+}
