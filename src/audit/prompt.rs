@@ -121,7 +121,7 @@ pub(crate) fn compile_patterns(patterns: &[String]) -> Patterns {
     Patterns {
         members,
         sources,
-        needles: Finder::new(found),
+        needles: Finder::new(&found),
         set: OnceLock::new(),
     }
 }

@@ -6,11 +6,12 @@
 //! none of them.
 //!
 //! The needles of a pattern are, for each of its alternatives, a list of clauses; a clause is
-//! a list of words, one of which every match of that alternative contains (ASCII letters in
-//! any case). A text may match only if, for some alternative, every clause has a word in the
-//! text. A pattern with an alternative that needs no word has no needles (`None`): it is
-//! always run. `derive` reads them off the pattern's syntax tree (cheap next to compiling);
-//! `Finder` looks for the words of many patterns in one Aho-Corasick pass.
+//! a list of words, one of which every match of that alternative contains (letters in any
+//! case: words and texts are compared in lower case). A text may match only if, for some
+//! alternative, every clause has a word in the text. A pattern with an alternative that
+//! needs no word has no needles (`None`): it is always run. `derive` reads them off the
+//! pattern's syntax tree (cheap next to compiling); `Finder` looks for the words of many
+//! patterns in one Aho-Corasick pass.
 //!
 //! Case-insensitive matching in Unicode mode folds two characters outside ASCII to ASCII
 //! letters (U+212A KELVIN SIGN to `k`, U+017F LONG S to `s`; a test checks there are no
@@ -34,12 +35,21 @@ type Dnf = Vec<Vec<Clause>>;
 /// weaker needles, still true of every match).
 const MAX_ALTERNATIVES: usize = 32;
 
+/// Most alternatives a part of a sequence keeps; a wider one is merged where it stands.
+const MAX_CHOICE: usize = 8;
+
 /// What a word that must start the text begins with in `Needles` (a NUL: patterns with a
 /// literal NUL get no needles, see `text_of`).
 pub const ANCHORED: char = '\0';
 
 /// Characters outside ASCII that case-insensitive matching folds to an ASCII letter.
 const FOLDS_TO_ASCII: [char; 2] = ['\u{212A}', '\u{017F}'];
+
+/// Whether `text` holds a character that case-insensitive matching folds to an ASCII letter
+/// (a text a search for ASCII words cannot rule out).
+pub fn folds_to_ascii(text: &str) -> bool {
+    text.contains(FOLDS_TO_ASCII)
+}
 
 /// How a pattern is compiled, so it is read the same way here.
 #[derive(Debug, Clone, Copy, Default)]
@@ -117,6 +127,18 @@ fn dnf(h: &Hir, at_start: bool) -> Dnf {
 /// combined ("and"). What follows the start of the text (`^` without multi-line mode) is at
 /// the start.
 fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
+    // A part alone between assertions (regex-syntax lifts a `\b` every branch starts with
+    // out of the alternation) is read as if it stood alone: its alternatives stay whole.
+    let mut parts = items
+        .iter()
+        .filter(|i| !matches!(i.kind(), HirKind::Look(_)));
+    if let (Some(only), None) = (parts.next(), parts.next()) {
+        let starts = matches!(
+            items.first().map(Hir::kind),
+            Some(HirKind::Look(Look::Start))
+        );
+        return dnf(only, at_start || starts);
+    }
     let mut out: Dnf = vec![Vec::new()];
     let mut word = String::new();
     let mut word_at_start = false;
@@ -140,7 +162,14 @@ fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
             let w = anchor(std::mem::take(&mut word), word_at_start);
             and(&mut out, &[vec![Clause::from([w])]]);
         }
-        and(&mut out, &dnf(item, at_start));
+        let part = dnf(item, at_start);
+        // A wide choice inside a sequence is merged where it stands, so that what comes
+        // before and after it stays clauses of their own instead of being merged with it.
+        if part.len() > MAX_CHOICE {
+            and(&mut out, &[merge(&part)]);
+        } else {
+            and(&mut out, &part);
+        }
         at_start = false;
     }
     if !word.is_empty() {
@@ -176,32 +205,55 @@ fn and(out: &mut Dnf, part: &[Vec<Clause>]) {
     };
 }
 
-/// One alternative true of all of `alts`: a clause of the words of each alternative's best
-/// clause (none when an alternative has no clause).
+/// One alternative true of all of `alts`: the clauses every alternative has (a word that
+/// starts every match, say `<!--`), then up to `MERGED_CLAUSES` clauses that each take one
+/// clause of every alternative, best first (a match satisfies its alternative's clause, so
+/// their union). None of the latter when an alternative has no other clause.
 fn merge(alts: &Dnf) -> Vec<Clause> {
-    let mut union = Clause::new();
+    let Some((first, others)) = alts.split_first() else {
+        return Vec::new();
+    };
+    let mut out: Vec<Clause> = first
+        .iter()
+        .filter(|c| others.iter().all(|a| a.contains(c)))
+        .cloned()
+        .collect();
+    let mut ranked: Vec<Vec<&Clause>> = Vec::with_capacity(alts.len());
     for a in alts {
-        match best(a) {
-            Some(c) => union.extend(c.iter().cloned()),
-            None => return Vec::new(),
+        let mut rest: Vec<&Clause> = a.iter().filter(|c| !out.contains(c)).collect();
+        if rest.is_empty() {
+            return out;
+        }
+        rest.sort_by_key(|c| std::cmp::Reverse(rank(c)));
+        ranked.push(rest);
+    }
+    for round in 0..MERGED_CLAUSES {
+        let mut union = Clause::new();
+        for rest in &ranked {
+            union.extend(rest[round.min(rest.len() - 1)].iter().cloned());
+        }
+        if !out.contains(&union) {
+            out.push(union);
         }
     }
-    vec![union]
+    out
 }
 
-/// The clause with the longest shortest word (then the fewest words).
-fn best(clauses: &[Clause]) -> Option<&Clause> {
-    clauses.iter().max_by_key(|c| {
-        let shortest = c.iter().map(String::len).min().unwrap_or(0);
-        (shortest, std::cmp::Reverse(c.len()))
-    })
+/// How many clauses a merge builds from the alternatives' own.
+const MERGED_CLAUSES: usize = 3;
+
+/// How good a clause is as a needle: the longer its shortest word, then the fewer words.
+fn rank(c: &Clause) -> (usize, std::cmp::Reverse<usize>) {
+    let shortest = c.iter().map(String::len).min().unwrap_or(0);
+    (shortest, std::cmp::Reverse(c.len()))
 }
 
-/// The text `h` matches when it is one fixed text up to ASCII case: a literal, or a class of
-/// one character in its cases (with the two non-ASCII folds). Lower case.
+/// The text `h` matches when it is one fixed text up to case: a literal, or a class of one
+/// character in its cases (an ASCII letter with the two non-ASCII folds, or a letter outside
+/// ASCII whose cases all lower to it). Lower case (`lower`).
 fn text_of(h: &Hir) -> Option<String> {
     let members: Vec<char> = match h.kind() {
-        HirKind::Literal(l) => return std::str::from_utf8(&l.0).ok().map(str::to_ascii_lowercase),
+        HirKind::Literal(l) => return std::str::from_utf8(&l.0).ok().map(lower),
         HirKind::Class(Class::Unicode(c)) => {
             let mut v = Vec::new();
             for r in c.iter() {
@@ -229,59 +281,184 @@ fn text_of(h: &Hir) -> Option<String> {
         .filter(|c| c.is_ascii())
         .map(char::to_ascii_lowercase)
         .collect();
-    let [only] = ascii.into_iter().collect::<Vec<_>>()[..] else {
-        return None;
-    };
-    let folds = members
-        .iter()
-        .filter(|c| !c.is_ascii())
-        .all(|c| (*c == '\u{212A}' && only == 'k') || (*c == '\u{017F}' && only == 's'));
-    folds.then(|| only.to_string())
+    match ascii.into_iter().collect::<Vec<_>>()[..] {
+        [only] => members
+            .iter()
+            .all(|c| fold(*c) == Some(only))
+            .then(|| only.to_string()),
+        // `И` and `и`: every member folds to one and the same character.
+        [] => {
+            let mut folded = members.iter().map(|c| fold(*c));
+            let first = folded.next().flatten()?;
+            folded.all(|l| l == Some(first)).then(|| first.to_string())
+        }
+        _ => None,
+    }
 }
 
-/// A text up to this long is searched word by word; a longer one in one Aho-Corasick pass
-/// (building the automaton costs more than searching a small text for each word).
-const SMALL_TEXT: usize = 16 * 1024;
+/// `c` in lower case when that is one character.
+fn lower_char(c: char) -> Option<char> {
+    let mut l = c.to_lowercase();
+    match (l.next(), l.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
+}
+
+/// The characters whose lower case is not the one their other cases share (`ς` and `σ`
+/// both match `Σ` case-insensitively), each with that one (a test checks the table).
+const ODD_FOLDS: [(char, char); 25] = [
+    ('\u{B5}', 'μ'),
+    ('ſ', 's'),
+    ('\u{345}', 'ι'),
+    ('ς', 'σ'),
+    ('ϐ', 'β'),
+    ('ϑ', 'θ'),
+    ('ϕ', 'φ'),
+    ('ϖ', 'π'),
+    ('ϰ', 'κ'),
+    ('ϱ', 'ρ'),
+    ('ϵ', 'ε'),
+    ('ᲀ', 'в'),
+    ('ᲁ', 'д'),
+    ('ᲂ', 'о'),
+    ('ᲃ', 'с'),
+    ('ᲄ', 'т'),
+    ('ᲅ', 'т'),
+    ('ᲆ', 'ъ'),
+    ('ᲇ', 'ѣ'),
+    ('ᲈ', 'ꙋ'),
+    ('ẛ', 'ṡ'),
+    ('\u{1FBE}', 'ι'),
+    ('\u{1FD3}', '\u{390}'),
+    ('\u{1FE3}', '\u{3B0}'),
+    ('\u{FB05}', '\u{FB06}'),
+];
+
+/// The one character every case of `c` folds to here: its lower case, or `ODD_FOLDS`.
+fn fold(c: char) -> Option<char> {
+    if c.is_ascii() {
+        return Some(c.to_ascii_lowercase());
+    }
+    match ODD_FOLDS.iter().find(|(odd, _)| *odd == c) {
+        Some((_, common)) => Some(*common),
+        None => lower_char(c),
+    }
+}
+
+/// `text` folded one character at a time (`fold`; no rule that looks at the neighbours,
+/// such as a final sigma), so that a text holding a word, in any case, holds it folded:
+/// needles and the texts searched for them are folded alike.
+fn lower(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match fold(c) {
+            Some(f) => out.push(f),
+            None => out.extend(c.to_lowercase()),
+        }
+    }
+    out
+}
+
+/// A search costing up to this much (words × text bytes) goes word by word; a dearer one
+/// is one Aho-Corasick pass (building the automaton, once per process, costs more than
+/// looking for a few words in a small text; the integrity rules' thousand words are
+/// cheaper to find with it in any text).
+const WORD_BY_WORD: usize = 64 * 1024;
 
 /// The words of several patterns' needles, found in one pass.
 #[derive(Debug)]
 pub struct Finder {
-    needles: Vec<Option<Needles>>,
-    /// Every word, sorted (a word's index is its pattern in `ac`).
+    /// Per pattern: alternatives → clauses → words (`None`: always run).
+    needles: Vec<Option<Vec<Vec<Vec<Word>>>>>,
+    /// Every word looked for anywhere, sorted (a word's index is its pattern in `ac`).
     words: Vec<String>,
     ac: OnceLock<Option<AhoCorasick>>,
 }
 
+/// A word of a clause: one of `Finder::words`, or one that must start the text.
+#[derive(Debug)]
+enum Word {
+    Anywhere(usize),
+    Starts(String),
+}
+
 impl Finder {
     /// A finder for patterns with these needles (`None`: always run).
-    pub fn new(needles: Vec<Option<Needles>>) -> Finder {
-        let mut words: Vec<String> = needles
+    pub fn new(needles: &[Option<Needles>]) -> Finder {
+        Finder::build(needles.iter().map(|n| {
+            n.as_ref().map(|alts| {
+                alts.iter()
+                    .map(|cs| {
+                        cs.iter()
+                            .map(|ws| ws.iter().map(String::as_str).collect())
+                            .collect()
+                    })
+                    .collect()
+            })
+        }))
+    }
+
+    /// A finder for needles written as a table in the source (`None`: always run).
+    pub fn of_table(needles: &[Option<&[&[&[&str]]]>]) -> Finder {
+        Finder::build(needles.iter().map(|n| {
+            n.map(|alts| {
+                alts.iter()
+                    .map(|cs| cs.iter().map(|ws| ws.to_vec()).collect())
+                    .collect()
+            })
+        }))
+    }
+
+    fn build<'a>(needles: impl Iterator<Item = Option<Vec<Vec<Vec<&'a str>>>>>) -> Finder {
+        let needles: Vec<_> = needles.collect();
+        let mut words: Vec<&str> = needles
             .iter()
             .flatten()
             .flatten()
             .flatten()
             .flatten()
             .filter(|w| !w.starts_with(ANCHORED))
-            .cloned()
+            .copied()
             .collect();
         words.sort_unstable();
         words.dedup();
+        let word = |w: &str| match w.strip_prefix(ANCHORED) {
+            Some(start) => Word::Starts(start.to_string()),
+            None => Word::Anywhere(words.binary_search(&w).unwrap_or_default()),
+        };
+        let needles = needles
+            .iter()
+            .map(|n| {
+                n.as_ref().map(|alts| {
+                    alts.iter()
+                        .map(|cs| {
+                            cs.iter()
+                                .map(|ws| ws.iter().map(|w| word(w)).collect())
+                                .collect()
+                        })
+                        .collect()
+                })
+            })
+            .collect();
         Finder {
             needles,
-            words,
+            words: words.into_iter().map(str::to_string).collect(),
             ac: OnceLock::new(),
         }
     }
 
-    /// Which words occur in `text` (by index in `words`); `None` when they cannot be looked
-    /// for.
-    fn present(&self, text: &str) -> Option<Vec<bool>> {
-        if text.len() <= SMALL_TEXT {
-            let lower = text.to_ascii_lowercase();
+    /// Which words occur in `lowered` (by index in `words`); `None` when they cannot be
+    /// looked for.
+    fn present(&self, lowered: &str) -> Option<Vec<bool>> {
+        if lowered.len().saturating_mul(self.words.len()) <= WORD_BY_WORD {
             return Some(
                 self.words
                     .iter()
-                    .map(|w| lower.contains(w.as_str()))
+                    .map(|w| lowered.contains(w.as_str()))
                     .collect(),
             );
         }
@@ -289,7 +466,6 @@ impl Finder {
             .ac
             .get_or_init(|| {
                 AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
                     .match_kind(MatchKind::Standard)
                     .kind(Some(AhoCorasickKind::NoncontiguousNFA))
                     .build(&self.words)
@@ -297,7 +473,7 @@ impl Finder {
             })
             .as_ref()?;
         let mut present = vec![false; self.words.len()];
-        for m in ac.find_overlapping_iter(text) {
+        for m in ac.find_overlapping_iter(lowered) {
             present[m.pattern().as_usize()] = true;
         }
         Some(present)
@@ -309,17 +485,13 @@ impl Finder {
         if self.needles.iter().all(Option::is_none) {
             return all();
         }
-        if text.contains(FOLDS_TO_ASCII) {
-            return all();
-        }
-        let Some(present) = self.present(text) else {
+        let lowered = lower(text);
+        let Some(present) = self.present(&lowered) else {
             return all();
         };
-        let has = |w: &String| match w.strip_prefix(ANCHORED) {
-            Some(start) => text
-                .get(..start.len())
-                .is_some_and(|t| t.eq_ignore_ascii_case(start)),
-            None => self.words.binary_search(w).is_ok_and(|i| present[i]),
+        let has = |w: &Word| match w {
+            Word::Starts(start) => lowered.starts_with(start.as_str()),
+            Word::Anywhere(i) => present[*i],
         };
         self.needles
             .iter()
@@ -384,9 +556,28 @@ mod tests {
         assert!(parses("a(b)").is_ok());
     }
 
+    /// Past MAX_ALTERNATIVES the merged alternative keeps the words every alternative needs:
+    /// `<!--` before forty different words stays a needle of its own.
+    #[test]
+    fn a_merge_keeps_what_every_alternative_needs() {
+        let words: Vec<String> = (0..40).map(|i| format!("w{i}x")).collect();
+        let p = format!(
+            r"<!--.*(?:{}).*(?:end|stop\s+now)",
+            words.join("|").replace('x', r"\s+x")
+        );
+        let n = needles(&p).expect("needles");
+        assert!(
+            n.iter().all(|alt| alt.contains(&vec!["<!--".to_string()])),
+            "{n:?}"
+        );
+        let f = Finder::new(&[Some(n)]);
+        assert_eq!(f.candidates("w3 x then end"), vec![false]);
+        assert_eq!(f.candidates("<!-- w3 x then end"), vec![true]);
+    }
+
     #[test]
     fn the_finder_runs_only_what_may_match() {
-        let f = Finder::new(vec![
+        let f = Finder::new(&[
             needles(r"(?i)from\s+now\s+on"),
             needles(r"secret-\d+"),
             None,
@@ -395,19 +586,81 @@ mod tests {
         assert_eq!(f.candidates("from there on, now"), vec![true, false, true]);
         assert_eq!(f.candidates("a Secret-7"), vec![false, true, true]);
         assert_eq!(f.candidates("nothing"), vec![false, false, true]);
-        // Past SMALL_TEXT the automaton looks; the same answers.
-        let long = format!("{} from x now y On", "z".repeat(SMALL_TEXT));
+        // Past WORD_BY_WORD the automaton looks; the same answers.
+        let long = format!("{} from x now y On", "z".repeat(WORD_BY_WORD));
         assert_eq!(f.candidates(&long), vec![true, false, true]);
         assert_eq!(
-            f.candidates(&"z".repeat(SMALL_TEXT + 1)),
+            f.candidates(&"z".repeat(WORD_BY_WORD + 1)),
             vec![false, false, true]
         );
-        // A character that folds to an ASCII letter: every pattern runs.
-        assert_eq!(f.candidates("ſecret"), vec![true, true, true]);
-        assert_eq!(Finder::new(vec![None]).candidates("x"), vec![true]);
-        let anchored = Finder::new(vec![derive(r"^(no|nope)\b", Flags::default())]);
+        // A character that folds to an ASCII letter is read as that letter.
+        assert_eq!(f.candidates("ſecret-7"), vec![false, true, true]);
+        assert_eq!(f.candidates("FROM NOW O\u{212A}"), vec![false, false, true]);
+        assert_eq!(f.candidates("from now on\u{212A}"), vec![true, false, true]);
+        assert_eq!(Finder::new(&[None]).candidates("x"), vec![true]);
+        let anchored = Finder::new(&[derive(r"^(no|nope)\b", Flags::default())]);
         assert_eq!(anchored.candidates("No, not that"), vec![true]);
         assert_eq!(anchored.candidates("I said no"), vec![false]);
+    }
+
+    /// regex-syntax lifts a `\b` that every branch starts with out of the alternation; the
+    /// branches stay alternatives of their own (merged, a common word of one branch let
+    /// every text with it through).
+    #[test]
+    fn a_choice_between_assertions_is_not_merged() {
+        let branches: Vec<String> = (0..12).map(|i| format!(r"\bw{i}x\s+z{i}y\b")).collect();
+        let n = needles(&branches.join("|")).expect("needles");
+        assert_eq!(n.len(), 12, "{n:?}");
+        let f = Finder::new(&[Some(n)]);
+        assert_eq!(f.candidates("w3x and z4y"), vec![false]);
+        assert_eq!(f.candidates("w3x z3y"), vec![true]);
+    }
+
+    /// A letter outside ASCII in its cases is a needle; texts are lowered one character at a
+    /// time, as the needles are.
+    #[test]
+    fn letters_outside_ascii_are_needles_in_any_case() {
+        let n = needles(r"(?i)\bигнорируй\s+правила").expect("needles");
+        assert_eq!(
+            n,
+            vec![vec![vec!["игнорируй".to_string()], vec!["правила".into()]]]
+        );
+        let f = Finder::new(&[Some(n), needles("Жук")]);
+        assert_eq!(f.candidates("ИГНОРИРУЙ все Правила"), vec![true, false]);
+        assert_eq!(f.candidates("игнорируй это"), vec![false, false]);
+        assert_eq!(f.candidates("большой Жук"), vec![false, true]);
+        let long = format!("{} ИгнорируЙ ПРАВИЛА", "z".repeat(WORD_BY_WORD));
+        assert_eq!(f.candidates(&long), vec![true, false]);
+        // `ς`, `σ` and `Σ` are one letter case-insensitively: any of them finds it.
+        let sigma = Finder::new(&[needles("(?i)ος")]);
+        assert_eq!(sigma.candidates("ΟΣ"), vec![true]);
+        assert_eq!(sigma.candidates("οσ"), vec![true]);
+        assert_eq!(sigma.candidates("ο"), vec![false]);
+        let anchored = Finder::new(&[derive(
+            "^(?:стоп)",
+            Flags {
+                case_insensitive: true,
+                ascii: false,
+            },
+        )]);
+        assert_eq!(anchored.candidates("СТОП сейчас"), vec![true]);
+    }
+
+    /// Every character's cases fold to one character (`fold`): checked against regex-syntax's
+    /// own case folding, so a Unicode version that adds an odd one fails here.
+    #[test]
+    fn every_case_of_a_letter_folds_to_one_character() {
+        use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+        for c in (0x80..=0x0010_FFFF).filter_map(char::from_u32) {
+            let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+            class.case_fold_simple();
+            let folded: BTreeSet<Option<char>> = class
+                .iter()
+                .flat_map(|r| r.start()..=r.end())
+                .map(fold)
+                .collect();
+            assert_eq!(folded.len(), 1, "{c:?} {class:?}");
+        }
     }
 
     /// Only U+212A and U+017F fold to an ASCII letter case-insensitively.

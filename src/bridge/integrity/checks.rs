@@ -5,6 +5,7 @@
 
 use super::{line_of, Status};
 use crate::bridge::normalize::Forms;
+use crate::core::needles;
 use crate::core::redact;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -70,30 +71,16 @@ fn re(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static 
 fn download_then_run(stream: &str) -> Vec<usize> {
     static GET: OnceLock<Option<Regex>> = OnceLock::new();
     static PROSE: OnceLock<Option<Regex>> = OnceLock::new();
-    static CHECKED: OnceLock<Option<Regex>> = OnceLock::new();
-    static RUN_IT: OnceLock<Option<Regex>> = OnceLock::new();
-    let (Some(get), Some(prose), Some(checked), Some(run_it)) = (
-        re(
-            &GET,
-            r#"(?i)\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\n]{0,200}?(?:\s-[A-Za-z]*o\s*|\s-[A-Za-z]*O\s+|\s--output(?:-document)?[= ]\s*|\s-OutFile\s+|\s>\s*)["']?([~\w./$-]+)|\bwget\s+(?:-\S+\s+)*https?://\S*/([\w.-]+)"#,
-        ),
-        re(
-            &PROSE,
-            r"(?i)\b(?:download|fetch|grab|pull)\w*\s+[^.\n]{0,80}?(?:https?|ftp)://\S+",
-        ),
-        re(
-            &CHECKED,
-            r"(?i)\b(?:sha\d*sum|shasum|checksums?|gpg\s+--verify|cosign|minisign|signatures?|verify|verified|verifying|inspect|review)\b",
-        ),
-        re(
-            &RUN_IT,
-            r"(?i)\b(?:and|then|,)\s+(?:\w+\s+){0,2}?(?:run|execute|source|launch|start|exec)\s+(?:it|that|them|the\s+(?:file|script|binary|installer|program))\b",
-        ),
-    ) else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for c in get.captures_iter(stream) {
+    let get = may_contain(stream, &["curl", "wget", "iwr", "invoke-webrequest", "aria2c"])
+        .then(|| {
+            re(
+                &GET,
+                r#"(?i)\b(?:curl|wget|iwr|invoke-webrequest|aria2c)\b[^\n]{0,200}?(?:\s-[A-Za-z]*o\s*|\s-[A-Za-z]*O\s+|\s--output(?:-document)?[= ]\s*|\s-OutFile\s+|\s>\s*)["']?([~\w./$-]+)|\bwget\s+(?:-\S+\s+)*https?://\S*/([\w.-]+)"#,
+            )
+        })
+        .flatten();
+    for c in get.iter().flat_map(|get| get.captures_iter(stream)) {
         let Some(whole) = c.get(0) else { continue };
         let Some(target) = c.get(1).or_else(|| c.get(2)) else {
             continue;
@@ -112,19 +99,60 @@ fn download_then_run(stream: &str) -> Vec<usize> {
         let Some(run) = runs_file(window, base) else {
             continue;
         };
-        if !checked.is_match(&window[..run]) {
+        if !checked(&window[..run]) {
             out.push(whole.start());
         }
     }
-    for m in prose.find_iter(stream) {
+    let prose = (stream.contains("://")
+        && may_contain(stream, &["download", "fetch", "grab", "pull"]))
+    .then(|| {
+        re(
+            &PROSE,
+            r"(?i)\b(?:download|fetch|grab|pull)\w*\s+[^.\n]{0,80}?(?:https?|ftp)://\S+",
+        )
+    })
+    .flatten();
+    for m in prose.iter().flat_map(|prose| prose.find_iter(stream)) {
         let window = &stream[m.end()..ceil(stream, m.end() + 150)];
-        if let Some(r) = run_it.find(window) {
-            if !checked.is_match(&window[..r.start()]) {
+        if let Some(r) = run_it(window) {
+            if !checked(&window[..r]) {
                 out.push(m.start());
             }
         }
     }
     out
+}
+
+/// Whether `text` says a checksum or signature was checked (or the file reviewed).
+fn checked(text: &str) -> bool {
+    static CHECKED: OnceLock<Option<Regex>> = OnceLock::new();
+    re(
+        &CHECKED,
+        r"(?i)\b(?:sha\d*sum|shasum|checksums?|gpg\s+--verify|cosign|minisign|signatures?|verify|verified|verifying|inspect|review)\b",
+    )
+    .is_some_and(|c| c.is_match(text))
+}
+
+/// Where `window` says to run what was downloaded ("… and run it").
+fn run_it(window: &str) -> Option<usize> {
+    static RUN_IT: OnceLock<Option<Regex>> = OnceLock::new();
+    re(
+        &RUN_IT,
+        r"(?i)\b(?:and|then|,)\s+(?:\w+\s+){0,2}?(?:run|execute|source|launch|start|exec)\s+(?:it|that|them|the\s+(?:file|script|binary|installer|program))\b",
+    )?
+    .find(window)
+    .map(|m| m.start())
+}
+
+/// Whether `text` may hold one of `words` as a case-insensitive regex sees them: a check
+/// whose pattern needs one of them compiles only then (a few milliseconds a process saved
+/// on most texts). A character that folds to an ASCII letter lets every check run.
+fn may_contain(text: &str, words: &[&str]) -> bool {
+    needles::folds_to_ascii(text)
+        || aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(words)
+            .map_or(true, |ac| ac.is_match(text))
 }
 
 /// Where in `window` the file `base` is executed, if it is.
@@ -449,20 +477,35 @@ const POPULAR: &[&str] = &[
 
 fn lookalike_packages(text: &str) -> Vec<usize> {
     static INSTALL: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(install) = re(
-        &INSTALL,
-        r#"(?i)\b(?:npm\s+(?:i|install|add)|yarn\s+add|pnpm\s+(?:add|i|install)|bun\s+add|pip3?\s+install|python3?\s+-m\s+pip\s+install|poetry\s+add|uv\s+(?:add|pip\s+install)|cargo\s+(?:add|install)|gem\s+install|composer\s+require)((?:\s+[@\w./=<>~^:-]+)+)|\brequire\(\s*['"]([@\w./-]+)['"]\s*\)|\bfrom\s+['"]([@\w./-]+)['"]|^\s*(?:import|from)\s+([A-Za-z_][\w.]*)"#,
-    ) else {
-        return Vec::new();
-    };
+    static IMPORT: OnceLock<Option<Regex>> = OnceLock::new();
+    let install = may_contain(
+        text,
+        &[
+            "npm", "yarn", "pnpm", "bun", "pip", "poetry", "uv", "cargo", "gem", "composer",
+        ],
+    )
+    .then(|| {
+        re(
+            &INSTALL,
+            r"(?i)\b(?:npm\s+(?:i|install|add)|yarn\s+add|pnpm\s+(?:add|i|install)|bun\s+add|pip3?\s+install|python3?\s+-m\s+pip\s+install|poetry\s+add|uv\s+(?:add|pip\s+install)|cargo\s+(?:add|install)|gem\s+install|composer\s+require)((?:\s+[@\w./=<>~^:-]+)+)",
+        )
+    })
+    .flatten();
+    let import = may_contain(text, &["require", "from", "import"])
+        .then(|| {
+            re(
+                &IMPORT,
+                r#"(?i)\brequire\(\s*['"]([@\w./-]+)['"]\s*\)|\bfrom\s+['"]([@\w./-]+)['"]|^\s*(?:import|from)\s+([A-Za-z_][\w.]*)"#,
+            )
+        })
+        .flatten();
     let mut out = Vec::new();
-    for c in install.captures_iter(text) {
-        let Some(m) = c
-            .get(1)
-            .or_else(|| c.get(2))
-            .or_else(|| c.get(3))
-            .or_else(|| c.get(4))
-        else {
+    for c in install
+        .iter()
+        .chain(import.iter())
+        .flat_map(|r| r.captures_iter(text))
+    {
+        let Some(m) = c.iter().skip(1).flatten().next() else {
             continue;
         };
         let mut at = m.start();

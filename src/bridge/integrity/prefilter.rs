@@ -5,7 +5,8 @@
 //! rules alone costs a millisecond; a test derives them from the patterns and fails, with the
 //! table to paste, when a rule changes without them.
 
-use crate::core::needles::{Finder, Needles as Derived};
+use super::rules::{BASE64_RUN, BASE64_RUN_LEN, RULES};
+use crate::core::needles::Finder;
 use std::sync::OnceLock;
 
 /// Per rule (in `rules::RULES` order): alternatives → clauses → words; `None`: always run.
@@ -42,15 +43,25 @@ pub(super) const NEEDLES: &[Needles] = &[
     ]),
     // instruction-override
     Some(&[
-        &[&["abandon", "above", "aside", "before", "discard", "disregard", "earlier", "forget", "ignore", "previously", "throw", "until"]],
+        &[&["abandon"], &["above", "asked", "been", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told"], &["above", "asked", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told", "you"], &["above", "been", "before", "earlier", "far", "have", "previously", "until", "were"], &["all", "anything", "everything", "whatever"]],
+        &[&["above", "asked", "been", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told"], &["above", "asked", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told", "you"], &["above", "been", "before", "earlier", "far", "have", "previously", "until", "were"], &["all", "anything", "everything", "whatever"], &["aside"], &["set"]],
+        &[&["above", "asked", "been", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told"], &["above", "asked", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told", "you"], &["above", "been", "before", "earlier", "far", "have", "previously", "until", "were"], &["all", "anything", "everything", "whatever"], &["discard"]],
+        &[&["above", "asked", "been", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told"], &["above", "asked", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told", "you"], &["above", "been", "before", "earlier", "far", "have", "previously", "until", "were"], &["all", "anything", "everything", "whatever"], &["disregard"]],
+        &[&["above", "asked", "been", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told"], &["above", "asked", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told", "you"], &["above", "been", "before", "earlier", "far", "have", "previously", "until", "were"], &["all", "anything", "everything", "whatever"], &["forget"]],
+        &[&["above", "asked", "been", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told"], &["above", "asked", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told", "you"], &["above", "been", "before", "earlier", "far", "have", "previously", "until", "were"], &["all", "anything", "everything", "whatever"], &["ignore"]],
+        &[&["above", "asked", "been", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told"], &["above", "asked", "before", "earlier", "given", "instructed", "now", "previously", "so", "taught", "told", "you"], &["above", "been", "before", "earlier", "far", "have", "previously", "until", "were"], &["all", "anything", "everything", "whatever"], &["out"], &["throw"]],
         &[&["above", "earlier", "existing", "former", "old", "original", "preceding", "previous", "prior", "safety", "system"], &["bypass", "disregard", "forget", "ignore", "override", "skip"], &["constraints", "context", "convention", "decision", "guidelines", "memory", "message", "notes", "policies", "rules"]],
     ]),
     // instruction-override
     Some(&[
-        &[&["abandon", "directives", "discard", "guidance", "guidelines", "instruction", "nullify", "prompt", "revoke", "rules"]],
+        &[&["abandon", "aside", "directives", "discard", "guidance", "guidelines", "instruction", "nullify", "prompt", "revoke", "rules", "system", "throw"], &["abandon", "aside", "discard", "nullify", "out", "prompt", "revoke", "rules", "set", "throw", "void"], &["abandon", "aside", "discard", "nullify", "prompt", "revoke", "rules", "system", "throw", "void"]],
         &[&["above"], &["apply"], &["constraints", "guidelines", "instructions", "policies", "restrictions", "rules"], &["do"], &["not"]],
         &[&["above"], &["apply"], &["constraints", "guidelines", "instructions", "policies", "restrictions", "rules"], &["don't"]],
         &[&["above"], &["apply"], &["constraints", "guidelines", "instructions", "policies", "restrictions", "rules"], &["longer"], &["no"]],
+        &[&["above", "earlier", "former", "initial", "old", "original", "preceding", "previous", "prior", "system"], &["applicable", "binding", "cancel", "invalid", "lifted", "longer", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "void"], &["apply", "ed", "effect", "force", "invalid", "lifted", "longer", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "valid", "void"], &["are"], &["constraints", "conventions", "directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["ed", "invalid", "lifted", "no", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "void"]],
+        &[&["above", "earlier", "former", "initial", "old", "original", "preceding", "previous", "prior", "system"], &["applicable", "binding", "cancel", "invalid", "lifted", "longer", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "void"], &["apply", "ed", "effect", "force", "invalid", "lifted", "longer", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "valid", "void"], &["been"], &["constraints", "conventions", "directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["ed", "invalid", "lifted", "no", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "void"], &["have"]],
+        &[&["above", "earlier", "former", "initial", "old", "original", "preceding", "previous", "prior", "system"], &["applicable", "binding", "cancel", "invalid", "lifted", "longer", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "void"], &["apply", "ed", "effect", "force", "invalid", "lifted", "longer", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "valid", "void"], &["constraints", "conventions", "directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["ed", "invalid", "lifted", "no", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "void"], &["is"]],
+        &[&["above", "earlier", "former", "initial", "old", "original", "preceding", "previous", "prior", "system"], &["applicable", "binding", "cancel", "invalid", "lifted", "longer", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "void"], &["apply", "ed", "effect", "force", "invalid", "lifted", "longer", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "valid", "void"], &["constraints", "conventions", "directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["ed", "invalid", "lifted", "no", "null", "obsolete", "overridden", "replaced", "revoked", "superseded", "suspended", "void"], &["were"]],
         &[&["above", "earlier", "former", "original", "previous", "prior", "system"], &["as"], &["cancel"], &["directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["ed"], &["treat"]],
         &[&["above", "earlier", "former", "original", "previous", "prior", "system"], &["as"], &["directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["invalid"], &["treat"]],
         &[&["above", "earlier", "former", "original", "previous", "prior", "system"], &["as"], &["directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["null"], &["treat"]],
@@ -59,7 +70,6 @@ pub(super) const NEEDLES: &[Needles] = &[
         &[&["above", "earlier", "former", "original", "previous", "prior", "system"], &["as"], &["directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["suggestion"], &["treat"]],
         &[&["above", "earlier", "former", "original", "previous", "prior", "system"], &["as"], &["directives", "guidance", "guidelines", "instruction", "prompt", "rules"], &["treat"], &["void"]],
         &[&["actual", "hidden", "new", "only", "real", "secret", "true", "updated"], &["are", "is", "now"], &["directive", "goal", "instruction", "mission", "objective", "orders", "purpose", "task"], &["your"]],
-        &[&["applicable", "binding", "cancel", "constraints", "conventions", "directives", "guidance", "guidelines", "instruction", "invalid", "lifted", "longer", "obsolete", "overridden", "prompt", "replaced", "revoked", "rules", "superseded", "suspended"]],
         &[&["apply"], &["constraints", "guidelines", "instructions", "policies", "restrictions", "rules"], &["do"], &["far"], &["not"], &["so"]],
         &[&["apply"], &["constraints", "guidelines", "instructions", "policies", "restrictions", "rules"], &["do"], &["given"], &["not"], &["were"], &["you"]],
         &[&["apply"], &["constraints", "guidelines", "instructions", "policies", "restrictions", "rules"], &["do"], &["not"], &["now"], &["until"]],
@@ -73,7 +83,7 @@ pub(super) const NEEDLES: &[Needles] = &[
     // instruction-override
     Some(&[
         &[&[":"], &["consignes", "instructions"], &["nouvelles"]],
-        &[&["alables", "ci-dessus", "consignes", "conventions", "d'avant", "dentes", "directives", "indications", "instructions", "rieures"]],
+        &[&["alables", "ci-dessus", "consignes", "conventions", "d'avant", "dentes", "directives", "indications", "instructions", "rieures"], &["alables", "ci-dessus", "d'avant", "dentes", "gles", "rieures"], &["ant", "ci-dessus", "d'avant", "pr", "r", "z"], &["ignore"]],
         &[&["avertir"], &["l"], &["sans"], &["utilisateur"]],
         &[&["consignes"], &["oublie"]],
         &[&["d"], &["devez", "dois", "es", "ignore", "ignorez", "ne", "tes"], &["sormais"], &["tu", "vous"]],
@@ -134,6 +144,12 @@ pub(super) const NEEDLES: &[Needles] = &[
         &[&["a"], &["esque"], &["instrucciones"]],
         &[&["a"], &["esque"], &["reglas"]],
         &[&["a"], &["esque"], &["regras"]],
+        &[&["a", "ar", "e", "en"], &["acima"], &["conven", "convenciones", "directrices", "diretrizes", "indicaciones", "instru", "instrucciones", "reglas", "regras"], &["convenciones", "directrices", "diretrizes", "es", "indicaciones", "instrucciones", "reglas", "regras"], &["ignor"]],
+        &[&["a", "ar", "e", "en"], &["anteriores"], &["conven", "convenciones", "directrices", "diretrizes", "indicaciones", "instru", "instrucciones", "reglas", "regras"], &["convenciones", "directrices", "diretrizes", "es", "indicaciones", "instrucciones", "reglas", "regras"], &["ignor"]],
+        &[&["a", "ar", "e", "en"], &["arriba"], &["conven", "convenciones", "directrices", "diretrizes", "indicaciones", "instru", "instrucciones", "reglas", "regras"], &["convenciones", "directrices", "diretrizes", "es", "indicaciones", "instrucciones", "reglas", "regras"], &["de"], &["ignor"]],
+        &[&["a", "ar", "e", "en"], &["conven", "convenciones", "directrices", "diretrizes", "indicaciones", "instru", "instrucciones", "reglas", "regras"], &["convenciones", "directrices", "diretrizes", "es", "indicaciones", "instrucciones", "reglas", "regras"], &["ignor"], &["pr"], &["vias"]],
+        &[&["a", "ar", "e", "en"], &["conven", "convenciones", "directrices", "diretrizes", "indicaciones", "instru", "instrucciones", "reglas", "regras"], &["convenciones", "directrices", "diretrizes", "es", "indicaciones", "instrucciones", "reglas", "regras"], &["ignor"], &["precedentes"]],
+        &[&["a", "ar", "e", "en"], &["conven", "convenciones", "directrices", "diretrizes", "indicaciones", "instru", "instrucciones", "reglas", "regras"], &["convenciones", "directrices", "diretrizes", "es", "indicaciones", "instrucciones", "reglas", "regras"], &["ignor"], &["previas"]],
         &[&["agora"], &["voc"]],
         &[&["ahora"], &["eres"]],
         &[&["al"], &["avisar"], &["sin"], &["usuario"]],
@@ -141,7 +157,6 @@ pub(super) const NEEDLES: &[Needles] = &[
         &[&["al"], &["dec"], &["rselo"], &["sin"], &["usuario"]],
         &[&["al"], &["decirle"], &["sin"], &["usuario"]],
         &[&["al"], &["informar"], &["sin"], &["usuario"]],
-        &[&["anteriores", "arriba", "conven", "convenciones", "directrices", "diretrizes", "indicaciones", "instru", "instrucciones", "precedentes", "previas", "reglas", "regras"]],
         &[&["ao"], &["avisar", "contar", "dizer", "informar"], &["rio"], &["sem"], &["usu"]],
         &[&["ao"], &["conte", "diga", "informe", "mencione"], &["n"], &["o"], &["rio"], &["usu"]],
         &[&["avisar", "contar", "dizer", "informar"], &["o"], &["para"], &["rio"], &["sem"], &["usu"]],
@@ -182,16 +197,83 @@ pub(super) const NEEDLES: &[Needles] = &[
         &[&["규칙", "명령", "지시", "지침"], &["무시"], &["이전"]],
     ]),
     // instruction-override
-    None,
+    Some(&[
+        &[&[":"], &["инструкции"], &["новые"]],
+        &[&["внимания"], &["договор"], &["на"], &["не"], &["нности"], &["обращай"]],
+        &[&["внимания"], &["инструкции"], &["на"], &["не"], &["обращай"]],
+        &[&["внимания"], &["команды"], &["на"], &["не"], &["обращай"]],
+        &[&["внимания"], &["на"], &["не"], &["обращай"], &["правила"]],
+        &[&["внимания"], &["на"], &["не"], &["обращай"], &["указания"]],
+        &[&["внимания"], &["на"], &["не"], &["обращай"], &["установки"]],
+        &[&["выполни", "загрузи", "закоммить", "запусти", "отправь", "удали"], &["незаметно", "тайно", "тихо"]],
+        &[&["говори", "рассказывай", "сообщай"], &["не"], &["пользователю"]],
+        &[&["договор"], &["забудь"], &["нности"]],
+        &[&["договор"], &["игнорируй"], &["нности"]],
+        &[&["договор"], &["нности"], &["отбрось"]],
+        &[&["договор"], &["нности"], &["проигнорируй"]],
+        &[&["забудь"], &["инструкции"]],
+        &[&["забудь"], &["команды"]],
+        &[&["забудь"], &["правила"]],
+        &[&["забудь"], &["указания"]],
+        &[&["забудь"], &["установки"]],
+        &[&["игнорируй"], &["инструкции"]],
+        &[&["игнорируй"], &["команды"]],
+        &[&["игнорируй"], &["правила"]],
+        &[&["игнорируй"], &["указания"]],
+        &[&["игнорируй"], &["установки"]],
+        &[&["инструкции"], &["отбрось"]],
+        &[&["инструкции"], &["проигнорируй"]],
+        &[&["команды"], &["отбрось"]],
+        &[&["команды"], &["проигнорируй"]],
+        &[&["момента"], &["с"], &["ты"], &["этого"]],
+        &[&["отбрось"], &["правила"]],
+        &[&["отбрось"], &["указания"]],
+        &[&["отбрось"], &["установки"]],
+        &[&["правила"], &["проигнорируй"]],
+        &[&["проигнорируй"], &["указания"]],
+        &[&["проигнорируй"], &["установки"]],
+        &[&["теперь"], &["ты"]],
+    ]),
     // concealment
     Some(&[
         &[&["add", "append", "approve", "change", "commit", "copy", "create", "curl", "delete", "disable", "download", "email", "execute", "exfiltrate", "fetch", "forward", "grant", "include", "insert", "install", "merge", "modify", "post", "push", "remove", "replace", "rewrite", "run", "send", "upload", "wipe"], &["covertly", "discreetly", "quietly", "secretly", "silently", "stealthily"]],
-        &[&["alert", "anyone", "anything", "disclos", "inform", "mention", "notify", "reveal", "without"]],
+        &[&["alert", "anyone", "anything", "disclos", "don't", "inform", "mention", "never", "notify", "reveal", "without"], &["alert", "anyone", "disclos", "don't", "inform", "mention", "never", "not", "notify", "reveal", "tell", "without"], &["alert", "anything", "do", "don't", "e", "inform", "ing", "it", "mention", "never", "not", "notify", "reveal", "say", "tell", "that", "these", "this", "those", "what"], &["developer", "human", "operator", "reviewer", "user"]],
         &[&["developer", "human", "operator", "reviewer", "user"], &["from"], &["hide", "keep"], &["it", "that", "these", "this"]],
     ]),
     // concealment
     Some(&[
-        &[&["advance", "allowed", "approval", "approved", "authori", "boundaries", "bypass", "check", "circumvent", "clearance", "cleared", "confirm", "consent", "consented", "delete", "developer", "disable", "everything", "exfiltrate", "filters", "force", "guardrails", "ignore", "inform", "limits", "maintainer", "need", "notify", "okayed", "override", "permission", "permitted", "reason", "restrictions", "rules", "security", "signed", "skip", "tell", "wait"]],
+        &[&["'re", "are"], &["allowed"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "force", "ignore", "override", "skip"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "ignore", "override", "push", "skip"], &["to"], &["you"]],
+        &[&["'re", "are"], &["authori"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "force", "ignore", "override", "skip"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "ignore", "override", "push", "skip"], &["ed"], &["to"], &["you"]],
+        &[&["'re", "are"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "force", "ignore", "override", "skip"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "ignore", "override", "push", "skip"], &["cleared"], &["to"], &["you"]],
+        &[&["'re", "are"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "force", "ignore", "override", "skip"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "ignore", "override", "push", "skip"], &["free"], &["to"], &["you"]],
+        &[&["'re", "are"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "force", "ignore", "override", "skip"], &["bypass", "circumvent", "delete", "disable", "exfiltrate", "ignore", "override", "push", "skip"], &["permitted"], &["to"], &["you"]],
+        &[&["'ve"], &["approval"], &["been"], &["given"], &["to"], &["you"]],
+        &[&["'ve"], &["ation"], &["authori"], &["been"], &["given"], &["to"], &["you"]],
+        &[&["'ve"], &["been"], &["clearance"], &["given"], &["to"], &["you"]],
+        &[&["'ve"], &["been"], &["consent"], &["given"], &["to"], &["you"]],
+        &[&["'ve"], &["been"], &["given"], &["permission"], &["to"], &["you"]],
+        &[&["actions", "changes", "commands", "requests", "these", "this"], &["admin", "approved", "authori", "consented", "lead", "okayed", "owner", "security", "signed", "team", "user"], &["admin", "approved", "ed", "lead", "off", "okayed", "owner", "pre", "team", "to", "user"], &["all"], &["approved", "authori", "consented", "developer", "maintainer", "okayed", "security", "signed"], &["the"]],
+        &[&["admin", "approved", "authori", "consented", "lead", "okayed", "owner", "security", "signed", "team", "user"], &["admin", "approved", "ed", "lead", "off", "okayed", "owner", "pre", "team", "to", "user"], &["advance"], &["approved", "authori", "consented", "developer", "maintainer", "okayed", "security", "signed"], &["in"], &["the"]],
+        &[&["admin", "approved", "authori", "consented", "lead", "okayed", "owner", "security", "signed", "team", "user"], &["admin", "approved", "ed", "lead", "off", "okayed", "owner", "pre", "team", "to", "user"], &["any"], &["approved", "authori", "consented", "developer", "maintainer", "okayed", "security", "signed"], &["the"]],
+        &[&["admin", "approved", "authori", "consented", "lead", "okayed", "owner", "security", "signed", "team", "user"], &["admin", "approved", "ed", "lead", "off", "okayed", "owner", "pre", "team", "to", "user"], &["approved", "authori", "consented", "developer", "maintainer", "okayed", "security", "signed"], &["everything"], &["the"]],
+        &[&["anyone", "human", "maintainer", "reviewer", "user"], &["ask"], &["need", "reason"], &["no"], &["to"]],
+        &[&["anyone", "human", "maintainer", "reviewer", "user"], &["check"], &["need", "reason"], &["no"], &["to"], &["with"]],
+        &[&["anyone", "human", "maintainer", "reviewer", "user"], &["confirm"], &["need", "reason"], &["no"], &["to"], &["with"]],
+        &[&["anyone", "human", "maintainer", "reviewer", "user"], &["for"], &["need", "reason"], &["no"], &["to"], &["wait"]],
+        &[&["anyone", "human", "maintainer", "reviewer", "user"], &["inform"], &["need", "reason"], &["no"], &["to"]],
+        &[&["anyone", "human", "maintainer", "reviewer", "user"], &["need", "reason"], &["no"], &["notify"], &["to"]],
+        &[&["anyone", "human", "maintainer", "reviewer", "user"], &["need", "reason"], &["no"], &["tell"], &["to"]],
+        &[&["approval"], &["are"], &["given"], &["to"], &["you"]],
+        &[&["approval"], &["have"], &["to"], &["you"]],
+        &[&["are"], &["ation"], &["authori"], &["given"], &["to"], &["you"]],
+        &[&["are"], &["clearance"], &["given"], &["to"], &["you"]],
+        &[&["are"], &["consent"], &["given"], &["to"], &["you"]],
+        &[&["are"], &["given"], &["permission"], &["to"], &["you"]],
+        &[&["ation"], &["authori"], &["have"], &["to"], &["you"]],
+        &[&["boundaries", "filters", "guardrails", "limits", "restrictions", "rules"], &["have"], &["no"], &["you"]],
+        &[&["clearance"], &["have"], &["to"], &["you"]],
+        &[&["consent"], &["have"], &["to"], &["you"]],
+        &[&["have"], &["permission"], &["to"], &["you"]],
     ]),
     // role-impersonation
     Some(&[
@@ -218,18 +300,8 @@ pub(super) const NEEDLES: &[Needles] = &[
     // role-impersonation
     Some(&[
         &[&["'re", "are"], &["pretend"], &["you"]],
-        &[&["<"], &[">"], &["admin"]],
-        &[&["<"], &[">"], &["antml:"]],
-        &[&["<"], &[">"], &["assistant"]],
-        &[&["<"], &[">"], &["developer"]],
+        &[&["<"], &[">"], &["admin", "antml:", "assistant", "developer", "function_calls", "human", "important", "message", "operator", "tool_call", "user_instructions"], &["admin", "antml:", "assistant", "developer", "function_calls", "human", "important", "operator", "system", "tool_call", "user_instructions"]],
         &[&["<"], &[">"], &["end_of_turn", "start_of_turn"]],
-        &[&["<"], &[">"], &["function_calls"]],
-        &[&["<"], &[">"], &["human"]],
-        &[&["<"], &[">"], &["important"]],
-        &[&["<"], &[">"], &["message"], &["system"]],
-        &[&["<"], &[">"], &["operator"]],
-        &[&["<"], &[">"], &["tool_call"]],
-        &[&["<"], &[">"], &["user_instructions"]],
         &[&["<<"], &[">>"], &["sys"]],
         &[&["<|"], &["assistant", "begin_of_text", "channel", "constrain", "end", "end_header_id", "end_of_text", "eom_id", "eot_id", "fim_middle", "fim_prefix", "fim_suffix", "im_sep", "ipython", "message", "pad", "return", "start", "start_header_id", "tool", "user"], &["|>"]],
         &[&["["], &["]"], &["assistant", "available_tools", "sys", "system_prompt", "tool_calls", "user"]],
@@ -244,88 +316,28 @@ pub(super) const NEEDLES: &[Needles] = &[
     ]),
     // addressed-to-assistant
     Some(&[
-        &[&["'re", "are"], &["a"], &["coding"], &["gent", "ssistant"], &["if", "when", "whenever"], &["you"]],
-        &[&["'re", "are"], &["agent"], &["if", "when", "whenever"], &["you"]],
-        &[&["'re", "are"], &["agent", "system", "tool"], &["automated"], &["if", "when", "whenever"], &["you"]],
-        &[&["'re", "are"], &["ai"], &["if", "when", "whenever"], &["you"]],
-        &[&["'re", "are"], &["assistant"], &["if", "when", "whenever"], &["you"]],
-        &[&["'re", "are"], &["bot"], &["if", "when", "whenever"], &["you"]],
-        &[&["'re", "are"], &["chatbot"], &["if", "when", "whenever"], &["you"]],
-        &[&["'re", "are"], &["claude"], &["if", "when", "whenever"], &["you"]],
-        &[&["'re", "are"], &["if", "when", "whenever"], &["language"], &["model"], &["you"]],
-        &[&["'re", "are"], &["if", "when", "whenever"], &["llm"], &["you"]],
-        &[&["a"], &["coding"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"], &["gent", "ssistant"]],
+        &[&["'re", "are"], &["a", "agent", "ai", "assistant", "bot", "chatbot", "claude", "llm", "model", "system", "tool"], &["agent", "ai", "assistant", "automated", "bot", "chatbot", "claude", "coding", "language", "llm"], &["agent", "ai", "assistant", "bot", "chatbot", "claude", "gent", "llm", "model", "ssistant", "system", "tool"], &["if", "when", "whenever"], &["you"]],
+        &[&["a", "agent", "ai", "assistant", "bot", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm", "model"], &["agent", "ai", "assistant", "bot", "chatgpt", "claude", "coding", "copilot", "gemini", "gpt", "language", "llm", "model"], &["agent", "ai", "assistant", "bot", "chatgpt", "claude", "copilot", "gemini", "gent", "gpt", "llm", "model", "ssistant"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"]],
         &[&["add", "commit", "curl", "delete", "execute", "follow", "ignore", "open", "print", "push", "reveal", "run", "send"], &["encounter", "load", "process", "read", "see"], &["this"], &["when"], &["you"]],
-        &[&["agent"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"]],
         &[&["agent", "ai", "assistant", "bot", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["attention", "attn", "dear", "hey", "psst"]],
         &[&["agent", "ai", "assistant", "bot", "llm", "model"], &["all", "any", "every"], &["ese", "is"], &["loading"], &["th"]],
         &[&["agent", "ai", "assistant", "bot", "llm", "model"], &["all", "any", "every"], &["ese", "is"], &["processing"], &["th"]],
         &[&["agent", "ai", "assistant", "bot", "llm", "model"], &["all", "any", "every"], &["ese", "is"], &["read"], &["th"], &["that"]],
         &[&["agent", "ai", "assistant", "bot", "llm", "model"], &["all", "any", "every"], &["ese", "is"], &["reading"], &["th"]],
         &[&["agent", "ai", "assistant", "bot", "llm", "model"], &["all", "any", "every"], &["ese", "is"], &["seeing"], &["th"]],
-        &[&["ai"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"]],
         &[&["ai", "claude", "llm"], &["loading", "processing", "reading"], &["this"]],
-        &[&["assistant"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"]],
-        &[&["bot"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"]],
-        &[&["chatgpt"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"]],
-        &[&["claude"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"]],
-        &[&["copilot"], &["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"]],
-        &[&["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"], &["gemini"]],
-        &[&["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"], &["gpt"]],
-        &[&["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"], &["llm"]],
-        &[&["directive", "hint", "instruction", "memo", "message", "note", "psa", "reminder", "request"], &["for", "to"], &["model"]],
     ]),
     // addressed-to-assistant
     Some(&[
-        &[&["add"], &["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["always"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["are"], &["now"], &["you"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["commit"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["delete"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["disable"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["do"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["don't"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["execute"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["forget"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["from"], &["now"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["have"], &["to"], &["you"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["ignore"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["make"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["must"], &["you"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["need"], &["to"], &["you"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["never"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["print"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["push"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["remove"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["reveal"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["run"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["send"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["shall"], &["you"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["should"], &["you"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["skip"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["stop"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["use"]],
-        &[&["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"], &["will"], &["you"]],
+        &[&["add", "always", "are", "commit", "delete", "disable", "do", "don't", "execute", "forget", "ignore", "make", "never", "now", "print", "push", "remove", "reveal", "run", "send", "skip", "stop", "use", "you"], &["add", "always", "commit", "delete", "disable", "do", "don't", "execute", "forget", "from", "have", "ignore", "make", "must", "need", "never", "print", "push", "remove", "reveal", "run", "send", "shall", "should", "skip", "stop", "use", "will", "you"], &["add", "always", "commit", "delete", "disable", "do", "don't", "execute", "forget", "ignore", "make", "never", "now", "print", "push", "remove", "reveal", "run", "send", "skip", "stop", "to", "use", "you"], &["agent", "ai", "chatgpt", "claude", "copilot", "gemini", "gpt", "llm"]],
     ]),
     // html-comment-instruction
     Some(&[
-        &[&["<!--"], &["agent"], &["the"]],
-        &[&["<!--"], &["agent", "ai", "assistant", "llm", "model"]],
-        &[&["<!--"], &["are"], &["you"]],
-        &[&["<!--"], &["asking"], &["without"]],
-        &[&["<!--"], &["claude"]],
-        &[&["<!--"], &["disregard"]],
-        &[&["<!--"], &["do"], &["not"], &["tell"]],
-        &[&["<!--"], &["ignore"]],
-        &[&["<!--"], &["model"], &["the"]],
-        &[&["<!--"], &["must"], &["you"]],
-        &[&["<!--"], &["prompt"], &["system"]],
-        &[&["<!--"], &["secretly"]],
-        &[&["<!--"], &["silently"]],
+        &[&["<!--"], &["agent", "ai", "are", "asking", "assistant", "claude", "disregard", "do", "ignore", "llm", "model", "prompt", "secretly", "silently", "the", "you"], &["agent", "ai", "are", "asking", "assistant", "claude", "disregard", "ignore", "llm", "model", "not", "prompt", "secretly", "silently", "the", "you"], &["agent", "ai", "assistant", "claude", "dear", "disregard", "for", "hey", "ignore", "instruction", "llm", "model", "must", "secretly", "silently", "system", "tell", "to", "without", "you"]],
     ]),
     // html-comment-instruction
     Some(&[
-        &[&[".aws/", ".env", ".netrc", ".npmrc", ".ssh", "<!--", "always", "base64", "chmod", "curl", "don't", "eval", "id_ed25519", "id_rsa", "must", "ncat", "netcat", "never", "please", "publish", "push", "remember", "sudo", "sure", "this", "wget", "whoever"]],
+        &[&["-d", ".aws/", ".env", ".netrc", ".npmrc", ".ssh", "add", "approve", "bypass", "call", "cat", "change", "chmod", "commit", "curl", "delete", "deploy", "disable", "download", "email", "eval", "execute", "fetch", "git", "grant", "id_ed25519", "id_rsa", "include", "install", "key", "merge", "ncat", "netcat", "npm", "output", "paste", "post", "print", "push", "read", "reads", "remove", "rm", "run", "scp", "send", "skip", "sudo", "this", "upload", "use", "wget", "write"], &["-d", ".aws/", ".env", ".netrc", ".npmrc", ".ssh", "always", "chmod", "curl", "do", "don't", "eval", "git", "id_ed25519", "id_rsa", "key", "must", "ncat", "netcat", "never", "npm", "please", "rm", "scp", "sudo", "this", "to", "wget", "you"], &["-rf", ".aws/", ".env", ".netrc", ".npmrc", ".ssh", "always", "api", "base64", "chmod", "curl", "don't", "eval", "id_ed25519", "id_rsa", "make", "must", "ncat", "netcat", "never", "not", "please", "publish", "push", "remember", "scp", "sudo", "sure", "wget", "when", "whoever"], &["<!--"]],
     ]),
     // download-to-shell
     Some(&[
@@ -352,50 +364,42 @@ pub(super) const NEEDLES: &[Needles] = &[
     ]),
     // url-exfiltration
     Some(&[
-        &[&[".env", "answer", "api_key", "base64", "content", "conversation", "credentials", "data", "env", "history", "http", "image", "key", "link", "output", "parameter", "password", "private", "prompt", "query", "reply", "request", "result", "secret", "session", "source", "summary", "token", "url", "webhook"]],
+        &[&["!["], &["$", "%s", "<", "[", "api_key", "base64", "content", "conversation", "credentials", "data", "env", "history", "output", "password", "prompt", "result", "secret", "session", "summary", "token", "{", "}"], &["$", "%s", ">", "]", "api_key", "base64", "content", "conversation", "credentials", "data", "env", "history", "output", "password", "prompt", "result", "secret", "session", "summary", "token", "{", "}"], &["://"], &["]("], &["http"]],
+        &[&["$", "%s", "<", "[", "api_key", "base64", "content", "conversation", "credentials", "data", "env", "history", "output", "password", "prompt", "result", "secret", "session", "summary", "token", "{", "}"], &["$", "%s", ">", "]", "api_key", "base64", "content", "conversation", "credentials", "data", "env", "history", "output", "password", "prompt", "result", "secret", "session", "summary", "token", "{", "}"], &["://"], &["<img"], &["="], &["http"], &["src"]],
+        &[&["$", "%s", "<", "[", "api_key", "base64", "content", "conversation", "credentials", "data", "env", "history", "output", "password", "prompt", "result", "secret", "session", "summary", "token", "{", "}"], &["$", "%s", ">", "]", "api_key", "base64", "content", "conversation", "credentials", "data", "env", "history", "output", "password", "prompt", "result", "secret", "session", "summary", "token", "{", "}"], &["://"], &["["], &["]("], &["http"]],
+        &[&[".env", "answer", "chat", "code", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "summary", "token"], &[".env", "answer", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "source", "summary", "token"], &["add", "append", "attach", "embed", "encode", "include", "insert", "put"], &["as", "in", "into", "to"], &["href", "src"], &["image", "img", "link"]],
+        &[&[".env", "answer", "chat", "code", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "summary", "token"], &[".env", "answer", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "source", "summary", "token"], &["add", "append", "attach", "embed", "encode", "include", "insert", "put"], &["as", "in", "into", "to"], &["image"]],
+        &[&[".env", "answer", "chat", "code", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "summary", "token"], &[".env", "answer", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "source", "summary", "token"], &["add", "append", "attach", "embed", "encode", "include", "insert", "put"], &["as", "in", "into", "to"], &["link"]],
+        &[&[".env", "answer", "chat", "code", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "summary", "token"], &[".env", "answer", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "source", "summary", "token"], &["add", "append", "attach", "embed", "encode", "include", "insert", "put"], &["as", "in", "into", "to"], &["query"]],
+        &[&[".env", "answer", "chat", "code", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "summary", "token"], &[".env", "answer", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "source", "summary", "token"], &["add", "append", "attach", "embed", "encode", "include", "insert", "put"], &["as", "in", "into", "to"], &["url"]],
+        &[&[".env", "answer", "chat", "code", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "summary", "token"], &[".env", "answer", "content", "conversation", "credentials", "env", "history", "key", "password", "private", "reply", "secret", "session", "source", "summary", "token"], &["add", "append", "attach", "embed", "encode", "include", "insert", "put"], &["as", "in", "into", "to"], &["webhook"]],
     ]),
     // credential-access
     Some(&[
-        &[&[",", "and", "then"], &[".aws/config"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".aws/credentials"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".azure/"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".config/gcloud"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".docker/config.json"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".env"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".git-credentials"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".kube/config"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".netrc"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".npmrc"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".pgpass"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".pypirc"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &[".ssh/"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &["/etc/shadow"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &["_"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["key", "password", "secret", "token"]],
-        &[&[",", "and", "then"], &["access", "anthropic", "api", "auth", "aws", "bearer", "github", "gitlab", "npm", "openai", "secret", "slack", "stripe"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["key", "token"]],
-        &[&[",", "and", "then"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["application_default_credentials"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
-        &[&[",", "and", "then"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["credential"], &["file"]],
-        &[&[",", "and", "then"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["dsa", "ecdsa", "ed25519", "rsa"], &["id_"]],
-        &[&[",", "and", "then"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["key"], &["private"]],
-        &[&[",", "and", "then"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["key"], &["ssh"]],
-        &[&[",", "and", "then"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["keychain"]],
-        &[&[",", "and", "then"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["kubeconfig"]],
-        &[&[",", "and", "then"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"], &["~/.ssh"]],
+        &[&[",", "and", "then"], &[".aws/config", ".aws/credentials", ".azure/", ".config/gcloud", ".docker/config.json", ".env", ".git-credentials", ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc", ".ssh/", "/etc/shadow", "_", "access", "anthropic", "api", "application_default_credentials", "auth", "aws", "bearer", "dsa", "ecdsa", "ed25519", "file", "github", "gitlab", "key", "keychain", "kubeconfig", "npm", "openai", "rsa", "secret", "slack", "stripe", "~/.ssh"], &[".aws/config", ".aws/credentials", ".azure/", ".config/gcloud", ".docker/config.json", ".env", ".git-credentials", ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc", ".ssh/", "/etc/shadow", "application_default_credentials", "credential", "id_", "key", "keychain", "kubeconfig", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["add", "append", "attach", "commit", "curl", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["base64", "cat", "collect", "copy", "dump", "fetch", "gather", "get", "grab", "load", "open", "print", "read", "take", "type", "xxd"]],
     ]),
     // credential-access
     Some(&[
-        &[&[".aws/credentials", ".config/gcloud", ".docker/config.json", ".env", ".git-credentials", ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc", ".ssh/", "/etc/shadow", "answer", "application_default_credentials", "bucket", "changelog", "channel", "chat", "comment", "commit", "credential", "description", "discord", "doc", "email", "endpoint", "gist", "http", "id_", "issue", "key", "log", "message", "output", "password", "paste", "private", "public", "readme", "reply", "repo", "request", "response", "secret", "server", "slack", "summary", "telegram", "token", "url", "webhook", "wiki", "~/.ssh"]],
+        &[&[".aws/credentials", ".config/gcloud", ".docker/config.json", ".env", ".git-credentials", ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc", ".ssh/", "/etc/shadow", "_", "access", "anthropic", "api", "application_default_credentials", "auth", "aws", "bearer", "dsa", "ecdsa", "ed25519", "file", "github", "gitlab", "key", "npm", "openai", "rsa", "secret", "slack", "stripe", "~/.ssh"], &[".aws/credentials", ".config/gcloud", ".docker/config.json", ".env", ".git-credentials", ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc", ".ssh/", "/etc/shadow", "application_default_credentials", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["://"], &["append", "attach", "commit", "copy", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["as", "at", "in", "into", "on", "to", "via", "with"], &["http"]],
+        &[&[".aws/credentials", ".config/gcloud", ".docker/config.json", ".env", ".git-credentials", ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc", ".ssh/", "/etc/shadow", "_", "access", "anthropic", "api", "application_default_credentials", "auth", "aws", "bearer", "dsa", "ecdsa", "ed25519", "file", "github", "gitlab", "key", "npm", "openai", "rsa", "secret", "slack", "stripe", "~/.ssh"], &[".aws/credentials", ".config/gcloud", ".docker/config.json", ".env", ".git-credentials", ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc", ".ssh/", "/etc/shadow", "application_default_credentials", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["answer", "bucket", "changelog", "channel", "chat", "comment", "commit", "description", "discord", "doc", "email", "endpoint", "gist", "issue", "log", "message", "output", "paste", "pr", "public", "readme", "reply", "repo", "request", "response", "server", "slack", "summary", "telegram", "url", "webhook", "wiki"], &["answer", "bucket", "changelog", "channel", "chat", "comment", "commit", "description", "discord", "doc", "email", "endpoint", "gist", "issue", "log", "next", "output", "paste", "pr", "public", "pull", "readme", "reply", "repo", "response", "server", "slack", "summary", "telegram", "url", "webhook", "wiki"], &["append", "attach", "commit", "copy", "email", "embed", "exfiltrate", "forward", "include", "insert", "leak", "paste", "post", "publish", "push", "put", "send", "share", "transmit", "upload"], &["as", "at", "in", "into", "on", "to", "via", "with"]],
     ]),
     // credential-access
     Some(&[
-        &[&[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "are", "credential", "has", "id_", "key", "must", "need", "password", "private", "secret", "should", "token", "will", "~/.ssh"], &["as", "in", "into", "on", "to", "with"], &["attached", "committed", "echoed", "emailed", "included", "pasted", "posted", "printed", "published", "pushed", "sent", "shared", "uploaded"]],
+        &[&[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "_", "access", "api", "aws", "ecdsa", "ed25519", "file", "github", "key", "rsa", "secret", "~/.ssh"], &[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["are"], &["as", "in", "into", "on", "to", "with"], &["attached", "committed", "echoed", "emailed", "included", "pasted", "posted", "printed", "published", "pushed", "sent", "shared", "uploaded"], &["to"]],
+        &[&[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "_", "access", "api", "aws", "ecdsa", "ed25519", "file", "github", "key", "rsa", "secret", "~/.ssh"], &[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["as", "in", "into", "on", "to", "with"], &["attached", "committed", "echoed", "emailed", "included", "pasted", "posted", "printed", "published", "pushed", "sent", "shared", "uploaded"], &["has"], &["to"]],
+        &[&[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "_", "access", "api", "aws", "ecdsa", "ed25519", "file", "github", "key", "rsa", "secret", "~/.ssh"], &[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["as", "in", "into", "on", "to", "with"], &["attached", "committed", "echoed", "emailed", "included", "pasted", "posted", "printed", "published", "pushed", "sent", "shared", "uploaded"], &["is"], &["to"]],
+        &[&[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "_", "access", "api", "aws", "ecdsa", "ed25519", "file", "github", "key", "rsa", "secret", "~/.ssh"], &[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["as", "in", "into", "on", "to", "with"], &["attached", "committed", "echoed", "emailed", "included", "pasted", "posted", "printed", "published", "pushed", "sent", "shared", "uploaded"], &["must"]],
+        &[&[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "_", "access", "api", "aws", "ecdsa", "ed25519", "file", "github", "key", "rsa", "secret", "~/.ssh"], &[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["as", "in", "into", "on", "to", "with"], &["attached", "committed", "echoed", "emailed", "included", "pasted", "posted", "printed", "published", "pushed", "sent", "shared", "uploaded"], &["need"], &["to"]],
+        &[&[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "_", "access", "api", "aws", "ecdsa", "ed25519", "file", "github", "key", "rsa", "secret", "~/.ssh"], &[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["as", "in", "into", "on", "to", "with"], &["attached", "committed", "echoed", "emailed", "included", "pasted", "posted", "printed", "published", "pushed", "sent", "shared", "uploaded"], &["should"]],
+        &[&[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "_", "access", "api", "aws", "ecdsa", "ed25519", "file", "github", "key", "rsa", "secret", "~/.ssh"], &[".aws/credentials", ".env", ".git-credentials", ".netrc", ".npmrc", ".ssh/", "credential", "id_", "key", "password", "private", "secret", "ssh", "token", "~/.ssh"], &["as", "in", "into", "on", "to", "with"], &["attached", "committed", "echoed", "emailed", "included", "pasted", "posted", "printed", "published", "pushed", "sent", "shared", "uploaded"], &["will"]],
     ]),
     // security-control-off
     Some(&[
-        &[&["2fa", "apparmor", "audit", "auth", "authentication", "authn", "authori", "bypass", "bypassed", "bypassing", "certificate", "check", "checking", "checks", "circumvent", "comment", "commit", "csp", "csrf", "deactivate", "dependency", "disable", "disabled", "disabling", "drop", "encryption", "escaping", "factor", "firewall", "hook", "hooks", "hostname", "https", "input", "limit", "linter", "linting", "longer", "mfa", "out", "pinning", "protection", "remove", "removed", "required", "review", "rid", "sandbox", "sanitisation", "sanitization", "scanning", "seccomp", "security", "selinux", "signature", "signing", "skip", "skipped", "skipping", "suite", "suppress", "switch", "test", "turn", "validation", "verification", "vulnerability", "xsrf"]],
+        &[&["2fa", "apparmor", "ation", "audit", "auth", "authentication", "authn", "branch", "cert", "check", "checking", "checks", "ci", "code", "commit", "content", "csp", "csrf", "encryption", "escaping", "firewall", "git", "gpg", "hook", "hooks", "host", "linter", "linting", "log", "mfa", "pinning", "rate", "sandbox", "sanitisation", "sanitization", "scan", "scanning", "seccomp", "secret", "selinux", "ssl", "test", "tls", "two", "type", "validation", "verification", "xsrf"], &["2fa", "apparmor", "ation", "audit", "auth", "authentication", "authn", "branch", "cert", "check", "checking", "checks", "ci", "code", "commit", "csp", "csrf", "encryption", "escaping", "firewall", "git", "gpg", "hook", "hooks", "key", "linter", "linting", "log", "mfa", "pinning", "policy", "pre", "rate", "sandbox", "sanitisation", "sanitization", "scan", "scanning", "seccomp", "secret", "selinux", "ssl", "test", "tls", "two", "type", "validation", "verification", "xsrf"], &["2fa", "apparmor", "audit", "auth", "authentication", "authn", "authori", "certificate", "check", "checking", "ci", "commit", "csp", "csrf", "dependency", "encryption", "escaping", "factor", "firewall", "hook", "hooks", "hostname", "https", "input", "limit", "linter", "linting", "login", "mfa", "pinning", "protection", "push", "required", "review", "sandbox", "sanitisation", "sanitization", "scanning", "seccomp", "security", "selinux", "signature", "signing", "status", "suite", "test", "validation", "verification", "vulnerability", "xsrf"], &["bypass", "bypassed", "bypassing", "check", "circumvent", "deactivate", "disable", "disabled", "disabling", "drop", "enforce", "off", "out", "remove", "removed", "require", "rid", "run", "skip", "skipped", "skipping", "suppress", "use"], &["bypass", "bypassed", "bypassing", "circumvent", "comment", "deactivate", "disable", "disabled", "disabling", "drop", "get", "longer", "remove", "removed", "rip", "skip", "skipped", "skipping", "suppress", "switch", "turn"], &["bypass", "bypassed", "bypassing", "circumvent", "deactivate", "disable", "disabled", "disabling", "drop", "no", "of", "off", "out", "remove", "removed", "skip", "skipped", "skipping", "suppress"]],
     ]),
     // security-control-off
     Some(&[
-        &[&["auth", "authentication", "bypassed", "check", "checks", "commit", "csrf", "disabled", "everywhere", "from", "globally", "hooks", "ignored", "longer", "main", "master", "must", "necessary", "needed", "optional", "prod", "production", "release", "remain", "remains", "removed", "required", "review", "sandbox", "sanitization", "security", "should", "skipped", "stays", "suite", "tests", "turned", "unnecessary", "validation", "verification", "will"]],
+        &[&["are", "be", "is", "remain", "remains", "stays"], &["are", "can", "is", "must", "remain", "remains", "should", "stays", "will"], &["auth", "authentication", "certificate", "check", "checks", "ci", "code", "csrf", "git", "hooks", "input", "sandbox", "sanitization", "scan", "signature", "ssl", "test", "tests", "the", "tls"], &["auth", "authentication", "certificate", "check", "checks", "ci", "code", "csrf", "git", "input", "pre", "sandbox", "sanitization", "scan", "signature", "ssl", "tests", "the", "tls"], &["auth", "authentication", "check", "checks", "commit", "csrf", "hooks", "review", "sandbox", "sanitization", "security", "status", "suite", "tests", "validation", "verification"], &["bypassed", "disabled", "enforced", "ignored", "necessary", "needed", "not", "off", "optional", "removed", "required", "skipped", "unnecessary"], &["bypassed", "disabled", "ignored", "longer", "necessary", "needed", "off", "optional", "removed", "required", "skipped", "turned", "unnecessary"], &["bypassed", "disabled", "ignored", "no", "not", "off", "optional", "removed", "skipped", "unnecessary"]],
     ]),
     // security-control-off
     Some(&[
@@ -433,7 +437,7 @@ pub(super) const NEEDLES: &[Needles] = &[
     ]),
     // destructive-command
     Some(&[
-        &[&["$home", "-force", "-recursive", "../..", "/*", "bin", "boot", "etc", "home", "lib", "opt", "rm", "root", "usr", "var"]],
+        &[&["$home", "-force", "-recursive", "../..", "/", "/*", "bin", "boot", "etc", "home", "lib", "opt", "root", "usr", "var", "~"], &["$home", "../..", "/", "/*", "bin", "boot", "etc", "home", "lib", "opt", "root", "usr", "var", "~"], &["$home", "../..", "/", "/*", "~"], &["-"], &["rm"]],
         &[&["&"], &[":"], &[":()"], &[";"], &["{"], &["|"], &["}"]],
         &[&["-e"], &["/bin/"], &["nc"], &["sh"]],
         &[&["-i"], &["/"], &["/dev/"], &[">"], &["sh"], &["tcp", "udp"]],
@@ -454,23 +458,55 @@ pub(super) const NEEDLES: &[Needles] = &[
 /// The rules' needles as a finder, built once per process.
 fn finder() -> &'static Finder {
     static FINDER: OnceLock<Finder> = OnceLock::new();
-    FINDER.get_or_init(|| Finder::new(NEEDLES.iter().map(|n| n.map(owned)).collect()))
-}
-
-fn owned(alts: &[&[&[&str]]]) -> Derived {
-    alts.iter()
-        .map(|clauses| {
-            clauses
-                .iter()
-                .map(|words| words.iter().map(|w| (*w).to_string()).collect())
-                .collect()
-        })
-        .collect()
+    FINDER.get_or_init(|| Finder::of_table(NEEDLES))
 }
 
 /// Which of the `rules` rules may match `text` (`true`: run it); rules beyond the table run.
 pub(super) fn candidates(text: &str, rules: usize) -> Vec<bool> {
     let mut may = finder().candidates(text);
     may.resize(rules, true);
+    for (i, rule) in RULES.iter().enumerate().take(rules) {
+        if rule.pattern == BASE64_RUN {
+            may[i] = may[i] && has_base64_run(text);
+        }
+    }
     may
+}
+
+/// Whether `text` holds a run of `BASE64_RUN_LEN` characters of the base64 alphabet (what
+/// every match of `BASE64_RUN` holds).
+fn has_base64_run(text: &str) -> bool {
+    let mut run = 0;
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
+            run += 1;
+            if run >= BASE64_RUN_LEN {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex::Regex;
+
+    #[test]
+    fn the_base64_gate_agrees_with_the_pattern() {
+        let re = Regex::new(BASE64_RUN).expect("pattern");
+        let run = "aB3+/".repeat(BASE64_RUN_LEN);
+        for text in [
+            run[..BASE64_RUN_LEN].to_string(),
+            format!("x {} y", &run[..BASE64_RUN_LEN - 1]),
+            format!("é{}==", &run[..BASE64_RUN_LEN + 7]),
+            format!("{}-{}", &run[..60], &run[..60]),
+            "plain words".to_string(),
+        ] {
+            assert_eq!(has_base64_run(&text), re.is_match(&text), "{text}");
+        }
+    }
 }

@@ -222,9 +222,16 @@ pub(crate) const RULES: &[Rule] = &[
         severity: Status::Suspicious,
         scope: Raw,
         negatable: false,
-        pattern: r"[A-Za-z0-9+/]{120,}={0,2}",
+        pattern: BASE64_RUN,
     },
 ];
+
+/// The `base64-run` pattern: no word to look for, so the prefilter looks for a run of
+/// `BASE64_RUN_LEN` characters of its alphabet instead (`prefilter::has_base64_run`).
+pub(super) const BASE64_RUN: &str = r"[A-Za-z0-9+/]{120,}={0,2}";
+
+/// The shortest run `BASE64_RUN` matches.
+pub(super) const BASE64_RUN_LEN: usize = 120;
 
 /// The rules a form of the text is read with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

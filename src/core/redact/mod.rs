@@ -85,10 +85,10 @@ impl Redactor {
                 })
                 .collect(),
             needles: Some(Finder::new(
-                patterns
+                &patterns
                     .iter()
                     .map(|p| needles::derive(p, needles::Flags::default()))
-                    .collect(),
+                    .collect::<Vec<_>>(),
             )),
         }
     }
