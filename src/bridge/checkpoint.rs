@@ -7,9 +7,12 @@ use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::project::Project;
-use crate::core::text::one_line;
+use crate::core::text::{clip, one_line};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
+
+/// What the checkpoint's `Last commit:` says before the first commit.
+const NO_COMMITS: &str = "(no commits)";
 
 /// Resolved checkpoints kept.
 const RESOLVED_KEPT: usize = 3;
@@ -46,12 +49,19 @@ impl CheckpointInput {
 }
 
 /// The git facts a checkpoint records.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct GitFacts {
     pub(crate) branch: String,
     pub(crate) commit: String,
     pub(crate) changed: Vec<String>,
+    /// HEAD's subject line (read only for a checkpoint being written).
+    pub(crate) subject: Option<String>,
+    /// The stash's messages, newest first (read only for a checkpoint being written).
+    pub(crate) stash: Vec<String>,
 }
+
+/// Characters of the commit subject and of the stash message a checkpoint keeps.
+const GIT_TEXT_MAX: usize = 120;
 
 /// The project's git facts (read once per run, through `Project`); `None` without a
 /// repository or when git cannot be read.
@@ -62,9 +72,42 @@ pub(crate) fn git_facts(project: &Project) -> Option<GitFacts> {
         commit: r
             .head_sha
             .as_ref()
-            .map_or_else(|| "(no commits)".into(), |s| s.chars().take(7).collect()),
+            .map_or_else(|| NO_COMMITS.into(), |s| s.chars().take(7).collect()),
         changed: r.status.clone(),
+        ..GitFacts::default()
     })
+}
+
+/// The git facts with what only a checkpoint being written records: HEAD's subject line
+/// and the stash (each one line, cut to 120 characters; redacted with the checkpoint).
+fn git_facts_for_checkpoint(project: &Project) -> Option<GitFacts> {
+    // Redacted before the cut: a secret cut in half is one the redactor no longer knows.
+    let short = |text: &str| clip(&project.redact(&one_line(text)), GIT_TEXT_MAX);
+    let mut g = git_facts(project)?;
+    let dir = &project.root;
+    if g.commit != NO_COMMITS {
+        g.subject = crate::core::git::first_parent_messages(dir, 1)
+            .ok()
+            .and_then(|m| m.into_iter().next())
+            .and_then(|m| m.lines().next().map(&short))
+            .filter(|l| !l.is_empty());
+    }
+    g.stash = crate::core::git::stash_messages(dir)
+        .unwrap_or_default()
+        .iter()
+        .map(|m| short(m))
+        .collect();
+    Some(g)
+}
+
+/// The `Stashed:` value: `no`, or `yes — <newest stash's message>` (with the count when
+/// there are more).
+fn stashed(stash: &[String]) -> String {
+    match stash {
+        [] => "no".into(),
+        [one] => format!("yes — {one}"),
+        [newest, ..] => format!("yes, {} stashes — newest: {newest}", stash.len()),
+    }
 }
 
 /// Renders a checkpoint.
@@ -76,9 +119,13 @@ pub(crate) fn render(input: &CheckpointInput, g: Option<&GitFacts>, now: DateTim
     );
     match g {
         Some(g) => {
+            let commit = match &g.subject {
+                Some(s) => format!("{} {s}", g.commit),
+                None => g.commit.clone(),
+            };
             out.push_str(&format!(
-                "- Branch: {}\n- Last commit: {}\n",
-                g.branch, g.commit
+                "- Branch: {}\n- Last commit: {commit}\n",
+                g.branch
             ));
             if g.changed.is_empty() {
                 out.push_str("- Uncommitted changes: clean\n");
@@ -91,6 +138,7 @@ pub(crate) fn render(input: &CheckpointInput, g: Option<&GitFacts>, now: DateTim
                     out.push_str(&format!("  - …and {} more\n", g.changed.len() - 50));
                 }
             }
+            out.push_str(&format!("- Stashed: {}\n", stashed(&g.stash)));
         }
         None => out.push_str("- no git repository\n"),
     }
@@ -184,7 +232,14 @@ pub(crate) fn parse(text: &str) -> Parsed {
         doing: body(&doc, "What I Was Doing").join(" "),
         resume: body(&doc, "Resume Command").join(" "),
         branch: field("Branch:"),
-        commit: field("Last commit:"),
+        // The short hash; the commit's subject follows it.
+        commit: field("Last commit:").and_then(|c| {
+            if c.starts_with('(') {
+                Some(c)
+            } else {
+                c.split_whitespace().next().map(str::to_string)
+            }
+        }),
         dirty,
         left: items(&body(&doc, "What's Left")),
         decisions: items(&body(&doc, "Decisions Made")),
@@ -199,7 +254,7 @@ pub(crate) fn write(
 ) -> Result<(String, Option<GitFacts>)> {
     input.check()?;
     let rune = Rune::of(project);
-    let g = git_facts(project);
+    let g = git_facts_for_checkpoint(project);
     let text = project.redact(&render(input, g.as_ref(), project.now()));
     let _lock = rune.lock()?;
     rune.write(store::CHECKPOINT, &text)?;
@@ -320,8 +375,19 @@ mod tests {
             branch: "main".into(),
             commit: "abc1234".into(),
             changed: vec![" M src/a.rs".into()],
+            subject: Some("retry: back off on 503".into()),
+            stash: vec!["On main: half a refactor".into(), "WIP on main: x".into()],
         };
-        let p = parse(&render(&input, Some(&g), now));
+        let text = render(&input, Some(&g), now);
+        assert!(
+            text.contains("- Last commit: abc1234 retry: back off on 503\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("- Stashed: yes, 2 stashes — newest: On main: half a refactor\n"),
+            "{text}"
+        );
+        let p = parse(&text);
         assert_eq!(p.written, Some(now));
         assert_eq!(p.doing, input.doing);
         assert_eq!(p.resume, input.resume);

@@ -79,59 +79,173 @@ fn parse_time(what: &str, s: &str) -> Result<DateTime<Utc>> {
 }
 
 impl Record {
-    /// Checks the record against the schema; the error names the field.
-    pub(crate) fn check(&self) -> Result<()> {
-        let bad = |f: &str, why: &str| Err(Error::Invalid(format!("pending record: `{f}` {why}")));
+    /// What is wrong with the record against the schema, every problem (each names its
+    /// field); empty when it is valid.
+    pub(crate) fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut bad = |f: &str, why: &str| out.push(format!("`{f}` {why}"));
         if !valid_session_id(&self.session_id) {
-            return bad(
+            bad(
                 "sessionId",
                 "must match ^oracle-<digits>-<lowercase letters or digits>$",
             );
         }
-        parse_time("dispatchedAt", &self.dispatched_at)?;
-        parse_time("timeoutAt", &self.timeout_at)?;
+        for (f, v) in [
+            ("dispatchedAt", &self.dispatched_at),
+            ("timeoutAt", &self.timeout_at),
+        ] {
+            if time::parse(v).is_none() {
+                bad(f, &format!("{v:?} is not an ISO 8601 timestamp"));
+            }
+        }
         if self.trigger_signal.trim().is_empty() {
-            return bad("triggerSignal", "is empty");
+            bad("triggerSignal", "is empty");
         }
         if !SKILLS.contains(&self.source_skill.as_str()) {
-            return bad("sourceSkill", "must be debug, fix or manual");
+            bad("sourceSkill", "must be debug, fix or manual");
         }
         if self.target_model.trim().is_empty() {
-            return bad("targetModel", "is empty");
+            bad("targetModel", "is empty");
         }
         if !re(r"^sha256:[a-f0-9]{8,64}$").is_some_and(|r| r.is_match(&self.bundle_hash)) {
-            return bad("bundleHash", "must match ^sha256:[a-f0-9]{8,64}$");
+            bad("bundleHash", "must match ^sha256:[a-f0-9]{8,64}$");
         }
         if !STATUSES.contains(&self.status.as_str()) {
-            return bad("status", "must be pending, complete or failed");
+            bad("status", "must be pending, complete or failed");
         }
         if self
             .response_excerpt
             .as_ref()
             .is_some_and(|e| e.chars().count() > EXCERPT_MAX)
         {
-            return bad("responseExcerpt", "is longer than 500 characters");
+            bad("responseExcerpt", "is longer than 500 characters");
         }
-        if self.status == "complete" && self.response_id.is_none() {
-            return bad("responseId", "is required when status is complete");
+        // The schema: the response fields are null until the record is complete.
+        let response = [
+            ("responseId", self.response_id.is_some()),
+            ("responseExcerpt", self.response_excerpt.is_some()),
+        ];
+        for (f, set) in response {
+            match self.status.as_str() {
+                "complete" if !set => bad(f, "is required when status is complete"),
+                "pending" if set => bad(f, "must be null while status is pending"),
+                _ => {}
+            }
         }
-        Ok(())
+        out
+    }
+
+    /// Checks the record against the schema; the error names every field that is wrong.
+    pub(crate) fn check(&self) -> Result<()> {
+        let problems = self.problems();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(invalid(&problems))
+        }
     }
 
     /// Parses and checks a record file's text (every field present, nothing else).
     pub(crate) fn parse(text: &str) -> Result<Record> {
-        let v: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| Error::Invalid(format!("pending record: not valid JSON ({e})")))?;
-        if let Some(missing) = FIELDS.iter().find(|f| v.get(**f).is_none()) {
-            return Err(Error::Invalid(format!(
-                "pending record: `{missing}` is missing"
-            )));
-        }
-        let r: Record = serde_json::from_value(v)
-            .map_err(|e| Error::Invalid(format!("pending record: {e}")))?;
-        r.check()?;
-        Ok(r)
+        read_record(text).map_err(|p| invalid(&p))
     }
+}
+
+fn invalid(problems: &[String]) -> Error {
+    Error::Invalid(format!("pending record: {}", problems.join("; ")))
+}
+
+/// A record file's text as a record, or every problem it has: JSON, the fields present
+/// (and no others) with their types, then the schema's rules.
+fn read_record(text: &str) -> std::result::Result<Record, Vec<String>> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| vec![format!("not valid JSON ({e})")])?;
+    let Some(map) = v.as_object() else {
+        return Err(vec!["not a JSON object".into()]);
+    };
+    let mut problems: Vec<String> = Vec::new();
+    for f in FIELDS {
+        let nullable = f.starts_with("response");
+        match map.get(f) {
+            None => problems.push(format!("`{f}` is missing")),
+            Some(serde_json::Value::String(_)) => {}
+            Some(serde_json::Value::Null) if nullable => {}
+            Some(_) if nullable => problems.push(format!("`{f}` must be a string or null")),
+            Some(_) => problems.push(format!("`{f}` must be a string")),
+        }
+    }
+    for k in map.keys().filter(|k| !FIELDS.contains(&k.as_str())) {
+        problems.push(format!("`{k}` is not a field of the schema"));
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let r: Record = serde_json::from_value(v).map_err(|e| vec![e.to_string()])?;
+    let problems = r.problems();
+    if problems.is_empty() {
+        Ok(r)
+    } else {
+        Err(problems)
+    }
+}
+
+/// One file of the pending folder as `bridge status` reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct FileReport {
+    pub(crate) file: String,
+    #[serde(rename = "sessionId")]
+    pub(crate) session_id: Option<String>,
+    pub(crate) status: Option<String>,
+    /// Empty when the record is valid.
+    pub(crate) problems: Vec<String>,
+}
+
+/// Every `.json` file of the pending folder, by name: its id, status and problems. A file
+/// that is not a regular file, or too large, is reported as unreadable.
+pub(crate) fn report(rune: &Rune) -> Vec<FileReport> {
+    let Ok(rd) = std::fs::read_dir(dir(rune)) else {
+        return Vec::new();
+    };
+    let mut out: Vec<FileReport> = rd
+        .filter_map(std::result::Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let file = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let raw = store::read_opt(&p);
+            let v = raw
+                .as_ref()
+                .ok()
+                .and_then(|t| t.as_deref())
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(t).ok());
+            let field = |k: &str| {
+                v.as_ref()
+                    .and_then(|v| v.get(k))
+                    .and_then(|x| x.as_str())
+                    .map(str::to_string)
+            };
+            let mut problems = match raw {
+                Ok(Some(t)) => read_record(&t).err().unwrap_or_default(),
+                Ok(None) => vec!["not a regular file".into()],
+                Err(e) => vec![format!("unreadable ({e})")],
+            };
+            let id = field("sessionId");
+            if id.as_ref().is_some_and(|id| format!("{id}.json") != file) {
+                problems.push("the file name is not `<sessionId>.json`".into());
+            }
+            FileReport {
+                file,
+                session_id: id,
+                status: field("status"),
+                problems,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.file.cmp(&b.file));
+    out
 }
 
 fn dir(rune: &Rune) -> PathBuf {
@@ -313,13 +427,13 @@ pub(crate) struct Reattached {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) reason: Option<String>,
     pub(crate) timeout_at: String,
-    /// `oracle.failed` when this call turned the record into a failure.
+    /// The `oracle.failed` payload when this call turned the record into a failure.
     #[serde(skip)]
-    pub(crate) signal: Option<String>,
+    pub(crate) failed: Option<serde_json::Value>,
 }
 
 /// Reattaches: complete → the response (the record is consumed: removed); pending past its
-/// timeout → failed with an `oracle.failed` signal; pending before it → not_ready.
+/// timeout → failed, with the `oracle.failed` payload; pending before it → not_ready.
 pub(crate) fn reattach(rune: &Rune, id: &str, now: DateTime<Utc>) -> Result<Reattached> {
     let _lock = rune.lock()?;
     let path = path_of(rune, id)?;
@@ -337,7 +451,7 @@ pub(crate) fn reattach(rune: &Rune, id: &str, now: DateTime<Utc>) -> Result<Reat
         response_excerpt: None,
         reason: None,
         timeout_at: r.timeout_at.clone(),
-        signal: None,
+        failed: None,
     };
     match r.status.as_str() {
         "complete" => {
@@ -350,10 +464,13 @@ pub(crate) fn reattach(rune: &Rune, id: &str, now: DateTime<Utc>) -> Result<Reat
             write(rune, &r)?;
             out.status = "failed".into();
             out.reason = Some("timeout".into());
-            out.signal = Some(format!(
-                "oracle.failed {}",
-                serde_json::json!({"sessionId": r.session_id, "reason": "timeout"})
-            ));
+            out.failed = Some(serde_json::json!({
+                "sessionId": r.session_id,
+                "reason": "timeout",
+                "sourceSkill": r.source_skill,
+                "targetModel": r.target_model,
+                "timeoutAt": r.timeout_at,
+            }));
         }
         "pending" => out.status = "not_ready".into(),
         _ => out.reason = Some("timeout".into()),
@@ -512,8 +629,8 @@ mod tests {
             (failed.status.as_str(), failed.reason.as_deref()),
             ("failed", Some("timeout"))
         );
-        assert!(failed.signal.unwrap().starts_with("oracle.failed {"));
-        assert!(reattach(&r, "oracle-2-b", late).unwrap().signal.is_none());
+        assert_eq!(failed.failed.unwrap()["reason"], "timeout");
+        assert!(reattach(&r, "oracle-2-b", late).unwrap().failed.is_none());
     }
 
     #[test]

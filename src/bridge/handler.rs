@@ -2,7 +2,7 @@
 //!
 //! | event | what the bridge does |
 //! |---|---|
-//! | SessionStart | load mode (integrity → checkpoint → invariants → summary) |
+//! | SessionStart | load mode (integrity → checkpoint → invariants → summary); `invariants.loaded` to the hook log |
 //! | PreToolUse (Edit, Write, MultiEdit, NotebookEdit) | invariants whose WHERE matches the file |
 //! | PreCompact | automatic checkpoint; asks the summary to keep its resume point |
 //! | PostCompact | compaction summary → session log |
@@ -50,7 +50,9 @@ impl Handler for BridgeHandler {
 
     fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
         match &event.kind {
-            EventKind::SessionStart { source } => session_start(project, source),
+            EventKind::SessionStart { source } => {
+                session_start(project, source, &event.common.session_id)
+            }
             EventKind::PreToolUse(call) if EDIT_TOOLS.contains(&call.tool_name.as_str()) => {
                 Ok(Contribution {
                     sections: edit_context(project, call).into_iter().collect(),
@@ -83,7 +85,7 @@ impl Handler for BridgeHandler {
 
 /// Load mode. The sections go out unredacted: the hook's output stage redacts everything it
 /// prints, once.
-fn session_start(project: &Project, source: &str) -> Result<Contribution> {
+fn session_start(project: &Project, source: &str, session_id: &str) -> Result<Contribution> {
     let src = if source == "compact" {
         Source::Compact
     } else {
@@ -92,6 +94,15 @@ fn session_start(project: &Project, source: &str) -> Result<Contribution> {
     // Orphaned detach records go first; a failure there must not stop the load.
     let _ = detach::cleanup(&Rune::of(project), project.now());
     let briefing = load::load(project, src)?;
+    // The `invariants.loaded` signal goes to the hook log (stdout is Claude Code's); a
+    // failure there is the log's, not the session start's.
+    if let Some(s) = briefing
+        .invariants
+        .as_ref()
+        .and_then(|inv| invariants::loaded_signal(inv, project.redactor()))
+    {
+        let _ = s.log(project, "SessionStart", session_id);
+    }
     Ok(Contribution {
         sections: briefing.sections,
         system_message: briefing.system_message,

@@ -23,14 +23,14 @@ pub(crate) const SAVE: &str = r#"INPUT (YAML on stdin; every key is optional; un
     blocked: ["item — the reason"]
     next: ["what the next session should do first"]
     python: {version: "3.12", venv: ".venv", extras: [dev], mypy: "3 errors", coverage: "81%", migration: "0042 pending"}
-  learnings:                      # learnings.jsonl; the latest per key+type wins
+  learnings:                      # learnings.jsonl (1-3 per session); the latest per key+type wins
     - type: error                 # decision, error, insight, convention or performance
       key: kebab-case-key
       insight: "one or two sentences, cause and effect"
       confidence: 0.7             # 0.1 (hunch) to 1.0 (battle-tested)
       files: [Cargo.toml]
       skill: session-bridge
-  instincts:                      # instincts.md (20 at most; 0.8+ may go cross-project)
+  instincts:                      # instincts.md (20 at most; one a convention forbids is removed; 0.8+ may go cross-project)
     - name: "short name"
       trigger: "when this happens"
       action: "do this"
@@ -45,12 +45,13 @@ pub(crate) const SAVE: &str = r#"INPUT (YAML on stdin; every key is optional; un
     follow_up: ["..."]
     attention_points: ["..."]
     resolved: ["a follow-up now done (its text or a unique part)"]
-  task_notes:                     # task-notes.md
+  task_notes:                     # task-notes.md (50 lines at most: the oldest items go)
     task: "the task's name"
     worked: ["what worked, with evidence"]
     failed: ["what failed and why"]
     left: ["what is left"]
     key_context: ["what the next iteration must know"]
+    done: ["a What's Left item now done (its text or a unique part): pruned"]
 
 EXAMPLE:
 

@@ -1,6 +1,9 @@
 //! `.rune/instincts.md`: learned trigger→action patterns. At most 20 are kept (the lowest
-//! confidence is evicted); those older than 30 days with confidence below 0.5 are pruned.
+//! confidence is evicted); those older than 30 days with confidence below 0.5 are pruned,
+//! and so is one whose action a current convention rules out (`conflict.rs`).
 
+use super::conflict;
+use super::entries::{field, heading_of, last_entries};
 use super::store;
 use crate::core::text::one_line;
 use chrono::{DateTime, Utc};
@@ -68,12 +71,72 @@ impl Entry {
     }
 }
 
-/// Removes the stale instincts (older than 30 days, confidence below 0.5); `None` when
-/// there are none.
-pub(crate) fn prune(text: &str, now: DateTime<Utc>) -> Option<(String, usize)> {
-    let (pre, entries) = parse(text);
+/// Conventions the newest instincts are checked against: the last 50 of conventions.md.
+const CONVENTIONS_CHECKED: usize = 50;
+
+/// A convention as the conflict check reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Convention {
+    pub(crate) title: String,
+    pub(crate) pattern: String,
+}
+
+/// The current conventions (the last 50 of `path`) that `trusted` accepts (baton's own, or
+/// reviewed: a hand edit nobody accepted removes no instinct).
+pub(crate) fn conventions(
+    path: &std::path::Path,
+    trusted: impl Fn(&str) -> bool,
+) -> Vec<Convention> {
+    last_entries(path, CONVENTIONS_CHECKED)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| trusted(e))
+        .filter_map(|e| {
+            let h = heading_of(&e);
+            let title = h.split_once("Convention:").map_or(h, |(_, t)| t).trim();
+            Some(Convention {
+                title: title.to_string(),
+                pattern: field(&e, "Pattern")?,
+            })
+        })
+        .collect()
+}
+
+/// Removes the instincts whose action one of `conventions` rules out (or recommends what
+/// the action rules out); returns a line for each: `name (term: convention)`.
+pub(crate) fn remove_conflicting(
+    entries: &mut Vec<Entry>,
+    conventions: &[Convention],
+) -> Vec<String> {
+    let mut gone = Vec::new();
+    entries.retain(|e| {
+        let action = e.field("Action");
+        let hit = conventions
+            .iter()
+            .find_map(|c| conflict::conflict(&action, &c.pattern).map(|t| (t, &c.title)));
+        match hit {
+            Some((term, title)) => {
+                gone.push(format!("{} (`{term}`: convention {title})", e.name()));
+                false
+            }
+            None => true,
+        }
+    });
+    gone
+}
+
+/// Removes the stale instincts (older than 30 days, confidence below 0.5) and those that
+/// conflict with a convention; `None` when there are none.
+pub(crate) fn prune(
+    text: &str,
+    now: DateTime<Utc>,
+    conventions: &[Convention],
+) -> Option<(String, usize)> {
+    let (pre, mut entries) = parse(text);
+    let before = entries.len();
+    remove_conflicting(&mut entries, conventions);
     let keep: Vec<&Entry> = entries.iter().filter(|e| !is_stale(e, now)).collect();
-    let removed = entries.len() - keep.len();
+    let removed = before - keep.len();
     if removed == 0 {
         return None;
     }
@@ -127,8 +190,22 @@ pub(crate) fn parse(text: &str) -> (String, Vec<Entry>) {
     (pre, entries)
 }
 
-/// Adds `new` to the file text; returns the new text and how many were evicted or pruned.
-pub(crate) fn add(text: Option<&str>, new: &[Entry]) -> (String, usize) {
+/// What `add` did beyond adding.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Added {
+    /// Evicted (past 20) or pruned (stale).
+    pub(crate) removed: usize,
+    /// Removed because a convention rules them out: `name (term: convention)`.
+    pub(crate) conflicting: Vec<String>,
+}
+
+/// Adds `new` to the file text and removes those that conflict with `conventions`; returns
+/// the new text and what was removed.
+pub(crate) fn add(
+    text: Option<&str>,
+    new: &[Entry],
+    conventions: &[Convention],
+) -> (String, Added) {
     let (pre, mut entries) = parse(text.unwrap_or(""));
     let pre = if pre.trim().is_empty() {
         store::header(store::INSTINCTS).to_string()
@@ -141,6 +218,7 @@ pub(crate) fn add(text: Option<&str>, new: &[Entry]) -> (String, usize) {
         entries.retain(|e| !is_stale(e, now));
     }
     entries.extend(new.iter().cloned());
+    let conflicting = remove_conflicting(&mut entries, conventions);
     while entries.len() > MAX {
         // Lowest confidence goes; among equals, the oldest (earliest in the file).
         let mut worst = 0;
@@ -151,14 +229,20 @@ pub(crate) fn add(text: Option<&str>, new: &[Entry]) -> (String, usize) {
         }
         entries.remove(worst);
     }
-    let removed = before - entries.len();
+    let removed = before - entries.len() - conflicting.len();
     let mut out = pre.trim_end().to_string();
     out.push('\n');
     for e in &entries {
         out.push('\n');
         out.push_str(&e.text);
     }
-    (out, removed)
+    (
+        out,
+        Added {
+            removed,
+            conflicting,
+        },
+    )
 }
 
 /// Older than 30 days with confidence below 0.5.
@@ -190,15 +274,16 @@ mod tests {
         let mut text = None::<String>;
         for i in 0..20 {
             let c = if i == 7 { 0.3 } else { 0.8 };
-            let (out, removed) = add(
+            let (out, added) = add(
                 text.as_deref(),
                 &[Entry::new(&inst(&format!("i{i}"), c), now)],
+                &[],
             );
-            assert_eq!(removed, 0);
+            assert_eq!(added.removed, 0);
             text = Some(out);
         }
-        let (out, removed) = add(text.as_deref(), &[Entry::new(&inst("new", 0.6), now)]);
-        assert_eq!(removed, 1);
+        let (out, added) = add(text.as_deref(), &[Entry::new(&inst("new", 0.6), now)], &[]);
+        assert_eq!(added.removed, 1);
         let (_, entries) = parse(&out);
         assert_eq!(entries.len(), 20);
         assert!(!out.contains("Instinct: i7\n"), "{out}");
@@ -210,12 +295,43 @@ mod tests {
     fn old_low_confidence_pruned() {
         let old = Entry::new(&inst("old-weak", 0.4), t("2026-09-01T00:00:00Z"));
         let strong = Entry::new(&inst("old-strong", 0.9), t("2026-09-01T00:00:00Z"));
-        let (text, _) = add(None, &[old, strong]);
-        let (out, removed) = add(
+        let (text, _) = add(None, &[old, strong], &[]);
+        let (out, added) = add(
             Some(&text),
             &[Entry::new(&inst("fresh", 0.4), t("2026-11-30T00:00:00Z"))],
+            &[],
         );
-        assert_eq!(removed, 1);
+        assert_eq!(added.removed, 1);
         assert!(!out.contains("old-weak") && out.contains("old-strong") && out.contains("fresh"));
+    }
+
+    #[test]
+    fn an_instinct_a_convention_rules_out_is_removed_at_once() {
+        let now = t("2026-11-30T10:00:00Z");
+        let mut quick = inst("quick-http", 0.7);
+        quick.action = "use `requests` for one-off HTTP calls".into();
+        let (text, _) = add(
+            None,
+            &[Entry::new(&quick, now), Entry::new(&inst("kept", 0.6), now)],
+            &[],
+        );
+        let rule = Convention {
+            title: "Async-first I/O".into(),
+            pattern: "blocking calls (`requests`, `open`) are forbidden in async modules".into(),
+        };
+        let (out, removed) = prune(&text, now, std::slice::from_ref(&rule)).unwrap();
+        assert_eq!(removed, 1);
+        assert!(
+            !out.contains("quick-http") && out.contains("Instinct: kept"),
+            "{out}"
+        );
+        // Saved together with a convention that rules it out, it is not kept either.
+        let (out, added) = add(None, &[Entry::new(&quick, now)], &[rule]);
+        assert_eq!(
+            added.conflicting,
+            vec!["quick-http (`requests`: convention Async-first I/O)"]
+        );
+        assert_eq!(added.removed, 0);
+        assert!(!out.contains("quick-http"), "{out}");
     }
 }

@@ -2,13 +2,17 @@
 //! (section, title, WHAT, WHERE globs, WHY), previewed at session start within 500 tokens,
 //! and matched against the file an edit is about to touch.
 //!
-//! Both heading nestings work: the template's `## Section` + `### rule` and the generated
-//! form's `### Section` + `#### rule`. `## Archived` and everything below it is skipped,
-//! except inside a code fence; nothing inside a fence is a heading or a field.
+//! Every heading nesting works: the template's `## Section` + `### rule`, `## Section` +
+//! `#### rule` (how Rune's loader and `rune onboard` write a rule by hand), and the generated
+//! form's `### Section` + `#### rule` under `## Auto-detected (new)`. `## Archived` and
+//! everything below it is skipped, except inside a code fence; nothing inside a fence is a
+//! heading or a field.
 
 use super::store::{self, Rune};
 use crate::core::budget::estimate_tokens;
 use crate::core::fsx;
+use crate::core::redact::Redactor;
+use crate::core::signal::Signal;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -27,6 +31,13 @@ pub(crate) struct Rule {
     #[serde(rename = "where")]
     pub(crate) where_: Vec<String>,
     pub(crate) why: String,
+}
+
+impl Rule {
+    /// Whether the rule has none of its fields.
+    fn is_bare(&self) -> bool {
+        self.what.is_empty() && self.where_.is_empty() && self.why.is_empty()
+    }
 }
 
 /// Counts per section.
@@ -97,7 +108,7 @@ fn heading(line: &str) -> Option<(usize, &str)> {
         return None;
     }
     let rest = &line[level..];
-    rest.starts_with(' ').then(|| (level, rest.trim()))
+    rest.starts_with([' ', '\t']).then(|| (level, rest.trim()))
 }
 
 /// A WHAT/WHERE/WHY field line: `- **WHAT**: x`, `**WHAT:** x`, `WHAT: x`.
@@ -148,12 +159,95 @@ fn normalise(path: &str) -> String {
     p.to_string()
 }
 
+/// Whether a heading starts the archive: `## Archived`, alone or with a note after it
+/// (`## Archived (2026)`, `## Archived — retired rules`).
+fn is_archive(level: usize, text: &str) -> bool {
+    let t = text.to_lowercase();
+    level == 2
+        && t.strip_prefix("archived")
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric()))
+}
+
+/// The parser's state between lines.
+#[derive(Default)]
+struct Parser {
+    rules: Vec<Rule>,
+    /// The current section: its key and heading level.
+    section: Option<(&'static str, usize)>,
+    /// The rule being read and its heading level.
+    current: Option<(usize, Rule)>,
+}
+
+impl Parser {
+    fn flush(&mut self) {
+        if let Some((_, r)) = self.current.take() {
+            self.rules.push(r);
+        }
+    }
+
+    /// A heading inside the sections (not a section's own).
+    fn heading(&mut self, level: usize, text: &str) {
+        let Some((key, sl)) = self.section else {
+            return;
+        };
+        if level <= sl {
+            // Another part of the file at the section's level or above.
+            self.flush();
+            self.section = None;
+            return;
+        }
+        // A rule is a `####` heading (Rune's loader), or the heading just below its
+        // section (the template's `## Section` + `### rule`).
+        if level != 4 && level != sl + 1 {
+            return;
+        }
+        // A heading with nothing of its own followed by a deeper rule heading was a
+        // group heading (`## Danger Zones` + `### Group` + `#### rule`), not a rule.
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|(l, r)| *l < level && r.is_bare())
+        {
+            self.current = None;
+        }
+        self.flush();
+        if text.is_empty() {
+            return;
+        }
+        self.current = Some((
+            level,
+            Rule {
+                section: key,
+                title: text.to_string(),
+                what: String::new(),
+                where_: Vec::new(),
+                why: String::new(),
+            },
+        ));
+    }
+
+    fn field(&mut self, line: &str) {
+        let Some((_, rule)) = self.current.as_mut() else {
+            return;
+        };
+        match field(line) {
+            Some(("WHAT", v)) => rule.what = v,
+            Some(("WHY", v)) => rule.why = v,
+            Some(("WHERE", v)) => rule.where_ = globs(&v),
+            _ => {}
+        }
+    }
+}
+
 /// Parses the text; returns the rules and whether an `## Archived` section was skipped.
+///
+/// Sections are the four known headings at any level (`## Danger Zones` in the template,
+/// `### Danger Zones` under `## Auto-detected (new)` in what `rune onboard` generates). A
+/// rule is a `####` heading in a section, or the heading one level below its section. Lines
+/// inside a code fence are neither headings nor fields; `## Archived` ends the rules.
 pub(crate) fn parse(text: &str) -> (Vec<Rule>, bool) {
-    let mut rules = Vec::new();
+    let mut p = Parser::default();
     let mut fence: Option<&str> = None;
-    let mut section: Option<(&'static str, usize)> = None;
-    let mut current: Option<(usize, Rule)> = None;
     let mut archived = false;
     for raw in text.lines() {
         let t = raw.trim_start();
@@ -168,49 +262,23 @@ pub(crate) fn parse(text: &str) -> (Vec<Rule>, bool) {
             continue;
         }
         let line = raw.trim_end();
-        if let Some((level, text)) = heading(line) {
-            if level == 2 && text.eq_ignore_ascii_case("archived") {
+        match heading(line) {
+            Some((level, text)) if is_archive(level, text) => {
                 archived = true;
                 break;
             }
-            if let Some(key) = section_key(text) {
-                rules.extend(current.take().map(|(_, r)| r));
-                section = Some((key, level));
-                continue;
-            }
-            match section {
-                Some((key, sl)) if level == sl + 1 => {
-                    rules.extend(current.take().map(|(_, r)| r));
-                    current = Some((
-                        level,
-                        Rule {
-                            section: key,
-                            title: text.to_string(),
-                            what: String::new(),
-                            where_: Vec::new(),
-                            why: String::new(),
-                        },
-                    ));
+            Some((level, text)) => match section_key(text) {
+                Some(key) => {
+                    p.flush();
+                    p.section = Some((key, level));
                 }
-                Some((_, sl)) if level <= sl => {
-                    rules.extend(current.take().map(|(_, r)| r));
-                    section = None;
-                }
-                _ => {}
-            }
-            continue;
-        }
-        if let Some((_, rule)) = current.as_mut() {
-            match field(line) {
-                Some(("WHAT", v)) => rule.what = v,
-                Some(("WHY", v)) => rule.why = v,
-                Some(("WHERE", v)) => rule.where_ = globs(&v),
-                _ => {}
-            }
+                None => p.heading(level, text),
+            },
+            None => p.field(line),
         }
     }
-    rules.extend(current.take().map(|(_, r)| r));
-    (rules, archived)
+    p.flush();
+    (p.rules, archived)
 }
 
 /// The preview lines within `budget_tokens`, priority order; returns the text and overflow.
@@ -255,9 +323,14 @@ pub(crate) fn preview(rules: &[Rule], file: &str, budget_tokens: usize) -> (Stri
     (lines.join("\n"), overflow)
 }
 
-/// Reads the folder's INVARIANTS.md. Missing → not present; unreadable or without rules →
-/// `loaded: false` (never an error).
+/// Reads the folder's INVARIANTS.md with the preview within 500 tokens.
 pub(crate) fn read(rune: &Rune, now: DateTime<Utc>) -> InvariantsFile {
+    read_within(rune, now, PREVIEW_TOKENS)
+}
+
+/// Reads the folder's INVARIANTS.md, the preview within `budget_tokens`. Missing → not
+/// present; unreadable or without rules → `loaded: false` (never an error).
+pub(crate) fn read_within(rune: &Rune, now: DateTime<Utc>, budget_tokens: usize) -> InvariantsFile {
     let path = rune.path(store::INVARIANTS);
     let mut out = InvariantsFile {
         path: path.display().to_string(),
@@ -290,13 +363,18 @@ pub(crate) fn read(rune: &Rune, now: DateTime<Utc>) -> InvariantsFile {
         total: rules.len(),
         archived_skipped: archived,
     };
-    let (p, overflow) = preview(&rules, &rune.show(store::INVARIANTS), PREVIEW_TOKENS);
+    let (p, overflow) = preview(&rules, &rune.show(store::INVARIANTS), budget_tokens);
     out.preview = p;
     out.overflow = overflow;
     out.loaded = !rules.is_empty();
     out.count = rules.len();
     out.rules = rules;
     out
+}
+
+/// The `invariants.loaded` signal of what was read (its payload is `--json`'s).
+pub(crate) fn loaded_signal(inv: &InvariantsFile, red: &Redactor) -> Option<Signal> {
+    Signal::new("invariants.loaded", inv, red).ok()
 }
 
 /// Whether `path` (relative to the root) matches one of the rule's globs.

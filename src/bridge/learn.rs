@@ -1,6 +1,7 @@
 //! `.rune/learnings.jsonl`: structured learnings, append-only. Reads take the latest entry
 //! per key+type; past 100 lines the file is compacted to those winners by atomic rewrite.
 
+use super::global::Candidate;
 use super::provenance::Ledger;
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
@@ -86,6 +87,16 @@ impl Learning {
             }
         }
         Ok(())
+    }
+
+    /// The learning as a cross-project candidate (confidence 0.5 when not given).
+    pub(crate) fn candidate(&self) -> Candidate {
+        Candidate::Learning {
+            kind: self.kind.clone(),
+            key: self.key.clone(),
+            insight: self.insight.clone(),
+            confidence: self.confidence.unwrap_or(0.5),
+        }
     }
 
     fn record(&self, red: &Redactor, now: DateTime<Utc>) -> Record {

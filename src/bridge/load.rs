@@ -56,6 +56,9 @@ pub(crate) struct Briefing {
     pub(crate) system_message: Option<String>,
     /// The integrity scan the sections were built from.
     pub(crate) integrity: Report,
+    /// INVARIANTS.md as load read it, when it is there and passed the integrity scan: the
+    /// `invariants.loaded` payload.
+    pub(crate) invariants: Option<InvariantsFile>,
 }
 
 /// Where load was asked from.
@@ -99,6 +102,7 @@ fn kept_changing(rune: &Rune) -> Briefing {
             rune.show("")
         )),
         integrity: Report::default(),
+        invariants: None,
     }
 }
 
@@ -164,6 +168,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
     frame(&mut out.sections, warnings);
     out.system_message = (!messages.is_empty()).then(|| messages.join(" "));
     out.integrity = report;
+    out.invariants = Some(inv).filter(|i| i.present);
     Ok(out)
 }
 

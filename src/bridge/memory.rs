@@ -160,6 +160,7 @@ pub(crate) fn sections(
     }
     if let Some(g) = global_store {
         out.extend(cross_project_instincts(v, g)?);
+        out.extend(cross_project_learnings(v, g)?);
     }
     Ok(out)
 }
@@ -341,7 +342,15 @@ fn instincts_section(v: &View<'_>) -> Result<Vec<Section>> {
     let Some(text) = v.rune.read(store::INSTINCTS)? else {
         return Ok(Vec::new());
     };
-    let text = prune_instincts(v.rune, text, v.now);
+    // Current conventions that passed the scan and are reviewed rule instincts out.
+    let conventions = if v.ok(store::CONVENTIONS) {
+        instincts::conventions(&v.rune.path(store::CONVENTIONS), |e| {
+            v.trust.knows(store::CONVENTIONS, e)
+        })
+    } else {
+        Vec::new()
+    };
+    let text = prune_instincts(v.rune, text, v.now, &conventions);
     let lines = instincts::strongest(&text, 5)
         .iter()
         .map(|e| {
@@ -370,7 +379,26 @@ fn cross_project_instincts(v: &View<'_>, dir: &Path) -> Result<Vec<Section>> {
         String::new()
     };
     let ledger = global::ledger(v.env);
-    let lines: Vec<(String, Verdict)> = global::for_load(dir, &ledger, &local, v.red, v.now)
+    let lines = global::for_load(dir, &ledger, &local, v.red, v.now);
+    Ok(cross_project(
+        v,
+        store::INSTINCTS,
+        "Cross-project instincts",
+        lines,
+        40,
+    ))
+}
+
+/// The sections of promoted lines (`(line, accepted)`): accepted ones as memory, pending
+/// ones as unreviewed data.
+fn cross_project(
+    v: &View<'_>,
+    file: &str,
+    title: &str,
+    lines: Vec<(String, bool)>,
+    priority: u8,
+) -> Vec<Section> {
+    let lines: Vec<(String, Verdict)> = lines
         .into_iter()
         .map(|(l, accepted)| {
             let verdict = if accepted {
@@ -381,26 +409,55 @@ fn cross_project_instincts(v: &View<'_>, dir: &Path) -> Result<Vec<Section>> {
             (l, verdict)
         })
         .collect();
-    let mut out = v.sections(store::INSTINCTS, "Cross-project instincts", lines, 40);
+    let mut out = v.sections(file, title, lines, priority);
     for s in &mut out {
         s.source = Some("baton bridge global list".into());
     }
-    Ok(out)
+    out
 }
 
-/// Prunes the stale instincts of `snapshot` (read without the lock) for display, and in the
+/// Cross-project learnings from the user-level store `dir`, those whose type+key this
+/// project does not hold (in the learnings tail load reads): accepted ones as memory,
+/// pending ones as unreviewed data.
+fn cross_project_learnings(v: &View<'_>, dir: &Path) -> Result<Vec<Section>> {
+    let local: Vec<learn::Record> = if v.ok(store::LEARNINGS) {
+        store::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL)?
+            .map(|(t, _)| learn::parse(&t))
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let has = |kind: &str, key: &str| local.iter().any(|r| r.kind == kind && r.key == key);
+    let ledger = global::ledger(v.env);
+    let lines = global::learnings_for_load(dir, &ledger, has, v.red, v.now);
+    Ok(cross_project(
+        v,
+        store::LEARNINGS,
+        "Cross-project learnings",
+        lines,
+        38,
+    ))
+}
+
+/// Prunes the stale instincts of `snapshot` (read without the lock) and those `conventions`
+/// rule out, for display, and in the
 /// file when the lock is free right now: the file is re-read and pruned under the lock, so an
 /// instinct saved since the snapshot is kept. Pruning is housekeeping: a busy lock or a
 /// failed write must neither stop nor delay the load.
-pub(crate) fn prune_instincts(rune: &Rune, snapshot: String, now: DateTime<Utc>) -> String {
-    let Some((pruned, _)) = instincts::prune(&snapshot, now) else {
+pub(crate) fn prune_instincts(
+    rune: &Rune,
+    snapshot: String,
+    now: DateTime<Utc>,
+    conventions: &[instincts::Convention],
+) -> String {
+    let Some((pruned, _)) = instincts::prune(&snapshot, now, conventions) else {
         return snapshot;
     };
     let Ok(_lock) = rune.try_lock() else {
         return pruned;
     };
     match rune.read(store::INSTINCTS) {
-        Ok(Some(current)) => match instincts::prune(&current, now) {
+        Ok(Some(current)) => match instincts::prune(&current, now, conventions) {
             Some((fresh, _)) => {
                 let _ = rune.write(store::INSTINCTS, &fresh);
                 fresh
@@ -441,11 +498,15 @@ mod tests {
         std::fs::create_dir(&rune.dir).unwrap();
         let now = t("2026-11-30T10:00:00Z");
         let old = Entry::new(&inst("old-weak", 0.3), t("2026-09-01T00:00:00Z"));
-        let (snapshot, _) = add(None, &[old]);
+        let (snapshot, _) = add(None, &[old], &[]);
         // Another process saves an instinct after load's unlocked read.
-        let (on_disk, _) = add(Some(&snapshot), &[Entry::new(&inst("fresh", 0.6), now)]);
+        let (on_disk, _) = add(
+            Some(&snapshot),
+            &[Entry::new(&inst("fresh", 0.6), now)],
+            &[],
+        );
         rune.write(store::INSTINCTS, &on_disk).unwrap();
-        let shown = prune_instincts(&rune, snapshot.clone(), now);
+        let shown = prune_instincts(&rune, snapshot.clone(), now, &[]);
         let file = rune.read(store::INSTINCTS).unwrap().unwrap();
         assert!(
             file.contains("fresh") && !file.contains("old-weak"),
@@ -457,7 +518,7 @@ mod tests {
         rune.write(store::INSTINCTS, &snapshot).unwrap();
         let held = rune.lock().unwrap();
         let start = std::time::Instant::now();
-        let shown = prune_instincts(&rune, snapshot.clone(), now);
+        let shown = prune_instincts(&rune, snapshot.clone(), now, &[]);
         assert!(start.elapsed() < std::time::Duration::from_secs(1));
         assert!(!shown.contains("old-weak"));
         assert_eq!(rune.read(store::INSTINCTS).unwrap().unwrap(), snapshot);

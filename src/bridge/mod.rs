@@ -7,7 +7,7 @@
 //! |---|---|
 //! | store.rs | the folder, its files, atomic rewrite under a lock, file tails, stamps |
 //! | save.rs | save mode: entries appended, commit, the Saved report |
-//! | instincts.rs, notes.rs, learn.rs | instincts (max 20), cumulative and task notes, learnings JSONL |
+//! | instincts.rs, conflict.rs, notes.rs, learn.rs | instincts (max 20; those a convention rules out removed), cumulative and task notes, learnings JSONL |
 //! | load.rs, memory.rs, entries.rs | load mode as budget sections; the memory sections; reading tails and counts |
 //! | progress.rs | progress.md's reader for other subsystems (the daily report's blocked items) |
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
@@ -28,6 +28,7 @@
 
 mod checkpoint;
 mod compact;
+mod conflict;
 mod detach;
 mod entries;
 mod global;
@@ -71,6 +72,7 @@ use crate::core::budget::{self, Section};
 use crate::core::error::{Error, Result};
 use crate::core::io::{self, Stdin};
 use crate::core::project::Project;
+use crate::core::signal::Signal;
 use integrity::Scanner;
 use std::time::Duration;
 use store::Rune;
@@ -113,6 +115,9 @@ pub(crate) enum Command {
         /// Only the rules whose WHERE globs match this path
         #[arg(long = "match", value_name = "PATH")]
         match_path: Option<String>,
+        /// The preview's budget in tokens (default 500), as Rune's loader takes it
+        #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u32).range(1..))]
+        budget: Option<u32>,
     },
     /// Record one learning in .rune/learnings.jsonl
     Learn {
@@ -157,6 +162,9 @@ pub(crate) enum Command {
     Reattach {
         /// The sessionId that `detach` returned
         session_id: String,
+        /// Print the result as one JSON line instead of text
+        #[arg(long)]
+        json: bool,
     },
     /// Store a dispatch's response (the excerpt on stdin, at most 500 characters kept)
     Complete {
@@ -181,7 +189,7 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// The cross-project store: instincts seen in two or more projects
+    /// The cross-project store: instincts and learnings seen in two or more projects
     Global {
         #[command(subcommand)]
         action: GlobalAction,
@@ -197,18 +205,18 @@ pub(crate) enum Command {
 /// `baton bridge global` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum GlobalAction {
-    /// Every promoted instinct, with its id and whether it is accepted
+    /// Every promoted instinct and learning, with its id and whether it is accepted
     List {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
     },
-    /// Accept a promoted instinct: every project's sessions get it from now on
+    /// Accept a promoted instinct or learning: every project's sessions get it from now on
     Accept {
         /// Its id (the first 6–10 hex digits `list` shows)
         id: String,
     },
-    /// Remove a promoted instinct from the user-level store
+    /// Remove a promoted instinct or learning from the user-level store
     Remove {
         /// Its id (the first 6–10 hex digits `list` shows)
         id: String,
@@ -251,9 +259,16 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Checkpoint { resolve: true } => resolve_command(project),
         Command::Checkpoint { resolve: false } => checkpoint_command(project),
         Command::Integrity { json } => integrity_command(project, json),
-        Command::Invariants { json, match_path } => {
-            Ok(invariants_command(project, json, match_path.as_deref()))
-        }
+        Command::Invariants {
+            json,
+            match_path,
+            budget,
+        } => Ok(invariants_command(
+            project,
+            json,
+            match_path.as_deref(),
+            budget.map_or(invariants::PREVIEW_TOKENS, |b| b as usize),
+        )),
         Command::Learn {
             kind,
             key,
@@ -279,7 +294,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             json,
         } => learnings_command(project, kind.as_deref(), skill.as_deref(), limit, json),
         Command::Detach => detach_command(project),
-        Command::Reattach { session_id } => reattach_command(project, &session_id),
+        Command::Reattach { session_id, json } => reattach_command(project, &session_id, json),
         Command::Complete {
             session_id,
             response_id,
@@ -304,23 +319,24 @@ fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
             if json {
                 io::print_json(&all);
             } else if all.is_empty() {
-                crate::outln!("No cross-project instincts yet (an instinct saved at confidence ≥ 0.8 in two projects is proposed).");
+                crate::outln!("Nothing cross-project yet (an instinct or a learning saved at confidence ≥ 0.8 in two projects is proposed).");
             } else {
                 for p in &all {
-                    crate::outln!(
-                        "{}  {}  {}: when {} → {} ({}, {} projects)",
+                    let line = format!(
+                        "{}  {}  {} {}: {} ({}, {} projects)",
                         p["id"].as_str().unwrap_or(""),
                         if p["accepted"] == true {
                             "accepted"
                         } else {
                             "pending "
                         },
+                        p["type"].as_str().unwrap_or(""),
                         p["name"].as_str().unwrap_or(""),
-                        p["trigger"].as_str().unwrap_or(""),
-                        p["action"].as_str().unwrap_or(""),
+                        p["says"].as_str().unwrap_or(""),
                         p["confidence"],
                         p["projects"]
                     );
+                    crate::outln!("{}", project.redact(&line));
                 }
             }
         }
@@ -397,6 +413,9 @@ fn save_command(project: &Project, json: bool) -> Result<i32> {
     for w in &warnings {
         eprintln!("baton: warning: an entry matches the integrity rule {w}; its file will load marked SUSPICIOUS (`baton bridge integrity`)");
     }
+    for n in &saved.notices {
+        eprintln!("baton: warning: {n}");
+    }
     saved.warnings = warnings;
     // Warm the integrity cache so the next session start does not rescan: what was
     // appended is scanned, not the files it was appended to.
@@ -436,6 +455,14 @@ fn load_command(project: &Project, json: bool) -> Result<i32> {
             "system_message": system_message,
             "sections": sections,
         }));
+        // Then the `invariants.loaded` signal, one JSON line of its own.
+        if let Some(s) = briefing
+            .invariants
+            .as_ref()
+            .and_then(|inv| invariants::loaded_signal(inv, project.redactor()))
+        {
+            s.print();
+        }
     } else if sections.is_empty() {
         crate::outln!(
             "No project memory in {}/ yet. Save some with `baton bridge save`.",
@@ -487,15 +514,24 @@ fn integrity_command(project: &Project, json: bool) -> Result<i32> {
 }
 
 /// `baton bridge invariants`: the preview, the payload, or the rules for one path.
-fn invariants_command(project: &Project, json: bool, match_path: Option<&str>) -> i32 {
+fn invariants_command(
+    project: &Project,
+    json: bool,
+    match_path: Option<&str>,
+    budget_tokens: usize,
+) -> i32 {
     let rune = Rune::of(project);
-    let mut inv = invariants::read(&rune, project.now());
+    let mut inv = invariants::read_within(&rune, project.now(), budget_tokens);
     if let Some(p) = match_path {
         let rel = invariants::relative(&project.root, p);
         inv.rules.retain(|r| invariants::matches(r, &rel));
     }
     if json {
-        io::print_json(&inv);
+        // The payload, every string through the redactor (as the signal carries it).
+        match invariants::loaded_signal(&inv, project.redactor()) {
+            Some(s) => io::print_json(&s.payload),
+            None => io::print_json(&inv),
+        }
     } else if let Some(p) = match_path {
         match invariants::for_edit(&inv, p, &rune.show(store::INVARIANTS)) {
             Some(t) => io::print(&project.redact(&t)),
@@ -536,6 +572,9 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
         project.now(),
     );
     provenance::note(r, false);
+    let promoted = global::location(&project.ctx.env)
+        .map(|dir| global::propose(project, &dir, &[l.candidate()]))
+        .unwrap_or_default();
     crate::outln!(
         "Learning `{}` ({}) recorded in {}{}.",
         l.key,
@@ -547,6 +586,11 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
             ""
         }
     );
+    if !promoted.is_empty() {
+        crate::outln!(
+            "Seen in 2+ projects: proposed for every project; accept it with `baton bridge global accept ID` (`baton bridge global list`)."
+        );
+    }
     Ok(0)
 }
 
@@ -580,15 +624,40 @@ fn detach_command(project: &Project) -> Result<i32> {
     Ok(0)
 }
 
-/// `baton bridge reattach`: one JSON line, then the `oracle.failed` signal when this call
-/// failed the record.
-fn reattach_command(project: &Project, session_id: &str) -> Result<i32> {
+/// `baton bridge reattach`: the result (one JSON line with `--json`), then the
+/// `oracle.failed` signal line when this call failed the record.
+fn reattach_command(project: &Project, session_id: &str, json: bool) -> Result<i32> {
     let out = detach::reattach(&Rune::of(project), session_id, project.now())?;
-    io::print_json(&out);
-    if let Some(signal) = &out.signal {
-        crate::outln!("{signal}");
+    if json {
+        io::print_json(&out);
+    } else {
+        io::print(&project.redact(&reattach_text(&out)));
+    }
+    if let Some(payload) = &out.failed {
+        Signal::new("oracle.failed", payload, project.redactor())?.print();
     }
     Ok(0)
+}
+
+/// What a reattach found, for a person.
+fn reattach_text(r: &detach::Reattached) -> String {
+    match r.status.as_str() {
+        "complete" => format!(
+            "{}: complete (response {}).\n{}\n",
+            r.session_id,
+            r.response_id.as_deref().unwrap_or("without an id"),
+            r.response_excerpt.as_deref().unwrap_or("")
+        ),
+        "not_ready" => format!(
+            "{}: not ready; it times out at {}. Go on with other work and reattach later.\n",
+            r.session_id, r.timeout_at
+        ),
+        _ => format!(
+            "{}: failed ({}); the second model's answer will not come.\n",
+            r.session_id,
+            r.reason.as_deref().unwrap_or("timeout")
+        ),
+    }
 }
 
 /// `baton bridge complete`: the response excerpt from stdin, redacted.

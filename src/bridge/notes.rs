@@ -49,6 +49,8 @@ pub(crate) struct TaskNotesInput {
     pub(crate) failed: Vec<String>,
     pub(crate) left: Vec<String>,
     pub(crate) key_context: Vec<String>,
+    /// What's Left items now done (their text, or a unique part of it): pruned.
+    pub(crate) done: Vec<String>,
 }
 
 /// A markdown file as a preamble and `## ` sections.
@@ -225,12 +227,23 @@ const TASK_SECTIONS: [&str; 4] = [
     "Key Context for Next Iteration",
 ];
 
-/// Adds task notes; returns the new text and how many items were added.
+/// The most lines task-notes.md keeps (the spec: "max 50 lines").
+pub(crate) const TASK_NOTES_MAX_LINES: usize = 50;
+
+/// What adding task notes did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct TaskNotesAdded {
+    pub(crate) added: usize,
+    /// Items removed: completed ones, and the oldest past 50 lines.
+    pub(crate) pruned: usize,
+}
+
+/// Adds task notes and prunes them (`prune_task_notes`); returns the new text and counts.
 pub(crate) fn add_task_notes(
     text: Option<&str>,
     t: &TaskNotesInput,
     now: DateTime<Utc>,
-) -> (String, usize) {
+) -> (String, TaskNotesAdded) {
     let header = match &t.task {
         Some(name) => format!("# Task Notes: {}\n", one_line(name)),
         None => store::header(store::TASK_NOTES).to_string(),
@@ -254,7 +267,92 @@ pub(crate) fn add_task_notes(
             added += 1;
         }
     }
-    (doc.render(), added)
+    let pruned = prune_task_notes(&mut doc, &t.done);
+    (doc.render(), TaskNotesAdded { added, pruned })
+}
+
+/// Keeps the task notes concise, as the spec asks: What's Left items checked off (`- [x]`)
+/// or named in `done` go; then, while the file is over 50 lines, the oldest items go first
+/// (by their date, then their place), from What Worked, Key Context and What Failed before
+/// What's Left (the open work). Lines that are not items are never removed. Returns how
+/// many items went.
+fn prune_task_notes(doc: &mut Doc, done: &[String]) -> usize {
+    let done: Vec<String> = done
+        .iter()
+        .map(|s| one_line(s))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut pruned = 0;
+    if let Some((_, body)) = doc.sections.iter_mut().find(|(h, _)| h == TASK_SECTIONS[2]) {
+        let before = body.len();
+        body.retain(|l| {
+            let t = l.trim_start();
+            let checked = t.starts_with("- [x]") || t.starts_with("- [X]");
+            let named = t.starts_with("- ") && done.iter().any(|d| t.contains(d.as_str()));
+            !(checked || named)
+        });
+        pruned += before - body.len();
+    }
+    loop {
+        let over = doc
+            .render()
+            .lines()
+            .count()
+            .saturating_sub(TASK_NOTES_MAX_LINES);
+        let mut items = task_items(doc);
+        if over == 0 || items.is_empty() {
+            return pruned;
+        }
+        items.sort();
+        let mut gone: Vec<(usize, usize)> = items
+            .iter()
+            .take(over)
+            .map(|i| (i.section, i.line))
+            .collect();
+        gone.sort_unstable_by(|a, b| b.cmp(a));
+        for (si, li) in gone {
+            doc.sections[si].1.remove(li);
+            pruned += 1;
+        }
+    }
+}
+
+/// One task-notes item, in the order the 50-line limit removes them (fields compared in
+/// order): the open work last, then the oldest first (undated, hand-written ones count as
+/// the oldest), What Worked, Key Context and What Failed in that order, the earlier first.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct TaskItem {
+    open: bool,
+    date: Option<DateTime<Utc>>,
+    rank: u8,
+    section: usize,
+    line: usize,
+}
+
+/// Every item (`- …` line) of the task notes.
+fn task_items(doc: &Doc) -> Vec<TaskItem> {
+    let rank = |section: &str| match section {
+        s if s == TASK_SECTIONS[0] => 0,
+        s if s == TASK_SECTIONS[3] => 1,
+        s if s == TASK_SECTIONS[1] => 2,
+        _ => 3,
+    };
+    let mut items = Vec::new();
+    for (si, (h, body)) in doc.sections.iter().enumerate() {
+        for (li, l) in body.iter().enumerate() {
+            let Some(item) = l.trim_start().strip_prefix("- ") else {
+                continue;
+            };
+            items.push(TaskItem {
+                open: h == TASK_SECTIONS[2],
+                date: store::parse_stamp(item.trim_start_matches("[ ] ")),
+                rank: rank(h),
+                section: si,
+                line: li,
+            });
+        }
+    }
+    items
 }
 
 #[cfg(test)]

@@ -431,6 +431,12 @@ impl<'a> Trust<'a> {
         self
     }
 
+    /// Whether baton's ledger knows the entry `text` of `file` (no blame, nothing counted as
+    /// shown).
+    pub(crate) fn knows(&self, file: &str, text: &str) -> bool {
+        self.ledger.knows(file, text)
+    }
+
     /// The verdict on the entry `text` of `file`.
     pub(crate) fn verdict(&self, file: &str, text: &str) -> Verdict {
         let d = digest(file, text);

@@ -284,7 +284,8 @@ fn learnings(scan: &mut Scan<'_>, rune: &Rune) {
     }
 }
 
-/// The promoted cross-project instincts; one that fails the integrity scan is withheld.
+/// The promoted cross-project instincts and learnings; one that fails the integrity scan is
+/// withheld.
 fn read_global(project: &Project, scan: &mut Scan<'_>) {
     let Some(dir) = global::location(&project.ctx.env) else {
         return;
@@ -297,18 +298,16 @@ fn read_global(project: &Project, scan: &mut Scan<'_>) {
     };
     let mut withheld = 0;
     for (i, p) in global::read_global(&dir).into_iter().enumerate() {
+        let says = p.says();
         let Promoted {
             ts,
+            kind,
             name,
-            trigger,
-            action,
             confidence,
             projects,
             ..
         } = p;
-        let text = format!(
-            "when {trigger} → {action} (confidence {confidence:.1}, seen in {projects} projects)"
-        );
+        let text = format!("{says} (confidence {confidence:.1}, seen in {projects} projects)");
         let clean = integrity::scan_text(&source, &format!("{name} {text}"), project.redactor())
             .iter()
             .all(|f| f.severity == Status::Clean);
@@ -320,7 +319,7 @@ fn read_global(project: &Project, scan: &mut Scan<'_>) {
             Kind::Learning,
             &source,
             clip(
-                &format!("Cross-project instinct: {}", one_line(&name)),
+                &format!("Cross-project {kind}: {}", one_line(&name)),
                 TITLE_MAX,
             ),
         );

@@ -88,9 +88,15 @@ pub(crate) struct Saved {
     progress: Option<(usize, usize, usize)>,
     session_log: usize,
     instincts: Option<(usize, usize)>,
+    /// Instincts removed because a convention rules them out: `name (term: convention)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    instincts_conflicting: Vec<String>,
     learnings: Option<(usize, bool)>,
     notes: Option<(usize, usize)>,
     task_notes: Option<usize>,
+    /// Task notes removed: completed items, and the oldest past 50 lines.
+    #[serde(skip_serializing_if = "is_zero")]
+    task_notes_pruned: usize,
     promoted: Vec<String>,
     commit: String,
     /// The files appended to, for the integrity cache (`Scanner::scan_after`).
@@ -99,6 +105,41 @@ pub(crate) struct Saved {
     /// Entries that make their file SUSPICIOUS (saved, but marked at every load).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) warnings: Vec<String>,
+    /// The save held a summary and nothing else: a status line, not a save of the session.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) summary_only: bool,
+    /// Where the save passed a limit the spec sets (saved all the same).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) notices: Vec<String>,
+}
+
+/// Learnings one save is meant to carry at most (the spec: "1-3 entries per session").
+pub(crate) const LEARNINGS_PER_SESSION: usize = 3;
+
+/// What the spec's limits say of a save's input: a summary alone, more learnings than a
+/// session should record. Nothing is refused: the save goes on, and the report says it.
+fn limits(input: &SaveInput, saved: &mut Saved) {
+    let has_summary = input
+        .summary
+        .as_deref()
+        .is_some_and(|s| !s.trim().is_empty());
+    saved.summary_only = has_summary
+        && input.decisions.is_empty()
+        && input.conventions.is_empty()
+        && input.progress.is_none()
+        && input.learnings.is_empty()
+        && input.instincts.is_empty()
+        && input.notes.is_none()
+        && input.task_notes.is_none();
+    if saved.summary_only {
+        saved.notices.push("only a summary was saved: no decisions, conventions or progress — a session's save records those too (the summary alone is a status line)".into());
+    }
+    let n = input.learnings.len();
+    if n > LEARNINGS_PER_SESSION {
+        saved.notices.push(format!(
+            "{n} learnings in one save: a session records 1–{LEARNINGS_PER_SESSION}, only the ones that transfer (all {n} were saved)"
+        ));
+    }
 }
 
 /// Checks what a save would add before anything is written: an entry at or above the
@@ -270,13 +311,14 @@ pub(crate) fn save(project: &Project, input: &SaveInput) -> Result<Saved> {
         l.check()?;
     }
     let mut saved = Saved::default();
+    limits(input, &mut saved);
     {
         let _lock = rune.lock()?;
         append_entries(project, &rune, input, &mut saved)?;
         append_notes(project, &rune, input, &mut saved)?;
     }
     if let Some(dir) = global::location(&project.ctx.env) {
-        saved.promoted = promote(project, &dir, &input.instincts);
+        saved.promoted = promote(project, &dir, input);
     }
     saved.commit = commit(project, &rune);
     Ok(saved)
@@ -346,20 +388,47 @@ fn append_entries(
         .as_ref()
         .map(|p| (p.completed.len(), p.in_progress.len(), p.blocked.len()));
     saved.session_log = usize::from(summary.is_some());
-    if !input.instincts.is_empty() {
-        let entries: Vec<instincts::Entry> = input
-            .instincts
-            .iter()
-            .map(|i| instincts::Entry::new(i, now))
-            .collect();
-        let text = rune.read(store::INSTINCTS)?;
-        let (new_text, evicted) = instincts::add(text.as_deref(), &entries);
-        let new_text = clean(new_text);
-        rune.write(store::INSTINCTS, &new_text)?;
-        let added = ledger.record_added(store::INSTINCTS, text.as_deref(), &new_text, "save", now);
-        provenance::note(added, false);
-        saved.instincts = Some((entries.len(), evicted));
+    if !input.instincts.is_empty() || !input.conventions.is_empty() {
+        save_instincts(project, rune, &ledger, input, saved)?;
     }
+    Ok(())
+}
+
+/// The save's instincts, and the removal of every instinct a current convention rules out
+/// (the spec: "removed immediately"), also when the save brings only conventions. Call
+/// under the folder lock, after the conventions were appended.
+fn save_instincts(
+    project: &Project,
+    rune: &Rune,
+    ledger: &Ledger,
+    input: &SaveInput,
+    saved: &mut Saved,
+) -> Result<()> {
+    let now = project.now();
+    let entries: Vec<instincts::Entry> = input
+        .instincts
+        .iter()
+        .map(|i| instincts::Entry::new(i, now))
+        .collect();
+    let text = rune.read(store::INSTINCTS)?;
+    if text.is_none() && entries.is_empty() {
+        return Ok(());
+    }
+    let conventions = instincts::conventions(&rune.path(store::CONVENTIONS), |e| {
+        ledger.knows(store::CONVENTIONS, e)
+    });
+    let (new_text, added) = instincts::add(text.as_deref(), &entries, &conventions);
+    if entries.is_empty() && added.conflicting.is_empty() {
+        return Ok(());
+    }
+    let new_text = project.redact(&new_text);
+    rune.write(store::INSTINCTS, &new_text)?;
+    let r = ledger.record_added(store::INSTINCTS, text.as_deref(), &new_text, "save", now);
+    provenance::note(r, false);
+    if !entries.is_empty() {
+        saved.instincts = Some((entries.len(), added.removed));
+    }
+    saved.instincts_conflicting = added.conflicting;
     Ok(())
 }
 
@@ -385,14 +454,15 @@ fn append_notes(
     }
     if let Some(t) = &input.task_notes {
         let text = rune.read(store::TASK_NOTES)?;
-        let (new_text, added) = notes::add_task_notes(text.as_deref(), t, now);
-        if added > 0 {
+        let (new_text, done) = notes::add_task_notes(text.as_deref(), t, now);
+        if done.added + done.pruned > 0 {
             let new_text = project.redact(&new_text);
             rune.write(store::TASK_NOTES, &new_text)?;
             let r = ledger.record_added(store::TASK_NOTES, text.as_deref(), &new_text, "save", now);
             provenance::note(r, false);
         }
-        saved.task_notes = Some(added);
+        saved.task_notes = Some(done.added);
+        saved.task_notes_pruned = done.pruned;
     }
     if !input.learnings.is_empty() {
         let compacted = learn::append_all(rune, project.redactor(), &input.learnings, now)?;
@@ -403,33 +473,19 @@ fn append_notes(
     Ok(())
 }
 
-/// Notes the saved instincts in the user-level store `dir`; the names promoted now. The
-/// promotion is a bonus: a failure there must not fail the save.
-fn promote(project: &Project, dir: &Path, given: &[Instinct]) -> Vec<String> {
-    let strong: Vec<(String, String, String, f64)> = given
-        .iter()
-        .map(|i| {
-            (
-                i.name.clone(),
-                i.trigger.clone(),
-                i.action.clone(),
-                i.confidence.unwrap_or(0.5),
-            )
-        })
+/// Notes the saved instincts and learnings in the user-level store `dir`; the names
+/// promoted now. The promotion is a bonus: a failure there must not fail the save.
+fn promote(project: &Project, dir: &Path, input: &SaveInput) -> Vec<String> {
+    let instincts = input.instincts.iter().map(|i| global::Candidate::Instinct {
+        name: i.name.clone(),
+        trigger: i.trigger.clone(),
+        action: i.action.clone(),
+        confidence: i.confidence.unwrap_or(0.5),
+    });
+    let candidates: Vec<global::Candidate> = instincts
+        .chain(input.learnings.iter().map(learn::Learning::candidate))
         .collect();
-    // Proposed for every project; applied to them only once the user accepts it, unless
-    // the config opts in (`bridge.auto_promote`).
-    let ledger = global::ledger(&project.ctx.env);
-    let accept = project.config().bridge.auto_promote.then_some(&ledger);
-    global::record(
-        dir,
-        &project.root,
-        &strong,
-        project.redactor(),
-        project.now(),
-        accept,
-    )
-    .unwrap_or_default()
+    global::propose(project, dir, &candidates)
 }
 
 /// How long a save lets the commit (and the repository's hooks) run.
@@ -457,7 +513,11 @@ pub(crate) fn commit(project: &Project, rune: &Rune) -> String {
 
 /// The "Session Bridge — Saved" report.
 pub(crate) fn report(s: &Saved) -> String {
-    let mut out = String::from("## Session Bridge — Saved\n");
+    let mut out = String::from(if s.summary_only {
+        "## Session Bridge — Saved (summary only)\n"
+    } else {
+        "## Session Bridge — Saved\n"
+    });
     out.push_str(&format!(
         "- **decisions.md**: {} decision{} appended\n",
         s.decisions,
@@ -479,6 +539,22 @@ pub(crate) fn report(s: &Saved) -> String {
         s.session_log,
         if s.session_log == 1 { "y" } else { "ies" }
     ));
+    report_memory(s, &mut out);
+    if !s.promoted.is_empty() {
+        out.push_str(&format!(
+            "- **Cross-project**: proposed for every project (seen in 2+ projects): {} — the user accepts it with `baton bridge global accept ID` (`baton bridge global list`)\n",
+            s.promoted.join(", ")
+        ));
+    }
+    out.push_str(&format!("- **Git commit**: {}\n", s.commit));
+    for n in &s.notices {
+        out.push_str(&format!("- ⚠ {n}\n"));
+    }
+    out
+}
+
+/// The report's lines for instincts, learnings, notes and task notes.
+fn report_memory(s: &Saved, out: &mut String) {
     if let Some((n, evicted)) = s.instincts {
         out.push_str(&format!(
             "- **instincts.md**: {n} instinct{} recorded{}\n",
@@ -488,6 +564,12 @@ pub(crate) fn report(s: &Saved) -> String {
             } else {
                 String::new()
             }
+        ));
+    }
+    if !s.instincts_conflicting.is_empty() {
+        out.push_str(&format!(
+            "- **instincts.md**: removed, a convention rules them out: {}\n",
+            s.instincts_conflicting.join("; ")
         ));
     }
     if let Some((n, compacted)) = s.learnings {
@@ -513,18 +595,24 @@ pub(crate) fn report(s: &Saved) -> String {
     }
     if let Some(n) = s.task_notes {
         out.push_str(&format!(
-            "- **task-notes.md**: {n} note{} added\n",
-            plural(n)
+            "- **task-notes.md**: {n} note{} added{}\n",
+            plural(n),
+            if s.task_notes_pruned > 0 {
+                format!(
+                    ", {} pruned (completed, or the oldest past {} lines)",
+                    s.task_notes_pruned,
+                    notes::TASK_NOTES_MAX_LINES
+                )
+            } else {
+                String::new()
+            }
         ));
     }
-    if !s.promoted.is_empty() {
-        out.push_str(&format!(
-            "- **Cross-project**: proposed for every project (seen in 2+ projects): {} — the user accepts it with `baton bridge global accept ID` (`baton bridge global list`)\n",
-            s.promoted.join(", ")
-        ));
-    }
-    out.push_str(&format!("- **Git commit**: {}\n", s.commit));
-    out
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn plural(n: usize) -> &'static str {

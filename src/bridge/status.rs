@@ -1,6 +1,7 @@
 //! `baton bridge status`: what the bridge holds in this project, in one screen.
 
 use super::checkpoint;
+use super::detach::{self, FileReport};
 use super::integrity::Scanner;
 use super::invariants;
 use super::store::{self, Rune};
@@ -24,6 +25,8 @@ pub(crate) struct FolderStatus {
     pub(crate) resolved_checkpoints: usize,
     pub(crate) invariants: usize,
     pub(crate) invariants_stale: bool,
+    /// The detach records (`oracle-pending/`), each with what is wrong with it.
+    pub(crate) detach_records: Vec<FileReport>,
 }
 
 /// Lines of `file` that start with `pat` (entries, or records of a JSONL file).
@@ -71,6 +74,7 @@ pub(crate) fn folder_status(project: &Project) -> Result<FolderStatus> {
         resolved_checkpoints: resolved,
         invariants: inv.count,
         invariants_stale: inv.stale,
+        detach_records: detach::report(rune),
     })
 }
 
@@ -120,10 +124,40 @@ pub(crate) fn render_folder_status(s: &FolderStatus) -> String {
         Some(r) => out.push_str(&format!("  checkpoint: {r}\n")),
         None => out.push_str("  checkpoint: none\n"),
     }
+    out.push_str(&detach_lines(&s.detach_records));
     if s.resolved_checkpoints > 0 {
         out.push_str(&format!(
             "  resolved checkpoints kept: {}\n",
             s.resolved_checkpoints
+        ));
+    }
+    out
+}
+
+/// The detach records: a count per status, then one line per invalid record.
+fn detach_lines(records: &[FileReport]) -> String {
+    if records.is_empty() {
+        return String::new();
+    }
+    let mut per: Vec<(String, usize)> = Vec::new();
+    for r in records.iter().filter(|r| r.problems.is_empty()) {
+        let st = r.status.clone().unwrap_or_default();
+        match per.iter_mut().find(|(s, _)| *s == st) {
+            Some((_, n)) => *n += 1,
+            None => per.push((st, 1)),
+        }
+    }
+    let invalid = records.iter().filter(|r| !r.problems.is_empty()).count();
+    if invalid > 0 {
+        per.push(("invalid".into(), invalid));
+    }
+    let counts: Vec<String> = per.iter().map(|(s, n)| format!("{n} {s}")).collect();
+    let mut out = format!("  detach records: {}\n", counts.join(", "));
+    for r in records.iter().filter(|r| !r.problems.is_empty()) {
+        out.push_str(&format!(
+            "  ⚠ invalid detach record {}: {}\n",
+            r.file,
+            r.problems.join("; ")
         ));
     }
     out

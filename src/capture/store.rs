@@ -59,9 +59,7 @@ pub(crate) struct Stored {
 
 /// The folder new digests are written to: the plugin's data folder, else XDG state.
 pub(crate) fn write_base(project: &Project) -> Option<PathBuf> {
-    paths::plugin_data_dir(&project.ctx.env)
-        .filter(|p| p.is_absolute())
-        .or_else(|| paths::state_dir(&project.ctx.env))
+    paths::private_base(&project.ctx.env)
 }
 
 /// The folders digests are read from: the write folder, and, outside Claude Code, the
@@ -121,16 +119,7 @@ pub(crate) fn load(path: &Path) -> Option<Stored> {
 pub(crate) fn save(base: &Path, path: &Path, stored: &Stored) -> Result<()> {
     let parent = path.parent().unwrap_or(base);
     if std::fs::symlink_metadata(parent).is_err() {
-        fsx::ensure_dir(base)?;
-        let rel = parent.strip_prefix(base).map_err(|_| Error::Outside {
-            path: path.to_path_buf(),
-            root: base.to_path_buf(),
-        })?;
-        let mut dir = base.to_path_buf();
-        for part in rel.components() {
-            dir.push(part);
-            fsx::ensure_private_dir(&dir)?;
-        }
+        fsx::ensure_private_tree(base, parent)?;
     }
     let mut stored = stored.clone();
     stored.version = VERSION;

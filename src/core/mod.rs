@@ -29,6 +29,7 @@ pub mod recall;
 pub mod recap;
 pub mod redact;
 pub mod root;
+pub mod signal;
 pub mod text;
 pub mod time;
 pub mod yaml;

@@ -31,6 +31,19 @@ pub fn plugin_data_dir(env: &Env) -> Option<PathBuf> {
     env.var("CLAUDE_PLUGIN_DATA").map(PathBuf::from)
 }
 
+/// The folder private state is written under: the plugin's data folder (when Claude Code
+/// gives an absolute one), else the XDG state folder.
+pub fn private_base(env: &Env) -> Option<PathBuf> {
+    plugin_data_dir(env)
+        .filter(|p| p.is_absolute())
+        .or_else(|| state_dir(env))
+}
+
+/// This project's folder under `private_base`: `<base>/projects/<project_key>/`.
+pub fn project_private_dir(env: &Env, root: &Path) -> Option<PathBuf> {
+    private_base(env).map(|b| b.join("projects").join(project_key(root)))
+}
+
 /// The key of a project in baton's per-user folders: FNV-1a (hex) of its canonical root, so
 /// the same project has the same key from any working directory.
 pub fn project_key(root: &Path) -> String {

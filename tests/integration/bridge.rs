@@ -6,6 +6,9 @@ use crate::harness::{Output, Project};
 use std::io::Write;
 use std::path::Path;
 
+#[path = "bridge_issue_16.rs"]
+mod issue_16;
+
 const SAVE: &str = r#"summary: Implemented the audit buffer and its flush on Stop
 decisions:
   - title: Use git2 without default features
@@ -796,7 +799,7 @@ fn detach_from_many_processes_at_once_makes_one_record() {
 
     // Reattach: not ready, then complete and consumed; another one times out.
     let id = winner.as_str().unwrap();
-    let out = bridge(&p, &["reattach", id], "");
+    let out = bridge(&p, &["reattach", id, "--json"], "");
     assert_eq!(out.json()["status"], "not_ready");
     let out = bridge(
         &p,
@@ -804,17 +807,17 @@ fn detach_from_many_processes_at_once_makes_one_record() {
         "The bug is in the retry loop.",
     );
     assert_eq!(out.code, 0, "{out:?}");
-    let out = bridge(&p, &["reattach", id], "");
+    let out = bridge(&p, &["reattach", id, "--json"], "");
     assert_eq!(
         out.json()["responseExcerpt"],
         "The bug is in the retry loop."
     );
-    assert!(bridge(&p, &["reattach", id], "")
+    assert!(bridge(&p, &["reattach", id, "--json"], "")
         .stderr
         .contains("no pending record"));
     bridge(&p, &["detach"], "sessionId: oracle-1764497700-late\ntriggerSignal: manual\nsourceSkill: manual\ntargetModel: gpt-5.6-sol\nbundleHash: sha256:00000001\n");
     let out = p.run(
-        &["bridge", "reattach", "oracle-1764497700-late"],
+        &["bridge", "reattach", "oracle-1764497700-late", "--json"],
         b"",
         &[("BATON_NOW", "2026-11-30T10:40:00Z")],
     );
@@ -825,7 +828,7 @@ fn detach_from_many_processes_at_once_makes_one_record() {
     );
     assert_eq!(
         lines[1],
-        r#"oracle.failed {"reason":"timeout","sessionId":"oracle-1764497700-late"}"#
+        r#"{"signal":"oracle.failed","payload":{"reason":"timeout","sessionId":"oracle-1764497700-late","sourceSkill":"manual","targetModel":"gpt-5.6-sol","timeoutAt":"2026-11-30T10:25:00Z"}}"#
     );
 
     // A day later the session start drops it.
@@ -1466,7 +1469,7 @@ fn complete_redacts_with_the_projects_extra_patterns() {
         "internal acme-123456 found",
     );
     assert_eq!(out.code, 0, "{out:?}");
-    let v = bridge(&p, &["reattach", "oracle-1764497700-x"], "").json();
+    let v = bridge(&p, &["reattach", "oracle-1764497700-x", "--json"], "").json();
     let s = v.to_string();
     assert!(
         !s.contains("acme-123456") && !s.contains("acme-654321"),

@@ -41,6 +41,26 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
         .map_err(|e| Error::io("set permissions on", dir, e))
 }
 
+/// Creates `dir`, a folder below the user-level folder `base`, with every folder between
+/// them 0700 (`base` itself is created as it is when missing). Refuses a symlink at `base`
+/// and at each level below it. `dir` outside `base` is an error.
+pub fn ensure_private_tree(base: &Path, dir: &Path) -> Result<()> {
+    if fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(());
+    }
+    ensure_dir(base)?;
+    let rel = dir.strip_prefix(base).map_err(|_| Error::Outside {
+        path: dir.to_path_buf(),
+        root: base.to_path_buf(),
+    })?;
+    let mut at = base.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        ensure_private_dir(&at)?;
+    }
+    Ok(())
+}
+
 /// Creates `dir` (inside `root`) like `ensure_dir_in`, and makes `dir` itself 0700.
 pub fn ensure_private_dir_in(root: &Path, dir: &Path) -> Result<()> {
     ensure_dir_in(root, dir)?;

@@ -70,6 +70,22 @@ pub fn paths_changed_by_newest(dir: &Path, n: usize) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// The messages of the stash (`git stash list`), newest first; empty when nothing is stashed.
+/// The stash is the repository's, shared by all its worktrees.
+pub fn stash_messages(dir: &Path) -> Result<Vec<String>> {
+    let repo = open(dir)?;
+    if repo.find_reference("refs/stash").is_err() {
+        return Ok(Vec::new());
+    }
+    let reflog = repo
+        .reflog("refs/stash")
+        .map_err(|e| Error::Git(format!("reflog of the stash: {}", e.message())))?;
+    Ok(reflog
+        .iter()
+        .map(|e| e.message().unwrap_or("").to_string())
+        .collect())
+}
+
 /// The commit HEAD pointed at, at time `at`, in the repository that holds `dir`.
 ///
 /// HEAD's reflog says it exactly: the newest entry written at or before `at`. Without a
