@@ -43,20 +43,21 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
 
 /// Creates `dir`, a folder below the user-level folder `base`, with every folder between
 /// them 0700 (`base` itself is created as it is when missing). Refuses a symlink at `base`
-/// and at each level below it. `dir` outside `base` is an error.
+/// and at each level below it (`ensure_dir_in`); `dir` outside `base` is an error.
 pub fn ensure_private_tree(base: &Path, dir: &Path) -> Result<()> {
     if fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
         return Ok(());
     }
     ensure_dir(base)?;
-    let rel = dir.strip_prefix(base).map_err(|_| Error::Outside {
-        path: dir.to_path_buf(),
-        root: base.to_path_buf(),
-    })?;
-    let mut at = base.to_path_buf();
-    for part in rel.components() {
-        at.push(part);
-        ensure_private_dir(&at)?;
+    ensure_dir_in(base, dir)?;
+    let mut at = dir;
+    while at != base {
+        fs::set_permissions(at, fs::Permissions::from_mode(PRIVATE_DIR))
+            .map_err(|e| Error::io("set permissions on", at, e))?;
+        match at.parent() {
+            Some(p) => at = p,
+            None => break,
+        }
     }
     Ok(())
 }
