@@ -2,6 +2,7 @@
 //! filled in by baton. `--resolve` archives it as `checkpoint-<date>.resolved.md` (last 3
 //! kept). PreCompact writes one automatically from what the bridge knows.
 
+use super::integrity::{self, Status};
 use super::notes::Doc;
 use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
@@ -82,7 +83,19 @@ pub(crate) fn git_facts(project: &Project) -> Option<GitFacts> {
 /// and the stash (each one line, cut to 120 characters; redacted with the checkpoint).
 fn git_facts_for_checkpoint(project: &Project) -> Option<GitFacts> {
     // Redacted before the cut: a secret cut in half is one the redactor no longer knows.
-    let short = |text: &str| clip(&project.redact(&one_line(text)), GIT_TEXT_MAX);
+    // The repository's text must not make baton's own checkpoint fail the integrity scan
+    // (a subject such as "skip hooks with --no-verify" would keep the resume point out of
+    // the next session): one that matches a rule is named, not copied.
+    let short = |text: &str| {
+        let line = project.redact(&one_line(text));
+        let hit = integrity::scan_text("checkpoint.md", &line, project.redactor())
+            .into_iter()
+            .find(|f| f.severity > Status::Clean && f.rule != "secret");
+        match hit {
+            Some(f) => format!("(not copied: it matches the integrity rule {})", f.rule),
+            None => clip(&line, GIT_TEXT_MAX),
+        }
+    };
     let mut g = git_facts(project)?;
     let dir = &project.root;
     if g.commit != NO_COMMITS {
