@@ -160,7 +160,7 @@ pub(crate) fn sections(
     }
     if let Some(g) = global_store {
         out.extend(cross_project_instincts(v, g)?);
-        out.extend(cross_project_learnings(v, g)?);
+        out.extend(cross_project_learnings(v, g));
     }
     Ok(out)
 }
@@ -419,24 +419,26 @@ fn cross_project(
 /// Cross-project learnings from the user-level store `dir`, those whose type+key this
 /// project does not hold (in the learnings tail load reads): accepted ones as memory,
 /// pending ones as unreviewed data.
-fn cross_project_learnings(v: &View<'_>, dir: &Path) -> Result<Vec<Section>> {
-    let local: Vec<learn::Record> = if v.ok(store::LEARNINGS) {
-        store::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL)?
-            .map(|(t, _)| learn::parse(&t))
-            .unwrap_or_default()
-    } else {
-        Vec::new()
+fn cross_project_learnings(v: &View<'_>, dir: &Path) -> Vec<Section> {
+    // Read only when the store holds a learning to check.
+    let local: std::cell::OnceCell<Vec<learn::Record>> = std::cell::OnceCell::new();
+    let has = |kind: &str, key: &str| {
+        local
+            .get_or_init(|| {
+                let tail = v
+                    .ok(store::LEARNINGS)
+                    .then(|| store::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL));
+                match tail {
+                    Some(Ok(Some((t, _)))) => learn::parse(&t),
+                    _ => Vec::new(),
+                }
+            })
+            .iter()
+            .any(|r| r.kind == kind && r.key == key)
     };
-    let has = |kind: &str, key: &str| local.iter().any(|r| r.kind == kind && r.key == key);
     let ledger = global::ledger(v.env);
     let lines = global::learnings_for_load(dir, &ledger, has, v.red, v.now);
-    Ok(cross_project(
-        v,
-        store::LEARNINGS,
-        "Cross-project learnings",
-        lines,
-        38,
-    ))
+    cross_project(v, store::LEARNINGS, "Cross-project learnings", lines, 38)
 }
 
 /// Prunes the stale instincts of `snapshot` (read without the lock) and those `conventions`
