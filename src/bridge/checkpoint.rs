@@ -117,6 +117,14 @@ fn push_list(out: &mut String, items: &[String], numbered: bool) {
     }
 }
 
+/// The mark of the context note an automatic checkpoint (written at a compaction) carries.
+pub(crate) const AUTO_NOTE: &str = "Auto-checkpoint written by baton";
+
+/// Whether a checkpoint was written by baton at a compaction (not by the user or the model).
+pub(crate) fn is_automatic(cp: &Parsed) -> bool {
+    cp.context.iter().any(|c| c.starts_with(AUTO_NOTE))
+}
+
 /// A checkpoint read back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Parsed {

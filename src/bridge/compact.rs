@@ -3,7 +3,7 @@
 //! point) and asks the summary to keep that resume point; PostCompact appends Claude Code's
 //! compaction summary to the session log.
 
-use super::checkpoint::{self, CheckpointInput};
+use super::checkpoint::{self, CheckpointInput, AUTO_NOTE};
 use super::entries::{heading_of, last_entries, progress_items};
 use super::integrity::{self, Scanner, Status};
 use super::provenance::{self, Ledger};
@@ -116,11 +116,6 @@ enum Written {
     ByHand {
         reviewed: bool,
     },
-}
-
-/// Whether a checkpoint was written by baton at a compaction (not by the user or the model).
-fn is_automatic(previous: &checkpoint::Parsed) -> bool {
-    previous.context.iter().any(|c| c.starts_with(AUTO_NOTE))
 }
 
 /// Whether the recap holds something to resume: a request or an open task.
@@ -240,7 +235,7 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
     let raw = rune.read(store::CHECKPOINT)?;
     let written = match &raw {
         None => Written::None,
-        Some(t) if is_automatic(&checkpoint::parse(t)) => Written::Automatic,
+        Some(t) if checkpoint::is_automatic(&checkpoint::parse(t)) => Written::Automatic,
         Some(t) => Written::ByHand {
             reviewed: ledger.knows(store::CHECKPOINT, t),
         },
@@ -278,9 +273,6 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
         progress_status,
     })
 }
-
-/// How the automatic checkpoint marks its context note.
-const AUTO_NOTE: &str = "Auto-checkpoint written by baton";
 
 /// The marker of the line SessionEnd writes; load skips such lines for "last session".
 pub(crate) const SESSION_END: &str = "(session end";

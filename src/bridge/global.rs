@@ -214,8 +214,8 @@ pub(crate) fn for_load(
         .into_iter()
         .filter(|p| !local.contains(&one_line(&p.action).to_lowercase()))
         .map(|p| {
-            let age =
-                time::parse(&p.ts).map_or_else(|| "undated".to_string(), |t| store::age(t, now));
+            let age = time::parse(&p.ts)
+                .map_or_else(|| "undated".to_string(), |t| crate::core::time::age(t, now));
             let accepted = ledger.knows_digest(GLOBAL, &p.digest());
             let line = format!(
                 "- {}: when {} → {} ({:.1}, {} projects, promoted {age}{})",

@@ -95,6 +95,7 @@ fn session_start(project: &Project, source: &str) -> Result<Contribution> {
     Ok(Contribution {
         sections: briefing.sections,
         system_message: briefing.system_message,
+        resume: briefing.resume,
         ..Contribution::default()
     })
 }

@@ -367,34 +367,11 @@ pub(crate) fn parse_stamp(s: &str) -> Option<DateTime<Utc>> {
         .map(|t| t.and_utc())
 }
 
-/// How old an entry is, for people: `just now`, `5 hours ago`, `1 day ago`, `12 days ago`;
-/// an entry stamped with a day only is `today` on that day.
-pub(crate) fn age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    let since = now - then;
-    let day_only = then.time() == chrono::NaiveTime::MIN;
-    match (since.num_days(), since.num_hours()) {
-        (d, _) if d >= 2 => format!("{d} days ago"),
-        (1, _) => "1 day ago".into(),
-        _ if day_only || since.num_hours() < 1 => {
-            if then.date_naive() == now.date_naive() {
-                if day_only {
-                    "today".into()
-                } else {
-                    "just now".into()
-                }
-            } else {
-                "yesterday".into()
-            }
-        }
-        (_, 1) => "1 hour ago".into(),
-        (_, h) => format!("{h} hours ago"),
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
+    use crate::core::time::age;
 
     #[test]
     fn stamps_parse_back_and_ages_read_well() {

@@ -96,6 +96,10 @@ pub struct Relay {
     pub hazard_paths: Vec<String>,
     /// Milliseconds the best-effort `weave send` heartbeat may take before it is killed.
     pub heartbeat_timeout_ms: u64,
+    /// The prompt a session hands the next one (the wake-up prompt): a slash command. `{packet}`
+    /// stands for the packet's path; without it, ` from <path>` is added when the packet is
+    /// not at its default place. A weave harness of your own: `/weave-loop resume from {packet}`.
+    pub wake_prompt: String,
 }
 
 impl Relay {
@@ -114,6 +118,13 @@ impl Relay {
             return Err(format!(
                 "key `relay.heartbeat_timeout_ms`: {} is out of range (50 to 10000; the Stop hook has 15 s in all)",
                 self.heartbeat_timeout_ms
+            ));
+        }
+        let w = self.wake_prompt.trim();
+        if !w.starts_with('/') || w.len() < 2 || w.chars().any(char::is_control) {
+            return Err(format!(
+                "key `relay.wake_prompt`: {:?} must be a slash command on one line, like /baton:session-relay resume",
+                self.wake_prompt
             ));
         }
         if let Some((i, _)) = self
@@ -141,6 +152,7 @@ impl Default for Relay {
                 .map(String::from)
                 .collect(),
             heartbeat_timeout_ms: 2_000,
+            wake_prompt: "/baton:session-relay resume".into(),
         }
     }
 }

@@ -109,7 +109,7 @@ fn save_then_load_in_a_fresh_process_shows_every_item() {
         "**Decisions on file**: 2",
         "In progress: bridge load (step 2/5)",
         "Blocked: e2e run — needs BATON_CLAUDE",
-        "**Next task**: Write the load snapshot test",
+        "Next: \"Write the load snapshot test\"",
         "bridge subsystem (1 day ago)",
         "PreCompact prints plain text only (1 day ago)",
         "Left: detach mode (1 day ago)",
@@ -385,19 +385,33 @@ fn checkpoint_is_first_in_load_and_warns_when_the_branch_moved() {
     assert!(out.stdout.contains(&format!("@ {sha} — clean")), "{out:?}");
     assert!(out.stdout.contains("- **Remaining tasks**: 2\n"));
     let ctx = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
-    let first_bridge = ctx.find("## ").unwrap();
+    // The one next action is the checkpoint's, first; its section follows with the git state.
+    let first = ctx.find("## ").unwrap();
     assert!(
-        ctx[first_bridge..].starts_with(
-            "## Checkpoint Detected — 2026-11-30 10:15, just now\n**Resume**: Continue Phase 2 Task 3"
+        ctx[first..].starts_with(
+            "## Resume here\nNext: \"Continue Phase 2 Task 3: error handling in src/api/client.ts\"\nFrom: checkpoint (.rune/checkpoint.md, just now)."
         ),
         "{ctx}"
     );
+    assert!(
+        ctx.contains("## Checkpoint Detected — 2026-11-30 10:15, just now\n**Git state**: "),
+        "{ctx}"
+    );
+    assert_eq!(ctx.matches("Continue Phase 2 Task 3").count(), 1, "{ctx}");
     assert!(!ctx.contains("may be outdated"));
 
-    // A new commit: the checkpoint may be stale.
+    // baton's own commit of .rune/ is not the repository moving on.
     bridge(&p, &["save"], "summary: moved on\n");
     let ctx = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
-    assert!(ctx.contains("It may be outdated"), "{ctx}");
+    assert!(!ctx.contains("It may be outdated"), "{ctx}");
+    // The user's commit is: the checkpoint may be stale, here and in "Resume here".
+    p.commit_file("src/lib.rs", "pub fn f() {}\n", "work");
+    let ctx = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
+    assert!(
+        ctx.contains("⚠ It may be outdated: 1 commit landed on master since it was written"),
+        "{ctx}"
+    );
+    assert!(ctx.contains("## Checkpoint Detected"), "{ctx}");
 }
 
 #[test]
@@ -450,7 +464,7 @@ fn pre_compact_keeps_a_written_checkpoint_and_the_compact_session_start_shows_it
 
     let out = p.hook("SessionStart", p.event("SessionStart.compact").as_bytes());
     let ctx = context(&out);
-    assert!(ctx.contains("**Resume**: Continue Phase 2 Task 3"), "{ctx}");
+    assert!(ctx.contains("Next: \"Continue Phase 2 Task 3"), "{ctx}");
     p.hook("PreCompact", p.event("PreCompact").as_bytes());
     assert_eq!(read(&p, ".rune/checkpoint.md"), written);
 
@@ -1314,11 +1328,12 @@ fn huge_checkpoint_fields_cannot_blow_the_protected_sections() {
     let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     let ctx = context(&out);
-    assert!(ctx.contains("**Resume**: xxx"), "{ctx}");
+    assert!(ctx.contains("Next: \"xxx"), "{ctx}");
     assert!(ctx.chars().count() < 8_000, "{}", ctx.chars().count());
+    // "Resume here" (its action bounded) and the checkpoint's bounded protected section.
     let protected_part = ctx.split("## Session Bridge").next().unwrap();
     assert!(
-        protected_part.chars().count() < 2_300,
+        protected_part.chars().count() < 3_200,
         "{}",
         protected_part.chars().count()
     );

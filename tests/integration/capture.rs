@@ -495,6 +495,8 @@ fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
 #[test]
 fn issue_11_the_automatic_handoff_artefact_carries_the_captured_session() {
     let p = Project::new();
+    // A project that keeps handoff artefacts (the automatic save is written only there).
+    std::fs::create_dir_all(p.root.join("datarim/sessions")).unwrap();
     write_transcript(&transcript_path(&p, S1), &session_one(&p));
     let ev = event(
         &p,

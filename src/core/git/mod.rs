@@ -46,7 +46,7 @@ mod hooks;
 mod pathspec;
 pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
 pub use guard::{commit_blocker, Operation, Refusal};
-pub use history::{first_parent_messages, head_at, paths_changed_by_newest};
+pub use history::{first_parent_messages, head_at, paths_changed_by_newest, work_since};
 
 use super::error::{Error, Result};
 use git2::{Repository, Status, StatusOptions};
