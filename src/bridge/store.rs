@@ -78,6 +78,12 @@ impl Rune {
         self.dir.is_dir()
     }
 
+    /// Whether the project uses the bridge: its folder exists, or a config file turns the
+    /// bridge on (`bridge.enabled: true`). Hooks create nothing in `.rune/` otherwise.
+    pub(crate) fn in_use(&self, config: &Config) -> bool {
+        self.exists() || config.bridge.opted_in
+    }
+
     /// Creates the folder (0700 when new) and takes its writer lock.
     pub(crate) fn lock(&self) -> Result<fsx::MkdirLock> {
         // core::fsx breaks a lock left by a killed writer (dead pid, or no owner after a

@@ -305,6 +305,10 @@ pub struct Bridge {
     /// Promote instincts seen in two projects to every project without asking (by
     /// default a promotion waits for `baton bridge global accept`).
     pub auto_promote: bool,
+    /// Set by `load`, not a key of its own: a config file says `bridge.enabled: true`, so the
+    /// hooks may create the bridge's folder in a project that has none yet.
+    #[serde(skip)]
+    pub opted_in: bool,
 }
 
 /// `bridge.integrity_block_on`: the integrity verdict from which a memory file is kept out of
@@ -326,6 +330,7 @@ impl Default for Bridge {
             integrity_block_on: IntegrityBlockOn::Tainted,
             trusted_committers: Vec::new(),
             auto_promote: false,
+            opted_in: false,
         }
     }
 }
@@ -442,7 +447,13 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
         }
     }
     let fallback = root.join(PROJECT_CONFIG);
-    let config = parse_all(merged, &files, &fallback, &mut problems);
+    let opted_in = merged
+        .get("bridge")
+        .and_then(|b| b.get("enabled"))
+        .and_then(serde_yaml_ng::Value::as_bool)
+        == Some(true);
+    let mut config = parse_all(merged, &files, &fallback, &mut problems);
+    config.bridge.opted_in = opted_in;
     Effective {
         // Any problem means the defaults, as the hook path promises: a half-applied config
         // could move state to another folder than the one the user meant.

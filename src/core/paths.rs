@@ -39,6 +39,13 @@ pub fn project_key(root: &Path) -> String {
     format!("{:016x}", super::hash::fnv1a(root.as_os_str().as_bytes()))
 }
 
+/// The folder for this user's private state of the project at `root` that hooks and
+/// commands both reach (`CLAUDE_PLUGIN_DATA` reaches hooks only): `<XDG state>/projects/<key>/`.
+/// Not created here.
+pub fn project_state_dir(env: &Env, root: &Path) -> Option<PathBuf> {
+    state_dir(env).map(|d| d.join("projects").join(project_key(root)))
+}
+
 /// The per-user folders that hold private state of the project at `root`:
 /// `<base>/projects/<project_key>/` for every base baton writes such state under — the
 /// plugin's data folder (`CLAUDE_PLUGIN_DATA`; run from a shell: Claude Code's

@@ -95,8 +95,10 @@ fn session_start(project: &Project) -> Contribution {
 /// the bridge asks to tell whether a checkpoint was superseded.
 pub(crate) fn newest_saved(project: &Project) -> Option<DateTime<Utc>> {
     let dir = session::sessions_dir(project);
+    // The newest few only: a session start reads no folder that grows with history.
     session::list(&dir)
         .iter()
+        .take(8)
         .filter_map(|id| replay::summary(&dir, id))
         .find(|s| !s.automatic)
         .and_then(|s| time::parse(&s.captured_at))

@@ -212,6 +212,7 @@ fn another_tools_write_arrives_unreviewed_and_is_never_the_resume_point() {
     );
     let compact = p.hook("PreCompact", p.event("PreCompact").as_bytes());
     assert!(!compact.stdout.contains("OTHER-TOOL"), "{compact:?}");
+    p.hook("PostCompact", p.event("PostCompact").as_bytes());
     let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
     assert!(
         !cp.contains("OTHER-TOOL"),
