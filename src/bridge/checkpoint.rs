@@ -237,7 +237,11 @@ fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
     let own = crate::core::footprint::own_folders(&project.root, project.config());
     let work = crate::core::git::work_since(&project.root, commit, &own).ok()??;
     let now = git_facts(project)?;
-    let still = |p: &String| now.changed.iter().any(|l| status_path(l).as_ref() == Some(p));
+    let still = |p: &String| {
+        now.changed
+            .iter()
+            .any(|l| status_path(l).as_ref() == Some(p))
+    };
     (work > 0 && !cp.changed.iter().any(still)).then(|| {
         format!(
             "its work was committed ({work} commit{} since it was written)",
@@ -289,7 +293,10 @@ fn pending_path(project: &Project, session_id: &str) -> Option<std::path::PathBu
         .take(64)
         .collect();
     let dir = crate::core::paths::project_state_dir(&project.ctx.env, &project.root)?;
-    Some(dir.join(format!("checkpoint.pending.{}.md", if sid.is_empty() { "session" } else { &sid })))
+    Some(dir.join(format!(
+        "checkpoint.pending.{}.md",
+        if sid.is_empty() { "session" } else { &sid }
+    )))
 }
 
 /// PreCompact's automatic checkpoint, kept aside until the compaction is seen to happen
@@ -325,9 +332,9 @@ pub(crate) fn confirm_pending(project: &Project, session_id: &str) -> Result<boo
     };
     let rune = Rune::of(project);
     let standing = rune.read(store::CHECKPOINT).ok().flatten();
-    let explicit = standing
-        .as_deref()
-        .is_some_and(|t| !is_automatic(&parse(t)) && Ledger::of(project).knows(store::CHECKPOINT, t));
+    let explicit = standing.as_deref().is_some_and(|t| {
+        !is_automatic(&parse(t)) && Ledger::of(project).knows(store::CHECKPOINT, t)
+    });
     if !explicit {
         put(project, &text)?;
     }

@@ -96,9 +96,8 @@ fn session_start(project: &Project, source: &str, session_id: &str) -> Result<Co
     // Orphaned detach records go first; a failure there must not stop the load.
     let _ = detach::cleanup(&Rune::of(project), project.now());
     // A checkpoint superseded by a newer handoff, or whose work was committed, is resolved.
-    let settled = checkpoint::settle(project).unwrap_or_else(|e| {
-        Some(format!("baton: the checkpoint could not be checked: {e}"))
-    });
+    let settled = checkpoint::settle(project)
+        .unwrap_or_else(|e| Some(format!("baton: the checkpoint could not be checked: {e}")));
     let briefing = load::load(project, src)?;
     let message = [settled, briefing.system_message]
         .into_iter()

@@ -560,7 +560,10 @@ fn issue_12_a_refused_compaction_leaves_no_checkpoint() {
         resume.starts_with("Next: \"Write the load snapshot test\""),
         "{ctx}"
     );
-    assert!(resume.contains("- automatic checkpoint (.rune/checkpoint.md"), "{ctx}");
+    assert!(
+        resume.contains("- automatic checkpoint (.rune/checkpoint.md"),
+        "{ctx}"
+    );
 }
 
 const INVARIANTS: &str = "# Invariants\n\n## Danger Zones\n\n### Migrations\n- **WHAT**: never edit an applied migration\n- **WHERE**: `migrations/**`\n- **WHY**: production ran it\n\n## Auto-detected (new)\n\n### Critical Invariants\n\n#### Money in cents\n- **WHAT**: amounts are integer cents\n- **WHERE**: `src/billing/**`, `./src/lib.rs`\n\n```md\n#### Not a rule\n## Archived\n```\n\n## Archived\n\n### Retired\n- **WHAT**: old\n- **WHERE**: `src/**`\n";
@@ -1372,7 +1375,10 @@ fn huge_checkpoint_fields_cannot_blow_the_protected_sections() {
     assert_eq!(out.code, 0, "{out:?}");
     let ctx = context(&out);
     // A 20,000-character run is SUSPICIOUS: quoted in "Resume here", bounded, not offered.
-    assert!(ctx.contains("- checkpoint (.rune/checkpoint.md): \"xxx"), "{ctx}");
+    assert!(
+        ctx.contains("- checkpoint (.rune/checkpoint.md): \"xxx"),
+        "{ctx}"
+    );
     assert!(ctx.chars().count() < 8_000, "{}", ctx.chars().count());
     // "Resume here" (its action bounded) and the checkpoint's bounded protected section.
     let protected_part = ctx.split("## Session Bridge").next().unwrap();
@@ -1626,4 +1632,87 @@ fn issue_9_a_cut_through_a_secret_leaks_no_part_of_it() {
         text.stdout.contains("rotate [REDACTED] and [REDACTED]"),
         "{text:?}"
     );
+}
+
+#[test]
+fn issue_12_a_checkpoint_is_resolved_when_its_work_is_committed_or_a_handoff_supersedes_it() {
+    // Its work committed: the file it listed as uncommitted is committed by the user.
+    let p = Project::new();
+    p.write("src/api/client.ts", "// retry\n");
+    assert_eq!(bridge(&p, &["checkpoint"], CHECKPOINT).code, 0);
+    let start = |p: &Project| p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let out = start(&p);
+    assert!(context(&out).contains("## Checkpoint Detected"), "{out:?}");
+    // A commit of other work does not resolve it (its own file is still uncommitted).
+    p.commit_file("src/other.rs", "fn f() {}\n", "other work");
+    assert!(context(&start(&p)).contains("## Checkpoint Detected"));
+    p.commit_file("src/api/client.ts", "// retry, done\n", "retry logic");
+    let out = start(&p);
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains("the checkpoint in .rune/checkpoint.md was resolved: its work was committed (2 commits since it was written)"),
+        "{out:?}"
+    );
+    assert!(!p.root.join(".rune/checkpoint.md").exists());
+    assert!(!context(&out).contains("Checkpoint Detected"), "{out:?}");
+    assert!(p
+        .root
+        .join(".rune/checkpoint-2026-11-30.resolved.md")
+        .exists());
+
+    // Superseded: a handoff artefact saved on purpose after it.
+    let q = Project::new();
+    assert_eq!(bridge(&q, &["checkpoint"], CHECKPOINT).code, 0);
+    let dir = q.home.path().join("handoff");
+    std::fs::create_dir_all(&dir).unwrap();
+    let body = dir.join("body.md");
+    std::fs::write(&body, "## Layer 1 — Git State\n\nclean\n\n## Layer 2 — Active Tasks\n\nnone\n\n## Layer 3 — Related Files\n\nnone\n\n## Layer 4 — Open Questions\n\nNone.\n\n## Layer 5 — Failed Approaches\n\nNone.\n").unwrap();
+    let tasks = dir.join("tasks.txt");
+    std::fs::write(&tasks, "").unwrap();
+    let root = q.root.to_str().unwrap().to_string();
+    let later = [("BATON_NOW", "2026-11-30T11:00:00Z")];
+    let out = q.run(
+        &[
+            "handoff",
+            "write",
+            "--root",
+            &root,
+            "--session",
+            "SESSION-20261130-110000",
+            "--captured-by",
+            "agent",
+            "--recommended-next",
+            "/baton:dr-continue",
+            "--next-action",
+            "Ship the retry logic",
+            "--active-tasks-file",
+            tasks.to_str().unwrap(),
+            "--body-file",
+            body.to_str().unwrap(),
+        ],
+        b"",
+        &later,
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let root_env = [("CLAUDE_PROJECT_DIR", root.as_str()), later[0]];
+    let out = q.run(
+        &["hook", "SessionStart"],
+        q.event("SessionStart").as_bytes(),
+        &root_env,
+    );
+    let msg = out.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        msg.contains("a handoff artefact saved after it (2026-11-30 11:00 UTC) supersedes it"),
+        "{out:?}"
+    );
+    let ctx = context(&out);
+    assert!(ctx.starts_with("baton is active"), "{ctx}");
+    assert!(ctx.contains("Next: \"Ship the retry logic\""), "{ctx}");
+    assert!(!ctx.contains("Continue Phase 2"), "{ctx}");
 }
