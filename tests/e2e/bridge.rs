@@ -72,8 +72,9 @@ fn checkpoint_and_invariants_reach_the_model_and_survive_a_compaction() {
         "hand-written invariants not marked unreviewed"
     );
     assert!(
-        first.body.contains("**Resume**: CONTINUE-E2E-RESUME-POINT"),
-        "the checkpoint baton wrote is not the resume point"
+        first.body.contains("## Resume here")
+            && first.body.contains("Next: \\\"CONTINUE-E2E-RESUME-POINT"),
+        "the checkpoint baton wrote is not the one next action"
     );
 
     // Compact that conversation: PreCompact writes a new checkpoint from what baton knows.
