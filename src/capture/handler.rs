@@ -55,7 +55,12 @@ impl Handler for CaptureHandler {
         let common = &event.common;
         match &event.kind {
             EventKind::SessionStart { source } if source != "compact" => {
-                let Some((_, s)) = store::find(project, None, Some(&common.session_id)) else {
+                // The newest other session that left something to resume.
+                let Some((_, s)) =
+                    store::find_where(project, None, Some(&common.session_id), |s| {
+                        section::worth_saying(&s.digest)
+                    })
+                else {
                     return Ok(Contribution::default());
                 };
                 let chars = project.config().capture.section_chars;

@@ -21,17 +21,21 @@ const DONE_SHOWN: usize = 5;
 /// Files listed (the most recent).
 const FILES_SHOWN: usize = 8;
 
+/// Whether the digest holds anything worth saying at a session start.
+pub(crate) fn worth_saying(d: &Digest) -> bool {
+    d.first_request.is_some()
+        || d.tasks.iter().any(|t| t.status != "completed")
+        || !d.failures.is_empty()
+        || !d.files.is_empty()
+        || d.last_assistant.is_some()
+}
+
 /// The section for `d`, or `None` when the digest holds nothing worth saying.
 pub(crate) fn section(d: &Digest, max_chars: usize) -> Option<Section> {
-    let (open, done) = tasks(d);
-    if d.first_request.is_none()
-        && open.is_none()
-        && d.failures.is_empty()
-        && d.files.is_empty()
-        && d.last_assistant.is_none()
-    {
+    if !worth_saying(d) {
         return None;
     }
+    let (open, done) = tasks(d);
     // (importance, line): the least important goes first when the text is too long.
     let mut lines: Vec<(u8, String)> = vec![(9, header(d))];
     if let Some(r) = &d.first_request {

@@ -361,6 +361,34 @@ impl Sandbox {
     }
 }
 
+/// The text of every `system`-role message and text block of a request (where Claude Code
+/// 2.1.197 puts SessionStart context), with JSON escapes undone.
+pub(crate) fn context_of(request: &crate::mock_api::Recorded) -> String {
+    let body = request.json();
+    let mut out = Vec::new();
+    for msg in body
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        match msg.get("content") {
+            Some(Value::String(s)) => out.push(s.clone()),
+            Some(Value::Array(blocks)) => out.extend(
+                blocks
+                    .iter()
+                    .filter(|b| str_at(b, "/type") == "text")
+                    .map(|b| str_at(b, "/text").to_string()),
+            ),
+            _ => {}
+        }
+    }
+    if let Some(system) = body.get("system") {
+        out.push(system.to_string());
+    }
+    out.join("\n")
+}
+
 /// The final `result` text of a stream (empty when there is none).
 pub(crate) fn result_text(stream: &[Value]) -> String {
     stream
