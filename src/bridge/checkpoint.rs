@@ -192,7 +192,7 @@ pub(crate) fn parse(text: &str) -> Parsed {
         .iter()
         .filter_map(|l| l.strip_prefix("  - "))
         .filter(|l| !l.starts_with("…and "))
-        .filter_map(|l| status_path(l))
+        .filter_map(status_path)
         .collect();
     Parsed {
         written,

@@ -290,6 +290,8 @@ impl Default for Handoff {
 }
 
 /// Bridge settings.
+// Independent switches, each a key of its own (and one flag `load` sets): not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Bridge {
