@@ -88,12 +88,7 @@ fn checkpoint_and_invariants_reach_the_model_and_survive_a_compaction() {
         "--plugin-dir",
     ])
     .arg(&sandbox.plugin)
-    .args([
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--include-hook-events",
-    ]);
+    .args(crate::support::STREAM_JSON);
     let compact = run(cmd, &sandbox.root, "bridge-compact");
     assert!(compact.status.success(), "{}", compact.describe());
     // The model's own checkpoint is never replaced by an automatic one.

@@ -316,6 +316,14 @@ pub(crate) fn system_messages(body: &str) -> String {
 // One headless conversation
 // ------------------------------------------------------------------------------------------
 
+/// The flags that make `claude -p` print its stream with the hook events, as JSON lines.
+pub(crate) const STREAM_JSON: [&str; 4] = [
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--include-hook-events",
+];
+
 impl Sandbox {
     /// Runs `claude -p PROMPT` in the project with the plugin loaded, against `api`, with
     /// `--output-format stream-json --verbose --include-hook-events` and `--allowedTools` for
@@ -348,12 +356,7 @@ impl Sandbox {
             .arg(prompt)
             .arg("--plugin-dir")
             .arg(&self.plugin)
-            .args([
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--include-hook-events",
-            ])
+            .args(crate::support::STREAM_JSON)
             .args(["--allowedTools", tools]);
         let run = run(cmd, &self.root, label);
         let stream = json_lines(&run.stdout);

@@ -44,14 +44,8 @@ impl Week<'_> {
             .args(extra)
             .arg("--plugin-dir")
             .arg(&self.sandbox.plugin)
-            .args([
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--include-hook-events",
-                "--allowedTools",
-                "Bash",
-            ]);
+            .args(crate::support::STREAM_JSON)
+            .args(["--allowedTools", "Bash"]);
         let run = run(cmd, &self.sandbox.root, label);
         let requests = api.requests();
         let ctx = main_requests(&requests)

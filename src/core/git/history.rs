@@ -3,7 +3,7 @@
 //! loop last resumed, not only at HEAD), and which commit HEAD was at a given time (the
 //! audit's git baseline for a session that no snapshot was taken for when it began).
 
-use super::delta_paths;
+use super::paths_changed_by;
 use crate::core::error::{Error, Result};
 use chrono::{DateTime, Utc};
 use git2::Repository;
@@ -50,18 +50,9 @@ pub fn first_parent_messages(dir: &Path, max: usize) -> Result<Vec<String>> {
 /// its first parent; each path once, in the order first seen.
 pub fn paths_changed_by_newest(dir: &Path, n: usize) -> Result<Vec<String>> {
     let repo = open(dir)?;
-    let git_err = |e: git2::Error| Error::Git(format!("diff of recent commits: {}", e.message()));
     let mut out: Vec<String> = Vec::new();
     for c in first_parents(&repo, n) {
-        let tree = c.tree().map_err(git_err)?;
-        let parent_tree = match c.parent(0) {
-            Ok(p) => Some(p.tree().map_err(git_err)?),
-            Err(_) => None,
-        };
-        let diff = repo
-            .diff_tree_to_tree(parent_tree.as_ref(), Some(&tree), None)
-            .map_err(git_err)?;
-        for p in delta_paths(&diff) {
+        for p in paths_changed_by(&repo, &c)? {
             if !out.contains(&p) {
                 out.push(p);
             }
@@ -127,21 +118,12 @@ pub fn work_since(dir: &Path, from: &str, own: &[std::path::PathBuf]) -> Result<
             Some(format!("{}/", rel.to_string_lossy()))
         })
         .collect();
-    let git_err = |e: git2::Error| Error::Git(format!("history since {from}: {}", e.message()));
     let mut work = 0;
     for c in first_parents(&repo, WORK_WALK_MAX) {
         if c.id().to_string().starts_with(&from.to_ascii_lowercase()) {
             return Ok(Some(work));
         }
-        let tree = c.tree().map_err(git_err)?;
-        let parent_tree = match c.parent(0) {
-            Ok(p) => Some(p.tree().map_err(git_err)?),
-            Err(_) => None,
-        };
-        let diff = repo
-            .diff_tree_to_tree(parent_tree.as_ref(), Some(&tree), None)
-            .map_err(git_err)?;
-        let paths = delta_paths(&diff);
+        let paths = paths_changed_by(&repo, &c)?;
         if paths.is_empty()
             || paths
                 .iter()

@@ -182,7 +182,8 @@ fn codes(s: Status) -> (char, char) {
 }
 
 fn paths_changed_by(repo: &Repository, commit: &git2::Commit<'_>) -> Result<Vec<String>> {
-    let git_err = |e: git2::Error| Error::Git(format!("diff of HEAD: {}", e.message()));
+    let git_err =
+        |e: git2::Error| Error::Git(format!("diff of commit {}: {}", commit.id(), e.message()));
     let tree = commit.tree().map_err(git_err)?;
     let parent_tree = match commit.parent(0) {
         Ok(p) => Some(p.tree().map_err(git_err)?),
