@@ -91,6 +91,21 @@ impl Project {
         run_command(c, stdin)
     }
 
+    /// Writes `rel` with `text` and commits it alone as the user's own work on HEAD; the new
+    /// commit's id.
+    pub fn commit_file(&self, rel: &str, text: &str, msg: &str) -> git2::Oid {
+        self.write(rel, text);
+        let repo = git2::Repository::open(&self.root).unwrap();
+        let mut index = repo.index().unwrap();
+        index.add_path(Path::new(rel)).unwrap();
+        index.write().unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+        let parent = repo.head().unwrap().peel_to_commit().unwrap();
+        repo.commit(Some("HEAD"), &sig, &sig, msg, &tree, &[&parent])
+            .unwrap()
+    }
+
     /// Runs `baton hook EVENT` as hooks.json does, with CLAUDE_PROJECT_DIR set.
     pub fn hook(&self, event: &str, stdin: &[u8]) -> Output {
         let root = self.root.to_str().unwrap().to_string();

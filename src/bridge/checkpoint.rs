@@ -178,6 +178,14 @@ fn push_list(out: &mut String, items: &[String], numbered: bool) {
     }
 }
 
+/// The mark of the context note an automatic checkpoint (written at a compaction) carries.
+pub(crate) const AUTO_NOTE: &str = "Auto-checkpoint written by baton";
+
+/// Whether a checkpoint was written by baton at a compaction (not by the user or the model).
+pub(crate) fn is_automatic(cp: &Parsed) -> bool {
+    cp.context.iter().any(|c| c.starts_with(AUTO_NOTE))
+}
+
 /// A checkpoint read back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Parsed {
@@ -188,6 +196,8 @@ pub(crate) struct Parsed {
     pub(crate) branch: Option<String>,
     pub(crate) commit: Option<String>,
     pub(crate) dirty: usize,
+    /// The paths the checkpoint listed as uncommitted (the first 50).
+    pub(crate) changed: Vec<String>,
     pub(crate) left: Vec<String>,
     pub(crate) decisions: Vec<String>,
     pub(crate) context: Vec<String>,
@@ -239,6 +249,12 @@ pub(crate) fn parse(text: &str) -> Parsed {
         })
     };
     let dirty = git.iter().filter(|l| l.starts_with("  - ")).count();
+    let changed = git
+        .iter()
+        .filter_map(|l| l.strip_prefix("  - "))
+        .filter(|l| !l.starts_with("…and "))
+        .filter_map(status_path)
+        .collect();
     Parsed {
         written,
         written_raw: title,
@@ -254,10 +270,74 @@ pub(crate) fn parse(text: &str) -> Parsed {
             }
         }),
         dirty,
+        changed,
         left: items(&body(&doc, "What's Left")),
         decisions: items(&body(&doc, "Decisions Made")),
         context: items(&body(&doc, "Context the Next Session")),
     }
+}
+
+/// The path of a `git status --porcelain` line (`XY path`, `XY old -> new`: the new one).
+fn status_path(line: &str) -> Option<String> {
+    let (_, path) = line.trim().split_once(' ')?;
+    let path = path.trim();
+    let path = path.rsplit_once(" -> ").map_or(path, |(_, new)| new);
+    (!path.is_empty()).then(|| path.to_string())
+}
+
+/// Why the active checkpoint no longer stands, when it does not: a handoff artefact saved
+/// on purpose after it, or its work committed (commits of the user's since it was written,
+/// and none of the files it listed as uncommitted still uncommitted). Only checkpoints baton
+/// wrote are judged; one that listed no uncommitted files is not resolved by commits (what its
+/// work is cannot be told), only said to be possibly outdated.
+fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
+    let written = cp.written?;
+    if let Some(h) = project.newest_handoff().filter(|h| *h > written) {
+        return Some(format!(
+            "a handoff artefact saved after it ({}) supersedes it",
+            h.format("%Y-%m-%d %H:%M UTC")
+        ));
+    }
+    let commit = cp.commit.as_deref()?;
+    if cp.changed.is_empty() || cp.changed.len() < cp.dirty {
+        return None;
+    }
+    let own = crate::core::footprint::own_folders(&project.root, project.config());
+    let work = crate::core::git::work_since(&project.root, commit, &own).ok()??;
+    let now = git_facts(project)?;
+    let still = |p: &String| {
+        now.changed
+            .iter()
+            .any(|l| status_path(l).as_ref() == Some(p))
+    };
+    (work > 0 && !cp.changed.iter().any(still)).then(|| {
+        format!(
+            "its work was committed ({work} commit{} since it was written)",
+            if work == 1 { "" } else { "s" }
+        )
+    })
+}
+
+/// At a session start: resolves the active checkpoint when it no longer stands
+/// (`superseded`); the line that tells the user, when it was.
+pub(crate) fn settle(project: &Project) -> Result<Option<String>> {
+    let rune = Rune::of(project);
+    let Some(text) = rune.read(store::CHECKPOINT).ok().flatten() else {
+        return Ok(None);
+    };
+    if !Ledger::of(project).knows(store::CHECKPOINT, &text) {
+        return Ok(None);
+    }
+    let Some(why) = superseded(project, &parse(&text)) else {
+        return Ok(None);
+    };
+    Ok(resolve(project)?.map(|name| {
+        format!(
+            "baton: the checkpoint in {} was resolved: {why} (kept as {}).",
+            rune.show(store::CHECKPOINT),
+            rune.show(&name)
+        )
+    }))
 }
 
 /// Writes the checkpoint (one active; the previous one is replaced). Returns its text.
@@ -266,21 +346,85 @@ pub(crate) fn write(
     input: &CheckpointInput,
 ) -> Result<(String, Option<GitFacts>)> {
     input.check()?;
-    let rune = Rune::of(project);
     let g = git_facts_for_checkpoint(project);
     let text = project.redact(&render(input, g.as_ref(), project.now()));
+    put(project, &text)?;
+    Ok((text, g))
+}
+
+/// Where the automatic checkpoint of a compaction waits until the compaction happened:
+/// private, per session (`<XDG state>/projects/<key>/checkpoint.pending.<session>.md`).
+fn pending_path(project: &Project, session_id: &str) -> Option<std::path::PathBuf> {
+    let sid: String = session_id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(64)
+        .collect();
+    let dir = crate::core::paths::project_state_dir(&project.ctx.env, &project.root)?;
+    Some(dir.join(format!(
+        "checkpoint.pending.{}.md",
+        if sid.is_empty() { "session" } else { &sid }
+    )))
+}
+
+/// PreCompact's automatic checkpoint, kept aside until the compaction is seen to happen
+/// (`confirm_pending`): a compaction Claude Code refuses ("Not enough messages") still runs
+/// PreCompact, and must leave no checkpoint behind.
+pub(crate) fn write_pending(
+    project: &Project,
+    session_id: &str,
+    input: &CheckpointInput,
+) -> Result<()> {
+    input.check()?;
+    let Some(path) = pending_path(project, session_id) else {
+        return Ok(());
+    };
+    let g = git_facts_for_checkpoint(project);
+    let text = project.redact(&render(input, g.as_ref(), project.now()));
+    if let Some(dir) = path.parent() {
+        crate::core::fsx::ensure_private_dir(dir)?;
+    }
+    crate::core::fsx::replace_file(&path, text.as_bytes(), crate::core::fsx::PRIVATE_FILE)
+}
+
+/// The compaction of `session_id` happened (PostCompact, or the SessionStart after it): its
+/// automatic checkpoint becomes the active one, unless a checkpoint saved on purpose stands
+/// there now. Returns whether one was put in place. Idempotent.
+pub(crate) fn confirm_pending(project: &Project, session_id: &str) -> Result<bool> {
+    let Some(path) = pending_path(project, session_id) else {
+        return Ok(false);
+    };
+    let Some(text) = crate::core::fsx::read_limited(&path, crate::core::fsx::Limit::DOCUMENT)?
+    else {
+        return Ok(false);
+    };
+    let rune = Rune::of(project);
+    let standing = rune.read(store::CHECKPOINT).ok().flatten();
+    let explicit = standing.as_deref().is_some_and(|t| {
+        !is_automatic(&parse(t)) && Ledger::of(project).knows(store::CHECKPOINT, t)
+    });
+    if !explicit {
+        put(project, &text)?;
+    }
+    std::fs::remove_file(&path).map_err(|e| Error::io("remove", &path, e))?;
+    Ok(!explicit)
+}
+
+/// Puts `text` in place as the active checkpoint, recorded as baton's own.
+fn put(project: &Project, text: &str) -> Result<()> {
+    let rune = Rune::of(project);
     let _lock = rune.lock()?;
-    rune.write(store::CHECKPOINT, &text)?;
+    rune.write(store::CHECKPOINT, text)?;
     let ledger = Ledger::of(project);
     let r = ledger.record(
         store::CHECKPOINT,
-        std::slice::from_ref(&text),
+        &[text.to_string()],
         "checkpoint",
         project.now(),
     );
     // PreCompact writes checkpoints too: a hook says nothing on stderr.
     provenance::note(r, true);
-    Ok((text, g))
+    Ok(())
 }
 
 /// The "Checkpoint Saved" report.

@@ -3,7 +3,7 @@
 //! point) and asks the summary to keep that resume point; PostCompact appends Claude Code's
 //! compaction summary to the session log.
 
-use super::checkpoint::{self, CheckpointInput};
+use super::checkpoint::{self, CheckpointInput, AUTO_NOTE};
 use super::entries::{heading_of, last_entries, progress_items};
 use super::integrity::{self, Scanner, Status};
 use super::provenance::{self, Ledger};
@@ -59,6 +59,11 @@ pub(crate) fn pre_compact(
     session_id: &str,
 ) -> Result<Option<String>> {
     let rune = Rune::of(project);
+    // A project that does not use the bridge gets no .rune/ from a hook: the digest capture
+    // keeps privately is its automatic record of the session.
+    if !rune.in_use(project.config()) {
+        return Ok(None);
+    }
     let src = sources(project, &rune)?;
     // A checkpoint the user or the model wrote through baton is never replaced. One that is
     // unreviewed (a hand edit, another tool's, a teammate's) or blocked by the integrity scan
@@ -74,7 +79,8 @@ pub(crate) fn pre_compact(
         None
     } else {
         let input = auto_checkpoint(project, &src, recap.as_ref(), trigger);
-        checkpoint::write(project, &input)?;
+        // Put in place once the compaction is seen to happen (`confirm_compaction`).
+        checkpoint::write_pending(project, session_id, &input)?;
         Some(input)
     };
     let resume = input
@@ -116,11 +122,6 @@ enum Written {
     ByHand {
         reviewed: bool,
     },
-}
-
-/// Whether a checkpoint was written by baton at a compaction (not by the user or the model).
-fn is_automatic(previous: &checkpoint::Parsed) -> bool {
-    previous.context.iter().any(|c| c.starts_with(AUTO_NOTE))
 }
 
 /// Whether the recap holds something to resume: a request or an open task.
@@ -240,7 +241,7 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
     let raw = rune.read(store::CHECKPOINT)?;
     let written = match &raw {
         None => Written::None,
-        Some(t) if is_automatic(&checkpoint::parse(t)) => Written::Automatic,
+        Some(t) if checkpoint::is_automatic(&checkpoint::parse(t)) => Written::Automatic,
         Some(t) => Written::ByHand {
             reviewed: ledger.knows(store::CHECKPOINT, t),
         },
@@ -278,9 +279,6 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
         progress_status,
     })
 }
-
-/// How the automatic checkpoint marks its context note.
-const AUTO_NOTE: &str = "Auto-checkpoint written by baton";
 
 /// The marker of the line SessionEnd writes; load skips such lines for "last session".
 pub(crate) const SESSION_END: &str = "(session end";
@@ -321,13 +319,21 @@ fn record_hook_line(project: &Project, line: &str) {
     provenance::note(r, true);
 }
 
-/// Appends the compaction summary to the session log as one line.
-pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
+/// The compaction of `session_id` happened (PostCompact, or the SessionStart with source
+/// `compact` after it): the automatic checkpoint PreCompact kept aside becomes the active one.
+pub(crate) fn confirm_compaction(project: &Project, session_id: &str) -> Result<()> {
+    checkpoint::confirm_pending(project, session_id).map(|_| ())
+}
+
+/// Confirms the compaction, then appends its summary to the session log as one line (only
+/// where `.rune/` exists).
+pub(crate) fn post_compact(project: &Project, session_id: &str, summary: &str) -> Result<()> {
+    confirm_compaction(project, session_id)?;
     let summary = one_line(summary);
-    if summary.is_empty() {
+    let rune = Rune::of(project);
+    if summary.is_empty() || !rune.exists() {
         return Ok(());
     }
-    let rune = Rune::of(project);
     let short: String = summary.chars().take(1000).collect();
     let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
     let line = project.redact(&line);

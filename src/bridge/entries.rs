@@ -60,7 +60,8 @@ pub(crate) fn field(entry: &str, name: &str) -> Option<String> {
 }
 
 pub(crate) fn aged(entry_head: &str, now: DateTime<Utc>) -> String {
-    store::parse_stamp(entry_head).map_or_else(|| "(undated)".into(), |t| store::age(t, now))
+    store::parse_stamp(entry_head)
+        .map_or_else(|| "(undated)".into(), |t| crate::core::time::age(t, now))
 }
 
 /// The items under `**Title:**` in a progress entry.
@@ -116,7 +117,7 @@ pub(crate) fn item_with_age(item: &str, now: DateTime<Utc>) -> String {
     match store::parse_stamp(body) {
         Some(t) => {
             let rest = body.split_once(']').map_or(body, |(_, r)| r).trim();
-            format!("- {rest} ({})", store::age(t, now))
+            format!("- {rest} ({})", crate::core::time::age(t, now))
         }
         None => format!("- {body} (undated)"),
     }

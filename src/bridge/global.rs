@@ -410,8 +410,8 @@ fn lines_for_load(
     let mut lines: Vec<(String, bool)> = all
         .into_iter()
         .map(|p| {
-            let age =
-                time::parse(&p.ts).map_or_else(|| "undated".to_string(), |t| store::age(t, now));
+            let age = time::parse(&p.ts)
+                .map_or_else(|| "undated".to_string(), |t| crate::core::time::age(t, now));
             let accepted = ledger.knows_digest(GLOBAL, &p.digest());
             let says = if p.kind == LEARNING {
                 format!("{} {}", p.name, p.says())

@@ -14,7 +14,7 @@ use super::load::{self, Source};
 use super::memory::quote;
 use super::provenance::Ledger;
 use super::store::{self, Rune};
-use super::{compact, detach};
+use super::{checkpoint, compact, detach};
 use crate::core::budget::Section;
 use crate::core::config::Config;
 use crate::core::error::Result;
@@ -68,10 +68,10 @@ impl Handler for BridgeHandler {
                 ..Contribution::default()
             }),
             EventKind::PostCompact {
-                compact_summary: Some(summary),
-                ..
+                compact_summary, ..
             } => {
-                compact::post_compact(project, summary)?;
+                let summary = compact_summary.as_deref().unwrap_or("");
+                compact::post_compact(project, &event.common.session_id, summary)?;
                 Ok(Contribution::default())
             }
             EventKind::SessionEnd { reason } => {
@@ -87,13 +87,22 @@ impl Handler for BridgeHandler {
 /// prints, once.
 fn session_start(project: &Project, source: &str, session_id: &str) -> Result<Contribution> {
     let src = if source == "compact" {
+        // The compaction happened: its automatic checkpoint is put in place first.
+        compact::confirm_compaction(project, session_id)?;
         Source::Compact
     } else {
         Source::Start
     };
     // Orphaned detach records go first; a failure there must not stop the load.
     let _ = detach::cleanup(&Rune::of(project), project.now());
+    // A checkpoint superseded by a newer handoff, or whose work was committed, is resolved.
+    let settled = checkpoint::settle(project)
+        .unwrap_or_else(|e| Some(format!("baton: the checkpoint could not be checked: {e}")));
     let briefing = load::load(project, src)?;
+    let message = [settled, briefing.system_message]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
     // The `invariants.loaded` signal goes to the hook log (stdout is Claude Code's); a
     // failure there is the log's, not the session start's.
     if let Some(s) = briefing
@@ -105,7 +114,8 @@ fn session_start(project: &Project, source: &str, session_id: &str) -> Result<Co
     }
     Ok(Contribution {
         sections: briefing.sections,
-        system_message: briefing.system_message,
+        system_message: (!message.is_empty()).then(|| message.join(" ")),
+        resume: briefing.resume,
         ..Contribution::default()
     })
 }

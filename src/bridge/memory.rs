@@ -314,7 +314,8 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
     let lines = recs
         .iter()
         .map(|r| {
-            let age = time::parse(&r.ts).map_or_else(|| "undated".into(), |t| store::age(t, v.now));
+            let age = time::parse(&r.ts)
+                .map_or_else(|| "undated".into(), |t| crate::core::time::age(t, v.now));
             let raw = lines_of
                 .iter()
                 .rev()
@@ -361,7 +362,7 @@ fn instincts_section(v: &View<'_>) -> Result<Vec<Section>> {
                     e.field("Trigger"),
                     e.field("Action"),
                     e.confidence,
-                    e.at.map_or_else(|| "undated".into(), |t| store::age(t, v.now))
+                    e.at.map_or_else(|| "undated".into(), |t| crate::core::time::age(t, v.now))
                 ),
                 v.trust.verdict(store::INSTINCTS, &e.text),
             )

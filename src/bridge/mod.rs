@@ -433,9 +433,12 @@ fn save_command(project: &Project, json: bool) -> Result<i32> {
 /// hook path leaves that to its output stage).
 fn load_command(project: &Project, json: bool) -> Result<i32> {
     let briefing = load::load(project, load::Source::Start)?;
-    let sections: Vec<Section> = briefing
-        .sections
+    // The bridge's own resume points, as the session start shows them (there, with the other
+    // subsystems' too).
+    let resume = crate::core::resume::section(&briefing.resume, project.now());
+    let sections: Vec<Section> = resume
         .into_iter()
+        .chain(briefing.sections)
         .map(|mut s| {
             s.title = project.redact(&s.title);
             s.body = project.redact(&s.body);

@@ -470,11 +470,6 @@ impl<'a> Trust<'a> {
         })
     }
 
-    /// Whether an unreviewed entry of `file` was shown.
-    pub(crate) fn verdict_is_unreviewed(&self, file: &str) -> bool {
-        self.shown.borrow().iter().any(|(f, _)| f == file)
-    }
-
     /// How many unreviewed entries were shown.
     pub(crate) fn unreviewed_shown(&self) -> usize {
         self.shown.borrow().len()

@@ -78,6 +78,12 @@ impl Rune {
         self.dir.is_dir()
     }
 
+    /// Whether the project uses the bridge: its folder exists, or a config file turns the
+    /// bridge on (`bridge.enabled: true`). Hooks create nothing in `.rune/` otherwise.
+    pub(crate) fn in_use(&self, config: &Config) -> bool {
+        self.exists() || config.bridge.opted_in
+    }
+
     /// Creates the folder (0700 when new) and takes its writer lock.
     pub(crate) fn lock(&self) -> Result<fsx::MkdirLock> {
         // core::fsx breaks a lock left by a killed writer (dead pid, or no owner after a
@@ -367,34 +373,11 @@ pub(crate) fn parse_stamp(s: &str) -> Option<DateTime<Utc>> {
         .map(|t| t.and_utc())
 }
 
-/// How old an entry is, for people: `just now`, `5 hours ago`, `1 day ago`, `12 days ago`;
-/// an entry stamped with a day only is `today` on that day.
-pub(crate) fn age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    let since = now - then;
-    let day_only = then.time() == chrono::NaiveTime::MIN;
-    match (since.num_days(), since.num_hours()) {
-        (d, _) if d >= 2 => format!("{d} days ago"),
-        (1, _) => "1 day ago".into(),
-        _ if day_only || since.num_hours() < 1 => {
-            if then.date_naive() == now.date_naive() {
-                if day_only {
-                    "today".into()
-                } else {
-                    "just now".into()
-                }
-            } else {
-                "yesterday".into()
-            }
-        }
-        (_, 1) => "1 hour ago".into(),
-        (_, h) => format!("{h} hours ago"),
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
+    use crate::core::time::age;
 
     #[test]
     fn stamps_parse_back_and_ages_read_well() {

@@ -55,13 +55,20 @@ impl Handler for CaptureHandler {
         let common = &event.common;
         match &event.kind {
             EventKind::SessionStart { source } if source != "compact" => {
-                let sections = store::find(project, None, Some(&common.session_id))
-                    .and_then(|(_, s)| {
-                        section::section(&s.digest, project.config().capture.section_chars)
+                // The newest other session that left something to resume.
+                let Some((_, s)) =
+                    store::find_where(project, None, Some(&common.session_id), |s| {
+                        section::worth_saying(&s.digest)
                     })
-                    .into_iter()
-                    .collect();
-                Ok(Contribution::sections(sections))
+                else {
+                    return Ok(Contribution::default());
+                };
+                let chars = project.config().capture.section_chars;
+                Ok(Contribution {
+                    sections: section::section(&s.digest, chars).into_iter().collect(),
+                    resume: section::resume_point(&s.digest).into_iter().collect(),
+                    ..Contribution::default()
+                })
             }
             EventKind::Stop {
                 last_assistant_message,

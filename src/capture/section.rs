@@ -6,6 +6,7 @@
 
 use super::digest::Digest;
 use crate::core::budget::Section;
+use crate::core::resume::{Precedence, ResumePoint};
 use crate::core::text::clip;
 use crate::core::time;
 
@@ -20,17 +21,21 @@ const DONE_SHOWN: usize = 5;
 /// Files listed (the most recent).
 const FILES_SHOWN: usize = 8;
 
+/// Whether the digest holds anything worth saying at a session start.
+pub(crate) fn worth_saying(d: &Digest) -> bool {
+    d.first_request.is_some()
+        || d.tasks.iter().any(|t| t.status != "completed")
+        || !d.failures.is_empty()
+        || !d.files.is_empty()
+        || d.last_assistant.is_some()
+}
+
 /// The section for `d`, or `None` when the digest holds nothing worth saying.
 pub(crate) fn section(d: &Digest, max_chars: usize) -> Option<Section> {
-    let (open, done) = tasks(d);
-    if d.first_request.is_none()
-        && open.is_none()
-        && d.failures.is_empty()
-        && d.files.is_empty()
-        && d.last_assistant.is_none()
-    {
+    if !worth_saying(d) {
         return None;
     }
+    let (open, done) = tasks(d);
     // (importance, line): the least important goes first when the text is too long.
     let mut lines: Vec<(u8, String)> = vec![(9, header(d))];
     if let Some(r) = &d.first_request {
@@ -51,11 +56,32 @@ pub(crate) fn section(d: &Digest, max_chars: usize) -> Option<Section> {
     if let Some(c) = d.corrections.last() {
         lines.push((2, format!("- The user corrected it: \"{}\"", clip(c, 160))));
     }
-    Some(
-        Section::new(TITLE, fit(lines, max_chars), PRIORITY)
-            .protected()
-            .source("baton capture show"),
-    )
+    // Not protected: its one next action is in "Resume here"; the rest is context the
+    // budget may cut.
+    Some(Section::new(TITLE, fit(lines, max_chars), PRIORITY).source("baton capture show"))
+}
+
+/// The digest as a resume point (automatic: nobody saved it): the task in progress, else the
+/// first open task, else the latest request; `None` when it names none of them.
+pub(crate) fn resume_point(d: &Digest) -> Option<ResumePoint> {
+    let task = |status: &str| d.tasks.iter().find(|t| t.status == status);
+    let action = if let Some(t) = task("in_progress") {
+        format!("continue the task in progress: {}", clip(&t.subject, 200))
+    } else if let Some(t) = task("pending") {
+        format!("continue with the open task: {}", clip(&t.subject, 200))
+    } else {
+        let r = d.latest_request.as_ref().or(d.first_request.as_ref())?;
+        format!("continue the request: \"{}\"", clip(r, 200))
+    };
+    let short: String = d.session_id.chars().take(8).collect();
+    let at = d.ended.as_ref().or(d.last_activity.as_ref());
+    Some(ResumePoint::new(
+        format!("last session {short} (capture)"),
+        "baton capture show",
+        Precedence::Automatic,
+        at.and_then(|t| time::parse(t)),
+        action,
+    ))
 }
 
 /// The open tasks line (in progress first, then pending) and the done line; a completed task
@@ -232,8 +258,15 @@ mod tests {
     #[test]
     fn the_section_says_where_it_left_off() {
         let s = section(&digest(), 1_200).unwrap();
-        assert!(s.protected);
+        // Its next action is in "Resume here" (protected there); this is context.
+        assert!(!s.protected);
         assert_eq!(s.title, TITLE);
+        let point = resume_point(&digest()).unwrap();
+        assert_eq!(point.precedence, Precedence::Automatic);
+        assert!(
+            point.action.starts_with("continue the task in progress: "),
+            "{point:?}"
+        );
         insta::assert_snapshot!("capture_section", s.body);
         let open = s
             .body

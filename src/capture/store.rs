@@ -160,6 +160,17 @@ pub(crate) fn find(
     sid: Option<&str>,
     except: Option<&str>,
 ) -> Option<(PathBuf, Stored)> {
+    find_where(project, sid, except, |_| true)
+}
+
+/// `find`, taking among the newest digests only one that `keep` accepts (a session start
+/// passes over a session that left nothing to resume, such as a refused `/compact`).
+pub(crate) fn find_where(
+    project: &Project,
+    sid: Option<&str>,
+    except: Option<&str>,
+    keep: impl Fn(&Stored) -> bool,
+) -> Option<(PathBuf, Stored)> {
     let mut candidates: Vec<(String, PathBuf, SystemTime)> = Vec::new();
     for base in read_bases(project) {
         let dir = sessions_dir(&base, project);
@@ -181,7 +192,7 @@ pub(crate) fn find(
         .into_iter()
         .filter(|(id, _, _)| Some(id.as_str()) != except)
         .take(TRIES)
-        .find_map(|(_, path, _)| load(&path).map(|s| (path, s)))
+        .find_map(|(_, path, _)| load(&path).filter(&keep).map(|s| (path, s)))
 }
 
 /// Removes the least recently updated digests of `dir` beyond `keep` (never `current`'s).

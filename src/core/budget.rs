@@ -59,22 +59,25 @@ const NOTE_RESERVE: usize = 240;
 const MIN_USEFUL: usize = 160;
 const SEPARATOR: &str = "\n\n";
 
-/// Merges `sections` (in the order given) into one text of at most `budget` characters,
-/// unless the protected sections alone are longer.
+/// Merges `sections` (in the order given) into one text of at most `budget` characters.
+/// Protected sections are kept first and whole; only when they alone would not fit are they
+/// cut too, the lowest priority first (later first among equals), each with a marker.
 pub fn fit(sections: &[Section], budget: usize) -> String {
-    let rendered: Vec<String> = sections.iter().map(|s| s.render(&s.body)).collect();
+    let mut rendered: Vec<String> = sections.iter().map(|s| s.render(&s.body)).collect();
     let total: usize = rendered.iter().map(|r| chars(r)).sum::<usize>()
         + SEPARATOR.len() * sections.len().saturating_sub(1);
     if total <= budget {
         return rendered.join(SEPARATOR);
     }
 
-    let mut kept: Vec<Option<String>> = vec![None; sections.len()];
     let mut left = budget.saturating_sub(NOTE_RESERVE);
+    let mut omitted = Vec::new();
+    shrink_protected(sections, &mut rendered, left, &mut omitted);
+    let mut kept: Vec<Option<String>> = vec![None; sections.len()];
     for (i, s) in sections.iter().enumerate() {
-        if s.protected {
-            kept[i] = Some(rendered[i].clone());
+        if s.protected && !rendered[i].is_empty() {
             left = left.saturating_sub(chars(&rendered[i]) + SEPARATOR.len());
+            kept[i] = Some(std::mem::take(&mut rendered[i]));
         }
     }
     // Most important first; among equals, earlier first.
@@ -82,7 +85,6 @@ pub fn fit(sections: &[Section], budget: usize) -> String {
         .filter(|&i| !sections[i].protected)
         .collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sections[i].priority));
-    let mut omitted = Vec::new();
     for i in order {
         let s = &sections[i];
         let need = chars(&rendered[i]) + SEPARATOR.len();
@@ -91,26 +93,87 @@ pub fn fit(sections: &[Section], budget: usize) -> String {
             left -= need;
             continue;
         }
-        let marker = cut_marker(s, chars(&s.body));
-        let room = left.saturating_sub(chars(&s.title) + 4 + SEPARATOR.len() + chars(&marker) + 1);
-        if room >= MIN_USEFUL {
-            let head = cut_at_line(&s.body, room);
-            let cut = chars(&s.body) - chars(head);
-            let text = s.render(&format!("{}\n{}", head.trim_end(), cut_marker(s, cut)));
-            left = left.saturating_sub(chars(&text) + SEPARATOR.len());
-            kept[i] = Some(text);
-        } else {
-            omitted.push(describe(s));
+        match cut_to(s, left) {
+            Some(text) => {
+                left = left.saturating_sub(chars(&text) + SEPARATOR.len());
+                kept[i] = Some(text);
+            }
+            None => omitted.push(describe(s)),
         }
     }
     let mut parts: Vec<String> = kept.into_iter().flatten().collect();
     if !omitted.is_empty() {
-        parts.push(format!(
+        let note = format!(
             "[baton: left out to stay within the context budget: {}]",
             omitted.join("; ")
+        );
+        parts.push(clip_note(
+            &note,
+            NOTE_RESERVE.saturating_sub(SEPARATOR.len()),
         ));
     }
-    parts.join(SEPARATOR)
+    // Only a budget too small for the marker lines themselves gets here.
+    clip_note(&parts.join(SEPARATOR), budget)
+}
+
+/// `s` cut to fit in `room` characters (its separator included), with the marker; `None`
+/// when less than `MIN_USEFUL` of its body would be left.
+fn cut_to(s: &Section, room: usize) -> Option<String> {
+    let marker = cut_marker(s, chars(&s.body));
+    let room = room.saturating_sub(chars(&s.title) + 4 + SEPARATOR.len() + chars(&marker) + 1);
+    if room < MIN_USEFUL {
+        return None;
+    }
+    let head = cut_at_line(&s.body, room);
+    let cut = chars(&s.body) - chars(head);
+    Some(s.render(&format!("{}\n{}", head.trim_end(), cut_marker(s, cut))))
+}
+
+/// When the protected sections alone take more than `room`, cuts them (their rendered text
+/// in `rendered`) until they fit: the lowest priority first, later first among equals; one
+/// with too little left is left out (emptied, and named in `omitted`).
+fn shrink_protected(
+    sections: &[Section],
+    rendered: &mut [String],
+    room: usize,
+    omitted: &mut Vec<String>,
+) {
+    let used = |r: &[String]| -> usize {
+        sections
+            .iter()
+            .zip(r)
+            .filter(|(s, t)| s.protected && !t.is_empty())
+            .map(|(_, t)| chars(t) + SEPARATOR.len())
+            .sum()
+    };
+    let mut order: Vec<usize> = (0..sections.len())
+        .filter(|&i| sections[i].protected)
+        .collect();
+    order.sort_by_key(|&i| (sections[i].priority, std::cmp::Reverse(i)));
+    for i in order {
+        let over = used(rendered).saturating_sub(room);
+        if over == 0 {
+            return;
+        }
+        let s = &sections[i];
+        let mine = chars(&rendered[i]) + SEPARATOR.len();
+        // Too little left of it: left out, and named in the note about what was left out.
+        if let Some(text) = cut_to(s, mine.saturating_sub(over)) {
+            rendered[i] = text;
+        } else {
+            rendered[i].clear();
+            omitted.push(describe(s));
+        }
+    }
+}
+
+/// The note about what was left out, at most `max` characters.
+fn clip_note(note: &str, max: usize) -> String {
+    if chars(note) <= max {
+        return note.to_string();
+    }
+    let head: String = note.chars().take(max.saturating_sub(2)).collect();
+    format!("{head}…]")
 }
 
 fn cut_marker(s: &Section, cut_chars: usize) -> String {
@@ -279,6 +342,34 @@ mod tests {
         );
         // order of what is kept is the order given
         assert!(out.find("## Resume").unwrap() < out.find("## High").unwrap());
+    }
+
+    /// Protected sections that alone exceed the budget are cut too, the lowest priority
+    /// first, so the text never exceeds the budget; a higher one stays whole.
+    #[test]
+    fn the_budget_holds_even_when_protected_sections_overflow_it() {
+        let big = "y\n".repeat(3000);
+        let s = [
+            Section::new("Resume here", "Next: do the thing", 100).protected(),
+            Section::new("Checkpoint", "c\n".repeat(6000), 40)
+                .protected()
+                .source(".rune/checkpoint.md"),
+            Section::new("Relay", big.clone(), 30).protected(),
+            Section::new("Memory", big, 50),
+        ];
+        for budget in [400, 2000, 8000] {
+            let out = fit(&s, budget);
+            assert!(chars(&out) <= budget, "{budget}: {}", chars(&out));
+            assert!(out.contains("Next: do the thing"), "{budget}: {out}");
+        }
+        let out = fit(&s, 8000);
+        assert!(out.contains("full text: .rune/checkpoint.md"), "{out}");
+        assert!(out.contains("context budget: Relay"), "{out}");
+        // Many left-out sections: the note is bounded too.
+        let many: Vec<Section> = (0..200)
+            .map(|i| Section::new(format!("Section number {i}"), "z".repeat(500), 1))
+            .collect();
+        assert!(chars(&fit(&many, 1000)) <= 1000);
     }
 
     #[test]

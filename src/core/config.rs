@@ -96,6 +96,10 @@ pub struct Relay {
     pub hazard_paths: Vec<String>,
     /// Milliseconds the best-effort `weave send` heartbeat may take before it is killed.
     pub heartbeat_timeout_ms: u64,
+    /// The prompt a session hands the next one (the wake-up prompt): a slash command. `{packet}`
+    /// stands for the packet's path; without it, ` from <path>` is added when the packet is
+    /// not at its default place. A weave harness of your own: `/weave-loop resume from {packet}`.
+    pub wake_prompt: String,
 }
 
 impl Relay {
@@ -114,6 +118,13 @@ impl Relay {
             return Err(format!(
                 "key `relay.heartbeat_timeout_ms`: {} is out of range (50 to 10000; the Stop hook has 15 s in all)",
                 self.heartbeat_timeout_ms
+            ));
+        }
+        let w = self.wake_prompt.trim();
+        if !w.starts_with('/') || w.len() < 2 || w.chars().any(char::is_control) {
+            return Err(format!(
+                "key `relay.wake_prompt`: {:?} must be a slash command on one line, like /baton:session-relay resume",
+                self.wake_prompt
             ));
         }
         if let Some((i, _)) = self
@@ -141,6 +152,7 @@ impl Default for Relay {
                 .map(String::from)
                 .collect(),
             heartbeat_timeout_ms: 2_000,
+            wake_prompt: "/baton:session-relay resume".into(),
         }
     }
 }
@@ -278,6 +290,8 @@ impl Default for Handoff {
 }
 
 /// Bridge settings.
+// Independent switches, each a key of its own (and one flag `load` sets): not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Bridge {
@@ -293,6 +307,10 @@ pub struct Bridge {
     /// Promote instincts seen in two projects to every project without asking (by
     /// default a promotion waits for `baton bridge global accept`).
     pub auto_promote: bool,
+    /// Set by `load`, not a key of its own: a config file says `bridge.enabled: true`, so the
+    /// hooks may create the bridge's folder in a project that has none yet.
+    #[serde(skip)]
+    pub opted_in: bool,
 }
 
 /// `bridge.integrity_block_on`: the integrity verdict from which a memory file is kept out of
@@ -314,6 +332,7 @@ impl Default for Bridge {
             integrity_block_on: IntegrityBlockOn::Tainted,
             trusted_committers: Vec::new(),
             auto_promote: false,
+            opted_in: false,
         }
     }
 }
@@ -430,7 +449,13 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
         }
     }
     let fallback = root.join(PROJECT_CONFIG);
-    let config = parse_all(merged, &files, &fallback, &mut problems);
+    let opted_in = merged
+        .get("bridge")
+        .and_then(|b| b.get("enabled"))
+        .and_then(serde_yaml_ng::Value::as_bool)
+        == Some(true);
+    let mut config = parse_all(merged, &files, &fallback, &mut problems);
+    config.bridge.opted_in = opted_in;
     Effective {
         // Any problem means the defaults, as the hook path promises: a half-applied config
         // could move state to another folder than the one the user meant.

@@ -3,7 +3,7 @@
 
 use crate::core::config::Config;
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One subsystem's state in a project.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -33,6 +33,20 @@ pub fn state_folders(root: &Path, config: &Config) -> Vec<SubsystemState> {
         dir: format!("{}/", dir.display()),
         has_state: std::fs::read_dir(root.join(dir)).is_ok_and(|mut d| d.next().is_some()),
     })
+    .collect()
+}
+
+/// The four state folders of the project at `root`, as absolute paths (what counts as
+/// baton's own when it tells a commit of its state from the user's work).
+pub fn own_folders(root: &Path, config: &Config) -> Vec<PathBuf> {
+    [
+        &config.paths.relay,
+        &config.paths.audit,
+        &config.paths.handoff,
+        &config.paths.bridge,
+    ]
+    .into_iter()
+    .map(|dir| root.join(dir))
     .collect()
 }
 

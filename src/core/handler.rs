@@ -7,6 +7,7 @@ use super::config::Config;
 use super::error::Result;
 use super::event::{EventName, HookEvent};
 use super::project::Project;
+use super::resume::ResumePoint;
 
 /// What one handler adds to the answer.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -19,6 +20,9 @@ pub struct Contribution {
     pub block: Option<String>,
     /// PreCompact only: instructions for the compaction summary.
     pub compaction_instructions: Option<String>,
+    /// SessionStart only: this handler's candidates for the one "Resume here" section
+    /// (`core::resume`), which the output stage builds from every handler's.
+    pub resume: Vec<ResumePoint>,
 }
 
 impl Contribution {

@@ -28,6 +28,7 @@ pub mod project;
 pub mod recall;
 pub mod recap;
 pub mod redact;
+pub mod resume;
 pub mod root;
 pub mod signal;
 pub mod text;

@@ -39,17 +39,19 @@ pub fn private_base(env: &Env) -> Option<PathBuf> {
         .or_else(|| state_dir(env))
 }
 
-/// This project's folder under `private_base`: `<base>/projects/<project_key>/`.
-pub fn project_private_dir(env: &Env, root: &Path) -> Option<PathBuf> {
-    private_base(env).map(|b| b.join("projects").join(project_key(root)))
-}
-
 /// The key of a project in baton's per-user folders: FNV-1a (hex) of its canonical root, so
 /// the same project has the same key from any working directory.
 pub fn project_key(root: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     format!("{:016x}", super::hash::fnv1a(root.as_os_str().as_bytes()))
+}
+
+/// The folder for this user's private state of the project at `root` that hooks and
+/// commands both reach (`CLAUDE_PLUGIN_DATA` reaches hooks only): `<XDG state>/projects/<key>/`.
+/// Not created here.
+pub fn project_state_dir(env: &Env, root: &Path) -> Option<PathBuf> {
+    state_dir(env).map(|d| d.join("projects").join(project_key(root)))
 }
 
 /// The per-user folders that hold private state of the project at `root`:

@@ -34,6 +34,9 @@ pub struct Readers {
     /// The capture's: the recap of the given Claude Code session, or (`None`) of the
     /// project's most recently updated one.
     pub session_recap: fn(&Project, Option<&str>) -> Option<Recap>,
+    /// The handoff's: when the newest artefact saved on purpose (not at a compaction) was
+    /// captured; a checkpoint older than it is superseded.
+    pub newest_handoff: fn(&Project) -> Option<DateTime<Utc>>,
     /// Every store's reader of documents for `baton recall`, each owned by the subsystem
     /// that writes the store (see `core::recall`).
     pub doc_sources: &'static [DocSource],
@@ -45,6 +48,7 @@ impl Readers {
         session_changes: |_| Vec::new(),
         blocked_items: |_, _| Vec::new(),
         session_recap: |_, _| None,
+        newest_handoff: |_| None,
         doc_sources: &[],
     };
 }
@@ -256,6 +260,11 @@ impl Project {
     /// `until`.
     pub fn blocked_items(&self, until: DateTime<Utc>) -> Vec<String> {
         (self.readers.blocked_items)(self, until)
+    }
+
+    /// The handoff's reader: when the newest artefact saved on purpose was captured.
+    pub fn newest_handoff(&self) -> Option<DateTime<Utc>> {
+        (self.readers.newest_handoff)(self)
     }
 
     /// The capture's reader: what baton captured of Claude Code session `session_id` (from

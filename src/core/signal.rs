@@ -3,8 +3,8 @@
 //! one JSON line: `{"signal":"<name>","payload":{…}}`. A command prints that line on stdout
 //! after its own output; a hook, whose stdout belongs to Claude Code's protocol, appends it
 //! to the project's hook log instead, with the time, the event and the session:
-//! `hook-log.jsonl` in the project's private folder (`paths::project_private_dir`: the
-//! plugin's data folder, else `$XDG_STATE_HOME/baton`, then `projects/<project key>/`).
+//! `hook-log.jsonl` in the project's private folder that hooks and commands both reach
+//! (`paths::project_state_dir`: `$XDG_STATE_HOME/baton/projects/<project key>/`).
 //! Every string in a payload passes the redactor first. The log stays under 1 MiB: past
 //! that it moves to `hook-log.1.jsonl` (the one before is dropped), so it never grows with
 //! history.
@@ -82,7 +82,7 @@ impl Signal {
         let Some(dir) = path.parent() else {
             return Ok(());
         };
-        if let Some(base) = paths::private_base(&project.ctx.env) {
+        if let Some(base) = paths::state_dir(&project.ctx.env) {
             fsx::ensure_private_tree(&base, dir)?;
         }
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.len() > HOOK_LOG_MAX) {
@@ -97,7 +97,7 @@ impl Signal {
 
 /// The project's hook log; `None` without a home folder.
 pub fn hook_log(project: &Project) -> Option<PathBuf> {
-    paths::project_private_dir(&project.ctx.env, &project.root).map(|d| d.join(HOOK_LOG))
+    paths::project_state_dir(&project.ctx.env, &project.root).map(|d| d.join(HOOK_LOG))
 }
 
 fn redact_strings(v: &mut Value, red: &Redactor) {

@@ -22,6 +22,30 @@ pub fn parse(text: &str) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc))
 }
 
+/// How old an entry is, for people: `just now`, `5 hours ago`, `1 day ago`, `12 days ago`;
+/// an entry stamped with a day only is `today` on that day.
+pub fn age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let since = now - then;
+    let day_only = then.time() == chrono::NaiveTime::MIN;
+    match (since.num_days(), since.num_hours()) {
+        (d, _) if d >= 2 => format!("{d} days ago"),
+        (1, _) => "1 day ago".into(),
+        _ if day_only || since.num_hours() < 1 => {
+            if then.date_naive() == now.date_naive() {
+                if day_only {
+                    "today".into()
+                } else {
+                    "just now".into()
+                }
+            } else {
+                "yesterday".into()
+            }
+        }
+        (_, 1) => "1 hour ago".into(),
+        (_, h) => format!("{h} hours ago"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,10 @@ use crate::core::time;
 use std::path::Path;
 use std::time::Duration;
 
+/// The first line of an automatic save's body: how a reader tells it from a saved one.
+pub(crate) const AUTO_MARK: &str =
+    "Automatic save written by baton before a context compaction; the agent did not write it.\n\n";
+
 /// The status lines listed before "… N more".
 const MAX_STATUS_LINES: usize = 60;
 
@@ -172,7 +176,7 @@ fn render_body(
         Purpose::Draft => None,
     };
     let mut out = String::from(match purpose {
-        Purpose::Automatic(_) => "Automatic save written by baton before a context compaction; the agent did not write it.\n\n",
+        Purpose::Automatic(_) => AUTO_MARK,
         Purpose::Draft => "",
     });
     out.push_str(&git_layer(root, state));

@@ -1,17 +1,20 @@
 //! The handoff subsystem's hook handler.
 //!
-//! - SessionStart: names the newest saved artefact of this repository (id, next action, the
-//!   resume command line) as one short protected section.
-//! - PreCompact with `trigger: auto`: saves a minimal artefact (see `auto`) under a fresh id.
-//!   It prints nothing: no compaction instructions.
+//! - SessionStart: offers the newest artefact of this repository (its next action and the
+//!   resume command) to the one "Resume here" section (`core::resume`).
+//! - PreCompact with `trigger: auto`: saves a minimal artefact (see `auto`) under a fresh id,
+//!   where the project keeps artefacts (`datarim/sessions/` exists). It prints nothing: no
+//!   compaction instructions.
 
 use super::{auto, replay, resume_block, session, writer, KILL_SWITCH};
-use crate::core::budget::Section;
 use crate::core::config::Config;
 use crate::core::error::Result;
 use crate::core::event::{EventKind, EventName, HookEvent};
 use crate::core::handler::{Contribution, Handler};
 use crate::core::project::Project;
+use crate::core::resume::{Precedence, ResumePoint};
+use crate::core::time;
+use chrono::{DateTime, Utc};
 use std::time::Duration;
 
 /// The lock wait of the automatic save (its id is fresh, so the lock is normally free).
@@ -45,6 +48,8 @@ impl Handler for HandoffHandler {
     }
 }
 
+/// The newest artefact as a resume point (the one "Resume here" shows it): its next action
+/// and the command that resumes from it.
 fn session_start(project: &Project) -> Contribution {
     let dir = session::sessions_dir(project);
     let Some(newest) = session::list(&dir)
@@ -57,31 +62,56 @@ fn session_start(project: &Project) -> Contribution {
     // Redacted before it is cut: a cut through a secret leaves a piece the redactor (which
     // the hook's output passes again) no longer recognises.
     let next = resume_block::sanitize_annotation(&project.redact(&newest.next_action));
-    let saved = session::saved_time(&newest.id).unwrap_or_default();
     let by = replay::captured_by_label(&newest.captured_by)
         .map(|b| format!(" by {b}"))
         .unwrap_or_default();
-    let body = format!(
-        "Newest saved session artefact here: {} (saved {saved} UTC{by}).\nNext action: {}\nTo resume from it, the user runs: {cmd} {}",
-        newest.id,
-        if next.is_empty() { "(none given)" } else { &next },
+    let (precedence, what) = if newest.automatic {
+        (Precedence::Automatic, "automatic handoff")
+    } else {
+        (Precedence::Explicit, "handoff")
+    };
+    let point = ResumePoint::new(
+        format!("{what} {}{by}", newest.id),
+        session::display_path(&project.root, &session::artefact_path(&dir, &newest.id)),
+        precedence,
+        time::parse(&newest.captured_at),
+        if next.is_empty() {
+            "re-read the saved session and continue its work".to_string()
+        } else {
+            next
+        },
+    )
+    .how(format!(
+        "the user runs `{cmd} {}` (it re-checks the artefact's claims first)",
         newest.id
-    );
+    ));
     Contribution {
-        sections: vec![Section::new("Session handoff", body, 40)
-            .protected()
-            .source(session::display_path(
-                &project.root,
-                &session::artefact_path(&dir, &newest.id),
-            ))],
+        resume: vec![point],
         ..Contribution::default()
     }
 }
 
+/// The newest artefact saved on purpose (not an automatic one): when it was captured. What
+/// the bridge asks to tell whether a checkpoint was superseded.
+pub(crate) fn newest_saved(project: &Project) -> Option<DateTime<Utc>> {
+    let dir = session::sessions_dir(project);
+    // The newest few only: a session start reads no folder that grows with history.
+    session::list(&dir)
+        .iter()
+        .take(8)
+        .filter_map(|id| replay::summary(&dir, id))
+        .find(|s| !s.automatic)
+        .and_then(|s| time::parse(&s.captured_at))
+}
+
+/// The automatic save at an automatic compaction, only in a project that keeps handoff
+/// artefacts (its sessions folder exists): elsewhere the digest capture keeps covers it, and
+/// no folder is created in a project that never used the handoff.
 fn pre_compact(project: &Project, session_id: &str) -> Result<()> {
     if !project.config().handoff.auto_save_on_compact
         || project.env(KILL_SWITCH).as_deref() == Some("1")
         || !project.root.is_dir()
+        || !session::sessions_dir(project).is_dir()
     {
         return Ok(());
     }

@@ -29,7 +29,7 @@ mod upstream;
 mod validate;
 mod writer;
 
-pub(crate) use handler::HandoffHandler;
+pub(crate) use handler::{newest_saved, HandoffHandler};
 pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::config::Config;

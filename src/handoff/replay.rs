@@ -32,6 +32,8 @@ pub(crate) struct Summary {
     /// The newest block's `active_tasks:`.
     pub(crate) active_tasks: Vec<String>,
     pub(crate) blocks: usize,
+    /// Written by baton at a compaction (`auto::AUTO_MARK`), not saved on purpose.
+    pub(crate) automatic: bool,
 }
 
 /// Files larger than this are not read for a summary.
@@ -62,6 +64,7 @@ pub(crate) fn summary(dir: &Path, id: &str) -> Option<Summary> {
             .cloned()
             .unwrap_or_default(),
         blocks: with_front.len(),
+        automatic: text.contains(super::auto::AUTO_MARK.trim_end()),
     })
 }
 

@@ -278,7 +278,7 @@ fn strict_fields(
 pub(crate) fn self_test() -> std::result::Result<(), Vec<String>> {
     let datarim =
         "---\nartifact: session-handoff\nschema_version: 1\nsession_id: SESSION-20260615-000000\n\
-captured_at: 2026-06-15T00:00:00Z\ncaptured_by: agent\nrecommended_next: /dr-next TUNE-0001\n\
+captured_at: 2026-06-15T00:00:00Z\ncaptured_by: agent\nrecommended_next: /baton:dr-continue SESSION-20260615-000000\n\
 next_action: Continue Phase P2 implementation.\nactive_tasks:\n  - TUNE-0001\n---\n\n\
 ## Layer 1 — Git State\n\nrepo: /test  HEAD: abc123  status: clean\n\n## Layer 2 — Active Tasks\n\n\
 TUNE-0001 | in_progress\n\n## Layer 3 — Related Files\n\nNone.\n\n## Layer 4 — Open Questions\n\n\

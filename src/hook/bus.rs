@@ -48,6 +48,7 @@ pub fn readers() -> Readers {
         session_changes: crate::audit::session_changes,
         blocked_items: crate::bridge::blocked_items,
         session_recap: crate::capture::recap,
+        newest_handoff: crate::handoff::newest_saved,
         doc_sources: DOC_SOURCES,
     }
 }

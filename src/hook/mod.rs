@@ -5,6 +5,7 @@
 mod active;
 pub mod bus;
 pub mod output;
+mod resume;
 mod run;
 
 pub use run::run_hook;

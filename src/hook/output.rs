@@ -167,6 +167,7 @@ mod tests {
             system_message: Some("note".into()),
             block: Some("budget reached".into()),
             compaction_instructions: Some("keep corrections".into()),
+            resume: vec![],
         }
     }
 
@@ -291,6 +292,7 @@ mod tests {
             system_message: Some(format!("msg {secret}")),
             block: None,
             compaction_instructions: Some(secret.clone()),
+            resume: vec![],
         };
         for e in [
             EventName::SessionStart,

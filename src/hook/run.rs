@@ -91,7 +91,10 @@ fn answer(bytes: &[u8], hint: Option<EventName>, ctx: &Ctx) -> Rendered {
     } else {
         Vec::new()
     };
-    let dispatched = bus::dispatch(handlers, &event, &project);
+    let mut dispatched = bus::dispatch(handlers, &event, &project);
+    if event.name() == EventName::SessionStart {
+        super::resume::merge_into(&mut dispatched, project.now());
+    }
     output::render(
         event.name(),
         event.stop_hook_active(),

@@ -173,7 +173,7 @@ pub(crate) fn run(project: &Project, input: &Input, limits: Limits) -> Result<Ou
     let mut state = LoopState::load_or_fresh(&layout, config.relay.cycle_budget)?;
     let previous = read_previous(&layout, &state)?;
     let loop_id = pick_loop_id(input, &state, previous.as_ref(), &layout)?;
-    let prompt = wake_up_prompt(&Layout::show(&layout.packet_rel));
+    let prompt = wake_up_prompt(config, &Layout::show(&layout.packet_rel));
     let mut packet = next_packet(project, input, &loop_id, previous.as_ref());
     let wrote_packet = write_packet(project, &layout, &mut packet, &prompt, previous.as_ref())?;
 
@@ -388,9 +388,12 @@ pub(crate) fn render(o: &Outcome) -> String {
                     commit.line()
                 )
             };
+            let beat = heartbeat
+                .line("relay:handoff")
+                .map(|l| format!("{l}\n"))
+                .unwrap_or_default();
             format!(
-                "{head}{}\nNow schedule a one-shot wake-up (for example CronCreate with recurring: false, about 3 minutes out) with the prompt below, then stop this session:\n{wake_up_prompt}\n",
-                heartbeat.line("relay:handoff")
+                "{head}{beat}Now schedule a one-shot wake-up (for example CronCreate with recurring: false, about 3 minutes out) with the prompt below, then stop this session:\n{wake_up_prompt}\n"
             )
         }
     }

@@ -22,7 +22,9 @@ use crate::core::event::{EventKind, EventName, HookEvent};
 use crate::core::handler::{Contribution, Handler};
 use crate::core::project::Project;
 use crate::core::recap::TaskStatus;
+use crate::core::resume::{Precedence, ResumePoint};
 use crate::core::text::clip;
+use crate::core::time;
 use std::time::Instant;
 
 /// Characters kept of one finding, decision or NEEDS-HUMAN line in the SessionStart text.
@@ -50,8 +52,10 @@ impl Handler for RelayHandler {
         match &event.kind {
             EventKind::SessionStart { source } => {
                 let s = status::loop_status(project);
+                let (sections, resume) = session_start(&s, source, project.config());
                 Ok(Contribution {
-                    sections: session_start(&s, source),
+                    sections,
+                    resume,
                     system_message: problems_line(&s),
                     ..Contribution::default()
                 })
@@ -76,26 +80,32 @@ fn problems_line(s: &LoopStatus) -> Option<String> {
     (!all.is_empty()).then(|| format!("baton relay: {} (run `baton relay status`)", all.join("; ")))
 }
 
-/// The sections SessionStart adds for `source`: a sentinel's banner, else (not on `compact`)
-/// the notice of a pending packet.
-pub(crate) fn session_start(s: &LoopStatus, source: &str) -> Vec<Section> {
-    if let Some(banner) = sentinel_banner(s) {
-        return vec![banner];
+/// What SessionStart adds for `source`: a sentinel's banner (and the halt as the one next
+/// action), else (not on `compact`) the notice of a pending packet and the packet as a
+/// resume point.
+pub(crate) fn session_start(
+    s: &LoopStatus,
+    source: &str,
+    config: &Config,
+) -> (Vec<Section>, Vec<ResumePoint>) {
+    if let Some((banner, halt)) = sentinel_banner(s) {
+        return (vec![banner], vec![halt]);
     }
     if source == "compact" || !s.pending {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     s.packet
         .as_ref()
-        .map(|p| vec![pending_packet(s, p)])
+        .map(|p| (vec![pending_packet(s, p)], vec![packet_point(s, p, config)]))
         .unwrap_or_default()
 }
 
-/// The protected banner of a NEEDS-HUMAN or STOP sentinel. Items are clipped: one item of a
-/// protected section must not outgrow the context budget.
-fn sentinel_banner(s: &LoopStatus) -> Option<Section> {
-    match (s.sentinel?, s.sentinel_path.as_ref()?) {
-        (Sentinel::NeedsHuman, path) => {
+/// The protected banner of a NEEDS-HUMAN or STOP sentinel, and the halt as a resume point.
+/// Items are clipped: one item of a protected section must not outgrow the context budget.
+fn sentinel_banner(s: &LoopStatus) -> Option<(Section, ResumePoint)> {
+    let path = s.sentinel_path.as_ref()?;
+    match s.sentinel? {
+        Sentinel::NeedsHuman => {
             let head: Vec<String> = s
                 .sentinel_head
                 .as_deref()
@@ -105,37 +115,52 @@ fn sentinel_banner(s: &LoopStatus) -> Option<Section> {
                 .collect();
             let head = head.join("\n");
             let body = format!(
-                "The weave-loop is HALTED: `{path}` exists because verify-on-resume failed. \
+                "The relay loop is HALTED: `{path}` exists because verify-on-resume failed. \
 Do not continue the loop, do not resume it and do not start a new cycle. Tell the user, and \
 leave fixing the tree and deleting `{path}` to a person.\n\nFirst lines of `{path}`:\n```\n{head}\n```"
             );
-            Some(
+            let halt = ResumePoint::new(
+                "relay NEEDS-HUMAN",
+                path.clone(),
+                Precedence::Halted,
+                None,
+                format!("do not continue the relay loop: verify-on-resume failed (`{path}`). Tell the user; a person fixes the tree and deletes that file."),
+            );
+            Some((
                 Section::new("Relay: NEEDS-HUMAN", body, 250)
                     .protected()
                     .source(path.clone()),
-            )
+                halt,
+            ))
         }
-        (Sentinel::Stop, path) => Some(
+        Sentinel::Stop => Some((
             Section::new(
                 "Relay: loop stopped",
                 format!(
-                    "The weave-loop is stopped: `{path}` exists. Do not resume the loop or start a \
+                    "The relay loop is stopped: `{path}` exists. Do not resume the loop or start a \
 new cycle; a person deletes `{path}` to let it run again."
                 ),
                 200,
             )
             .protected()
             .source(path.clone()),
-        ),
+            ResumePoint::new(
+                "relay STOP",
+                path.clone(),
+                Precedence::Halted,
+                None,
+                format!("do not resume the relay loop: `{path}` stops it. Go on only with what the user asks; a person deletes that file to let the loop run again."),
+            ),
+        )),
     }
 }
 
-/// The protected notice of the pending packet `p`: its key state, findings, decisions, and
-/// the exact resume command.
+/// The protected notice of the pending packet `p`: its key state, findings and decisions
+/// (how to resume it is the packet's resume point).
 fn pending_packet(s: &LoopStatus, p: &Packet) -> Section {
     let mut body = format!(
         "A relay packet is waiting: `{}` (loop {}, written {}). It is the checkpoint of a \
-weave-loop that handed off at its cycle budget.\n\nKey state: {}\n",
+loop that handed off at its cycle budget.\n\nKey state: {}\n",
         s.packet_path,
         p.loop_id,
         p.written_at,
@@ -152,16 +177,32 @@ weave-loop that handed off at its cycle budget.\n\nKey state: {}\n",
             }
         }
     }
-    body.push_str(&format!(
-        "\nTo resume, run exactly: `baton relay resume --from {}` (or the prompt \
-`{}`). It runs the verify-on-resume script first; if it fails, stop \
-and tell the user.",
-        s.packet_path,
-        wake_up_prompt(&s.packet_path)
-    ));
-    Section::new("Relay packet waiting", body, 200)
+    Section::new("Relay packet waiting", body.trim_end().to_string(), 200)
         .protected()
         .source(s.packet_path.clone())
+}
+
+/// The pending packet as a resume point: resume the loop, verified first.
+fn packet_point(s: &LoopStatus, p: &Packet, config: &Config) -> ResumePoint {
+    ResumePoint::new(
+        format!("relay packet {}", p.loop_id),
+        s.packet_path.clone(),
+        Precedence::Explicit,
+        time::parse(&p.written_at),
+        match &p.orchestrator_phase {
+            Some(phase) => format!(
+                "resume the relay loop {} (phase {})",
+                p.loop_id,
+                clip(phase, ITEM_MAX)
+            ),
+            None => format!("resume the relay loop {}", p.loop_id),
+        },
+    )
+    .how(format!(
+        "run `{}` (or `baton relay resume --from {}`); it runs verify-on-resume.sh first, and if that fails, stop and tell the user",
+        wake_up_prompt(config, &s.packet_path),
+        s.packet_path
+    ))
 }
 
 /// The session's open work as packet findings: the last failure and the open tasks capture
@@ -285,11 +326,21 @@ mod tests {
         .unwrap();
         let s = status::loop_status(&project(t.path()));
         assert!(s.pending && s.problems.is_empty(), "{s:?}");
-        let sections = session_start(&s, "startup");
+        let config = Config::default();
+        let (sections, points) = session_start(&s, "startup", &config);
         assert_eq!(sections.len(), 1);
         assert!(sections[0].protected);
         assert!(sections[0].body.len() < 2_000, "{}", sections[0].body.len());
-        assert!(session_start(&s, "compact").is_empty());
+        assert!(points[0].action.len() < 2_000);
+        assert_eq!(
+            points[0]
+                .how
+                .as_deref()
+                .map(|h| h.contains("`/baton:session-relay resume`")),
+            Some(true),
+            "{points:?}"
+        );
+        assert_eq!(session_start(&s, "compact", &config), (vec![], vec![]));
     }
 
     #[test]
@@ -303,10 +354,11 @@ mod tests {
         assert_eq!(s.cycles_this_session, 0);
         let line = problems_line(&s).unwrap();
         assert!(line.contains("cycles_this_session: lots"), "{line}");
-        let sections = session_start(&s, "startup");
+        let (sections, points) = session_start(&s, "startup", &Config::default());
         assert!(
             sections[0].body.contains("NEEDS-HUMAN: verify exited 1"),
             "{sections:?}"
         );
+        assert_eq!(points[0].precedence, Precedence::Halted);
     }
 }

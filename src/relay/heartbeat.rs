@@ -23,6 +23,8 @@ const MIN_TIME: Duration = Duration::from_millis(200);
 pub(crate) enum Heartbeat {
     /// `weave send` exited 0.
     Sent,
+    /// No `weave` on PATH: nothing to send, and nothing to say (weave is not in use here).
+    NoWeave,
     /// Not attempted; why.
     Skipped { reason: String },
     /// Attempted and did not succeed; why.
@@ -30,12 +32,15 @@ pub(crate) enum Heartbeat {
 }
 
 impl Heartbeat {
-    /// One line for the user.
-    pub(crate) fn line(&self, event: &str) -> String {
+    /// One line for the user; none when weave is not in use.
+    pub(crate) fn line(&self, event: &str) -> Option<String> {
         match self {
-            Heartbeat::Sent => format!("heartbeat: sent `weave send {event}`"),
-            Heartbeat::Skipped { reason } => format!("heartbeat: skipped ({reason})"),
-            Heartbeat::Failed { reason } => format!("heartbeat: failed ({reason}); carrying on"),
+            Heartbeat::Sent => Some(format!("heartbeat: sent `weave send {event}`")),
+            Heartbeat::NoWeave => None,
+            Heartbeat::Skipped { reason } => Some(format!("heartbeat: skipped ({reason})")),
+            Heartbeat::Failed { reason } => {
+                Some(format!("heartbeat: failed ({reason}); carrying on"))
+            }
         }
     }
 }
@@ -136,9 +141,7 @@ pub(crate) fn send(
     deadline: Option<Instant>,
 ) -> Heartbeat {
     let Some(weave) = weave(project) else {
-        return Heartbeat::Skipped {
-            reason: "weave is not on PATH".into(),
-        };
+        return Heartbeat::NoWeave;
     };
     if !hazards.paths.is_empty() {
         return Heartbeat::Skipped {
@@ -200,13 +203,18 @@ mod tests {
     #[test]
     fn lines_say_what_happened() {
         assert_eq!(
-            Heartbeat::Sent.line("relay:handoff"),
-            "heartbeat: sent `weave send relay:handoff`"
+            Heartbeat::Sent.line("relay:handoff").as_deref(),
+            Some("heartbeat: sent `weave send relay:handoff`")
         );
         let s = Heartbeat::Skipped {
-            reason: "weave is not on PATH".into(),
+            reason: "a hazard path changed".into(),
         };
-        assert_eq!(s.line("x"), "heartbeat: skipped (weave is not on PATH)");
+        assert_eq!(
+            s.line("x").as_deref(),
+            Some("heartbeat: skipped (a hazard path changed)")
+        );
+        // Without weave, weave is not in use: nothing is said of it.
+        assert_eq!(Heartbeat::NoWeave.line("x"), None);
     }
 
     #[test]

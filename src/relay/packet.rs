@@ -3,6 +3,7 @@
 //! and the wake-up prompt, so the same state always gives the same bytes (what makes a
 //! handoff idempotent). The wake-up prompt is built here too, in one place.
 
+use crate::core::config::Config;
 use crate::core::error::{Error, Result};
 use crate::core::yaml;
 use serde::{Deserialize, Serialize};
@@ -47,11 +48,23 @@ pub(crate) fn validate_loop_id(id: &str) -> Result<()> {
 }
 
 /// The wake-up prompt: what the next session starts with, to resume from the packet at
-/// `packet` (relative to the project root). The one place that text is built: the packet's
-/// Resume section, `baton relay handoff` and the SessionStart notice all take it from here.
-pub(crate) fn wake_up_prompt(packet: &str) -> String {
-    format!("/weave-loop resume from {packet}")
+/// `packet` (relative to the project root): `relay.wake_prompt` (`/baton:session-relay
+/// resume` by default) with `{packet}` filled in, or ` from <packet>` added when the packet
+/// is not at its default place. The one place that text is built: the packet's Resume
+/// section, `baton relay handoff` and the SessionStart notice all take it from here.
+pub(crate) fn wake_up_prompt(config: &Config, packet: &str) -> String {
+    let prompt = config.relay.wake_prompt.trim();
+    if prompt.contains("{packet}") {
+        prompt.replace("{packet}", packet)
+    } else if packet == DEFAULT_PACKET {
+        prompt.to_string()
+    } else {
+        format!("{prompt} from {packet}")
+    }
 }
+
+/// Where the packet is when `paths.relay` is not moved.
+const DEFAULT_PACKET: &str = ".handoff/packets/latest.md";
 
 impl Packet {
     /// The packet's identity, `WL-NNN@written_at`; what `last_resumed_packet` records.

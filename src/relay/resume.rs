@@ -433,10 +433,13 @@ pub(crate) fn render(o: &Outcome) -> (String, String) {
                 Verdict::Failed { .. } => String::new(),
             });
             out.push_str(&format!(
-                "cycles: this session 0, total {cycles_total}; {}\n{}\nstate: {key_state}\n",
-                commit.line(),
-                heartbeat.line("relay:resumed")
+                "cycles: this session 0, total {cycles_total}; {}\n",
+                commit.line()
             ));
+            if let Some(l) = heartbeat.line("relay:resumed") {
+                out.push_str(&format!("{l}\n"));
+            }
+            out.push_str(&format!("state: {key_state}\n"));
             for f in open_findings {
                 out.push_str(&format!("open finding: {f}\n"));
             }

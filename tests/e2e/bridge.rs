@@ -72,8 +72,9 @@ fn checkpoint_and_invariants_reach_the_model_and_survive_a_compaction() {
         "hand-written invariants not marked unreviewed"
     );
     assert!(
-        first.body.contains("**Resume**: CONTINUE-E2E-RESUME-POINT"),
-        "the checkpoint baton wrote is not the resume point"
+        first.body.contains("## Resume here")
+            && first.body.contains("Next: \\\"CONTINUE-E2E-RESUME-POINT"),
+        "the checkpoint baton wrote is not the one next action"
     );
 
     // Compact that conversation: PreCompact writes a new checkpoint from what baton knows.
@@ -87,12 +88,7 @@ fn checkpoint_and_invariants_reach_the_model_and_survive_a_compaction() {
         "--plugin-dir",
     ])
     .arg(&sandbox.plugin)
-    .args([
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--include-hook-events",
-    ]);
+    .args(crate::support::STREAM_JSON);
     let compact = run(cmd, &sandbox.root, "bridge-compact");
     assert!(compact.status.success(), "{}", compact.describe());
     // The model's own checkpoint is never replaced by an automatic one.

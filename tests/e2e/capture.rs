@@ -5,8 +5,8 @@
 //! Claude Code's own transcript, without the model. And a subagent's work (an Agent call
 //! whose subagent runs its own failing command) stays out of the main session's lists.
 
-use crate::mock_api::{main_requests, MockApi, Recorded, Turn};
-use crate::support::{claude_or_skip, find_transcript, result_text, str_at, Run, Sandbox};
+use crate::mock_api::{main_requests, MockApi, Turn};
+use crate::support::{claude_or_skip, context_of, find_transcript, result_text, Run, Sandbox};
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -62,34 +62,6 @@ fn subagent() -> Vec<Turn> {
         ),
         Turn::Text("The build check failed in the subagent.".into()),
     ]
-}
-
-/// The text of every `system`-role message and text block of a request (where Claude Code
-/// 2.1.197 puts SessionStart context), with JSON escapes undone.
-fn context_of(request: &Recorded) -> String {
-    let body = request.json();
-    let mut out = Vec::new();
-    for msg in body
-        .get("messages")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        match msg.get("content") {
-            Some(Value::String(s)) => out.push(s.clone()),
-            Some(Value::Array(blocks)) => out.extend(
-                blocks
-                    .iter()
-                    .filter(|b| str_at(b, "/type") == "text")
-                    .map(|b| str_at(b, "/text").to_string()),
-            ),
-            _ => {}
-        }
-    }
-    if let Some(system) = body.get("system") {
-        out.push(system.to_string());
-    }
-    out.join("\n")
 }
 
 /// baton's section in a request's context: from its title to the next section or the end of

@@ -170,14 +170,8 @@ fn session(
     cmd.env("PATH", path_without_baton())
         .env("BATON_DOWNLOAD_URL", download)
         .args(["-p", "please run a command"])
-        .args([
-            "--output-format",
-            "stream-json",
-            "--verbose",
-            "--include-hook-events",
-            "--allowedTools",
-            "Bash",
-        ]);
+        .args(crate::support::STREAM_JSON)
+        .args(["--allowedTools", "Bash"]);
     let run = run(cmd, &sandbox.root, label);
     let stream = json_lines(&run.stdout);
     assert!(run.status.success(), "{label}\n{}", run.describe());

@@ -28,3 +28,4 @@ mod relay;
 #[path = "../stand_in.rs"]
 mod stand_in;
 mod support;
+mod week;

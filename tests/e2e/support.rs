@@ -316,6 +316,14 @@ pub(crate) fn system_messages(body: &str) -> String {
 // One headless conversation
 // ------------------------------------------------------------------------------------------
 
+/// The flags that make `claude -p` print its stream with the hook events, as JSON lines.
+pub(crate) const STREAM_JSON: [&str; 4] = [
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--include-hook-events",
+];
+
 impl Sandbox {
     /// Runs `claude -p PROMPT` in the project with the plugin loaded, against `api`, with
     /// `--output-format stream-json --verbose --include-hook-events` and `--allowedTools` for
@@ -348,17 +356,40 @@ impl Sandbox {
             .arg(prompt)
             .arg("--plugin-dir")
             .arg(&self.plugin)
-            .args([
-                "--output-format",
-                "stream-json",
-                "--verbose",
-                "--include-hook-events",
-            ])
+            .args(crate::support::STREAM_JSON)
             .args(["--allowedTools", tools]);
         let run = run(cmd, &self.root, label);
         let stream = json_lines(&run.stdout);
         (run, stream)
     }
+}
+
+/// The text of every `system`-role message and text block of a request (where Claude Code
+/// 2.1.197 puts SessionStart context), with JSON escapes undone.
+pub(crate) fn context_of(request: &crate::mock_api::Recorded) -> String {
+    let body = request.json();
+    let mut out = Vec::new();
+    for msg in body
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        match msg.get("content") {
+            Some(Value::String(s)) => out.push(s.clone()),
+            Some(Value::Array(blocks)) => out.extend(
+                blocks
+                    .iter()
+                    .filter(|b| str_at(b, "/type") == "text")
+                    .map(|b| str_at(b, "/text").to_string()),
+            ),
+            _ => {}
+        }
+    }
+    if let Some(system) = body.get("system") {
+        out.push(system.to_string());
+    }
+    out.join("\n")
 }
 
 /// The final `result` text of a stream (empty when there is none).

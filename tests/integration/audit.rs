@@ -1001,6 +1001,8 @@ fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
     assert!(ctx.contains("echo call-9"), "{ctx}");
 
     p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    // The automatic checkpoint is put in place once the compaction happened (#12).
+    p.hook("PostCompact", p.event("PostCompact").as_bytes());
     let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
     assert!(
         cp.contains("Files changed this session (audit trail): src/lib.rs, src/main.rs"),

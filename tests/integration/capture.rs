@@ -451,6 +451,8 @@ fn the_plugin_data_folder_is_used_when_claude_code_gives_one() {
 #[test]
 fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
     let p = Project::new();
+    // A project that uses the bridge (hooks create no .rune/ elsewhere).
+    std::fs::create_dir_all(p.root.join(".rune")).unwrap();
     write_transcript(&transcript_path(&p, S1), &session_one(&p));
     let ev = event(
         &p,
@@ -460,6 +462,9 @@ fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
     );
     let out = p.hook("PreCompact", ev.as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
+    // The compaction happened: the session start after it puts the checkpoint in place.
+    let after = event(&p, "SessionStart", S1, &json!({"source": "compact"}));
+    assert_eq!(p.hook("SessionStart", after.as_bytes()).code, 0);
     let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
     let doing = cp.split("## What I Was Doing\n").nth(1).unwrap_or("");
     assert!(
@@ -495,6 +500,8 @@ fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
 #[test]
 fn issue_11_the_automatic_handoff_artefact_carries_the_captured_session() {
     let p = Project::new();
+    // A project that keeps handoff artefacts (the automatic save is written only there).
+    std::fs::create_dir_all(p.root.join("datarim/sessions")).unwrap();
     write_transcript(&transcript_path(&p, S1), &session_one(&p));
     let ev = event(
         &p,

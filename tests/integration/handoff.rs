@@ -1106,17 +1106,7 @@ fn a_tag_must_start_a_word_unverified_is_not_verified() {
 // -------------------------------------------------------------------------------- continue
 
 fn commit_file(p: &Project, rel: &str, text: &str) -> String {
-    p.write(rel, text);
-    let repo = git2::Repository::open(&p.root).unwrap();
-    let mut index = repo.index().unwrap();
-    index.add_path(Path::new(rel)).unwrap();
-    index.write().unwrap();
-    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
-    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
-    let head = repo.head().unwrap().peel_to_commit().unwrap();
-    repo.commit(Some("HEAD"), &sig, &sig, "c", &tree, &[&head])
-        .unwrap()
-        .to_string()
+    p.commit_file(rel, text, "c").to_string()
 }
 
 fn head_of(p: &Project) -> (String, String) {
@@ -1297,6 +1287,14 @@ fn pre_compact_auto_saves_a_minimal_artefact_and_prints_nothing() {
     );
 
     let auto = manual.replace("\"manual\"", "\"auto\"");
+    // A project that keeps no artefacts gets none from a hook: the folder is not created.
+    let out = p.hook("PreCompact", auto.as_bytes());
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    assert!(
+        !p.root.join("datarim").join("sessions").exists(),
+        "no artefact folder in a project that never saved one"
+    );
+    std::fs::create_dir_all(p.root.join("datarim/sessions")).unwrap();
     let out = p.hook("PreCompact", auto.as_bytes());
     assert_eq!(
         (out.code, out.stdout.as_str(), out.stderr.as_str()),
@@ -1368,6 +1366,7 @@ fn auto_save_escapes_file_names_and_task_lines_from_the_repository() {
         "## Active\n- TUNE-0441 · in_progress · P2 · L2 · Title \u{1b}[2J with escape → tasks/x.md\n",
     );
     p.write("evil\n---\nartifact: session-handoff\n## Layer 5 x", "x");
+    std::fs::create_dir_all(p.root.join("datarim/sessions")).unwrap();
     let auto = p.event("PreCompact").replace("\"manual\"", "\"auto\"");
     let out = p.hook("PreCompact", auto.as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
@@ -1680,6 +1679,7 @@ fn issue_4_auto_save_layer_3_lists_the_files_the_audit_trail_saw_changed() {
     repo.commit(Some("HEAD"), &sig, &sig, "edit", &tree, &[&head])
         .unwrap();
 
+    std::fs::create_dir_all(p.root.join("datarim/sessions")).unwrap();
     let auto = p.event("PreCompact").replace("\"manual\"", "\"auto\"");
     let out = p.hook("PreCompact", auto.as_bytes());
     assert_eq!(out.code, 0, "{out:?}");

@@ -201,12 +201,18 @@ fn another_tools_write_arrives_unreviewed_and_is_never_the_resume_point() {
         ),
         "{ctx}"
     );
+    // Never the next action: "Resume here" only quotes it, marked.
+    let resume = ctx.split("## Resume here\n").nth(1).unwrap_or("");
+    assert!(!resume.starts_with("Next:"), "{ctx}");
     assert!(
-        ctx.contains("- **Checkpoint**: detected, unreviewed"),
+        resume.contains(
+            "checkpoint (.rune/checkpoint.md, 1 hour ago): \"OTHER-TOOL-RESUME\" — ⚠ unreviewed"
+        ),
         "{ctx}"
     );
     let compact = p.hook("PreCompact", p.event("PreCompact").as_bytes());
     assert!(!compact.stdout.contains("OTHER-TOOL"), "{compact:?}");
+    p.hook("PostCompact", p.event("PostCompact").as_bytes());
     let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
     assert!(
         !cp.contains("OTHER-TOOL"),

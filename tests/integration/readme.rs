@@ -180,3 +180,63 @@ fn the_readme_parser_finds_what_it_should() {
             .collect()
     );
 }
+
+/// Every file of `dir` (recursively) whose name ends with one of `exts`.
+fn files_under(dir: &Path, exts: &[&str]) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| exts.iter().any(|x| p.to_string_lossy().ends_with(x)))
+        .collect()
+}
+
+/// Issue 12's vocabulary rule: every slash command baton prints, or tells the model or the
+/// user to run, exists in this plugin (`commands/<name>.md`); the seed tools' own commands
+/// (`/weave-loop`, `/dr-next`, `/dr-save`, `/dr-continue`) are never printed by the code
+/// (they appear only where a user configures them).
+#[test]
+fn issue_12_every_slash_command_baton_prints_exists() {
+    let repo = Path::new(REPO);
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for dir in ["src", "commands", "skills", "docs", "hooks", "plugin"] {
+        for f in files_under(&repo.join(dir), &[".rs", ".md", ".json", ".sh"]) {
+            if let Ok(t) = std::fs::read_to_string(&f) {
+                texts.push((f.display().to_string(), t));
+            }
+        }
+    }
+    assert!(texts.len() > 50, "{}", texts.len());
+    let mut missing = Vec::new();
+    for (file, text) in &texts {
+        for name in slash_commands(text) {
+            if name.is_empty() {
+                continue;
+            }
+            if !repo.join("commands").join(format!("{name}.md")).is_file() {
+                missing.push(format!("{file}: /baton:{name}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "slash commands that do not exist: {missing:?}"
+    );
+    let mut foreign = Vec::new();
+    let rust = |f: &String| Path::new(f).extension().is_some_and(|x| x == "rs");
+    for (file, text) in texts.iter().filter(|(f, _)| rust(f)) {
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            for cmd in ["/weave-loop", "/dr-next", "/dr-save", "/dr-continue"] {
+                if line.contains(cmd) {
+                    foreign.push(format!("{file}: {}", line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        foreign.is_empty(),
+        "printed commands of other tools: {foreign:?}"
+    );
+}

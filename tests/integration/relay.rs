@@ -99,14 +99,11 @@ fn handoff_commits_exactly_the_packet_and_loop_state() {
     assert!(
         out.stdout
             .trim_end()
-            .ends_with("/weave-loop resume from .handoff/packets/latest.md"),
+            .ends_with("\n/baton:session-relay resume"),
         "{out:?}"
     );
-    assert!(
-        out.stdout
-            .contains("heartbeat: skipped (weave is not on PATH)"),
-        "{out:?}"
-    );
+    // weave is not on PATH: not in use, so nothing is said of it.
+    assert!(!out.stdout.contains("heartbeat"), "{out:?}");
     let (_, msg) = head(&p);
     assert_eq!(msg, "weave-loop: handoff (at WL-012)");
     assert_eq!(head_paths(&p), vec![LOOP_STATE, PACKET]);
@@ -561,16 +558,7 @@ fn heartbeat_goes_to_weave_unless_the_last_commit_is_a_bootstrap_hazard() {
 
 /// Commits `rel` (written with `text`) as the user's own work.
 fn commit_file(p: &Project, rel: &str, text: &str, msg: &str) {
-    p.write(rel, text);
-    let r = repo(p);
-    let mut idx = r.index().unwrap();
-    idx.add_path(Path::new(rel)).unwrap();
-    idx.write().unwrap();
-    let tree = r.find_tree(idx.write_tree().unwrap()).unwrap();
-    let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
-    let parent = r.head().unwrap().peel_to_commit().unwrap();
-    r.commit(Some("HEAD"), &sig, &sig, msg, &tree, &[&parent])
-        .unwrap();
+    p.commit_file(rel, text, msg);
 }
 
 /// The seed's RESUME step 3 — "if last commit touches mcp.rs/store.rs/inject.rs/setup.rs,

@@ -3,7 +3,7 @@
 //! loop last resumed, not only at HEAD), and which commit HEAD was at a given time (the
 //! audit's git baseline for a session that no snapshot was taken for when it began).
 
-use super::delta_paths;
+use super::paths_changed_by;
 use crate::core::error::{Error, Result};
 use chrono::{DateTime, Utc};
 use git2::Repository;
@@ -50,18 +50,9 @@ pub fn first_parent_messages(dir: &Path, max: usize) -> Result<Vec<String>> {
 /// its first parent; each path once, in the order first seen.
 pub fn paths_changed_by_newest(dir: &Path, n: usize) -> Result<Vec<String>> {
     let repo = open(dir)?;
-    let git_err = |e: git2::Error| Error::Git(format!("diff of recent commits: {}", e.message()));
     let mut out: Vec<String> = Vec::new();
     for c in first_parents(&repo, n) {
-        let tree = c.tree().map_err(git_err)?;
-        let parent_tree = match c.parent(0) {
-            Ok(p) => Some(p.tree().map_err(git_err)?),
-            Err(_) => None,
-        };
-        let diff = repo
-            .diff_tree_to_tree(parent_tree.as_ref(), Some(&tree), None)
-            .map_err(git_err)?;
-        for p in delta_paths(&diff) {
+        for p in paths_changed_by(&repo, &c)? {
             if !out.contains(&p) {
                 out.push(p);
             }
@@ -111,6 +102,53 @@ pub fn head_at(dir: &Path, at: DateTime<Utc>) -> Result<Option<String>> {
         .find(|c| c.committer().when().seconds() <= secs)
         .map(|c| c.id().to_string());
     Ok(found)
+}
+
+/// How far back `work_since` looks for the commit it starts from.
+const WORK_WALK_MAX: usize = 200;
+
+/// The commits on HEAD's first-parent line after `from` (a full SHA or a prefix of at least
+/// 7 characters) that change a path outside `own` (folders given as absolute paths: baton's
+/// state folders): the user's work since `from`, leaving out baton's own commits of its state.
+/// `None` when `from` is not among the newest 200 commits (unknown, or long ago).
+pub fn work_since(dir: &Path, from: &str, own: &[std::path::PathBuf]) -> Result<Option<usize>> {
+    if from.len() < 7 || !from.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(None);
+    }
+    let repo = open(dir)?;
+    let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+        return Ok(None);
+    };
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let workdir = canon(&workdir);
+    // The folders relative to the work tree (one that does not exist yet is placed by its
+    // parent).
+    let own: Vec<String> = own
+        .iter()
+        .filter_map(|p| {
+            let abs = match (p.parent(), p.file_name()) {
+                (Some(parent), Some(name)) => canon(parent).join(name),
+                _ => canon(p),
+            };
+            let rel = abs.strip_prefix(&workdir).ok()?;
+            Some(format!("{}/", rel.to_string_lossy()))
+        })
+        .collect();
+    let mut work = 0;
+    for c in first_parents(&repo, WORK_WALK_MAX) {
+        if c.id().to_string().starts_with(&from.to_ascii_lowercase()) {
+            return Ok(Some(work));
+        }
+        let paths = paths_changed_by(&repo, &c)?;
+        if paths.is_empty()
+            || paths
+                .iter()
+                .any(|p| !own.iter().any(|o| p.starts_with(o.as_str())))
+        {
+            work += 1;
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]
@@ -208,5 +246,28 @@ mod tests {
             Some(one.to_string())
         );
         assert_eq!(head_at(t.path(), time(999)).unwrap(), None);
+    }
+
+    #[test]
+    fn work_since_leaves_out_commits_of_baton_state_only() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = Repository::init(t.path()).unwrap();
+        let root = t.path();
+        let base = commit_at(&repo, "a.txt", "base", 1_000);
+        std::fs::create_dir_all(root.join(".rune")).unwrap();
+        commit_at(
+            &repo,
+            ".rune/progress.md",
+            "chore: update rune session state",
+            1_100,
+        );
+        let own = [root.join(".rune"), root.join(".handoff")];
+        let from = base.to_string();
+        assert_eq!(work_since(root, &from, &own).unwrap(), Some(0));
+        assert_eq!(work_since(root, &from[..7], &own).unwrap(), Some(0));
+        commit_at(&repo, "b.txt", "the user's work", 1_200);
+        assert_eq!(work_since(root, &from, &own).unwrap(), Some(1));
+        assert_eq!(work_since(root, "deadbee", &own).unwrap(), None);
+        assert_eq!(work_since(root, "(no commits)", &own).unwrap(), None);
     }
 }

@@ -46,7 +46,9 @@ mod hooks;
 mod pathspec;
 pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
 pub use guard::{commit_blocker, Operation, Refusal};
-pub use history::{first_parent_messages, head_at, paths_changed_by_newest, stash_messages};
+pub use history::{
+    first_parent_messages, head_at, paths_changed_by_newest, stash_messages, work_since,
+};
 
 use super::error::{Error, Result};
 use git2::{Repository, Status, StatusOptions};
@@ -182,7 +184,8 @@ fn codes(s: Status) -> (char, char) {
 }
 
 fn paths_changed_by(repo: &Repository, commit: &git2::Commit<'_>) -> Result<Vec<String>> {
-    let git_err = |e: git2::Error| Error::Git(format!("diff of HEAD: {}", e.message()));
+    let git_err =
+        |e: git2::Error| Error::Git(format!("diff of commit {}: {}", commit.id(), e.message()));
     let tree = commit.tree().map_err(git_err)?;
     let parent_tree = match commit.parent(0) {
         Ok(p) => Some(p.tree().map_err(git_err)?),
