@@ -308,12 +308,15 @@ pub(crate) fn l3(store: &Store, id: &str) -> Result<String> {
     Ok(cut_to_tokens(out.trim_end(), L3_TOKENS))
 }
 
-/// Sessions still `in_progress` other than `current`.
+/// Named sessions still `in_progress` other than `current`: work someone started and did not
+/// end. An automatic one left open (its Claude session ended without a SessionEnd that
+/// reached baton) is not listed: the next SessionStart of another Claude session ends it, or
+/// it is closed as abandoned once quiet.
 pub(crate) fn unfinished<'a>(index: &'a Index, current: Option<&str>) -> Vec<&'a Entry> {
     index
         .sessions
         .iter()
-        .filter(|e| e.status == "in_progress" && Some(e.id.as_str()) != current)
+        .filter(|e| e.status == "in_progress" && Some(e.id.as_str()) != current && !e.is_auto())
         .collect()
 }
 

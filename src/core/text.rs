@@ -41,6 +41,15 @@ pub fn clip(text: &str, max: usize) -> String {
     format!("{}{ELLIPSIS}", &text[..at])
 }
 
+/// The longest start of `text` of at most `max` bytes that does not split a character.
+pub fn prefix_bytes(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// `text` cut to at most `max` characters like `clip`, but at the last space before the
 /// limit when that keeps at least a fifth of it (a title reads better cut between words).
 pub fn clip_words(text: &str, max: usize) -> String {
