@@ -2,8 +2,9 @@
 //! matches one of `audit.correction_patterns`, a `user_correction` record. The text passes
 //! the redactor and is kept on one line, clipped.
 
+use super::prompt_needles;
 use super::record::{Kind, Record};
-use crate::core::config::Audit;
+use crate::core::config::{Audit, CORRECTIONS as BUILT_IN_CORRECTIONS};
 use crate::core::hash::fnv1a_parts;
 use crate::core::needles::{self, Finder};
 use crate::core::project::Project;
@@ -21,7 +22,7 @@ const CORRECTION_CHARS: usize = 2000;
 /// agent, a `user_correction` record.
 pub(crate) fn records(
     prompt: &str,
-    patterns: &Patterns,
+    patterns: &Patterns<'_>,
     claude_session: &str,
     project: &Project,
 ) -> Vec<Record> {
@@ -61,10 +62,13 @@ const PATTERN_CHARS: usize = 600;
 
 /// The correction patterns and the request patterns that overrule them, each compiled only
 /// when a prompt holds the words it needs (`core::needles`): most prompts correct nothing,
-/// and compiling the patterns cost every prompt about a millisecond.
-pub(crate) struct Patterns {
+/// and compiling the patterns cost every prompt about a millisecond. The built-in
+/// correction patterns are not even parsed: their needles are a table (prompt_needles.rs);
+/// the request patterns are read only once a correction pattern matched.
+pub(crate) struct Patterns<'a> {
     corrections: List,
-    requests: List,
+    request_sources: &'a [String],
+    requests: OnceLock<List>,
 }
 
 /// Regexes compiled one at a time, when first needed.
@@ -81,8 +85,16 @@ impl List {
     /// Reads `patterns`, case-insensitive (invalid ones are skipped; config validation names
     /// them). ASCII classes where the pattern allows it: Unicode-aware `\b` and case folding
     /// cost milliseconds to compile; a pattern that needs Unicode mode (it names a non-ASCII
-    /// class) keeps it, inside its own group. Parses them; compiles nothing.
+    /// class) keeps it, inside its own group. Parses them (the built-in correction patterns
+    /// not even that); compiles nothing.
     fn new(patterns: &[String]) -> List {
+        if patterns.iter().map(String::as_str).eq(BUILT_IN_CORRECTIONS) {
+            return List::of(
+                patterns.to_vec(),
+                patterns.to_vec(),
+                Finder::of_table(prompt_needles::CORRECTIONS),
+            );
+        }
         let parses = |p: &str, ascii: bool| {
             regex_syntax::ParserBuilder::new()
                 .case_insensitive(true)
@@ -110,11 +122,15 @@ impl List {
                 },
             ));
         }
+        List::of(members, sources, Finder::new(&found))
+    }
+
+    fn of(members: Vec<String>, sources: Vec<String>, needles: Finder) -> List {
         List {
             compiled: members.iter().map(|_| OnceLock::new()).collect(),
             members,
             sources,
-            needles: Finder::new(&found),
+            needles,
         }
     }
 
@@ -146,20 +162,24 @@ impl List {
 
 /// The correction pattern `prompt` matches, unless a request pattern matches it too ("don't
 /// forget to add tests" asks for something; "no, use the other API" corrects).
-pub(crate) fn correction_match(prompt: &str, patterns: &Patterns) -> Option<String> {
+pub(crate) fn correction_match(prompt: &str, patterns: &Patterns<'_>) -> Option<String> {
     let text = prefix_bytes(prompt.trim(), PATTERN_CHARS);
     let pattern = patterns.corrections.first_match(text)?;
-    if patterns.requests.first_match(text).is_some() {
+    let requests = patterns
+        .requests
+        .get_or_init(|| List::new(patterns.request_sources));
+    if requests.first_match(text).is_some() {
         return None;
     }
     Some(pattern.to_string())
 }
 
 /// The audit config's `correction_patterns` and `request_patterns`, parsed; nothing compiled.
-pub(crate) fn compile_patterns(audit: &Audit) -> Patterns {
+pub(crate) fn compile_patterns(audit: &Audit) -> Patterns<'_> {
     Patterns {
         corrections: List::new(&audit.correction_patterns),
-        requests: List::new(&audit.request_patterns),
+        request_sources: &audit.request_patterns,
+        requests: OnceLock::new(),
     }
 }
 
@@ -289,7 +309,8 @@ mod tests {
 
     #[test]
     fn issue_12_corrections_are_told_from_requests() {
-        let pats = compile_patterns(&Config::default().audit);
+        let audit = Config::default().audit;
+        let pats = compile_patterns(&audit);
         let corrections = PROMPTS.iter().filter(|(_, c)| *c).count();
         assert!(corrections >= 25 && PROMPTS.len() - corrections >= 25);
         let wrong: Vec<String> = PROMPTS
@@ -325,7 +346,8 @@ mod tests {
     /// A correction comes first: a long prompt (a pasted log or chat) is read only so far.
     #[test]
     fn only_the_start_of_a_long_prompt_is_read() {
-        let pats = compile_patterns(&Config::default().audit);
+        let audit = Config::default().audit;
+        let pats = compile_patterns(&audit);
         let pasted = format!(
             "Here is the log:\n{}\nthat's wrong",
             "ok line\n".repeat(100)
@@ -349,10 +371,8 @@ mod tests {
     /// keeps it, one that does not build is left out; a request pattern overrules them.
     #[test]
     fn the_first_matching_pattern_in_order_is_named() {
-        let pats = compile_patterns(&audit_with(
-            &["(", r"^\p{Greek}+\b", "^no", "^n"],
-            &["^no thanks"],
-        ));
+        let audit = audit_with(&["(", r"^\p{Greek}+\b", "^no", "^n"], &["^no thanks"]);
+        let pats = compile_patterns(&audit);
         assert_eq!(correction_match("No way", &pats).as_deref(), Some("^no"));
         assert_eq!(correction_match("nah", &pats).as_deref(), Some("^n"));
         assert_eq!(
@@ -372,7 +392,8 @@ mod tests {
     /// patterns whose words it holds.
     #[test]
     fn issue_15_a_plain_prompt_compiles_no_pattern() {
-        let pats = compile_patterns(&Config::default().audit);
+        let audit = Config::default().audit;
+        let pats = compile_patterns(&audit);
         for p in [
             "please run the build",
             // `instead` is a correction only at the start (`^instead\b`).
@@ -386,7 +407,7 @@ mod tests {
             0,
             "compiled for a plain prompt"
         );
-        assert_eq!(pats.requests.compiled_count(), 0);
+        assert!(pats.requests.get().is_none());
         assert!(correction_match("stop that", &pats).is_some());
         let compiled = pats.corrections.compiled_count();
         assert!(
@@ -395,10 +416,76 @@ mod tests {
         );
     }
 
+    /// The table of the built-in patterns' needles is what the patterns give: a pattern
+    /// edited without its needles fails here (with the table to paste).
+    #[test]
+    fn the_needle_table_is_derived_from_the_built_in_patterns() {
+        let flags = needles::Flags {
+            case_insensitive: true,
+            ascii: true,
+        };
+        let derived: Vec<_> = BUILT_IN_CORRECTIONS
+            .iter()
+            .map(|p| needles::derive(p, flags))
+            .collect();
+        let table: Vec<_> = prompt_needles::CORRECTIONS
+            .iter()
+            .map(|n| {
+                n.map(|alts| {
+                    alts.iter()
+                        .map(|cs| {
+                            cs.iter()
+                                .map(|ws| ws.iter().map(|w| (*w).to_string()).collect())
+                                .collect()
+                        })
+                        .collect::<Vec<Vec<Vec<String>>>>()
+                })
+            })
+            .collect();
+        if table != derived {
+            let list = |items: Vec<String>| format!("&[{}]", items.join(", "));
+            let mut code =
+                String::from("#[rustfmt::skip]\npub(super) const CORRECTIONS: &[Needles] = &[\n");
+            for (p, n) in BUILT_IN_CORRECTIONS.iter().zip(&derived) {
+                code.push_str(&format!("    // {p}\n"));
+                match n {
+                    None => code.push_str("    None,\n"),
+                    Some(alts) => {
+                        code.push_str("    Some(&[\n");
+                        for clauses in alts {
+                            let clauses = clauses
+                                .iter()
+                                .map(|ws| list(ws.iter().map(|w| format!("{w:?}")).collect()))
+                                .collect();
+                            code.push_str(&format!("        {},\n", list(clauses)));
+                        }
+                        code.push_str("    ]),\n");
+                    }
+                }
+            }
+            code.push_str("];\n");
+            panic!("src/audit/prompt_needles.rs: CORRECTIONS is not what the patterns give; replace it with:\n{code}");
+        }
+        // The built-in correction patterns need no Unicode mode: the table's list compiles
+        // them as they are.
+        for p in BUILT_IN_CORRECTIONS {
+            assert!(
+                regex_syntax::ParserBuilder::new()
+                    .case_insensitive(true)
+                    .unicode(false)
+                    .build()
+                    .parse(p)
+                    .is_ok(),
+                "{p}"
+            );
+        }
+    }
+
     /// The bytes the untyped builder wrote (before the record had a type), ids included.
     #[test]
     fn issue_9_lines_are_the_bytes_the_untyped_builder_wrote() {
-        let pats = compile_patterns(&Config::default().audit);
+        let audit = Config::default().audit;
+        let pats = compile_patterns(&audit);
         let lines: Vec<String> = records(
             "No, use tabs with ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
             &pats,

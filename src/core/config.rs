@@ -210,7 +210,7 @@ impl Audit {
 /// "stop doing …", "revert that"); those that are not name the agent or what it was told
 /// ("you broke …", "I told you …", "that's not what I asked"). A test reads a table of real
 /// prompts, corrections and requests, against them.
-const CORRECTIONS: [&str; 24] = [
+pub const CORRECTIONS: [&str; 24] = [
     r"^(no|nope)([,.!:;-]|\s*$)",
     r"^no(\s+no)+\b|^nah\b",
     r"^(no|nope)[,.!]?\s+(i (meant|said|asked|wanted|told)|not|don'?t|do not|stop|wrong|use|the other|keep|leave|revert|undo)\b",
@@ -239,7 +239,7 @@ const CORRECTIONS: [&str; 24] = [
 
 /// The built-in request patterns: prompts a correction pattern matches that still only ask
 /// for something ("don't forget …", "no, that's fine", "actually, one more thing").
-const REQUESTS: [&str; 5] = [
+pub const REQUESTS: [&str; 5] = [
     r"^(please )?(don'?t|dont|do not) (forget|worry|hesitate|be afraid|you think)\b",
     r"^instead\b.*\?$",
     r"^(no|nope|nah)[,.!:;-]*\s*((that|it)'?s|that is|it is|all) (fine|ok|okay|good|great|alright|perfect)\b",

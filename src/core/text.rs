@@ -70,6 +70,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_byte_prefix_never_splits_a_character() {
+        assert_eq!(prefix_bytes("abc", 10), "abc");
+        assert_eq!(prefix_bytes("abc", 2), "ab");
+        assert_eq!(prefix_bytes("aé", 2), "a");
+        assert_eq!(prefix_bytes("", 0), "");
+    }
+
+    #[test]
     fn one_line_flattens_controls_and_whitespace() {
         assert_eq!(one_line("  a\n\tb\r\n c\u{7}d  "), "a b c d");
         assert_eq!(one_line(""), "");
