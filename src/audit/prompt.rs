@@ -426,44 +426,11 @@ mod tests {
         };
         let derived: Vec<_> = BUILT_IN_CORRECTIONS
             .iter()
-            .map(|p| needles::derive(p, flags))
+            .map(|p| (*p, needles::derive(p, flags)))
             .collect();
-        let table: Vec<_> = prompt_needles::CORRECTIONS
-            .iter()
-            .map(|n| {
-                n.map(|alts| {
-                    alts.iter()
-                        .map(|cs| {
-                            cs.iter()
-                                .map(|ws| ws.iter().map(|w| (*w).to_string()).collect())
-                                .collect()
-                        })
-                        .collect::<Vec<Vec<Vec<String>>>>()
-                })
-            })
-            .collect();
-        if table != derived {
-            let list = |items: Vec<String>| format!("&[{}]", items.join(", "));
-            let mut code =
-                String::from("#[rustfmt::skip]\npub(super) const CORRECTIONS: &[Needles] = &[\n");
-            for (p, n) in BUILT_IN_CORRECTIONS.iter().zip(&derived) {
-                code.push_str(&format!("    // {p}\n"));
-                match n {
-                    None => code.push_str("    None,\n"),
-                    Some(alts) => {
-                        code.push_str("    Some(&[\n");
-                        for clauses in alts {
-                            let clauses = clauses
-                                .iter()
-                                .map(|ws| list(ws.iter().map(|w| format!("{w:?}")).collect()))
-                                .collect();
-                            code.push_str(&format!("        {},\n", list(clauses)));
-                        }
-                        code.push_str("    ]),\n");
-                    }
-                }
-            }
-            code.push_str("];\n");
+        if let Err(code) =
+            needles::check_table("CORRECTIONS", prompt_needles::CORRECTIONS, &derived)
+        {
             panic!("src/audit/prompt_needles.rs: CORRECTIONS is not what the patterns give; replace it with:\n{code}");
         }
         // The built-in correction patterns need no Unicode mode: the table's list compiles

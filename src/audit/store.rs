@@ -141,12 +141,7 @@ impl Store {
     }
 
     pub(crate) fn set_current(&self, id: &str) -> Result<()> {
-        fsx::check_inside(&self.root, &self.runs())?;
-        fsx::atomic_write(
-            &self.current_file(),
-            format!("{id}\n").as_bytes(),
-            self.file_mode(),
-        )
+        self.set_pointer(&self.current_file(), id)
     }
 
     /// The session `end` ended last, if the pointer names a valid id.
@@ -160,12 +155,13 @@ impl Store {
     }
 
     pub(crate) fn set_last_ended(&self, id: &str) -> Result<()> {
+        self.set_pointer(&self.last_ended_file(), id)
+    }
+
+    /// Writes session id `id` to the pointer file `path` under `runs/`.
+    fn set_pointer(&self, path: &Path, id: &str) -> Result<()> {
         fsx::check_inside(&self.root, &self.runs())?;
-        fsx::atomic_write(
-            &self.last_ended_file(),
-            format!("{id}\n").as_bytes(),
-            self.file_mode(),
-        )
+        fsx::atomic_write(path, format!("{id}\n").as_bytes(), self.file_mode())
     }
 
     pub(crate) fn clear_current(&self) -> Result<()> {
