@@ -507,3 +507,39 @@ fn issue_12_every_command_audit_prints_exists() {
         assert!(!printed.to_lowercase().contains(word), "{word}: {printed}");
     }
 }
+
+/// The daily report's backlog shows what `baton bridge save` recorded as blocked, read by the
+/// bridge's own reader (`**Blocked:**` items of the newest progress entry), and only that.
+#[test]
+fn issue_12_the_backlog_shows_the_blocked_items_bridge_save_wrote() {
+    let p = Project::new();
+    let save = |yaml: &str, now: &str| {
+        let out = p.run(&["bridge", "save"], yaml.as_bytes(), &[("BATON_NOW", now)]);
+        assert_eq!(out.code, 0, "{out:?}");
+    };
+    save(
+        "summary: release prep\nprogress:\n  completed: [changelog]\n  in_progress: [packaging]\n  blocked: [\"signing — waiting for the release key\", \"docs: review by Ann\"]\n  next: [tag v1]\n",
+        "2026-11-30T09:00:00Z",
+    );
+    let b = backlog(&p);
+    assert!(
+        b.contains("- blocked: signing — waiting for the release key\n"),
+        "{b}"
+    );
+    assert!(b.contains("- blocked: docs: review by Ann\n"), "{b}");
+    assert!(!b.contains("packaging") && !b.contains("tag v1"), "{b}");
+    let review = baton(&p, None, &["audit", "report-daily", "review"]);
+    assert!(
+        review.stdout.contains("Unblock the blocked items"),
+        "{review:?}"
+    );
+    // A later save that says nothing about progress keeps them; one that is blocked no more
+    // clears them.
+    save("summary: only notes\n", "2026-11-30T10:00:00Z");
+    assert!(backlog(&p).contains("blocked: docs: review by Ann"));
+    save(
+        "summary: unblocked\nprogress:\n  completed: [signing]\n  blocked: []\n",
+        "2026-11-30T11:00:00Z",
+    );
+    assert!(!backlog(&p).contains("blocked:"), "{}", backlog(&p));
+}
