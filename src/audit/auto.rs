@@ -8,15 +8,23 @@
 //!
 //! "Ends" is `baton audit end`'s end (trail, integrity checks, summary), except that an
 //! automatic session that recorded nothing is removed instead: it would only list an empty
-//! `(auto)` row, and a failed "no records" check, in every report.
+//! `(auto)` row, and a failed "no records" check, in every report. Ending costs what the
+//! session holds (its records are moved to the trail), so a hook ends only one of up to
+//! `HOOK_END_BYTES`; a bigger one it lets go (no longer current: closed as abandoned once
+//! quiet, `baton audit end --session ID` ends it) rather than overrun the event's timeout.
 
 use super::end;
 use super::index;
 use super::lifecycle::{self, Baseline};
+use super::sidecar::Caller;
 use super::store::{self, Store, SESSION};
 use crate::core::error::Result;
 use crate::core::project::Project;
 use std::path::Path;
+
+/// The most records (bytes of its buffer and pending file) of an automatic session a hook
+/// ends: some tens of thousands of tool calls, a move of tens of milliseconds.
+const HOOK_END_BYTES: u64 = 8 * 1024 * 1024;
 
 /// How long after `end` the prompt or tool call that ran it (reported afterwards) still
 /// joins the session it ended.
@@ -39,13 +47,23 @@ pub(crate) fn at_session_start(
             // A pointer `end` left behind (it stopped before clearing it).
             Ok(meta) if meta.status != "in_progress" => store.clear_current()?,
             Ok(meta) if meta.is_auto() && !continues(&meta, claude, source) => {
-                if let Err(e) = finish(store, project, &id) {
-                    note = Some(format!(
-                        "The automatic session {id} of an earlier Claude session could not \
-                         be ended ({e}); `baton audit end --session {id}` ends it."
-                    ));
-                    if store.current()?.as_deref() == Some(id.as_str()) {
-                        store.clear_current()?;
+                match finish(store, project, &id, Caller::Hook) {
+                    Ok(Finished::LetGo) => {
+                        note = Some(format!(
+                            "The automatic session {id} of an earlier Claude session is too \
+                             big to end at a session start; `baton audit end --session {id}` \
+                             ends it."
+                        ));
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        note = Some(format!(
+                            "The automatic session {id} of an earlier Claude session could \
+                             not be ended ({e}); `baton audit end --session {id}` ends it."
+                        ));
+                        if store.current()?.as_deref() == Some(id.as_str()) {
+                            store.clear_current()?;
+                        }
                     }
                 }
             }
@@ -63,19 +81,18 @@ fn continues(meta: &store::SessionMeta, claude: &str, source: &str) -> bool {
 }
 
 /// SessionEnd of Claude session `claude`: its automatic session ends with it (one that
-/// names no Claude session, from before sessions were keyed, too). Returns whether it ended
-/// one; a named session, or another Claude session's, is left to go on.
-pub(crate) fn at_session_end(store: &Store, project: &Project, claude: &str) -> Result<bool> {
+/// names no Claude session, from before sessions were keyed, too). A named session, or
+/// another Claude session's, is left to go on.
+pub(crate) fn at_session_end(store: &Store, project: &Project, claude: &str) -> Result<()> {
     let Some(id) = lifecycle::usable(store)? else {
-        return Ok(false);
+        return Ok(());
     };
     let meta = store::read_meta(store, &id)?;
     let ours = meta.claude_session.as_deref().is_none_or(|c| c == claude);
-    if meta.status != "in_progress" || !meta.is_auto() || !ours {
-        return Ok(false);
+    if meta.status == "in_progress" && meta.is_auto() && ours {
+        finish(store, project, &id, Caller::Hook)?;
     }
-    finish(store, project, &id)?;
-    Ok(true)
+    Ok(())
 }
 
 /// What became of an automatic session that ended.
@@ -85,16 +102,39 @@ pub(crate) enum Finished {
     Ended,
     /// It recorded nothing: removed.
     Removed,
+    /// Too big for a hook to end: no longer current, left for a command.
+    LetGo,
 }
 
 /// Ends automatic session `id` as `baton audit end` does, or removes it when it recorded
-/// nothing.
-pub(crate) fn finish(store: &Store, project: &Project, id: &str) -> Result<Finished> {
+/// nothing; a hook (`caller`) lets one too big to end in its time go instead.
+pub(crate) fn finish(
+    store: &Store,
+    project: &Project,
+    id: &str,
+    caller: Caller,
+) -> Result<Finished> {
     if discard_if_empty(store, id)? {
         return Ok(Finished::Removed);
     }
+    let dir = store.run_dir(id)?;
+    if caller == Caller::Hook && unmoved_bytes(&dir) > HOOK_END_BYTES {
+        if store.current()?.as_deref() == Some(id) {
+            store.clear_current()?;
+        }
+        return Ok(Finished::LetGo);
+    }
     end::end(store, project, Some(id))?;
     Ok(Finished::Ended)
+}
+
+/// The bytes of the records of the run directory `dir` not yet in its trail.
+fn unmoved_bytes(dir: &Path) -> u64 {
+    [store::BUFFER, store::PENDING]
+        .iter()
+        .filter_map(|f| std::fs::symlink_metadata(dir.join(f)).ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// `baton audit end [--session ID]` of an automatic session that recorded nothing: removes

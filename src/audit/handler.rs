@@ -83,10 +83,11 @@ impl Handler for AuditHandler {
             EventKind::Stop { .. } | EventKind::PreCompact { .. } => {
                 lifecycle::flush(&store)?;
             }
-            // This Claude session's automatic session ends with it (its buffer moved along);
-            // any other current session keeps going, its buffer moved to pending.
-            EventKind::SessionEnd { .. } if !auto::at_session_end(&store, project, claude)? => {
+            // The buffer moves to pending; then this Claude session's automatic session ends
+            // with it (any other current session keeps going).
+            EventKind::SessionEnd { .. } => {
                 lifecycle::flush(&store)?;
+                auto::at_session_end(&store, project, claude)?;
             }
             EventKind::SessionStart { source } => {
                 return session_start(&store, project, claude, source)

@@ -139,7 +139,9 @@ impl Current<'_> {
             ));
             return Ok(Some(m));
         }
-        if auto::finish(store, self.project, &m.session_id)? == auto::Finished::Ended {
+        if auto::finish(store, self.project, &m.session_id, Caller::Command)?
+            == auto::Finished::Ended
+        {
             out.push_str(&format!(
                 "Ended the automatic session {}, which holds another Claude session's records \
                  (they stay with it); this task gets a session of its own.\n",

@@ -543,3 +543,41 @@ fn issue_12_the_backlog_shows_the_blocked_items_bridge_save_wrote() {
     );
     assert!(!backlog(&p).contains("blocked:"), "{}", backlog(&p));
 }
+
+/// Ending moves a session's records to its trail: a hook ends only one small enough to move
+/// within its time, and lets a bigger one go (not current any more) for a command to end.
+#[test]
+fn issue_12_a_hook_lets_go_of_an_automatic_session_too_big_to_end() {
+    let p = Project::new();
+    start(&p, "cs-a", "startup");
+    let a = current(&p).unwrap();
+    prompt(&p, "cs-a", "a long day");
+    let line = format!(
+        "{{\"claude_session\":\"cs-a\",\"id\":\"t-{{}}\",\"input\":\"{}\",\"outcome\":\"ok\",\"tool\":\"Bash\",\"ts\":\"2026-11-30T10:15:00.000Z\",\"type\":\"data\"}}\n",
+        "x".repeat(180)
+    );
+    let mut big = String::new();
+    for i in 0..40_000 {
+        big.push_str(&line.replace("{}", &i.to_string()));
+    }
+    let pending = runs(&p).join(&a).join("audit_pending.jsonl");
+    std::fs::write(&pending, &big).unwrap();
+    end_session(&p, "cs-a");
+    assert_eq!(current(&p), None);
+    assert_eq!(meta(&p, &a)["status"], "in_progress");
+    // Its buffer (the prompt) moved to pending as at every SessionEnd; nothing to the trail.
+    assert!(std::fs::metadata(&pending).unwrap().len() > big.len() as u64);
+    assert!(!runs(&p).join(&a).join("audit_trail.jsonl").exists());
+    // The next Claude session records into a session of its own.
+    start(&p, "cs-b", "startup");
+    assert_ne!(current(&p).as_deref(), Some(a.as_str()));
+    let out = baton(&p, None, &["audit", "end", "--session", &a, "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(meta(&p, &a)["status"], "completed");
+    assert!(
+        std::fs::metadata(runs(&p).join(&a).join("audit_trail.jsonl"))
+            .unwrap()
+            .len()
+            > 8 << 20
+    );
+}
