@@ -148,6 +148,15 @@ fn issue_12_an_automatic_session_ends_with_its_claude_session() {
             .contains("cargo test")
     );
 
+    // Its task says nothing, so recall says what it did.
+    let l0 = baton(&p, None, &["audit", "recover"]).stdout;
+    assert!(
+        l0.contains(&format!(
+            "- {a} [completed] (auto): 1 prompt(s), 1 tool call(s)\n"
+        )),
+        "{l0}"
+    );
+
     // The next Claude session gets its own.
     start(&p, "cs-b", "startup");
     let b = current(&p).unwrap();
