@@ -99,18 +99,30 @@ pub(crate) fn run_checks(ctx: &Ctx, root: &Path, plugin: Option<&Path>) -> Vec<C
 /// pattern can parse and still not compile, e.g. past the size limit), and a pattern that
 /// does not compile is skipped where it is used.
 fn pattern_checks(c: &config::Config, out: &mut Vec<Check>) {
-    let user_corrections =
-        c.audit.correction_patterns != config::Audit::default().correction_patterns;
+    let defaults = config::Audit::default();
+    // The built-in audit patterns are known good (a unit test compiles them).
     let lists = [
-        ("redact.extra_patterns", &c.redact.extra_patterns, false),
+        (
+            "redact.extra_patterns",
+            &c.redact.extra_patterns,
+            false,
+            None,
+        ),
         (
             "audit.correction_patterns",
             &c.audit.correction_patterns,
             true,
+            Some(&defaults.correction_patterns),
+        ),
+        (
+            "audit.request_patterns",
+            &c.audit.request_patterns,
+            true,
+            Some(&defaults.request_patterns),
         ),
     ];
-    for (key, patterns, case_insensitive) in lists {
-        if patterns.is_empty() || (case_insensitive && !user_corrections) {
+    for (key, patterns, case_insensitive, built_in) in lists {
+        if patterns.is_empty() || built_in == Some(patterns) {
             continue;
         }
         let failed: Vec<String> = patterns

@@ -1105,6 +1105,9 @@ fn cases_for(sb: &Sandbox, o: &Opts, repo: &str, project: &Path, runs: usize, ex
             list.push(case);
         }
     }
+    // SessionEnd ends the Claude session's automatic audit session: it runs last, so the
+    // cases that add tool calls to the current session still find one.
+    list.sort_by_key(|(_, event, _, _)| *event == "SessionEnd");
     let mut out = Vec::new();
     for (name, event, variant, before) in list {
         if !o.only.is_empty() && !o.only.iter().any(|f| name.contains(f.as_str())) {

@@ -200,20 +200,39 @@ fn quoted(c: &[char], at: usize, q: char, word: &mut String) -> usize {
     i + 1
 }
 
-fn stage_writes<'a>(mut words: impl Iterator<Item = &'a str>) -> bool {
-    let mut first = words.next();
-    // Skip `VAR=value` prefixes and sudo/env.
-    while let Some(w) = first {
-        if w.contains('=') || w == "sudo" || w == "env" {
-            first = words.next();
-        } else {
-            break;
+/// The arguments of baton when a Bash command runs it (`…/bin/baton audit end` gives
+/// `["audit", "end"]`): the first pipeline stage that does more than `cd` runs a program
+/// named `baton`. A command that only mentions baton (`echo baton`, `grep baton`) is not one.
+pub(crate) fn baton_args(command: &str) -> Option<Vec<String>> {
+    let mut stage: Vec<String> = Vec::new();
+    let mut stages = Vec::new();
+    for tok in lex(command) {
+        match tok {
+            Tok::Word(w) => stage.push(w),
+            Tok::Sep if !stage.is_empty() => stages.push(std::mem::take(&mut stage)),
+            _ => {}
         }
     }
-    let Some(cmd) = first else {
+    stages.push(stage);
+    let stage = stages
+        .iter()
+        .find(|s| s.first().is_some_and(|w| w != "cd"))?;
+    let mut words = stage.iter().map(String::as_str);
+    let cmd = command_word(&mut words)?;
+    (cmd == "baton").then(|| words.map(str::to_string).collect())
+}
+
+/// The name of the program a pipeline stage runs (its file name), past `VAR=value` prefixes
+/// and sudo/env; `words` is left at its first argument.
+fn command_word<'a>(words: &mut impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let cmd = words.find(|w| !(w.contains('=') || *w == "sudo" || *w == "env"))?;
+    Some(cmd.rsplit('/').next().unwrap_or(cmd))
+}
+
+fn stage_writes<'a>(mut words: impl Iterator<Item = &'a str>) -> bool {
+    let Some(cmd) = command_word(&mut words) else {
         return false;
     };
-    let cmd = cmd.rsplit('/').next().unwrap_or(cmd);
     match cmd {
         "sed" => words.any(|w| {
             w == "--in-place" || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
@@ -309,6 +328,31 @@ mod tests {
                 (*writes || target.is_some(), target.map(str::to_string)),
                 "{cmd}"
             );
+        }
+    }
+
+    #[test]
+    fn baton_runs_are_told_from_mentions() {
+        let args = |c: &str| baton_args(c).map(|a| a.join(" "));
+        for (cmd, want) in [
+            ("/p/bin/baton audit end", Some("audit end")),
+            (
+                "\"/p q/bin/baton\" audit end --json",
+                Some("audit end --json"),
+            ),
+            ("cd /work && baton status", Some("status")),
+            (
+                "BATON_NOW=x baton audit start 'a task'",
+                Some("audit start a task"),
+            ),
+            ("baton", Some("")),
+            ("echo baton audit end", None),
+            ("grep -r baton src", None),
+            ("ls; baton status", None),
+            ("batons audit end", None),
+            ("", None),
+        ] {
+            assert_eq!(args(cmd).as_deref(), want, "{cmd}");
         }
     }
 

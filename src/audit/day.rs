@@ -145,14 +145,15 @@ impl Day {
         }
     }
 
-    /// Unfinished sessions, unpersisted corrections, and the bridge's blocked items (read by
+    /// Unfinished named sessions (an automatic one is no task left undone: it ends with its
+    /// Claude session), unpersisted corrections, and the bridge's blocked items (read by
     /// the bridge's own reader, through the project): those that existed by `day_end`, so a
     /// report of an earlier day lists nothing that came later.
     fn backlog(&mut self, idx: &Index, day_end: DateTime<Utc>, blocked: Vec<String>) {
         for e in idx
             .sessions
             .iter()
-            .filter(|e| e.status == "in_progress" && e.start < day_end)
+            .filter(|e| e.status == "in_progress" && e.start < day_end && !e.is_auto())
         {
             self.backlog
                 .push(format!("unfinished session {} — {}", e.id, e.task));

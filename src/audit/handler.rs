@@ -1,13 +1,20 @@
 //! The audit subsystem's hook handler: which events it takes and what it adds.
 //!
 //! * PostToolUse / PostToolUseFailure / UserPromptSubmit: read `.current_session`, append one
-//!   line (two for a correction) to its buffer. O(1): no scan, no git.
-//! * Stop / PreCompact / SessionEnd: move the buffer to pending. Nothing printed.
-//! * SessionStart: start the auto session (with git's baseline), then the recap (L0/L1) and
-//!   the unfinished sessions as one context section.
+//!   line (two for a correction) to its buffer. O(1): no scan, no git. With no session
+//!   current, an automatic one starts for this Claude session, unless the prompt or call is
+//!   baton's own (own.rs).
+//! * Stop / PreCompact: move the buffer to pending. Nothing printed.
+//! * SessionEnd: this Claude session's automatic session ends (auto.rs); else the buffer
+//!   moves to pending.
+//! * SessionStart: an automatic session of another Claude session ends, this one's starts
+//!   (with git's baseline), then the recap (L0/L1) and the unfinished sessions as one context
+//!   section.
 
+use super::auto;
 use super::index;
 use super::lifecycle::{self, Baseline};
+use super::own::{self, Own};
 use super::prompt;
 use super::record::Record;
 use super::recover;
@@ -49,46 +56,80 @@ impl Handler for AuditHandler {
 
     fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
         let store = Store::new(&project.root, project.config());
+        let claude = event.common.session_id.as_str();
         match &event.kind {
             EventKind::PostToolUse(call) | EventKind::PostToolUseFailure(call) => {
                 let failed = matches!(event.kind, EventKind::PostToolUseFailure(_));
-                append(&store, project, || {
-                    vec![tool_call::record(call, failed, &event.common, project)]
-                })?;
+                append(
+                    &store,
+                    project,
+                    claude,
+                    || own::tool_call(call),
+                    || vec![tool_call::record(call, failed, &event.common, project)],
+                )?;
             }
             EventKind::UserPromptSubmit { prompt } => {
-                append(&store, project, || {
-                    let patterns =
-                        prompt::compile_patterns(&project.config().audit.correction_patterns);
-                    prompt::records(prompt, &patterns, &event.common.session_id, project)
-                })?;
+                append(
+                    &store,
+                    project,
+                    claude,
+                    || own::prompt(prompt),
+                    || {
+                        let patterns = prompt::compile_patterns(&project.config().audit);
+                        prompt::records(prompt, &patterns, claude, project)
+                    },
+                )?;
             }
-            EventKind::Stop { .. }
-            | EventKind::PreCompact { .. }
-            | EventKind::SessionEnd { .. } => {
+            EventKind::Stop { .. } | EventKind::PreCompact { .. } => {
                 lifecycle::flush(&store)?;
             }
-            EventKind::SessionStart { .. } => return session_start(&store, project),
+            // The buffer moves to pending; then this Claude session's automatic session ends
+            // with it (any other current session keeps going).
+            EventKind::SessionEnd { .. } => {
+                lifecycle::flush(&store)?;
+                auto::at_session_end(&store, project, claude)?;
+            }
+            EventKind::SessionStart { source } => {
+                return session_start(&store, project, claude, source)
+            }
             _ => {}
         }
         Ok(Contribution::default())
     }
 }
 
-/// Appends the records `build` makes to the current session's buffer, starting a session
-/// first when none is current and `audit.auto_start` is on. The hot path: one small read of
-/// `.current_session`, the records built only when a session records them, one locked append
-/// each; no git, no scan.
-fn append(store: &Store, project: &Project, build: impl FnOnce() -> Vec<Record>) -> Result<()> {
-    let Some(id) = lifecycle::current_or_start(store, project, Baseline::Skip)? else {
+/// Appends the records `build` makes to the current session's buffer. With no session
+/// current, `own` says what the prompt or call is: baton's `end` joins the session `end`
+/// just ended, another baton command records nothing, anything else starts an automatic
+/// session of Claude session `claude` when `audit.auto_start` is on. The hot path: one small
+/// read of `.current_session`, the records built only when a session records them, one
+/// locked append each; no git, no scan.
+fn append(
+    store: &Store,
+    project: &Project,
+    claude: &str,
+    own: impl FnOnce() -> Own,
+    build: impl FnOnce() -> Vec<Record>,
+) -> Result<()> {
+    let found = if let Some(id) = lifecycle::usable(store)? {
+        Some(id)
+    } else {
+        match own() {
+            Own::No => lifecycle::current_or_start(store, project, Baseline::Skip, claude)?,
+            Own::Ending => auto::just_ended(store, project.now()),
+            Own::Quiet => None,
+        }
+    };
+    let Some(id) = found else {
         return Ok(());
     };
     let buffer = store.run_dir(&id)?.join(BUFFER);
     for record in build() {
         jsonl::append(&buffer, &record, store.file_mode())?;
     }
-    // The session may have ended since `.current_session` was read; the records are already
-    // written, so a failure here changes nothing for the caller.
+    // The session may have ended since `.current_session` was read (or had, for the call that
+    // ended it); the records are already written, so a failure here changes nothing for the
+    // caller.
     let _ = lifecycle::after_append(store, &id);
     Ok(())
 }
@@ -96,9 +137,14 @@ fn append(store: &Store, project: &Project, build: impl FnOnce() -> Vec<Record>)
 /// The SessionStart recap: the current session (started here, with git's baseline, when
 /// none is and `audit.auto_start` is on) with its last records, the recent sessions, and the
 /// unfinished ones.
-fn session_start(store: &Store, project: &Project) -> Result<Contribution> {
+fn session_start(
+    store: &Store,
+    project: &Project,
+    claude: &str,
+    source: &str,
+) -> Result<Contribution> {
     lifecycle::abandon_orphans(store, project.now());
-    let current = lifecycle::current_or_start(store, project, Baseline::ReadGit)?;
+    let (current, note) = auto::at_session_start(store, project, claude, source)?;
     let (index, _) = index::load(store)?;
     let mut body = match &current {
         Some(id) => recap(store, &index, id)?,
@@ -107,6 +153,10 @@ fn session_start(store: &Store, project: &Project) -> Result<Contribution> {
                  (or `baton audit start \"task\"`)."
             .to_string(),
     };
+    if let Some(note) = note {
+        body.push_str("\n\n");
+        body.push_str(&note);
+    }
     let unfinished = recover::unfinished(&index, current.as_deref());
     if !unfinished.is_empty() {
         body.push_str("\n\n");
@@ -125,7 +175,7 @@ fn recap(store: &Store, index: &index::Index, id: &str) -> Result<String> {
         "Recording tool calls to audit session {id} — {}.",
         meta.task
     );
-    if meta.task == "(auto)" {
+    if meta.is_auto() {
         body.push_str(" Name it with /baton:start \"task\" when the task is clear.");
     }
     // The session's summary and its buffer, not its records: the recap costs the same at

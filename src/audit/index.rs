@@ -60,6 +60,12 @@ impl Index {
 }
 
 impl Entry {
+    /// Whether the hooks started it and nobody named it (its task is still `(auto)`). Such a
+    /// session ends with its Claude session: it is never unfinished work.
+    pub(crate) fn is_auto(&self) -> bool {
+        self.task == store::AUTO_TASK
+    }
+
     /// Whether the session ended with its integrity checks known to have passed.
     pub(crate) fn integrity_passed(&self) -> bool {
         !self.integrity_unknown && self.integrity.is_empty()

@@ -20,13 +20,32 @@ pub(crate) enum Baseline {
 /// `git_baseline` of a session whose baseline was read when it began.
 pub(crate) const BASELINE_AT_START: &str = "start";
 
+/// Who begins a session: its task, `start` or `auto`, and the Claude Code session it begins
+/// in (when known).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Origin<'a> {
+    pub(crate) task: &'a str,
+    pub(crate) started_by: &'a str,
+    pub(crate) claude_session: Option<&'a str>,
+}
+
+impl<'a> Origin<'a> {
+    /// An automatic session of Claude session `claude`.
+    pub(crate) fn auto(claude: &'a str) -> Origin<'a> {
+        Origin {
+            task: store::AUTO_TASK,
+            started_by: "auto",
+            claude_session: Some(claude).filter(|c| !c.is_empty()),
+        }
+    }
+}
+
 /// Creates a session: a new id and run dir, `session.json`, `.current_session`, an index
 /// entry.
 pub(crate) fn begin(
     store: &Store,
     project: &Project,
-    task: &str,
-    started_by: &str,
+    origin: Origin<'_>,
     baseline: Baseline,
 ) -> Result<SessionMeta> {
     // Records a hook appended to a session after it ended (see `after_append`) and that no
@@ -34,8 +53,9 @@ pub(crate) fn begin(
     sweep_ended(store);
     let now = project.now();
     let id = store::claim_new_id(store, now)?;
-    let mut meta = SessionMeta::new(&id, task, now);
-    meta.started_by = Some(started_by.to_string());
+    let mut meta = SessionMeta::new(&id, origin.task, now);
+    meta.started_by = Some(origin.started_by.to_string());
+    meta.claude_session = origin.claude_session.map(str::to_string);
     if baseline == Baseline::ReadGit {
         if let Ok(GitState::Repo(r)) = project.git() {
             meta.git_head.clone_from(&r.head_sha);
@@ -58,12 +78,14 @@ pub(crate) fn porcelain_path(line: &str) -> String {
     p.rsplit(" -> ").next().unwrap_or(p).to_string()
 }
 
-/// The current session; with `audit.auto_start`, one is started when none is current (under
-/// a lock, so parallel hooks start one session, not many).
+/// The current session; with `audit.auto_start`, an automatic one of Claude session `claude`
+/// is started when none is current (under a lock, so parallel hooks start one session, not
+/// many).
 pub(crate) fn current_or_start(
     store: &Store,
     project: &Project,
     baseline: Baseline,
+    claude: &str,
 ) -> Result<Option<String>> {
     if let Some(id) = usable(store)? {
         return Ok(Some(id));
@@ -77,13 +99,13 @@ pub(crate) fn current_or_start(
         return Ok(Some(id));
     }
     Ok(Some(
-        begin(store, project, "(auto)", "auto", baseline)?.session_id,
+        begin(store, project, Origin::auto(claude), baseline)?.session_id,
     ))
 }
 
 /// The current session if its run directory exists. A `.current_session` that holds no valid
 /// id counts as none (auto-start then replaces it) instead of failing every tool call.
-fn usable(store: &Store) -> Result<Option<String>> {
+pub(crate) fn usable(store: &Store) -> Result<Option<String>> {
     let current = match store.current() {
         Ok(c) => c,
         Err(Error::InvalidId { .. }) => None,
@@ -117,10 +139,7 @@ pub(crate) fn abandon_orphans(store: &Store, now: chrono::DateTime<chrono::Utc>)
             .ok()
             .and_then(|d| last_change(&d))
             .unwrap_or(meta.start_time);
-        if meta.status != "in_progress"
-            || meta.started_by.as_deref() != Some("auto")
-            || now - quiet_since < ORPHAN_AFTER
-        {
+        if meta.status != "in_progress" || !meta.is_auto() || now - quiet_since < ORPHAN_AFTER {
             continue;
         }
         meta.status = "abandoned".into();
@@ -236,6 +255,14 @@ mod tests {
         Project::for_test(root, Some("2026-11-30T10:15:00Z"))
     }
 
+    fn named(task: &str) -> Origin<'_> {
+        Origin {
+            task,
+            started_by: "start",
+            claude_session: None,
+        }
+    }
+
     fn line(id: &str) -> String {
         format!("{{\"id\":\"{id}\",\"ts\":\"2026-11-30T10:16:00.000Z\",\"type\":\"data\",\"tool\":\"Read\",\"outcome\":\"ok\"}}")
     }
@@ -247,7 +274,7 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let store = Store::new(t.path(), &Config::default());
         let project = project(t.path());
-        let id = begin(&store, &project, "t", "start", Baseline::Skip)
+        let id = begin(&store, &project, named("t"), Baseline::Skip)
             .unwrap()
             .session_id;
         let dir = store.run_dir(&id).unwrap();
@@ -266,7 +293,7 @@ mod tests {
         let (idx, _) = index::load(&store).unwrap();
         assert_eq!(idx.get(&id).unwrap().stats.as_ref().unwrap().records, 2);
         // A hook whose session is still current leaves the move to `end`.
-        let id2 = begin(&store, &project, "u", "start", Baseline::Skip)
+        let id2 = begin(&store, &project, named("u"), Baseline::Skip)
             .unwrap()
             .session_id;
         let dir2 = store.run_dir(&id2).unwrap();
@@ -282,14 +309,14 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let store = Store::new(t.path(), &Config::default());
         let project = project(t.path());
-        let id = begin(&store, &project, "t", "start", Baseline::Skip)
+        let id = begin(&store, &project, named("t"), Baseline::Skip)
             .unwrap()
             .session_id;
         let dir = store.run_dir(&id).unwrap();
         super::super::end::end(&store, &project, None).unwrap();
         fsx::append_line(&dir.join(PENDING), &line("p1"), 0o600).unwrap();
         fsx::append_line(&dir.join(BUFFER), &line("b1"), 0o600).unwrap();
-        begin(&store, &project, "next", "start", Baseline::Skip).unwrap();
+        begin(&store, &project, named("next"), Baseline::Skip).unwrap();
         let trail = std::fs::read_to_string(dir.join(TRAIL)).unwrap();
         assert_eq!(trail.lines().count(), 2, "{trail}");
         assert_eq!(std::fs::read_to_string(dir.join(BUFFER)).unwrap(), "");

@@ -4,6 +4,7 @@
 //! format: record.rs; both in docs/audit.md.
 
 mod activity;
+mod auto;
 mod bash;
 mod day;
 mod end;
@@ -11,8 +12,10 @@ mod handler;
 mod index;
 mod integrity;
 mod lifecycle;
+mod own;
 mod persist;
 mod prompt;
+mod prompt_needles;
 mod recall_docs;
 mod record;
 mod recover;
@@ -104,7 +107,23 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             Ok(0)
         }
         Command::End { session, json } => {
+            if let Some(id) = auto::discard_empty_to_end(&store, session.as_deref())? {
+                if json {
+                    crate::outln!(
+                        "{}",
+                        serde_json::json!({"session_id": id, "status": "removed", "integrity_ok": true, "problems": []})
+                    );
+                } else {
+                    crate::outln!(
+                        "Session {id} was started by the hooks and recorded nothing: removed it, \
+                         there is nothing to end or summarise."
+                    );
+                }
+                return Ok(0);
+            }
             let ended = end::end(&store, project, session.as_deref())?;
+            // The prompt or Bash call that ran this is reported after it: it joins this session.
+            store.set_last_ended(&ended.id)?;
             if json {
                 crate::outln!(
                     "{}",

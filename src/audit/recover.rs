@@ -54,9 +54,37 @@ pub(crate) fn l0(index: &Index) -> String {
     }
     let mut out = String::new();
     for e in last.iter().rev() {
-        out.push_str(&format!("- {} [{}] {}\n", e.id, e.status, e.task));
+        out.push_str(&format!(
+            "- {} [{}] {}{}\n",
+            e.id,
+            e.status,
+            e.task,
+            figures(e)
+        ));
     }
     cut_to_tokens(out.trim_end(), L0_TOKENS)
+}
+
+/// What an ended automatic session did, as L0 shows it (its task says nothing):
+/// `: 12 tool calls, 2 files changed, 1 correction`. Named sessions and open ones: nothing.
+fn figures(e: &Entry) -> String {
+    let Some(s) = e.stats.as_ref().filter(|_| e.is_auto()) else {
+        return String::new();
+    };
+    let calls =
+        s.by_type.get("data").copied().unwrap_or(0) + s.by_type.get("change").copied().unwrap_or(0);
+    let prompts = s.by_type.get("conversation").copied().unwrap_or(0);
+    let mut parts = vec![
+        format!("{prompts} prompt(s)"),
+        format!("{calls} tool call(s)"),
+    ];
+    if !s.files.is_empty() {
+        parts.push(format!("{} file(s) changed", s.files.len()));
+    }
+    if !s.corrections.is_empty() {
+        parts.push(format!("{} correction(s)", s.corrections.len()));
+    }
+    format!(": {}", parts.join(", "))
 }
 
 /// L1: the current session (or `id`) with its last three records.
@@ -308,12 +336,15 @@ pub(crate) fn l3(store: &Store, id: &str) -> Result<String> {
     Ok(cut_to_tokens(out.trim_end(), L3_TOKENS))
 }
 
-/// Sessions still `in_progress` other than `current`.
+/// Named sessions still `in_progress` other than `current`: work someone started and did not
+/// end. An automatic one left open (its Claude session ended without a SessionEnd that
+/// reached baton) is not listed: the next SessionStart of another Claude session ends it, or
+/// it is closed as abandoned once quiet.
 pub(crate) fn unfinished<'a>(index: &'a Index, current: Option<&str>) -> Vec<&'a Entry> {
     index
         .sessions
         .iter()
-        .filter(|e| e.status == "in_progress" && Some(e.id.as_str()) != current)
+        .filter(|e| e.status == "in_progress" && Some(e.id.as_str()) != current && !e.is_auto())
         .collect()
 }
 

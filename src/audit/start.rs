@@ -4,15 +4,27 @@
 //!
 //! A current session that was started by hand is never ended silently: start refuses and
 //! says to run `/baton:end` or pass `--force` (which leaves it `in_progress`, listed as
-//! unfinished). A current session the hooks started on their own (task "(auto)") is adopted:
-//! it gets the task, and the records it holds stay with it.
+//! unfinished). A current session the hooks started on their own (task "(auto)") for the
+//! Claude session that asks is adopted: it gets the task, and its records (all of that
+//! Claude session) stay with it. One of another Claude session (or of none known) is not:
+//! it ends there with its records (auto.rs), and the task gets a new session, so a named
+//! session never holds an earlier Claude session's prompts.
+//!
+//! The Claude session that asks: `CLAUDE_CODE_SESSION_ID`, which Claude Code gives the
+//! commands the model runs; else the one of the newest record (the prompt that ran
+//! `/baton:start` is reported before the command runs).
 
+use super::auto;
 use super::index::{self, Entry};
-use super::lifecycle::{self, Baseline};
+use super::lifecycle::{self, Baseline, Origin};
 use super::recover;
+use super::sidecar::{self, Caller};
 use super::store::{self, SessionMeta, Store};
 use crate::core::error::{Error, Result};
 use crate::core::project::Project;
+
+/// The variable in which Claude Code names its session to the commands it runs.
+const CLAUDE_SESSION_VAR: &str = "CLAUDE_CODE_SESSION_ID";
 
 /// Runs start; returns the text to print.
 pub(crate) fn start(store: &Store, project: &Project, task: &str, force: bool) -> Result<String> {
@@ -25,9 +37,21 @@ pub(crate) fn start(store: &Store, project: &Project, task: &str, force: bool) -
     store.ensure()?;
     let lock = store.lock("start")?;
     let mut out = String::new();
-    let meta = match adopt_or_leave_current(store, task, force, &mut out)? {
-        Some(adopted) => adopted,
-        None => lifecycle::begin(store, project, task, "start", Baseline::ReadGit)?,
+    let asker = project.env(CLAUDE_SESSION_VAR).filter(|s| !s.is_empty());
+    let current = Current {
+        store,
+        project,
+        asker: asker.as_deref(),
+    };
+    let meta = if let Some(adopted) = current.adopt_or_leave(task, force, &mut out)? {
+        adopted
+    } else {
+        let origin = Origin {
+            task,
+            started_by: "start",
+            claude_session: current.asker,
+        };
+        lifecycle::begin(store, project, origin, Baseline::ReadGit)?
     };
     drop(lock);
     index::update(store, |i| {
@@ -44,50 +68,99 @@ pub(crate) fn start(store: &Store, project: &Project, task: &str, force: bool) -
     Ok(out)
 }
 
-/// What becomes of the current session, if any: one the hooks started is adopted (named
-/// `task`, returned); one started by hand is an error unless `force`, which leaves it
-/// `in_progress`. What was done is said in `out`.
-fn adopt_or_leave_current(
-    store: &Store,
-    task: &str,
-    force: bool,
-    out: &mut String,
-) -> Result<Option<SessionMeta>> {
-    let Some(cur) = store.current()? else {
-        return Ok(None);
-    };
-    match store::read_meta(store, &cur) {
-        Ok(mut m) if m.status == "in_progress" && m.started_by.as_deref() == Some("auto") => {
+/// The current session as `start` finds it, and the Claude session that asks (if known).
+struct Current<'a> {
+    store: &'a Store,
+    project: &'a Project,
+    asker: Option<&'a str>,
+}
+
+impl Current<'_> {
+    /// What becomes of the current session, if any: this Claude session's automatic one is
+    /// adopted (named `task`, returned); another's ends; one started by hand is an error
+    /// unless `force`, which leaves it `in_progress`. What was done is said in `out`.
+    fn adopt_or_leave(
+        &self,
+        task: &str,
+        force: bool,
+        out: &mut String,
+    ) -> Result<Option<SessionMeta>> {
+        let store = self.store;
+        let Some(cur) = store.current()? else {
+            return Ok(None);
+        };
+        match store::read_meta(store, &cur) {
+            Ok(m) if m.status == "in_progress" && m.is_auto() => return self.auto(m, task, out),
+            Ok(m) if m.status == "in_progress" && !force => {
+                return Err(Error::Invalid(format!(
+                    "session {} (\"{}\") is still current; end it first with /baton:end \
+                     (baton audit end), or pass --force to start anyway and leave it in_progress",
+                    m.session_id, m.task
+                )));
+            }
+            Ok(m) if m.status == "in_progress" => {
+                out.push_str(&format!(
+                    "Left session {} (\"{}\") in_progress (--force); end it later with \
+                     `baton audit end --session {}`.\n",
+                    m.session_id, m.task, m.session_id
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => out.push_str(&format!(
+                "The current session {cur} could not be read ({e}); left as it is — \
+                 `baton audit status` lists it.\n"
+            )),
+        }
+        Ok(None)
+    }
+
+    /// The current automatic session `m`: adopted when it is the asking Claude session's,
+    /// else ended (or removed, when it recorded nothing) so the task starts a new one.
+    fn auto(
+        &self,
+        mut m: SessionMeta,
+        task: &str,
+        out: &mut String,
+    ) -> Result<Option<SessionMeta>> {
+        let store = self.store;
+        let asker = match self.asker {
+            Some(a) => Some(a.to_string()),
+            None => newest_claude_session(store, &m.session_id),
+        };
+        let owner = m.claude_session.as_deref();
+        if owner.is_some() && (asker.is_none() || asker.as_deref() == owner) {
             m.task = task.to_string();
             m.started_by = Some("start".into());
             store::write_meta(store, &m)?;
             out.push_str(&format!(
-                "Named the session the hooks had started ({}): its records stay with it.\n",
+                "Named the session the hooks had started for this Claude session ({}): its \
+                 records stay with it.\n",
                 m.session_id
             ));
             return Ok(Some(m));
         }
-        Ok(m) if m.status == "in_progress" && !force => {
-            return Err(Error::Invalid(format!(
-                "session {} (\"{}\") is still current; end it first with /baton:end \
-                 (baton audit end), or pass --force to start anyway and leave it in_progress",
-                m.session_id, m.task
-            )));
-        }
-        Ok(m) if m.status == "in_progress" => {
+        if auto::finish(store, self.project, &m.session_id, Caller::Command)?
+            == auto::Finished::Ended
+        {
             out.push_str(&format!(
-                "Left session {} (\"{}\") in_progress (--force); end it later with \
-                 `baton audit end --session {}`.\n",
-                m.session_id, m.task, m.session_id
+                "Ended the automatic session {}, which holds another Claude session's records \
+                 (they stay with it); this task gets a session of its own.\n",
+                m.session_id
             ));
         }
-        Ok(_) => {}
-        Err(e) => out.push_str(&format!(
-            "The current session {cur} could not be read ({e}); left as it is — \
-             `baton audit status` lists it.\n"
-        )),
+        Ok(None)
     }
-    Ok(None)
+}
+
+/// The Claude session of the newest record of session `id` (its summary and buffer).
+fn newest_claude_session(store: &Store, id: &str) -> Option<String> {
+    let dir = store.run_dir(id).ok()?;
+    let view = sidecar::view(&dir, store.file_mode(), Caller::Command).ok()?;
+    view.last
+        .iter()
+        .rev()
+        .find_map(|r| r.claude_session.clone())
+        .filter(|c| !c.is_empty())
 }
 
 /// Steps 5-7: recent sessions, corrections to follow, priorities, unfinished sessions.

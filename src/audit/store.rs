@@ -34,6 +34,10 @@ pub(crate) const SIDECAR: &str = "summary.json";
 /// The statuses a session can have.
 pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"];
 
+/// The task of a session the hooks started on their own (`audit.auto_start`), until
+/// `/baton:start` names it.
+pub(crate) const AUTO_TASK: &str = "(auto)";
+
 /// The audit's directory layout for one project.
 #[derive(Debug, Clone)]
 pub(crate) struct Store {
@@ -60,6 +64,12 @@ impl Store {
 
     pub(crate) fn current_file(&self) -> PathBuf {
         self.runs().join(".current_session")
+    }
+
+    /// The id of the session `end` ended last (so the prompt or tool call that ran `end`,
+    /// which Claude Code reports after it, joins that session instead of starting one).
+    pub(crate) fn last_ended_file(&self) -> PathBuf {
+        self.runs().join(".last_ended")
     }
 
     pub(crate) fn index_file(&self) -> PathBuf {
@@ -131,12 +141,27 @@ impl Store {
     }
 
     pub(crate) fn set_current(&self, id: &str) -> Result<()> {
+        self.set_pointer(&self.current_file(), id)
+    }
+
+    /// The session `end` ended last, if the pointer names a valid id.
+    pub(crate) fn last_ended(&self) -> Option<String> {
+        let path = self.last_ended_file();
+        fsx::refuse_symlink(&path).ok()?;
+        let text = fsx::read_limited(&path, fsx::Limit::POINTER).ok()??;
+        let id = text.trim();
+        fsx::validate_component("session id", id).ok()?;
+        Some(id.to_string())
+    }
+
+    pub(crate) fn set_last_ended(&self, id: &str) -> Result<()> {
+        self.set_pointer(&self.last_ended_file(), id)
+    }
+
+    /// Writes session id `id` to the pointer file `path` under `runs/`.
+    fn set_pointer(&self, path: &Path, id: &str) -> Result<()> {
         fsx::check_inside(&self.root, &self.runs())?;
-        fsx::atomic_write(
-            &self.current_file(),
-            format!("{id}\n").as_bytes(),
-            self.file_mode(),
-        )
+        fsx::atomic_write(path, format!("{id}\n").as_bytes(), self.file_mode())
     }
 
     pub(crate) fn clear_current(&self) -> Result<()> {
@@ -198,6 +223,11 @@ pub(crate) struct SessionMeta {
     /// How the session began: `start` (by command) or `auto`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) started_by: Option<String>,
+    /// The Claude Code session it began in (the hook event's `session_id`, or
+    /// `CLAUDE_CODE_SESSION_ID` for `start`). An automatic session belongs to it: it ends
+    /// with that Claude session, and `/baton:start` names it only from there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) claude_session: Option<String>,
     /// What the integrity check at `end` found (empty: passed; none: not checked yet). Kept
     /// here as well as in the index so a rebuilt index does not turn failures into passes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -219,8 +249,14 @@ impl SessionMeta {
             git_dirty_at_start: Vec::new(),
             git_baseline: None,
             started_by: None,
+            claude_session: None,
             integrity: None,
         }
+    }
+
+    /// Whether the hooks started it and nobody has named it yet.
+    pub(crate) fn is_auto(&self) -> bool {
+        self.started_by.as_deref() == Some("auto")
     }
 
     /// Whether the status is one the audit knows.

@@ -716,48 +716,14 @@ mod tests {
     fn the_prefilter_needles_are_derived_from_the_rules() {
         use crate::core::needles;
         let derived: Vec<_> = (0..rules::RULES.len())
-            .map(|i| needles::derive(&rules::compiled_pattern(i), needles::Flags::default()))
-            .collect();
-        let table: Vec<_> = prefilter::NEEDLES
-            .iter()
-            .map(|n| {
-                n.map(|alts| {
-                    alts.iter()
-                        .map(|cs| {
-                            cs.iter()
-                                .map(|ws| ws.iter().map(|w| (*w).to_string()).collect())
-                                .collect()
-                        })
-                        .collect::<Vec<Vec<Vec<String>>>>()
-                })
+            .map(|i| {
+                let n = needles::derive(&rules::compiled_pattern(i), needles::Flags::default());
+                (rules::RULES[i].name, n)
             })
             .collect();
-        if table != derived {
-            let mut code =
-                String::from("#[rustfmt::skip]\npub(super) const NEEDLES: &[Needles] = &[\n");
-            for (r, n) in rules::RULES.iter().zip(&derived) {
-                code.push_str(&format!("    // {}\n    {},\n", r.name, render(n.as_ref())));
-            }
-            code.push_str("];\n");
+        if let Err(code) = needles::check_table("NEEDLES", prefilter::NEEDLES, &derived) {
             panic!("src/bridge/prefilter.rs: NEEDLES is not what the rules give; replace it with:\n{code}");
         }
-    }
-
-    fn render(n: Option<&Vec<Vec<Vec<String>>>>) -> String {
-        let Some(alts) = n else {
-            return "None".into();
-        };
-        let list = |items: Vec<String>| format!("&[{}]", items.join(", "));
-        let mut out = String::from("Some(&[\n");
-        for clauses in alts {
-            let clauses = clauses
-                .iter()
-                .map(|ws| list(ws.iter().map(|w| format!("{w:?}")).collect()))
-                .collect();
-            out.push_str(&format!("        {},\n", list(clauses)));
-        }
-        out.push_str("    ])");
-        out
     }
 
     /// `scan_text` looks for the words of the paragraph form in the line form (they differ

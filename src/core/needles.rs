@@ -505,6 +505,57 @@ impl Finder {
     }
 }
 
+/// A needles table as the source writes it (`Finder::of_table`'s input).
+pub type Table<'a> = &'a [Option<&'a [&'a [&'a [&'a str]]]>];
+
+/// Checks a needles table written in the source against what `derive` gives for its patterns
+/// (`derived`, one per pattern, each with a label for the comment above it). `Err` holds the
+/// table to paste, as `pub(super) const NAME: &[Needles] = …`.
+#[cfg(test)]
+pub fn check_table(
+    name: &str,
+    table: Table<'_>,
+    derived: &[(&str, Option<Needles>)],
+) -> Result<(), String> {
+    let owned: Vec<Option<Needles>> = table
+        .iter()
+        .map(|n| {
+            n.map(|alts| {
+                alts.iter()
+                    .map(|cs| {
+                        cs.iter()
+                            .map(|ws| ws.iter().map(|w| (*w).to_string()).collect())
+                            .collect()
+                    })
+                    .collect()
+            })
+        })
+        .collect();
+    if owned.iter().eq(derived.iter().map(|(_, n)| n)) {
+        return Ok(());
+    }
+    let list = |items: Vec<String>| format!("&[{}]", items.join(", "));
+    let mut code = format!("#[rustfmt::skip]\npub(super) const {name}: &[Needles] = &[\n");
+    for (label, n) in derived {
+        code.push_str(&format!("    // {label}\n"));
+        let Some(alts) = n else {
+            code.push_str("    None,\n");
+            continue;
+        };
+        code.push_str("    Some(&[\n");
+        for clauses in alts {
+            let clauses = clauses
+                .iter()
+                .map(|ws| list(ws.iter().map(|w| format!("{w:?}")).collect()))
+                .collect();
+            code.push_str(&format!("        {},\n", list(clauses)));
+        }
+        code.push_str("    ]),\n");
+    }
+    code.push_str("];\n");
+    Err(code)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,6 +41,15 @@ pub fn clip(text: &str, max: usize) -> String {
     format!("{}{ELLIPSIS}", &text[..at])
 }
 
+/// The longest start of `text` of at most `max` bytes that does not split a character.
+pub fn prefix_bytes(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// `text` cut to at most `max` characters like `clip`, but at the last space before the
 /// limit when that keeps at least a fifth of it (a title reads better cut between words).
 pub fn clip_words(text: &str, max: usize) -> String {
@@ -59,6 +68,14 @@ pub fn clip_words(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_prefix_never_splits_a_character() {
+        assert_eq!(prefix_bytes("abc", 10), "abc");
+        assert_eq!(prefix_bytes("abc", 2), "ab");
+        assert_eq!(prefix_bytes("aé", 2), "a");
+        assert_eq!(prefix_bytes("", 0), "");
+    }
 
     #[test]
     fn one_line_flattens_controls_and_whitespace() {

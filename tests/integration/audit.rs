@@ -992,7 +992,12 @@ fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
     assert!(dir.join("summary.json").exists());
     blank_out_keeping_the_stamp(&dir.join("audit_pending.jsonl"));
 
-    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    // The same Claude session starts again (a compaction): its automatic session goes on.
+    let again = p
+        .event("SessionStart")
+        .replace("e9fc0000-0000-4000-8000-000000000001", "cs-1")
+        .replace("startup", "compact");
+    let out = p.hook("SessionStart", again.as_bytes());
     let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .unwrap()
