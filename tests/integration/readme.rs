@@ -210,6 +210,8 @@ fn issue_12_every_slash_command_baton_prints_exists() {
     assert!(texts.len() > 50, "{}", texts.len());
     let mut missing = Vec::new();
     for (file, text) in &texts {
+        // A Rust file's tests may name made-up commands on purpose; what it prints is above.
+        let text = text.split("#[cfg(test)]").next().unwrap_or("");
         for name in slash_commands(text) {
             if name.is_empty() {
                 continue;
