@@ -44,3 +44,5 @@ mod recall;
 mod relay;
 #[path = "integration/safety.rs"]
 mod safety;
+#[path = "integration/team.rs"]
+mod team;

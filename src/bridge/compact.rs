@@ -4,7 +4,7 @@
 //! compaction summary to the session log.
 
 use super::checkpoint::{self, CheckpointInput};
-use super::entries::{heading_of, last_entries, progress_items};
+use super::entries::{heading_of, newest_entries, progress_items};
 use super::integrity::{self, Scanner, Status};
 use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
@@ -225,11 +225,13 @@ struct Sources {
 fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
     let block_at = integrity::block_at(project.config());
     let scanner = Scanner::cached(project, rune);
+    // A file a merge left with conflict markers is not read, as one at the block level.
     let status = |file: &str| -> Result<Status> {
         if !rune.exists() {
             return Ok(Status::Clean);
         }
-        scanner.file_verdict(rune, file)
+        let (status, conflicted) = scanner.file_check(rune, file)?;
+        Ok(if conflicted { Status::Tainted } else { status })
     };
     let cp_status = status(store::CHECKPOINT)?;
     let progress_status = status(store::PROGRESS)?;
@@ -253,15 +255,16 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
         checkpoint::Parsed::default()
     };
     let progress = if progress_status < block_at {
-        last_entries(&rune.path(store::PROGRESS), 1)?
+        newest_entries(&rune.path(store::PROGRESS), 1)?
             .pop()
             .filter(|e| ledger.knows(store::PROGRESS, e))
     } else {
         None
     };
     let decisions: Vec<String> = if status(store::DECISIONS)? < block_at {
-        last_entries(&rune.path(store::DECISIONS), 3)?
+        newest_entries(&rune.path(store::DECISIONS), 3)?
             .iter()
+            .rev()
             .filter(|e| ledger.knows(store::DECISIONS, e))
             .map(|e| heading_of(e).replacen("Decision: ", "", 1))
             .collect()
@@ -288,7 +291,8 @@ pub(crate) const SESSION_END: &str = "(session end";
 /// Appends one line for the end of a session, when the project has a `.rune/` folder.
 pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> Result<()> {
     let rune = Rune::of(project);
-    if !rune.exists() {
+    // Nothing is added to a memory folder in the middle of an unresolved merge.
+    if !rune.exists() || project.refuse_unresolved("", false).is_err() {
         return Ok(());
     }
     let short: String = session_id.chars().take(8).collect();
@@ -328,6 +332,9 @@ pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
         return Ok(());
     }
     let rune = Rune::of(project);
+    if project.refuse_unresolved("", false).is_err() {
+        return Ok(());
+    }
     let short: String = summary.chars().take(1000).collect();
     let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
     let line = project.redact(&line);

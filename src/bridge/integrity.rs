@@ -11,7 +11,8 @@
 //! exfiltration, url-exfiltration, credential-access, security-control-off,
 //! destructive-command, encoded-payload, bidi-control, unicode-tag-chars. SUSPICIOUS
 //! (injected under a warning) — zero-width, base64-run, lookalike-package, entry-format,
-//! secret.
+//! secret; conflict-marker (a merge left unresolved: the file is reported SUSPICIOUS and
+//! never injected, whatever the block level).
 //!
 //! Each text is read several ways (`normalize`): as it is, line by line as a reader sees it
 //! (NFKC, invisibles out, look-alikes, leetspeak and hyphens folded), and as one stream
@@ -99,6 +100,15 @@ impl Report {
             .map(|f| f.severity)
             .max()
             .unwrap_or(Status::Clean)
+    }
+
+    /// The first line of `file` (`.rune/<name>`) with a conflict marker: a merge left it
+    /// unresolved, and it is not passed on to the model whatever its verdict.
+    pub(crate) fn conflict_at(&self, file: &str) -> Option<usize> {
+        self.findings
+            .iter()
+            .find(|f| f.file == file && f.rule == checks::CONFLICT_MARKER)
+            .map(|f| f.line)
     }
 
     /// The verdict for one file (`.rune/<name>`).
@@ -399,7 +409,9 @@ impl<'a> Scanner<'a> {
     /// The verdict for one file of the folder, through a small cache of its own beside the
     /// folder's (`<key>.<name>.json`): the edit hook's check of INVARIANTS.md neither
     /// rescans nor parses the whole folder's cache while the file is unchanged.
-    pub(crate) fn file_verdict(&self, rune: &Rune, name: &str) -> Result<Status> {
+    /// And whether a merge left conflict markers in it (then it is not to be read into the
+    /// model's context).
+    pub(crate) fn file_check(&self, rune: &Rune, name: &str) -> Result<(Status, bool)> {
         let own = self
             .cache
             .as_ref()
@@ -407,11 +419,13 @@ impl<'a> Scanner<'a> {
         let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(self.extra));
         let (found, _) = scan_cached(rune, name, self.red, &mut cache)?;
         cache.write(own.as_deref());
-        Ok(found
+        let status = found
             .iter()
             .map(|f| f.severity)
             .max()
-            .unwrap_or(Status::Clean))
+            .unwrap_or(Status::Clean);
+        let conflicted = found.iter().any(|f| f.rule == checks::CONFLICT_MARKER);
+        Ok((status, conflicted))
     }
 }
 
@@ -613,6 +627,7 @@ fn rule_name(name: &str) -> &'static str {
             "encoded-payload",
             "lookalike-package",
             "entry-format",
+            checks::CONFLICT_MARKER,
             "unicode-tag-chars",
             "bidi-control",
             "zero-width",

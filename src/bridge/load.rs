@@ -15,7 +15,10 @@
 
 use super::checkpoint;
 use super::compact::SESSION_END;
-use super::entries::{aged, count_entries, count_lines, heading_of, last_entries, progress_items};
+use super::author;
+use super::entries::{
+    aged, count_entries, count_lines, heading_of, newest_entries, newest_first, progress_items,
+};
 use super::global;
 use super::integrity::{self, Finding, Report, Scanner, Status};
 use super::invariants::{self, InvariantsFile};
@@ -133,8 +136,13 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
         red: project.redactor(),
         trust: &trust,
         env: &project.ctx.env,
+        me: author::current(&project.root, project.redactor()),
     };
     let mut messages: Vec<String> = Vec::new();
+    if let Some((section, message)) = conflict_warning(&view) {
+        out.sections.push(section);
+        messages.push(message);
+    }
     if let Some((section, message)) = blocked_warning(&view) {
         out.sections.push(section);
         messages.push(message);
@@ -254,7 +262,7 @@ fn blocked_warning(view: &View<'_>) -> Option<(Section, String)> {
         .report
         .findings
         .iter()
-        .filter(|f| f.severity >= view.block_at)
+        .filter(|f| f.severity >= view.block_at && view.report.conflict_at(&f.file).is_none())
     {
         if named.insert(&f.file) {
             files.push(where_found(f));
@@ -287,6 +295,42 @@ fn blocked_warning(view: &View<'_>) -> Option<(Section, String)> {
     Some((section, message))
 }
 
+/// The warning (a protected section, and a line for the user) about files a merge left with
+/// conflict markers: named with their first marker's line, never read.
+fn conflict_warning(view: &View<'_>) -> Option<(Section, String)> {
+    let mut files: Vec<String> = Vec::new();
+    for f in &view.report.findings {
+        let Some(line) = view.report.conflict_at(&f.file) else {
+            continue;
+        };
+        let named = format!("{} (line {line})", clip(&f.file, FIELD_MAX));
+        if !files.contains(&named) {
+            files.push(named);
+        }
+    }
+    if files.is_empty() {
+        return None;
+    }
+    if files.len() > LISTED {
+        let more = files.len() - LISTED;
+        files.truncate(LISTED);
+        files.push(format!("{more} more"));
+    }
+    let list = files.join(", ");
+    let message = format!(
+        "baton: a merge left conflict markers in {list}; those files were not loaded. Resolve them (remove the <<<<<<< ======= >>>>>>> lines, `git add`, commit); `baton bridge integrity` shows the lines."
+    );
+    let section = Section::new(
+        "⚠ Project memory: unresolved merge",
+        format!(
+            "Not loaded (a git merge left conflict markers): {list}. Do not read or resolve these files yourself; tell the user to resolve the merge."
+        ),
+        100,
+    )
+    .protected();
+    Some((section, message))
+}
+
 /// `file line N (rule)`, or `file (rule)` for a finding about the file itself.
 fn where_found(f: &Finding) -> String {
     let file = clip(&f.file, FIELD_MAX);
@@ -308,7 +352,9 @@ fn suspicious_warning(view: &View<'_>) -> Option<Section> {
         .findings
         .iter()
         .filter(|f| {
-            f.severity == Status::Suspicious && report.file_status(&f.file) == Status::Suspicious
+            f.severity == Status::Suspicious
+                && report.file_status(&f.file) == Status::Suspicious
+                && report.conflict_at(&f.file).is_none()
         })
         .collect();
     if susp.is_empty() {
@@ -547,12 +593,7 @@ struct Summary {
 impl Summary {
     fn read(view: &View<'_>, resume: Option<String>) -> Result<Summary> {
         let last_session = if view.ok(store::SESSION_LOG) {
-            store::read_tail(&view.rune.path(store::SESSION_LOG), 4096)?.and_then(|(t, _)| {
-                t.lines()
-                    .rev()
-                    .find(|l| l.starts_with('[') && !l.contains(SESSION_END))
-                    .map(str::to_string)
-            })
+            last_session_line(view)?
         } else {
             None
         };
@@ -562,7 +603,7 @@ impl Summary {
             (l, reviewed)
         });
         let progress = if view.ok(store::PROGRESS) {
-            last_entries(&view.rune.path(store::PROGRESS), 1)?.pop()
+            newest_entries(&view.rune.path(store::PROGRESS), 1)?.pop()
         } else {
             None
         };
@@ -592,13 +633,23 @@ impl Summary {
         let rune = view.rune;
         let lines = [
             match &self.last_session {
-                Some((l, true)) => format!(
-                    "- **Last session**: {l} ({}){}",
-                    aged(l, view.now),
-                    flag(view, store::SESSION_LOG)
-                ),
-                Some((_, false)) => {
-                    "- **Last session**: an unreviewed entry (`baton bridge review`)".into()
+                Some((l, true)) => {
+                    let (text, by) = author::split_line(l);
+                    let by = author::other(by, view.me.as_deref());
+                    format!(
+                        "- **Last session**: {text} ({}){}",
+                        author::with_age("", by, &aged(l, view.now)),
+                        flag(view, store::SESSION_LOG)
+                    )
+                }
+                Some((l, false)) => {
+                    // Who and when, not what: the text is not the summary's to tell.
+                    let (_, by) = author::split_line(l);
+                    let by = author::other(by, view.me.as_deref());
+                    format!(
+                        "- **Last session**: an unreviewed entry ({}; `baton bridge review`)",
+                        author::with_age("", by, &aged(l, view.now))
+                    )
                 }
                 None => "- **Last session**: none recorded".into(),
             },
@@ -650,17 +701,28 @@ impl Summary {
     /// The first "Next Session Should" item of the newest progress entry, else the
     /// checkpoint's resume command.
     fn next_task(&self, view: &View<'_>) -> Option<String> {
-        let progress = self
-            .progress
-            .as_deref()
-            .filter(|p| view.trust.verdict(store::PROGRESS, p).reviewed());
-        progress
+        let newest = self.progress.as_deref();
+        let reviewed = newest.filter(|p| view.trust.verdict(store::PROGRESS, p).reviewed());
+        if let Some(p) = newest.filter(|_| reviewed.is_none()) {
+            // The newest session's entry is unreviewed (a teammate's, a hand edit): its next
+            // step is quoted with the progress, not told here.
+            if !progress_items(p, "Next Session Should").is_empty() {
+                let by = view.other_author(p);
+                return Some(format!(
+                    "in the newest progress entry ({}), unreviewed: quoted under \"Progress\" below",
+                    author::with_age("", by.as_deref(), &aged(heading_of(p), view.now))
+                ));
+            }
+        }
+        reviewed
             .and_then(|p| progress_items(p, "Next Session Should").into_iter().next())
             .map(|n| {
+                let p = reviewed.unwrap_or("");
+                let by = view.other_author(p);
                 format!(
                     "{n} (from {}, {}){}",
                     view.rune.show(store::PROGRESS),
-                    aged(heading_of(progress.unwrap_or("")), view.now),
+                    author::with_age("", by.as_deref(), &aged(heading_of(p), view.now)),
                     flag(view, store::PROGRESS)
                 )
             })
@@ -673,6 +735,24 @@ impl Summary {
                 })
             })
     }
+}
+
+/// Bytes of the session log's end among whose lines the newest is picked.
+const SESSION_TAIL: u64 = 16 * 1024;
+
+/// The newest session-log line by its stamp that is not a session end.
+fn last_session_line(view: &View<'_>) -> Result<Option<String>> {
+    let Some((text, _)) = store::read_tail(&view.rune.path(store::SESSION_LOG), SESSION_TAIL)?
+    else {
+        return Ok(None);
+    };
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('[') && !l.contains(SESSION_END))
+        .collect();
+    Ok(newest_first(lines, store::parse_stamp)
+        .first()
+        .map(|l| (*l).to_string()))
 }
 
 /// The mark a summary line taken from a SUSPICIOUS file carries.
@@ -780,6 +860,7 @@ mod tests {
             red: &red,
             trust: &trust,
             env: &env,
+            me: None,
         };
         let (section, message) = blocked_warning(&view).unwrap();
         assert_eq!(

@@ -26,6 +26,7 @@
 //! load, review and handler each build only on files before them in that order (and on the
 //! leaf files beside them).
 
+mod author;
 mod checkpoint;
 mod compact;
 mod detach;
@@ -39,12 +40,14 @@ mod invariants;
 mod learn;
 mod load;
 mod memory;
+mod merged;
 mod normalize;
 mod notes;
 mod progress;
 mod provenance;
 mod recall_docs;
 mod review;
+mod rules;
 mod save;
 mod scan_cache;
 mod status;
@@ -64,6 +67,7 @@ pub(crate) fn ledger_folders(project: &Project) -> Vec<std::path::PathBuf> {
     provenance::Ledger::of(project).folders()
 }
 pub(crate) use progress::blocked_items;
+pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};
 pub(crate) use recall_docs::{RECALL_DOCS, RECALL_GLOBAL_DOCS};
 pub(crate) use status::summary_line;
 
@@ -384,8 +388,35 @@ fn review_command(project: &Project, accept: &[String], all: bool, json: bool) -
     Ok(0)
 }
 
-/// `baton bridge save`: screen the input, save it, warm the integrity cache, report.
+/// The long help of `baton bridge <name>` (what `--help` prints: options and input).
+fn long_help(name: &str) -> String {
+    use clap::Subcommand;
+    let mut cmd = Command::augment_subcommands(clap::Command::new("bridge"));
+    cmd.find_subcommand_mut(name).map_or_else(String::new, |c| {
+        let mut c = c.clone().bin_name(format!("baton bridge {name}"));
+        c.render_long_help().to_string()
+    })
+}
+
+/// A command that reads YAML on stdin run with a terminal there (nothing piped in): the
+/// input it wants, on stderr, and exit 2 (usage), before anything is read or written.
+fn refuse_terminal(name: &str) -> Option<i32> {
+    if !io::stdin_is_terminal() {
+        return None;
+    }
+    eprintln!(
+        "baton bridge {name}: nothing on stdin (it is a terminal); pipe the YAML in, e.g. `baton bridge {name} < input.yaml`. The input:\n"
+    );
+    eprint!("{}", long_help(name));
+    Some(2)
+}
+
+/// `baton bridge save`: screen the input, save it, warm the integrity cache, report. A
+/// save that appends nothing writes and commits nothing.
 fn save_command(project: &Project, json: bool) -> Result<i32> {
+    if let Some(code) = refuse_terminal("save") {
+        return Ok(code);
+    }
     let text = stdin_text()?;
     let input: save::SaveInput = crate::core::yaml::parse(&text, "stdin")?;
     let warnings = save::screen(
@@ -456,6 +487,7 @@ fn load_command(project: &Project, json: bool) -> Result<i32> {
 
 /// `baton bridge checkpoint --resolve`.
 fn resolve_command(project: &Project) -> Result<i32> {
+    project.refuse_unresolved("checkpoint not resolved", true)?;
     match checkpoint::resolve(project)? {
         Some(name) => crate::outln!(
             "Checkpoint resolved: {}/{name}",
@@ -468,7 +500,11 @@ fn resolve_command(project: &Project) -> Result<i32> {
 
 /// `baton bridge checkpoint`: the checkpoint from YAML on stdin.
 fn checkpoint_command(project: &Project) -> Result<i32> {
+    if let Some(code) = refuse_terminal("checkpoint") {
+        return Ok(code);
+    }
     let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
+    project.refuse_unresolved("checkpoint not written", true)?;
     let (_, g) = checkpoint::write(project, &input)?;
     io::print(&project.redact(&checkpoint::report(&input, g.as_ref())));
     Ok(0)
@@ -515,10 +551,13 @@ fn invariants_command(project: &Project, json: bool, match_path: Option<&str>) -
     0
 }
 
-/// `baton bridge learn`: one learning, checked, under the folder lock.
+/// `baton bridge learn`: one learning, checked, under the folder lock (refused while
+/// `.rune/` or `.handoff/` holds an unresolved merge). It commits nothing: the next save does.
 fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
     l.check()?;
+    project.refuse_unresolved("not recorded", true)?;
     let rune = Rune::of(project);
+    let by = author::current(&project.root, project.redactor());
     let compacted = {
         let _lock = rune.lock()?;
         learn::append_all(
@@ -526,6 +565,7 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
             project.redactor(),
             std::slice::from_ref(l),
             project.now(),
+            by.as_deref(),
         )?
     };
     let ledger = provenance::Ledger::of(project);
@@ -534,6 +574,7 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
         project.redactor(),
         std::slice::from_ref(l),
         project.now(),
+        by.as_deref(),
     );
     provenance::note(r, false);
     crate::outln!(

@@ -227,6 +227,22 @@ impl Project {
         }
     }
 
+    /// `Ok` unless baton's committed folders (the bridge's and the relay's, `paths.bridge`
+    /// and `paths.relay`) hold an unresolved merge: paths the index has unmerged, or files
+    /// with conflict markers. Then the error is one line naming the files and the fix,
+    /// starting with `what` ("not saved"): checked before a command writes or commits there,
+    /// so nothing is written or staged. `read_files: false` looks at the index only (cheap
+    /// enough for a hook).
+    pub fn refuse_unresolved(&self, what: &str, read_files: bool) -> Result<()> {
+        let c = self.config();
+        let dirs = [c.paths.bridge.as_path(), c.paths.relay.as_path()];
+        let found = git::unresolved(&self.root, &dirs, read_files);
+        if found.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Invalid(git::refusal_line(what, &found)))
+    }
+
     /// Commits exactly `paths` (relative to the project root, which may be a subdirectory of
     /// the work tree) through the git guard (`core::git`): only on a branch, never during a
     /// merge, rebase or other operation, with the repository's hooks and signing, within

@@ -67,6 +67,8 @@ pub enum Refusal {
     Operation(Operation),
     /// The index has unmerged (conflicted) paths.
     Unmerged(Vec<String>),
+    /// A file to commit still holds conflict markers (`path (conflict marker at line N)`).
+    ConflictMarkers(Vec<String>),
     /// A path to commit is not inside the work tree.
     OutsideWorkTree(String),
     /// A commit hook exited non-zero; the first line of its output.
@@ -91,6 +93,7 @@ impl Refusal {
             Refusal::InsideGitDir => "inside_git_dir",
             Refusal::Operation(_) => "operation_in_progress",
             Refusal::Unmerged(_) => "unmerged",
+            Refusal::ConflictMarkers(_) => "conflict_markers",
             Refusal::OutsideWorkTree(_) => "outside_work_tree",
             Refusal::HookRejected { .. } => "hook_rejected",
             Refusal::SigningFailed(_) => "signing_failed",
@@ -123,6 +126,18 @@ impl Refusal {
                     String::new()
                 };
                 format!("the index has unmerged paths ({}{more})", shown.join(", "))
+            }
+            Refusal::ConflictMarkers(files) => {
+                let shown: Vec<&str> = files.iter().take(3).map(String::as_str).collect();
+                let more = if files.len() > 3 {
+                    format!(", … {} in all", files.len())
+                } else {
+                    String::new()
+                };
+                format!(
+                    "a merge left conflict markers in {}{more}",
+                    shown.join(", ")
+                )
             }
             Refusal::OutsideWorkTree(p) => format!("{p} is outside the work tree"),
             Refusal::HookRejected { hook, first_line } if first_line.is_empty() => {
@@ -166,6 +181,9 @@ impl Refusal {
                 format!("finish it or abort it ({}), then run {cmd}", op.finish())
             }
             Refusal::Unmerged(_) => format!("resolve the conflicts and commit, then run {cmd}"),
+            Refusal::ConflictMarkers(_) => format!(
+                "edit the files to remove the <<<<<<< ======= >>>>>>> lines, then run {cmd}"
+            ),
             Refusal::OutsideWorkTree(_) => "commit it from the repository that holds it".into(),
             Refusal::HookRejected { .. } => format!("fix what the hook reports, then run {cmd}"),
             Refusal::SigningFailed(_) => {
@@ -313,7 +331,7 @@ fn operation(repo: &Repository) -> Option<Operation> {
 }
 
 /// The paths of the index's conflict entries.
-fn unmerged(index: &git2::Index) -> Vec<String> {
+pub(super) fn unmerged(index: &git2::Index) -> Vec<String> {
     let mut paths: Vec<String> = index
         .conflicts()
         .map(|cs| {

@@ -1,0 +1,200 @@
+//! Unresolved merges in baton's own folders (`.rune/`, `.handoff/`): paths the index holds as
+//! unmerged, and files whose text still has conflict markers (a merge resolved by `git add`
+//! without removing them, or a file edited by hand). A command that writes or commits there
+//! refuses while either is so; a reader never passes such a file on as it is.
+
+use super::pathspec;
+use crate::core::fsx;
+use git2::{ErrorCode, Repository};
+use std::path::{Path, PathBuf};
+
+/// Where a marker of an unresolved conflict is: a line that opens one (`<<<<<<<`), closes
+/// one (`>>>>>>>`), starts the base of a diff3 one (`|||||||`), or, after an opening line,
+/// separates its sides (`=======`). The 1-based line numbers.
+pub fn marker_lines(text: &str) -> Vec<usize> {
+    let marker = |l: &str, c: u8| {
+        let b = l.as_bytes();
+        b.len() >= 7
+            && b[..7].iter().all(|&x| x == c)
+            && b.get(7).is_none_or(|&x| x == b' ' || x == b'\t' || x == b'\r')
+    };
+    let mut open = false;
+    let mut out = Vec::new();
+    // Cheap first: most texts hold none of the three openers.
+    if memchr::memmem::find(text.as_bytes(), b"<<<<<<<").is_none()
+        && memchr::memmem::find(text.as_bytes(), b">>>>>>>").is_none()
+        && memchr::memmem::find(text.as_bytes(), b"|||||||").is_none()
+    {
+        return out;
+    }
+    for (i, l) in text.split('\n').enumerate() {
+        if marker(l, b'<') {
+            open = true;
+        } else if marker(l, b'>') {
+            open = false;
+        } else if !(marker(l, b'|') || open && l.trim_end() == "=======") {
+            continue;
+        }
+        out.push(i + 1);
+    }
+    out
+}
+
+/// One unresolved file in a folder baton writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved {
+    /// The path relative to the project directory, `/`-separated.
+    pub path: String,
+    /// The first line with a conflict marker; `None` when the index holds the path unmerged
+    /// (whatever the file says).
+    pub line: Option<usize>,
+}
+
+impl Unresolved {
+    /// `path (unmerged)` or `path (conflict marker at line N)`.
+    pub fn describe(&self) -> String {
+        match self.line {
+            None => format!("{} (unmerged)", self.path),
+            Some(n) => format!("{} (conflict marker at line {n})", self.path),
+        }
+    }
+}
+
+/// Files this deep below a folder are looked at (`.handoff/packets/latest.md` is two down).
+const MAX_DEPTH: usize = 3;
+
+/// The unresolved files in or under `dirs` (files or folders, relative to `project_dir`): unmerged index entries,
+/// then files with conflict markers (when `read_files`; regular files only, no link
+/// followed, bounded reads). Empty outside a repository for the index part.
+pub fn unresolved(project_dir: &Path, dirs: &[&Path], read_files: bool) -> Vec<Unresolved> {
+    let mut out = unmerged_under(project_dir, dirs);
+    if read_files {
+        for dir in dirs {
+            let mut files = Vec::new();
+            walk(&project_dir.join(dir), 0, &mut files);
+            files.sort();
+            for f in files {
+                let Ok(Some(text)) = fsx::read_lossy(&f, fsx::Limit::DOCUMENT) else {
+                    continue;
+                };
+                let Some(&line) = marker_lines(&text).first() else {
+                    continue;
+                };
+                let rel = shown(project_dir, &f);
+                if !out.iter().any(|u| u.path == rel) {
+                    out.push(Unresolved {
+                        path: rel,
+                        line: Some(line),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The one line a command that refuses prints: which files and what to do.
+pub fn refusal_line(what: &str, found: &[Unresolved]) -> String {
+    let shown: Vec<String> = found.iter().take(5).map(Unresolved::describe).collect();
+    let more = if found.len() > 5 {
+        format!(", … {} in all", found.len())
+    } else {
+        String::new()
+    };
+    format!(
+        "{what}: unresolved merge conflicts in {}{more}; resolve them first (edit out the <<<<<<< ======= >>>>>>> lines, or keep one side with `git checkout --ours|--theirs -- <file>`; then `git add` the files and finish the merge with `git commit`), then run the command again",
+        shown.join(", ")
+    )
+}
+
+/// `dir` when it is a file, else the files under it, `depth` folders down (no link
+/// followed).
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_file() && depth == 0 => {
+            out.push(dir.to_path_buf());
+            return;
+        }
+        Ok(m) if m.is_dir() => {}
+        _ => return,
+    }
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.filter_map(std::result::Result::ok) {
+        let Ok(t) = e.file_type() else { continue };
+        if t.is_dir() && depth + 1 < MAX_DEPTH {
+            walk(&e.path(), depth + 1, out);
+        } else if t.is_file() {
+            out.push(e.path());
+        }
+    }
+}
+
+/// `path` relative to `project_dir` when it is below it, else as it is.
+fn shown(project_dir: &Path, path: &Path) -> String {
+    path.strip_prefix(project_dir)
+        .map_or_else(|_| path.display().to_string(), |r| r.display().to_string())
+}
+
+/// The index's unmerged paths under `dirs`, relative to `project_dir`.
+fn unmerged_under(project_dir: &Path, dirs: &[&Path]) -> Vec<Unresolved> {
+    let repo = match Repository::discover(project_dir) {
+        Ok(r) => r,
+        Err(e) if e.code() == ErrorCode::NotFound => return Vec::new(),
+        Err(_) => return Vec::new(),
+    };
+    let Some(top) = repo.workdir() else {
+        return Vec::new();
+    };
+    let Ok(specs) = pathspec::relative(project_dir, top, dirs) else {
+        return Vec::new();
+    };
+    let Ok(index) = repo.index() else {
+        return Vec::new();
+    };
+    if !index.has_conflicts() {
+        return Vec::new();
+    }
+    // The project directory relative to the top, to show paths as the user names them.
+    let prefix = pathspec::relative(project_dir, top, &[Path::new(".")])
+        .ok()
+        .and_then(|mut v| v.pop());
+    let mut out: Vec<Unresolved> = Vec::new();
+    for path in super::guard::unmerged(&index) {
+        if !specs
+            .iter()
+            .any(|s| super::commit::under(s, path.as_bytes()))
+        {
+            continue;
+        }
+        let rel = prefix
+            .as_deref()
+            .and_then(|p| path.strip_prefix(&format!("{p}/")))
+            .unwrap_or(&path)
+            .to_string();
+        out.push(Unresolved {
+            path: rel,
+            line: None,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_found_and_ordinary_rules_are_not() {
+        let text = "# Log\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> origin/main\nTitle\n=======\n";
+        assert_eq!(marker_lines(text), vec![2, 4, 6]);
+        assert_eq!(
+            marker_lines("a\n<<<<<<< ours\nx\n||||||| base\ny\n=======\nz\n>>>>>>> theirs"),
+            vec![2, 4, 6, 8]
+        );
+        // A setext heading, a shift in code, a longer run: not markers.
+        assert!(marker_lines("Title\n=======\n`a <<<<<<<< b`\n<<<<<<<<x\n").is_empty());
+        assert!(marker_lines("").is_empty());
+    }
+}
