@@ -87,20 +87,38 @@ mod tests {
     #[test]
     fn authors_are_written_once_read_back_and_named_only_for_others() {
         let red = Redactor::builtin();
-        assert_eq!(clean("  Bob [the] (builder)*\n x ", &red).as_deref(), Some("Bob the builder x"));
+        assert_eq!(
+            clean("  Bob [the] (builder)*\n x ", &red).as_deref(),
+            Some("Bob the builder x")
+        );
         assert_eq!(clean(" ()", &red), None);
-        let entry = format!("## [2026-11-30 10:15:00Z] Decision: x\n**Decision:** y\n{}", by_line("Bob"));
+        let entry = format!(
+            "## [2026-11-30 10:15:00Z] Decision: x\n**Decision:** y\n{}",
+            by_line("Bob")
+        );
         assert_eq!(of_entry(&entry).as_deref(), Some("Bob"));
         assert_eq!(of_entry("## [x] Decision: y\n**By:**\n"), None);
         let line = format!("[2026-11-30 10:15:00Z] — did it{}", suffix("Bob"));
-        assert_eq!(split_line(&line), ("[2026-11-30 10:15:00Z] — did it", Some("Bob")));
-        assert_eq!(split_line("- text (by the way)"), ("- text (by the way)", None));
+        assert_eq!(
+            split_line(&line),
+            ("[2026-11-30 10:15:00Z] — did it", Some("Bob"))
+        );
+        assert_eq!(
+            split_line("- text (by the way)"),
+            ("- text (by the way)", None)
+        );
         assert_eq!(other(Some("Bob"), Some("bob")), None);
         assert_eq!(other(Some("Bob"), Some("Alice")), Some("Bob"));
         assert_eq!(other(Some("Bob"), None), Some("Bob"));
         assert_eq!(other(None, Some("Alice")), None);
-        assert_eq!(with_age("decided", Some("bob"), "2 days ago"), "decided by bob, 2 days ago");
-        assert_eq!(with_age("", Some("bob"), "1 hour ago"), "by bob, 1 hour ago");
+        assert_eq!(
+            with_age("decided", Some("bob"), "2 days ago"),
+            "decided by bob, 2 days ago"
+        );
+        assert_eq!(
+            with_age("", Some("bob"), "1 hour ago"),
+            "by bob, 1 hour ago"
+        );
         assert_eq!(with_age("decided", None, "just now"), "just now");
     }
 }

@@ -297,14 +297,15 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
     }
     let short: String = session_id.chars().take(8).collect();
     let line = one_line(&format!(
-        "[{}] — {SESSION_END}: {}{})",
+        "[{}] — {SESSION_END}: {}{}){}",
         store::stamp(project.now()),
         if reason.is_empty() { "other" } else { reason },
         if short.is_empty() {
             String::new()
         } else {
             format!(", session {short}")
-        }
+        },
+        by(project)
     ));
     if !rune.append_line_unlocked(store::SESSION_LOG, &line)? {
         let _lock = rune.lock()?;
@@ -312,6 +313,13 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
     }
     record_hook_line(project, &line);
     Ok(())
+}
+
+/// The ` (by: name)` end of a session-log line a hook writes, when git knows the user.
+fn by(project: &Project) -> String {
+    super::author::current(&project.root, project.redactor())
+        .map(|n| super::author::suffix(&n))
+        .unwrap_or_default()
 }
 
 /// Records a session-log line a hook wrote as baton's own; quietly, as hooks do.
@@ -336,7 +344,12 @@ pub(crate) fn post_compact(project: &Project, summary: &str) -> Result<()> {
         return Ok(());
     }
     let short: String = summary.chars().take(1000).collect();
-    let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
+    let line = format!(
+        "[{}] — (compaction) {}{}",
+        store::stamp(project.now()),
+        short,
+        by(project)
+    );
     let line = project.redact(&line);
     if !rune.append_line_unlocked(store::SESSION_LOG, &line)? {
         let _lock = rune.lock()?;

@@ -158,7 +158,10 @@ pub(crate) fn item_with_age(item: &str, now: DateTime<Utc>, me: Option<&str>) ->
     match store::parse_stamp(body) {
         Some(t) => {
             let rest = body.split_once(']').map_or(body, |(_, r)| r).trim();
-            format!("- {rest} ({})", author::with_age("", by, &store::age(t, now)))
+            format!(
+                "- {rest} ({})",
+                author::with_age("", by, &store::age(t, now))
+            )
         }
         None => format!("- {body} ({})", author::with_age("", by, "undated")),
     }
@@ -176,6 +179,48 @@ pub(crate) fn count_lines(path: &Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_items_are_read_in_both_forms() {
+        let new = "## [2026-11-30 10:15:00Z] Session Summary\n**Completed:** a · b\n**Blocked:** c — why\n**Next Session Should:** n\n**By:** bob\n";
+        assert_eq!(progress_items(new, "Completed"), vec!["a", "b"]);
+        assert_eq!(progress_items(new, "Blocked"), vec!["c — why"]);
+        assert_eq!(progress_items(new, "Next Session Should"), vec!["n"]);
+        assert!(progress_items(new, "In Progress").is_empty());
+        let old = "## [2026-11-30 10:15] Session Summary\n\n**Completed:**\n- [x] a\n\n**In Progress:**\n- none\n\n**Blocked:**\n- [ ] c — why\n";
+        assert_eq!(progress_items(old, "Completed"), vec!["a"]);
+        assert!(progress_items(old, "In Progress").is_empty());
+        assert_eq!(progress_items(old, "Blocked"), vec!["c — why"]);
+    }
+
+    /// Where a merge puts entries changes nothing: newest first by stamp (offsets
+    /// honoured, an undated one last), one save's entries later-first, a duplicate once.
+    #[test]
+    fn entries_order_by_time_not_place_and_duplicates_collapse() {
+        let e = |stamp: &str, t: &str| format!("## [{stamp}] Decision: {t}\n**Decision:** x");
+        let one = vec![
+            e("2026-11-30 12:00:00Z", "noon"),
+            e("2026-11-30 14:00:00+03:00", "eleven"),
+            "## Decision: undated\n**Decision:** x".to_string(),
+            e("2026-11-30 13:00:00Z", "one"),
+            e("2026-11-30 13:00:00Z", "one too"),
+            e("2026-11-30 12:00:00Z", "noon"),
+        ];
+        let mut other = one.clone();
+        other.rotate_left(2);
+        for items in [one, other] {
+            let titles: Vec<String> = newest_first(items, |t| store::parse_stamp(heading_of(t)))
+                .iter()
+                .map(|t| heading_of(t).rsplit(": ").next().unwrap_or("").to_string())
+                .collect();
+            assert_eq!(titles[..2].len(), 2);
+            assert!(
+                titles[..2].contains(&"one".to_string())
+                    && titles[..2].contains(&"one too".to_string())
+            );
+            assert_eq!(titles[2..], ["noon", "eleven", "undated"]);
+        }
+    }
 
     #[test]
     fn section_items_take_one_section_only() {

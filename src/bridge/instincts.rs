@@ -134,7 +134,12 @@ pub(crate) fn parse(text: &str) -> (String, Vec<Entry>) {
             None => pre.push_str(line),
         }
     }
-    let texts = super::merged::repair_texts(texts.into_iter().map(|t| t.trim_end().to_string()).collect());
+    let texts = super::merged::repair_texts(
+        texts
+            .into_iter()
+            .map(|t| t.trim_end().to_string())
+            .collect(),
+    );
     let entries = texts
         .into_iter()
         .map(|t| {
@@ -239,7 +244,11 @@ mod tests {
         let (text, _) = add(None, &[old, strong]);
         let (out, removed) = add(
             Some(&text),
-            &[Entry::new(&inst("fresh", 0.4), t("2026-11-30T00:00:00Z"), None)],
+            &[Entry::new(
+                &inst("fresh", 0.4),
+                t("2026-11-30T00:00:00Z"),
+                None,
+            )],
         );
         assert_eq!(removed, 1);
         assert!(!out.contains("old-weak") && out.contains("old-strong") && out.contains("fresh"));

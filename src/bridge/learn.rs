@@ -245,7 +245,7 @@ pub(crate) fn render(records: &[Record]) -> String {
     let mut out = String::new();
     for r in records {
         out.push_str(&format!(
-            "- [{}] {} `{}` ({:.1}): {}{}\n",
+            "- [{}] {} `{}` ({:.1}): {}{}{}\n",
             r.ts.get(..10).unwrap_or(&r.ts),
             r.kind,
             r.key,
@@ -255,6 +255,11 @@ pub(crate) fn render(records: &[Record]) -> String {
                 String::new()
             } else {
                 format!(" — {}", r.files.join(", "))
+            },
+            if r.by.is_empty() {
+                String::new()
+            } else {
+                format!(" (by {})", r.by)
             }
         ));
     }

@@ -83,7 +83,7 @@ impl View<'_> {
         let (ok, not): (Vec<_>, Vec<_>) = lines.into_iter().partition(|(_, v)| v.reviewed());
         let mut out = Vec::new();
         out.extend(self.reviewed_section(file, title, ok, priority));
-        out.extend(self.unreviewed_section(file, title, not, priority));
+        out.extend(self.unreviewed_section(file, title, &not, priority));
         out
     }
 
@@ -100,7 +100,10 @@ impl View<'_> {
         let mut out = Vec::new();
         let mut run: Vec<(String, Verdict)> = Vec::new();
         for line in lines {
-            if run.last().is_some_and(|(_, v)| v.reviewed() != line.1.reviewed()) {
+            if run
+                .last()
+                .is_some_and(|(_, v)| v.reviewed() != line.1.reviewed())
+            {
                 out.extend(self.sections(file, title, std::mem::take(&mut run), priority));
             }
             run.push(line);
@@ -130,7 +133,7 @@ impl View<'_> {
         &self,
         file: &str,
         title: &str,
-        not: Vec<(String, Verdict)>,
+        not: &[(String, Verdict)],
         priority: u8,
     ) -> Option<Section> {
         if not.is_empty() {
@@ -229,7 +232,10 @@ fn conventions_section(v: &View<'_>) -> Result<Vec<Section>> {
             let h = heading_of(e);
             let title = h.split_once("Convention:").map_or(h, |(_, t)| t).trim();
             let by = v.other_author(e);
-            let mut l = format!("- {title} ({})", author::with_age("", by.as_deref(), &aged(h, v.now)));
+            let mut l = format!(
+                "- {title} ({})",
+                author::with_age("", by.as_deref(), &aged(h, v.now))
+            );
             if let Some(a) = field(e, "Applies to") {
                 l.push_str(&format!(" — applies to {a}"));
             }
@@ -383,7 +389,10 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
         .iter()
         .map(|r| {
             let age = time::parse(&r.ts).map_or_else(|| "undated".into(), |t| store::age(t, v.now));
-            let by = author::other(Some(r.by.as_str()).filter(|b| !b.is_empty()), v.me.as_deref());
+            let by = author::other(
+                Some(r.by.as_str()).filter(|b| !b.is_empty()),
+                v.me.as_deref(),
+            );
             let age = author::with_age("", by, &age);
             let raw = lines_of
                 .iter()
@@ -420,7 +429,8 @@ fn instincts_section(v: &View<'_>) -> Result<Vec<Section>> {
     let lines = instincts::strongest(&text, 5)
         .iter()
         .map(|e| {
-            let age = e.at.map_or_else(|| "undated".into(), |t| store::age(t, v.now));
+            let age =
+                e.at.map_or_else(|| "undated".into(), |t| store::age(t, v.now));
             let by = v.other_author(&e.text);
             (
                 format!(
@@ -520,7 +530,10 @@ mod tests {
         let old = Entry::new(&inst("old-weak", 0.3), t("2026-09-01T00:00:00Z"), None);
         let (snapshot, _) = add(None, &[old]);
         // Another process saves an instinct after load's unlocked read.
-        let (on_disk, _) = add(Some(&snapshot), &[Entry::new(&inst("fresh", 0.6), now, None)]);
+        let (on_disk, _) = add(
+            Some(&snapshot),
+            &[Entry::new(&inst("fresh", 0.6), now, None)],
+        );
         rune.write(store::INSTINCTS, &on_disk).unwrap();
         let shown = prune_instincts(&rune, snapshot.clone(), now);
         let file = rune.read(store::INSTINCTS).unwrap().unwrap();

@@ -99,7 +99,10 @@ mod tests {
             "## [1] Decision: x".into(),
             "## [2] Decision: x\n**Decision:** d\n**By:** bob\n".into(),
         ]);
-        assert_eq!(fixed[0], "## [1] Decision: x\n**Decision:** d\n**By:** bob\n");
+        assert_eq!(
+            fixed[0],
+            "## [1] Decision: x\n**Decision:** d\n**By:** bob\n"
+        );
         // A bare heading at the end stays as it is.
         assert_eq!(repair_texts(vec!["## [1] x".into()]), vec!["## [1] x"]);
     }

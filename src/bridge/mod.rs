@@ -67,8 +67,8 @@ pub(crate) fn ledger_folders(project: &Project) -> Vec<std::path::PathBuf> {
     provenance::Ledger::of(project).folders()
 }
 pub(crate) use progress::blocked_items;
-pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};
 pub(crate) use recall_docs::{RECALL_DOCS, RECALL_GLOBAL_DOCS};
+pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};
 pub(crate) use status::summary_line;
 
 use crate::core::budget::{self, Section};

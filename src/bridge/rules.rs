@@ -129,7 +129,10 @@ mod tests {
         std::fs::write(rune.path(ATTRIBUTES), "# mine\ndecisions.md merge=union").unwrap();
         assert_eq!(ensure(&rune).unwrap(), vec![ATTRIBUTES]);
         let text = std::fs::read_to_string(rune.path(ATTRIBUTES)).unwrap();
-        assert!(text.starts_with("# mine\ndecisions.md merge=union\nconventions.md"), "{text}");
+        assert!(
+            text.starts_with("# mine\ndecisions.md merge=union\nconventions.md"),
+            "{text}"
+        );
         assert_eq!(text.matches("decisions.md").count(), 1);
     }
 }

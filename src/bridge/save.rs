@@ -405,14 +405,28 @@ fn append_entries(
         provenance::note(ledger.record(file, &added, "save", now), false);
         Ok(())
     };
-    let joined = |entries: Vec<String>| entries.join("\n");
-    if !input.decisions.is_empty() {
-        let text = joined(input.decisions.iter().map(|d| decision_entry(d, now, by)).collect());
-        append(store::DECISIONS, &clean(text))?;
-    }
-    if !input.conventions.is_empty() {
-        let text = joined(input.conventions.iter().map(|c| convention_entry(c, now, by)).collect());
-        append(store::CONVENTIONS, &clean(text))?;
+    let blocks: [(&'static str, Vec<String>); 2] = [
+        (
+            store::DECISIONS,
+            input
+                .decisions
+                .iter()
+                .map(|d| decision_entry(d, now, by))
+                .collect(),
+        ),
+        (
+            store::CONVENTIONS,
+            input
+                .conventions
+                .iter()
+                .map(|c| convention_entry(c, now, by))
+                .collect(),
+        ),
+    ];
+    for (file, entries) in blocks {
+        if !entries.is_empty() {
+            append(file, &clean(entries.join("\n")))?;
+        }
     }
     let progress = input.progress.as_ref().filter(|p| has_progress(p));
     if let Some(p) = progress {

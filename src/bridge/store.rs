@@ -444,11 +444,7 @@ mod tests {
             ("[2026-11-30 10:15]", "2026-11-30T10:15:00Z"),
             ("[2026-11-30 10:15:30.5Z]", "2026-11-30T10:15:30.500Z"),
         ] {
-            assert_eq!(
-                parse_stamp(text),
-                crate::core::time::parse(utc),
-                "{text}"
-            );
+            assert_eq!(parse_stamp(text), crate::core::time::parse(utc), "{text}");
         }
         assert_eq!(parse_stamp("[2026-11-30 10:15 +1x]"), None);
         assert_eq!(

@@ -183,8 +183,14 @@ pub(crate) fn run(project: &Project, input: &Input, limits: Limits) -> Result<Ou
     let changed = wrote_packet || wrote_state;
     // The merge rules go with the first packet (and whenever they went missing).
     let rules = super::rules::ensure(&project.root, config)?;
-    let (commit, heartbeat) =
-        commit_and_beat(project, &layout, &loop_id, changed, rules.as_deref(), limits)?;
+    let (commit, heartbeat) = commit_and_beat(
+        project,
+        &layout,
+        &loop_id,
+        changed,
+        rules.as_deref(),
+        limits,
+    )?;
     Ok(Outcome::HandedOff {
         loop_id,
         packet: Layout::show(&layout.packet_rel),

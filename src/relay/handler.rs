@@ -192,7 +192,10 @@ fn on_stop(project: &Project, session_id: &str, start: Instant) -> Result<Contri
     if let Some(not_now) = no_hand_off(project, &s) {
         return Ok(not_now);
     }
-    if let Err(e) = project.refuse_unresolved("baton relay: cycle budget reached, but not handed off", true) {
+    if let Err(e) = project.refuse_unresolved(
+        "baton relay: cycle budget reached, but not handed off",
+        true,
+    ) {
         return Ok(message(e.to_string()));
     }
     let mut input = hand_off::Input::default();

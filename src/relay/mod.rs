@@ -32,8 +32,8 @@ mod status;
 mod verify;
 
 pub(crate) use handler::RelayHandler;
-pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};
 pub(crate) use recall_docs::RECALL_DOCS;
+pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};
 
 use crate::core::error::{Error, Result};
 use crate::core::io;

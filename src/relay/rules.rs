@@ -25,7 +25,10 @@ pub(crate) fn path(config: &Config) -> PathBuf {
 }
 
 fn lines() -> Vec<String> {
-    SINGLE_WRITER.iter().map(|p| format!("{p} -merge")).collect()
+    SINGLE_WRITER
+        .iter()
+        .map(|p| format!("{p} -merge"))
+        .collect()
 }
 
 /// Writes the relay folder's merge rules where they are missing; the file (relative to the
@@ -47,7 +50,10 @@ pub(crate) fn problems(project: &Project) -> Vec<String> {
     if !project.path(base).is_dir() || crate::core::root::git_top(&project.root).is_none() {
         return Vec::new();
     }
-    let files = [base.join("packets/latest.md"), base.join("loop/loop_state.md")];
+    let files = [
+        base.join("packets/latest.md"),
+        base.join("loop/loop_state.md"),
+    ];
     let merged: Vec<String> = files
         .iter()
         .filter(|f| git::merge_driver(&project.root, f).as_deref() != Some("binary"))

@@ -81,8 +81,9 @@ fn save_then_load_in_a_fresh_process_shows_every_item() {
     let d = read(&p, ".rune/decisions.md");
     assert!(d.starts_with("# Decisions Log\n\n## [2026-11-30 10:15:00Z] Decision: Use git2 without default features\n**Context:** No OpenSSL on the CI image\n**Decision:** git2 with default-features = false\n"), "{d}");
     assert!(read(&p, ".rune/conventions.md").contains("## [2026-11-30 10:15:00Z] Convention: Async-free hooks\n**Pattern:** Hooks never start a runtime\n**Example:** fn handle(..) -> Result<Contribution>\n**Applies to:** src/hook/\n"));
-    assert!(read(&p, ".rune/session-log.md")
-        .ends_with("[2026-11-30 10:15:00Z] — Implemented the audit buffer and its flush on Stop\n"));
+    assert!(read(&p, ".rune/session-log.md").ends_with(
+        "[2026-11-30 10:15:00Z] — Implemented the audit buffer and its flush on Stop\n"
+    ));
     assert!(read(&p, ".rune/instincts.md").contains(
         "**Trigger:** before every commit\n**Action:** run cargo fmt --all\n**Confidence:** 0.6\n"
     ));
@@ -1138,7 +1139,11 @@ fn the_commit_holds_rune_only_and_the_users_staged_work_stays_staged() {
     // The first save commits the folder's merge and ignore rules with what it wrote.
     assert_eq!(
         paths,
-        vec![".rune/.gitattributes", ".rune/.gitignore", ".rune/session-log.md"]
+        vec![
+            ".rune/.gitattributes",
+            ".rune/.gitignore",
+            ".rune/session-log.md"
+        ]
     );
     let status = repo.status_file(Path::new("src/wip.rs")).unwrap();
     assert!(status.contains(git2::Status::INDEX_NEW), "{status:?}");

@@ -110,7 +110,10 @@ fn handoff_commits_exactly_the_packet_and_loop_state() {
     let (_, msg) = head(&p);
     assert_eq!(msg, "weave-loop: handoff (at WL-012)");
     // The first hand-off also commits the folder's merge rule (one writer: `-merge`).
-    assert_eq!(head_paths(&p), vec![".handoff/.gitattributes", LOOP_STATE, PACKET]);
+    assert_eq!(
+        head_paths(&p),
+        vec![".handoff/.gitattributes", LOOP_STATE, PACKET]
+    );
     assert_eq!(commit_count(&p), 2);
 
     // The user's changes are exactly as they were: not committed, the staged one still staged.

@@ -31,7 +31,19 @@ impl Team {
         let seed = t.home.path().join("seed");
         std::fs::write(seed.join("README.md"), "# team\n").unwrap();
         t.git_in(&seed, &["add", "README.md"]);
-        t.git_in(&seed, &["-c", "user.name=seed", "-c", "user.email=seed@example.invalid", "commit", "-q", "-m", "init"]);
+        t.git_in(
+            &seed,
+            &[
+                "-c",
+                "user.name=seed",
+                "-c",
+                "user.email=seed@example.invalid",
+                "commit",
+                "-q",
+                "-m",
+                "init",
+            ],
+        );
         t.git_in(&seed, &["push", "-q", "origin", "main"]);
         for n in names {
             t.clone_as(n);
@@ -44,7 +56,10 @@ impl Team {
         self.git_in(self.home.path(), &["clone", "-q", "origin.git", name]);
         let dir = self.dir(name);
         self.git_in(&dir, &["config", "user.name", name]);
-        self.git_in(&dir, &["config", "user.email", &format!("{name}@example.invalid")]);
+        self.git_in(
+            &dir,
+            &["config", "user.email", &format!("{name}@example.invalid")],
+        );
     }
 
     fn dir(&self, name: &str) -> PathBuf {
@@ -66,7 +81,11 @@ impl Team {
 
     fn git_in(&self, dir: &Path, args: &[&str]) -> String {
         let out = self.git_run(dir, args);
-        assert!(out.status.success(), "git {args:?} in {}: {out:?}", dir.display());
+        assert!(
+            out.status.success(),
+            "git {args:?} in {}: {out:?}",
+            dir.display()
+        );
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
@@ -217,13 +236,33 @@ fn three_clones_save_pull_and_push_in_turn_without_a_conflict() {
     for (who, n, _) in &saved {
         for (file, what) in [
             ("decisions.md", format!("Decision: {who}-decision-{n}\n")),
-            ("conventions.md", format!("Convention: {who}-convention-{n}\n")),
-            ("progress.md", format!("**Next Session Should:** {who}-next-{n}\n")),
-            ("session-log.md", format!("— {who} session {n} (by: {who})\n")),
-            ("learnings.jsonl", format!("\"insight\":\"{who} learned {n}\"")),
-            ("cumulative-notes.md", format!("] {who}-topic-{n} (by: {who})\n")),
+            (
+                "conventions.md",
+                format!("Convention: {who}-convention-{n}\n"),
+            ),
+            (
+                "progress.md",
+                format!("**Next Session Should:** {who}-next-{n}\n"),
+            ),
+            (
+                "session-log.md",
+                format!("— {who} session {n} (by: {who})\n"),
+            ),
+            (
+                "learnings.jsonl",
+                format!("\"insight\":\"{who} learned {n}\""),
+            ),
+            (
+                "cumulative-notes.md",
+                format!("] {who}-topic-{n} (by: {who})\n"),
+            ),
         ] {
-            assert_eq!(text(file).matches(&what).count(), 1, "{what:?} in {file}:\n{}", text(file));
+            assert_eq!(
+                text(file).matches(&what).count(),
+                1,
+                "{what:?} in {file}:\n{}",
+                text(file)
+            );
         }
     }
     // Each entry says who wrote it.
@@ -233,22 +272,39 @@ fn three_clones_save_pull_and_push_in_turn_without_a_conflict() {
     // (12:30) and bob's (12:00); the newest session's next step (carol's); the newest
     // learning of the shared key; the author of a teammate's entry.
     assert!(
-        text("decisions.md").find("carol-decision-3") < text("decisions.md").find("alice-decision-3"),
+        text("decisions.md").find("carol-decision-3")
+            < text("decisions.md").find("alice-decision-3"),
         "the newest is not last in the file: the test would not tell time from position"
     );
     let now = "2026-12-01T14:00:00Z";
     for n in names {
         let ctx = t.session_start(n, now);
-        let at = |s: &str| ctx.find(s).unwrap_or_else(|| panic!("{s:?} not in {n}'s context:\n{ctx}"));
-        let order = [at("carol-decision-3 ("), at("alice-decision-3 ("), at("bob-decision-2 (")];
-        assert!(order[0] < order[1] && order[1] < order[2], "not newest first in {n}:\n{ctx}");
+        let at = |s: &str| {
+            ctx.find(s)
+                .unwrap_or_else(|| panic!("{s:?} not in {n}'s context:\n{ctx}"))
+        };
+        let order = [
+            at("carol-decision-3 ("),
+            at("alice-decision-3 ("),
+            at("bob-decision-2 ("),
+        ];
+        assert!(
+            order[0] < order[1] && order[1] < order[2],
+            "not newest first in {n}:\n{ctx}"
+        );
         for old in ["alice-decision-2", "bob-decision-1", "carol-decision-2"] {
-            assert!(!ctx.contains(old), "only the newest three: {old} in {n}:\n{ctx}");
+            assert!(
+                !ctx.contains(old),
+                "only the newest three: {old} in {n}:\n{ctx}"
+            );
         }
         if n == "carol" {
             assert!(ctx.contains("carol-decision-3 (1 hour ago)"), "{ctx}");
         } else {
-            assert!(ctx.contains("carol-decision-3 (decided by carol, 1 hour ago)"), "{ctx}");
+            assert!(
+                ctx.contains("carol-decision-3 (decided by carol, 1 hour ago)"),
+                "{ctx}"
+            );
         }
         at("carol-next-3");
         for stale in ["alice-next-3", "bob-next-2", "alice-next-2"] {
@@ -267,14 +323,21 @@ fn three_clones_save_pull_and_push_in_turn_without_a_conflict() {
         }
         at("carol learned 3");
         for lost in ["alice learned 3", "bob learned 2", "alice learned 2"] {
-            assert!(!ctx.contains(lost), "{lost} shown as the latest in {n}:\n{ctx}");
+            assert!(
+                !ctx.contains(lost),
+                "{lost} shown as the latest in {n}:\n{ctx}"
+            );
         }
-        let learnings = t.baton(n, &["bridge", "learnings", "--json"], "", now).json();
+        let learnings = t
+            .baton(n, &["bridge", "learnings", "--json"], "", now)
+            .json();
         assert_eq!(learnings.as_array().unwrap().len(), 1, "{learnings}");
         assert_eq!(learnings[0]["insight"], "carol learned 3", "{learnings}");
         assert_eq!(learnings[0]["by"], "carol", "{learnings}");
         // Nothing conflicted, nothing suspicious.
-        let integrity = t.baton(n, &["bridge", "integrity", "--json"], "", now).json();
+        let integrity = t
+            .baton(n, &["bridge", "integrity", "--json"], "", now)
+            .json();
         assert_eq!(integrity["status"], "CLEAN", "{integrity}");
     }
 }
@@ -290,8 +353,14 @@ fn a_rebasing_pull_merges_the_memory_too() {
     t.sync("alice");
     assert_eq!(memory(&t, "alice"), memory(&t, "bob"));
     let ctx = t.session_start("alice", "2026-12-01T11:00:00Z");
-    assert!(ctx.contains("bob-decision-1 (decided by bob, 1 hour ago)"), "{ctx}");
-    assert!(ctx.find("bob-decision-1") < ctx.find("alice-decision-1"), "{ctx}");
+    assert!(
+        ctx.contains("bob-decision-1 (decided by bob, 1 hour ago)"),
+        "{ctx}"
+    );
+    assert!(
+        ctx.find("bob-decision-1") < ctx.find("alice-decision-1"),
+        "{ctx}"
+    );
 }
 
 /// Two clones write the same non-log file (INVARIANTS.md is the user's, merged as text):
@@ -327,10 +396,28 @@ fn a_save_during_an_unresolved_merge_is_refused_and_stages_nothing() {
     assert!(before.0.contains("AA .rune/INVARIANTS.md"), "{}", before.0);
     let now = "2026-12-01T10:00:00Z";
     for (args, stdin) in [
-        (&["bridge", "save"][..], "summary: in the middle\ndecisions: [{title: Mid-merge, decision: no}]\n"),
+        (
+            &["bridge", "save"][..],
+            "summary: in the middle\ndecisions: [{title: Mid-merge, decision: no}]\n",
+        ),
         (&["bridge", "checkpoint"][..], "doing: x\nresume: y\n"),
-        (&["bridge", "learn", "--type", "error", "--key", "mid-merge", "--insight", "no"][..], ""),
-        (&["relay", "handoff", "--no-stdin", "--loop-id", "WL-001"][..], ""),
+        (
+            &[
+                "bridge",
+                "learn",
+                "--type",
+                "error",
+                "--key",
+                "mid-merge",
+                "--insight",
+                "no",
+            ][..],
+            "",
+        ),
+        (
+            &["relay", "handoff", "--no-stdin", "--loop-id", "WL-001"][..],
+            "",
+        ),
     ] {
         let out = t.baton("bob", args, stdin, now);
         assert_eq!(out.code, 1, "{args:?}: {out:?}");
@@ -373,13 +460,25 @@ fn conflict_markers_left_in_memory_are_reported_and_never_injected() {
         .collect();
     assert_eq!(markers.len(), 3, "{v}");
     assert_eq!(markers[0]["file"], ".rune/INVARIANTS.md");
-    assert!(markers[0]["excerpt"].as_str().unwrap().starts_with("<<<<<<<"), "{v}");
+    assert!(
+        markers[0]["excerpt"]
+            .as_str()
+            .unwrap()
+            .starts_with("<<<<<<<"),
+        "{v}"
+    );
     assert!(markers[0]["line"].as_u64().unwrap() > 0);
     let text = t.baton("bob", &["bridge", "integrity"], "", now);
-    assert!(text.stdout.contains("SUSPICIOUS .rune/INVARIANTS.md:"), "{text:?}");
+    assert!(
+        text.stdout.contains("SUSPICIOUS .rune/INVARIANTS.md:"),
+        "{text:?}"
+    );
 
     let ctx = t.session_start("bob", now);
-    assert!(!ctx.contains("ALICE-RULE") && !ctx.contains("BOB-RULE"), "{ctx}");
+    assert!(
+        !ctx.contains("ALICE-RULE") && !ctx.contains("BOB-RULE"),
+        "{ctx}"
+    );
     assert!(!ctx.contains("<<<<<<<"), "{ctx}");
     assert!(
         ctx.contains("## ⚠ Project memory: unresolved merge\nNot loaded (a git merge left conflict markers): .rune/INVARIANTS.md (line "),
@@ -390,7 +489,11 @@ fn conflict_markers_left_in_memory_are_reported_and_never_injected() {
     // And nothing is saved on top of it until it is resolved.
     let out = t.baton("bob", &["bridge", "save"], "summary: later\n", now);
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stderr.contains(".rune/INVARIANTS.md (conflict marker at line "), "{out:?}");
+    assert!(
+        out.stderr
+            .contains(".rune/INVARIANTS.md (conflict marker at line "),
+        "{out:?}"
+    );
     // Resolved: it loads again.
     std::fs::write(
         t.dir("bob").join(".rune/INVARIANTS.md"),
@@ -407,7 +510,15 @@ fn a_relay_loop_handed_off_in_one_clone_resumes_in_another_after_a_pull() {
     let now = "2026-12-01T10:00:00Z";
     let out = t.baton(
         "alice",
-        &["relay", "handoff", "--no-stdin", "--loop-id", "WL-042", "--phase", "verify"],
+        &[
+            "relay",
+            "handoff",
+            "--no-stdin",
+            "--loop-id",
+            "WL-042",
+            "--phase",
+            "verify",
+        ],
         "",
         now,
     );
@@ -426,7 +537,9 @@ fn a_relay_loop_handed_off_in_one_clone_resumes_in_another_after_a_pull() {
     let out = t.baton("bob", &["relay", "resume", "--here"], "", now);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("relay: resumed WL-042"), "{out:?}");
-    assert!(t.read("bob", ".handoff/loop/loop_state.md").contains("cycles_total: 1"));
+    assert!(t
+        .read("bob", ".handoff/loop/loop_state.md")
+        .contains("cycles_total: 1"));
     t.sync("bob");
     std::fs::rename(&gone, t.dir("alice")).unwrap();
     // alice gets bob's resume without a conflict, and the next hand-off goes on from it.
@@ -443,50 +556,79 @@ fn a_relay_loop_handed_off_in_one_clone_resumes_in_another_after_a_pull() {
     }
 }
 
+/// `baton doctor`'s line about the bridge's merge rules in alice's clone.
+fn bridge_check(t: &Team, now: &str) -> serde_json::Value {
+    let out = t.baton("alice", &["doctor", "--json"], "", now);
+    let checks = out.json()["checks"].clone();
+    checks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "bridge merge")
+        .cloned()
+        .unwrap_or_else(|| panic!("{checks}"))
+}
+
 #[test]
 fn doctor_reports_missing_merge_rules_and_fix_writes_them() {
     let t = Team::new(&["alice"]);
     let now = "2026-12-01T10:00:00Z";
     // A memory folder from before the rules, committed with its checkpoint.
     std::fs::create_dir_all(t.dir("alice").join(".rune")).unwrap();
-    std::fs::write(t.dir("alice").join(".rune/decisions.md"), "# Decisions Log\n").unwrap();
-    std::fs::write(t.dir("alice").join(".rune/checkpoint.md"), "# Checkpoint — 2026-11-30 10:00\n").unwrap();
+    std::fs::write(
+        t.dir("alice").join(".rune/decisions.md"),
+        "# Decisions Log\n",
+    )
+    .unwrap();
+    std::fs::write(
+        t.dir("alice").join(".rune/checkpoint.md"),
+        "# Checkpoint — 2026-11-30 10:00\n",
+    )
+    .unwrap();
     t.git("alice", &["add", ".rune"]);
     t.git("alice", &["commit", "-q", "-m", "old memory"]);
-    let out = t.baton("alice", &["doctor", "--json"], "", now);
-    let checks = out.json()["checks"].clone();
-    let bridge = checks
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "bridge merge")
-        .cloned()
-        .unwrap_or_else(|| panic!("{checks}"));
+    let bridge = bridge_check(&t, now);
     assert_eq!(bridge["level"], "warn", "{bridge}");
     let detail = bridge["detail"].as_str().unwrap();
-    assert!(detail.contains("not merged by union (decisions.md, conventions.md"), "{detail}");
-    assert!(detail.contains("git rm --cached .rune/checkpoint.md"), "{detail}");
-    assert!(bridge["fix"].as_str().unwrap().contains("baton doctor --fix"));
+    assert!(
+        detail.contains("not merged by union (decisions.md, conventions.md"),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("git rm --cached .rune/checkpoint.md"),
+        "{detail}"
+    );
+    assert!(bridge["fix"]
+        .as_str()
+        .unwrap()
+        .contains("baton doctor --fix"));
 
     let out = t.baton("alice", &["doctor", "--fix"], "", now);
-    assert!(out.stdout.contains("wrote .rune/.gitattributes .rune/.gitignore"), "{out:?}");
-    for f in ["decisions.md", "progress.md", "learnings.jsonl", "session-log.md"] {
-        let attr = t.git("alice", &["check-attr", "merge", "--", &format!(".rune/{f}")]);
+    assert!(
+        out.stdout
+            .contains("wrote .rune/.gitattributes .rune/.gitignore"),
+        "{out:?}"
+    );
+    for f in [
+        "decisions.md",
+        "progress.md",
+        "learnings.jsonl",
+        "session-log.md",
+    ] {
+        let attr = t.git(
+            "alice",
+            &["check-attr", "merge", "--", &format!(".rune/{f}")],
+        );
         assert!(attr.ends_with("merge: union"), "{attr}");
     }
     // The tracked checkpoint is left for the user to untrack; once untracked, it is ignored.
     t.git("alice", &["rm", "-q", "--cached", ".rune/checkpoint.md"]);
-    let out = t.baton("alice", &["doctor", "--json"], "", now);
-    let checks = out.json()["checks"].clone();
-    let bridge = checks
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "bridge merge")
-        .cloned()
-        .unwrap();
+    let bridge = bridge_check(&t, now);
     assert_eq!(bridge["level"], "ok", "{bridge}");
-    assert_eq!(t.git("alice", &["check-ignore", ".rune/checkpoint.md"]), ".rune/checkpoint.md");
+    assert_eq!(
+        t.git("alice", &["check-ignore", ".rune/checkpoint.md"]),
+        ".rune/checkpoint.md"
+    );
 }
 
 #[test]
@@ -499,26 +641,57 @@ fn a_save_commits_only_what_it_wrote_and_nothing_when_it_wrote_nothing() {
     for stdin in ["", "decisions: []\nprogress: {completed: []}\n"] {
         let out = t.baton("alice", &["bridge", "save"], stdin, now);
         assert_eq!(out.code, 0, "{out:?}");
-        assert!(out.stdout.contains("- **Git commit**: skipped (nothing saved)"), "{out:?}");
+        assert!(
+            out.stdout
+                .contains("- **Git commit**: skipped (nothing saved)"),
+            "{out:?}"
+        );
         assert_eq!(head(&t), start);
     }
     assert!(!t.dir("alice").join(".rune").exists());
     // A first save: its entries and the folder's rules, not a stray file of the folder.
     save(&t, "alice", 1, now);
     std::fs::write(t.dir("alice").join(".rune/scratch.md"), "mine\n").unwrap();
-    let out = t.baton("alice", &["bridge", "checkpoint"], "doing: x\nresume: go on\n", now);
+    let out = t.baton(
+        "alice",
+        &["bridge", "checkpoint"],
+        "doing: x\nresume: go on\n",
+        now,
+    );
     assert_eq!(out.code, 0, "{out:?}");
-    let out = t.baton("alice", &["bridge", "save"], "summary: second\n", "2026-12-01T10:05:00Z");
+    let out = t.baton(
+        "alice",
+        &["bridge", "save"],
+        "summary: second\n",
+        "2026-12-01T10:05:00Z",
+    );
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(
         t.git("alice", &["show", "--name-only", "--format=", "HEAD"]),
         ".rune/session-log.md"
     );
     let status = t.git("alice", &["status", "--porcelain"]);
-    assert_eq!(status, "?? .rune/scratch.md", "the checkpoint is private: {status}");
+    assert_eq!(
+        status, "?? .rune/scratch.md",
+        "the checkpoint is private: {status}"
+    );
     assert_eq!(t.git("alice", &["rev-list", "--count", "HEAD"]), "3");
     // A learning is recorded, not committed (the next save commits it).
-    let out = t.baton("alice", &["bridge", "learn", "--type", "error", "--key", "k", "--insight", "i"], "", now);
+    let out = t.baton(
+        "alice",
+        &[
+            "bridge",
+            "learn",
+            "--type",
+            "error",
+            "--key",
+            "k",
+            "--insight",
+            "i",
+        ],
+        "",
+        now,
+    );
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(t.git("alice", &["rev-list", "--count", "HEAD"]), "3");
 }
@@ -543,9 +716,17 @@ fn save_on_a_terminal_prints_the_input_and_exits_2() {
             .unwrap();
         let said = String::from_utf8_lossy(&out.stdout).replace('\r', "");
         assert!(said.contains("exit=2"), "{said}");
-        assert!(said.contains("nothing on stdin (it is a terminal)"), "{said}");
+        assert!(
+            said.contains("nothing on stdin (it is a terminal)"),
+            "{said}"
+        );
         assert!(said.contains("INPUT (YAML on stdin"), "{said}");
-        let help = t.baton("alice", &["bridge", name, "--help"], "", "2026-12-01T10:00:00Z");
+        let help = t.baton(
+            "alice",
+            &["bridge", name, "--help"],
+            "",
+            "2026-12-01T10:00:00Z",
+        );
         let schema = help.stdout.split("INPUT (YAML").nth(1).unwrap();
         assert!(said.contains(schema.lines().nth(2).unwrap()), "{said}");
     }
@@ -572,10 +753,21 @@ fn the_daily_report_reads_the_teams_memory_and_never_a_teammates_audit_trail() {
     t.sync("bob");
     // The trail stayed with alice; bob's report has the team's blocked item, and no session.
     assert!(t.dir("alice").join(".boo").is_dir());
-    assert!(!t.dir("bob").join(".boo/runs").exists(), "alice's trail reached bob");
-    let out = t.baton("bob", &["audit", "report-daily", "20261201"], "", "2026-12-01T18:00:00Z");
+    assert!(
+        !t.dir("bob").join(".boo/runs").exists(),
+        "alice's trail reached bob"
+    );
+    let out = t.baton(
+        "bob",
+        &["audit", "report-daily", "20261201"],
+        "",
+        "2026-12-01T18:00:00Z",
+    );
     assert_eq!(out.code, 0, "{out:?}");
     let report = out.stdout;
-    assert!(report.contains("blocked: deploy — waiting for ALICE-KEY"), "{report}");
+    assert!(
+        report.contains("blocked: deploy — waiting for ALICE-KEY"),
+        "{report}"
+    );
     assert!(!report.contains("alice's task"), "{report}");
 }

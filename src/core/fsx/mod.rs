@@ -77,11 +77,10 @@ pub fn keep_out_of_git(dir: &Path) -> Result<()> {
 pub fn ensure_lines(path: &Path, header: &str, lines: &[String]) -> Result<bool> {
     refuse_symlink(path)?;
     let old = read_limited(path, Limit::CONFIG)?;
-    let have: Vec<&str> = old.as_deref().map_or(Vec::new(), |t| t.lines().map(str::trim).collect());
-    let missing: Vec<&String> = lines
-        .iter()
-        .filter(|l| !have.contains(&l.trim()))
-        .collect();
+    let have: Vec<&str> = old
+        .as_deref()
+        .map_or(Vec::new(), |t| t.lines().map(str::trim).collect());
+    let missing: Vec<&String> = lines.iter().filter(|l| !have.contains(&l.trim())).collect();
     if missing.is_empty() && old.is_some() {
         return Ok(false);
     }

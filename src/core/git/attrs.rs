@@ -66,7 +66,10 @@ mod tests {
     #[test]
     fn merge_drivers_come_from_every_attributes_file() {
         let fx = Fx::new();
-        fx.write(".rune/.gitattributes", "decisions.md merge=union\nstate.md -merge\n");
+        fx.write(
+            ".rune/.gitattributes",
+            "decisions.md merge=union\nstate.md -merge\n",
+        );
         fx.write(".gitattributes", "*.txt merge\n");
         assert_eq!(
             merge_driver(&fx.root, Path::new(".rune/decisions.md")).as_deref(),

@@ -16,7 +16,8 @@ pub fn marker_lines(text: &str) -> Vec<usize> {
         let b = l.as_bytes();
         b.len() >= 7
             && b[..7].iter().all(|&x| x == c)
-            && b.get(7).is_none_or(|&x| x == b' ' || x == b'\t' || x == b'\r')
+            && b.get(7)
+                .is_none_or(|&x| x == b' ' || x == b'\t' || x == b'\r')
     };
     let mut open = false;
     let mut out = Vec::new();
@@ -95,15 +96,10 @@ pub fn unresolved(project_dir: &Path, dirs: &[&Path], read_files: bool) -> Vec<U
 
 /// The one line a command that refuses prints: which files and what to do.
 pub fn refusal_line(what: &str, found: &[Unresolved]) -> String {
-    let shown: Vec<String> = found.iter().take(5).map(Unresolved::describe).collect();
-    let more = if found.len() > 5 {
-        format!(", … {} in all", found.len())
-    } else {
-        String::new()
-    };
+    let all: Vec<String> = found.iter().map(Unresolved::describe).collect();
     format!(
-        "{what}: unresolved merge conflicts in {}{more}; resolve them first (edit out the <<<<<<< ======= >>>>>>> lines, or keep one side with `git checkout --ours|--theirs -- <file>`; then `git add` the files and finish the merge with `git commit`), then run the command again",
-        shown.join(", ")
+        "{what}: unresolved merge conflicts in {}; resolve them first (edit out the <<<<<<< ======= >>>>>>> lines, or keep one side with `git checkout --ours|--theirs -- <file>`; then `git add` the files and finish the merge with `git commit`), then run the command again",
+        super::guard::some_of(&all, 5)
     )
 }
 
@@ -187,7 +183,8 @@ mod tests {
 
     #[test]
     fn markers_are_found_and_ordinary_rules_are_not() {
-        let text = "# Log\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> origin/main\nTitle\n=======\n";
+        let text =
+            "# Log\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> origin/main\nTitle\n=======\n";
         assert_eq!(marker_lines(text), vec![2, 4, 6]);
         assert_eq!(
             marker_lines("a\n<<<<<<< ours\nx\n||||||| base\ny\n=======\nz\n>>>>>>> theirs"),

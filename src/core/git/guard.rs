@@ -119,25 +119,10 @@ impl Refusal {
             Refusal::InsideGitDir => "the project directory is inside a git directory".into(),
             Refusal::Operation(op) => format!("a {} is in progress", op.name()),
             Refusal::Unmerged(paths) => {
-                let shown: Vec<&str> = paths.iter().take(3).map(String::as_str).collect();
-                let more = if paths.len() > 3 {
-                    format!(", … {} in all", paths.len())
-                } else {
-                    String::new()
-                };
-                format!("the index has unmerged paths ({}{more})", shown.join(", "))
+                format!("the index has unmerged paths ({})", some_of(paths, 3))
             }
             Refusal::ConflictMarkers(files) => {
-                let shown: Vec<&str> = files.iter().take(3).map(String::as_str).collect();
-                let more = if files.len() > 3 {
-                    format!(", … {} in all", files.len())
-                } else {
-                    String::new()
-                };
-                format!(
-                    "a merge left conflict markers in {}{more}",
-                    shown.join(", ")
-                )
+                format!("a merge left conflict markers in {}", some_of(files, 3))
             }
             Refusal::OutsideWorkTree(p) => format!("{p} is outside the work tree"),
             Refusal::HookRejected { hook, first_line } if first_line.is_empty() => {
@@ -217,6 +202,16 @@ impl Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.line::<&str>(&[]))
+    }
+}
+
+/// The first `n` of `items` joined by commas, then `, … N in all` when there are more.
+pub(super) fn some_of<S: AsRef<str>>(items: &[S], n: usize) -> String {
+    let shown: Vec<&str> = items.iter().take(n).map(AsRef::as_ref).collect();
+    if items.len() > n {
+        format!("{}, … {} in all", shown.join(", "), items.len())
+    } else {
+        shown.join(", ")
     }
 }
 
