@@ -5,10 +5,13 @@
 //!
 //! | file | job |
 //! |---|---|
-//! | store.rs | the folder, its files, atomic rewrite under a lock, file tails, stamps |
+//! | store.rs | the folder, its files, atomic rewrite under a lock, file tails, stamps (UTC, marked; any offset read) |
+//! | author.rs | who wrote an entry (`**By:**`, ` (by: …)`, `"by"`), from git's `user.name` |
+//! | merged.rs | block entries as git's union merge may leave them, given back their shared body |
+//! | rules.rs | how `.rune/` travels through git: `.gitattributes` (union), `.gitignore` (the private checkpoint); doctor's check and fix |
 //! | save.rs | save mode: entries appended, commit, the Saved report |
 //! | instincts.rs, notes.rs, learn.rs | instincts (max 20), cumulative and task notes, learnings JSONL |
-//! | load.rs, memory.rs, entries.rs | load mode as budget sections; the memory sections; reading tails and counts |
+//! | load.rs, memory.rs, entries.rs | load mode as budget sections; the memory sections; reading tails and counts, entries newest first by time |
 //! | progress.rs | progress.md's reader for other subsystems (the daily report's blocked items) |
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |

@@ -169,7 +169,12 @@ fn markdown(scan: &mut Scan<'_>, rune: &Rune, name: &str, kind: Kind, shape: Sha
     match shape {
         Shape::Entries => {
             let entries = split(&text, |l| l.starts_with("## ["));
+            // The same entry twice (a merge of merges) is one document.
+            let mut seen = std::collections::HashSet::new();
             for (line, entry) in super::merged::repair(entries) {
+                if !seen.insert(entry.trim().to_string()) {
+                    continue;
+                }
                 let (head, body) = entry.split_once('\n').unwrap_or((&entry, ""));
                 let head = heading_of(head);
                 let mut doc =

@@ -232,11 +232,16 @@ impl Project {
     /// with conflict markers. Then the error is one line naming the files and the fix,
     /// starting with `what` ("not saved"): checked before a command writes or commits there,
     /// so nothing is written or staged. `read_files: false` looks at the index only (cheap
-    /// enough for a hook).
+    /// enough for a hook); `true` also reads the files git tracks there for markers.
     pub fn refuse_unresolved(&self, what: &str, read_files: bool) -> Result<()> {
         let c = self.config();
         let dirs = [c.paths.bridge.as_path(), c.paths.relay.as_path()];
-        let found = git::unresolved(&self.root, &dirs, read_files);
+        let look = if read_files {
+            git::Look::Tracked
+        } else {
+            git::Look::Index
+        };
+        let found = git::unresolved(&self.root, &dirs, look);
         if found.is_empty() {
             return Ok(());
         }

@@ -107,11 +107,12 @@ pub fn commit_paths_guarded(
             return Ok(Outcome::refused(Refusal::OutsideWorkTree(p), &shown));
         }
     };
-    let marked: Vec<String> = super::conflict::unresolved(project_dir, paths, true)
-        .iter()
-        .filter(|u| u.line.is_some())
-        .map(super::conflict::Unresolved::describe)
-        .collect();
+    let marked: Vec<String> =
+        super::conflict::unresolved(project_dir, paths, super::conflict::Look::Files)
+            .iter()
+            .filter(|u| u.line.is_some())
+            .map(super::conflict::Unresolved::describe)
+            .collect();
     if !marked.is_empty() {
         return Ok(Outcome::refused(Refusal::ConflictMarkers(marked), &specs));
     }

@@ -5,7 +5,7 @@
 
 use super::pathspec;
 use crate::core::fsx;
-use git2::{ErrorCode, Repository};
+use git2::Repository;
 use std::path::{Path, PathBuf};
 
 /// Where a marker of an unresolved conflict is: a line that opens one (`<<<<<<<`), closes
@@ -64,30 +64,66 @@ impl Unresolved {
 /// Files this deep below a folder are looked at (`.handoff/packets/latest.md` is two down).
 const MAX_DEPTH: usize = 3;
 
-/// The unresolved files in or under `dirs` (files or folders, relative to `project_dir`): unmerged index entries,
-/// then files with conflict markers (when `read_files`; regular files only, no link
-/// followed, bounded reads). Empty outside a repository for the index part.
-pub fn unresolved(project_dir: &Path, dirs: &[&Path], read_files: bool) -> Vec<Unresolved> {
-    let mut out = unmerged_under(project_dir, dirs);
-    if read_files {
-        for dir in dirs {
-            let mut files = Vec::new();
-            walk(&project_dir.join(dir), 0, &mut files);
-            files.sort();
-            for f in files {
-                let Ok(Some(text)) = fsx::read_lossy(&f, fsx::Limit::DOCUMENT) else {
-                    continue;
-                };
-                let Some(&line) = marker_lines(&text).first() else {
-                    continue;
-                };
-                let rel = shown(project_dir, &f);
-                if !out.iter().any(|u| u.path == rel) {
-                    out.push(Unresolved {
-                        path: rel,
-                        line: Some(line),
-                    });
-                }
+/// How far `unresolved` looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// The index's unmerged paths only (cheap enough for a hook).
+    Index,
+    /// Those, and the conflict markers of the files git tracks (what a merge wrote; a
+    /// private file such as the relay's NEEDS-HUMAN, which holds command output, is not
+    /// read).
+    Tracked,
+    /// Those, and the conflict markers of every file (what is about to be committed).
+    Files,
+}
+
+/// The unresolved files in or under `dirs` (files or folders, relative to `project_dir`):
+/// unmerged index entries, then files with conflict markers as `look` says (regular files
+/// only, no link followed, bounded reads). Outside a repository only files are read, with
+/// `Look::Files`.
+pub fn unresolved(project_dir: &Path, dirs: &[&Path], look: Look) -> Vec<Unresolved> {
+    let repo = Repository::discover(project_dir).ok();
+    let mut out = repo
+        .as_ref()
+        .map(|r| unmerged_under(r, project_dir, dirs))
+        .unwrap_or_default();
+    if look == Look::Index {
+        return out;
+    }
+    let index = repo.as_ref().and_then(|r| r.index().ok());
+    let top = repo
+        .as_ref()
+        .and_then(|r| r.workdir())
+        .and_then(|t| t.canonicalize().ok());
+    let tracked = |f: &Path| {
+        let (Some(index), Some(top)) = (&index, &top) else {
+            return false;
+        };
+        f.canonicalize()
+            .ok()
+            .and_then(|a| a.strip_prefix(top).ok().map(Path::to_path_buf))
+            .is_some_and(|rel| index.get_path(&rel, 0).is_some())
+    };
+    for dir in dirs {
+        let mut files = Vec::new();
+        walk(&project_dir.join(dir), 0, &mut files);
+        files.sort();
+        for f in files {
+            if look == Look::Tracked && !tracked(&f) {
+                continue;
+            }
+            let Ok(Some(text)) = fsx::read_lossy(&f, fsx::Limit::DOCUMENT) else {
+                continue;
+            };
+            let Some(&line) = marker_lines(&text).first() else {
+                continue;
+            };
+            let rel = shown(project_dir, &f);
+            if !out.iter().any(|u| u.path == rel) {
+                out.push(Unresolved {
+                    path: rel,
+                    line: Some(line),
+                });
             }
         }
     }
@@ -134,12 +170,7 @@ fn shown(project_dir: &Path, path: &Path) -> String {
 }
 
 /// The index's unmerged paths under `dirs`, relative to `project_dir`.
-fn unmerged_under(project_dir: &Path, dirs: &[&Path]) -> Vec<Unresolved> {
-    let repo = match Repository::discover(project_dir) {
-        Ok(r) => r,
-        Err(e) if e.code() == ErrorCode::NotFound => return Vec::new(),
-        Err(_) => return Vec::new(),
-    };
+fn unmerged_under(repo: &Repository, project_dir: &Path, dirs: &[&Path]) -> Vec<Unresolved> {
     let Some(top) = repo.workdir() else {
         return Vec::new();
     };
@@ -178,8 +209,62 @@ fn unmerged_under(project_dir: &Path, dirs: &[&Path]) -> Vec<Unresolved> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)] // tests set up their repositories directly
 mod tests {
     use super::*;
+    use crate::core::git::testkit::Fx;
+    use crate::core::git::Outcome;
+
+    #[test]
+    fn unmerged_paths_and_markers_are_found_where_asked() {
+        let fx = Fx::new();
+        fx.write(".rune/d.md", "base\n");
+        fx.git(&["add", ".rune/d.md"]);
+        fx.git(&["commit", "-q", "-m", "base"]);
+        fx.git(&["checkout", "-q", "-b", "other"]);
+        fx.write(".rune/d.md", "other\n");
+        fx.git(&["commit", "-q", "-am", "other"]);
+        fx.git(&["checkout", "-q", "main"]);
+        fx.write(".rune/d.md", "main\n");
+        fx.git(&["commit", "-q", "-am", "main"]);
+        fx.git_fails(&["merge", "other"]);
+        // A private file with marker-like output is not the merge's.
+        fx.write(".handoff/loop/NEEDS-HUMAN", "<<<<<<< diff in the output\n");
+        let dirs = [Path::new(".rune"), Path::new(".handoff")];
+        let unmerged = Unresolved {
+            path: ".rune/d.md".into(),
+            line: None,
+        };
+        assert_eq!(
+            unresolved(&fx.root, &dirs, Look::Index),
+            vec![unmerged.clone()]
+        );
+        assert_eq!(
+            unresolved(&fx.root, &dirs, Look::Tracked),
+            vec![unmerged.clone()]
+        );
+        let all = unresolved(&fx.root, &dirs, Look::Files);
+        assert_eq!(all.len(), 2, "{all:?}");
+        assert_eq!(
+            all[1].describe(),
+            ".handoff/loop/NEEDS-HUMAN (conflict marker at line 1)"
+        );
+        // Added as it is: no longer unmerged, but its markers are found, and not committed.
+        fx.git(&["add", ".rune/d.md"]);
+        fx.git(&["commit", "-q", "--no-edit"]);
+        let found = unresolved(&fx.root, &dirs[..1], Look::Tracked);
+        assert_eq!(
+            found[0].describe(),
+            ".rune/d.md (conflict marker at line 1)"
+        );
+        let line = refusal_line("not saved", &found);
+        assert!(line.starts_with("not saved: unresolved merge conflicts in .rune/d.md (conflict marker at line 1); resolve them first"), "{line}");
+        let out = fx.commit(&fx.root, &[".rune"]);
+        assert!(
+            matches!(&out, Outcome::NotCommitted { why: crate::core::git::Refusal::ConflictMarkers(f), .. } if f == &vec![".rune/d.md (conflict marker at line 1)".to_string()]),
+            "{out:?}"
+        );
+    }
 
     #[test]
     fn markers_are_found_and_ordinary_rules_are_not() {
