@@ -31,6 +31,8 @@ pub(crate) fn repair(entries: Vec<(usize, String)>) -> Vec<(usize, String)> {
 }
 
 /// The members of one group: bare headings, the last with the shared body and the authors.
+/// Only the merge's shape is undone — one author line per heading, or headings that all
+/// name the same thing — so a heading someone left without a body keeps it so.
 fn share(group: Vec<(usize, String)>) -> Vec<(usize, String)> {
     let Some((_, last)) = group.last() else {
         return group;
@@ -41,6 +43,17 @@ fn share(group: Vec<(usize, String)>) -> Vec<(usize, String)> {
         .rposition(|l| !l.trim().starts_with("**By:**"))
         .map_or(0, |i| i + 1);
     let (shared, bys) = body.split_at(by_from);
+    let title = |t: &str| {
+        let head = t.lines().next().unwrap_or("");
+        head.split_once(']')
+            .map_or(head, |(_, r)| r)
+            .trim()
+            .to_string()
+    };
+    let same_titles = group.iter().all(|(_, t)| title(t) == title(last));
+    if bys.len() != group.len() && !same_titles {
+        return group;
+    }
     let shared = shared.join("\n");
     let ending = if last.ends_with('\n') { "\n" } else { "" };
     group
@@ -103,7 +116,13 @@ mod tests {
             fixed[0],
             "## [1] Decision: x\n**Decision:** d\n**By:** bob\n"
         );
-        // A bare heading at the end stays as it is.
+        // A bare heading at the end stays as it is, and one before another entry too when the
+        // shape is not the merge's (other titles, no author line each).
         assert_eq!(repair_texts(vec!["## [1] x".into()]), vec!["## [1] x"]);
+        let own = vec![
+            "## [1] Decision: placeholder".to_string(),
+            "## [2] Decision: real\n**Decision:** d\n**By:** bob".to_string(),
+        ];
+        assert_eq!(repair_texts(own.clone()), own);
     }
 }

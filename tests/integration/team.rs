@@ -771,3 +771,67 @@ fn the_daily_report_reads_the_teams_memory_and_never_a_teammates_audit_trail() {
     );
     assert!(!report.contains("alice's task"), "{report}");
 }
+
+/// The one shape a union merge can still cut: two entries with the same body. The files
+/// hold both headings, the body once and both authors; load shows the newest, whole.
+#[test]
+fn the_same_entry_saved_in_two_clones_merges_and_loads_whole() {
+    let t = Team::new(&["alice", "bob"]);
+    let same = "instincts:\n  - {name: Format before commit, trigger: before every commit, action: run cargo fmt, confidence: 0.8, evidence: CI failed}\ndecisions:\n  - {title: Use one lock, context: races, decision: one lock for all writers, rationale: simpler, impact: src/lock.rs}\n";
+    for (who, now) in [
+        ("alice", "2026-12-01T09:00:00Z"),
+        ("bob", "2026-12-01T09:30:00Z"),
+    ] {
+        let out = t.baton(who, &["bridge", "save"], same, now);
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    t.sync("alice");
+    t.sync("bob");
+    t.sync("alice");
+    assert_eq!(memory(&t, "alice"), memory(&t, "bob"));
+    let instincts = t.read("alice", ".rune/instincts.md");
+    assert_eq!(
+        instincts.matches("Instinct: Format before commit").count(),
+        2,
+        "{instincts}"
+    );
+    let ctx = t.session_start("alice", "2026-12-01T12:00:00Z");
+    assert!(
+        ctx.contains("- Format before commit: when before every commit → run cargo fmt (0.8, by bob, 2 hours ago)"),
+        "{ctx}"
+    );
+    assert_eq!(
+        ctx.matches("Format before commit: when").count(),
+        1,
+        "{ctx}"
+    );
+    assert!(
+        ctx.contains("Use one lock (decided by bob, 2 hours ago): one lock for all writers"),
+        "{ctx}"
+    );
+    assert!(
+        ctx.contains("Use one lock (3 hours ago): one lock for all writers"),
+        "{ctx}"
+    );
+    // alice's own entries are still hers (reviewed): the shared body went back to each.
+    assert!(
+        ctx.contains("## Recent decisions\n- [2026-12-01 09:00:00Z] Use one lock"),
+        "{ctx}"
+    );
+    // The next save writes the instincts repaired.
+    let out = t.baton(
+        "alice",
+        &["bridge", "save"],
+        "instincts: [{name: other, trigger: t, action: a}]\n",
+        "2026-12-01T12:00:00Z",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let instincts = t.read("alice", ".rune/instincts.md");
+    assert_eq!(
+        instincts
+            .matches("**Trigger:** before every commit")
+            .count(),
+        2,
+        "{instincts}"
+    );
+}
