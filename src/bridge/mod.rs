@@ -490,7 +490,7 @@ fn load_command(project: &Project, json: bool) -> Result<i32> {
 
 /// `baton bridge checkpoint --resolve`.
 fn resolve_command(project: &Project) -> Result<i32> {
-    project.refuse_unresolved("checkpoint not resolved", true)?;
+    integrity::refuse_unresolved(project, "checkpoint not resolved")?;
     match checkpoint::resolve(project)? {
         Some(name) => crate::outln!(
             "Checkpoint resolved: {}/{name}",
@@ -507,7 +507,7 @@ fn checkpoint_command(project: &Project) -> Result<i32> {
         return Ok(code);
     }
     let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
-    project.refuse_unresolved("checkpoint not written", true)?;
+    integrity::refuse_unresolved(project, "checkpoint not written")?;
     let (_, g) = checkpoint::write(project, &input)?;
     io::print(&project.redact(&checkpoint::report(&input, g.as_ref())));
     Ok(0)
@@ -558,7 +558,7 @@ fn invariants_command(project: &Project, json: bool, match_path: Option<&str>) -
 /// `.rune/` or `.handoff/` holds an unresolved merge). It commits nothing: the next save does.
 fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
     l.check()?;
-    project.refuse_unresolved("not recorded", true)?;
+    integrity::refuse_unresolved(project, "not recorded")?;
     let rune = Rune::of(project);
     let by = author::current(&project.root, project.redactor());
     let compacted = {

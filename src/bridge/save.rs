@@ -338,7 +338,7 @@ fn detect_venv(root: &Path) -> Option<String> {
 /// the user-level store, then commits what it wrote (and the merge rules when it wrote them
 /// now) — nothing when it wrote nothing.
 pub(crate) fn save(project: &Project, input: &SaveInput) -> Result<Saved> {
-    project.refuse_unresolved("not saved", true)?;
+    integrity::refuse_unresolved(project, "not saved")?;
     let rune = Rune::of(project);
     for l in &input.learnings {
         l.check()?;

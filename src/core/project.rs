@@ -234,6 +234,18 @@ impl Project {
     /// so nothing is written or staged. `read_files: false` looks at the index only (cheap
     /// enough for a hook); `true` also reads the files git tracks there for markers.
     pub fn refuse_unresolved(&self, what: &str, read_files: bool) -> Result<()> {
+        self.refuse_unresolved_knowing(what, read_files, &|_| None)
+    }
+
+    /// `refuse_unresolved` with what the caller knows of some files' markers (see
+    /// `git::unresolved_with`): the bridge vouches for the memory files whose integrity
+    /// verdicts are cached, so a save does not read them.
+    pub fn refuse_unresolved_knowing(
+        &self,
+        what: &str,
+        read_files: bool,
+        known: &dyn Fn(&Path) -> Option<Option<usize>>,
+    ) -> Result<()> {
         let c = self.config();
         let dirs = [c.paths.bridge.as_path(), c.paths.relay.as_path()];
         let look = if read_files {
@@ -241,7 +253,7 @@ impl Project {
         } else {
             git::Look::Index
         };
-        let found = git::unresolved(&self.root, &dirs, look);
+        let found = git::unresolved_with(&self.root, &dirs, look, known);
         if found.is_empty() {
             return Ok(());
         }

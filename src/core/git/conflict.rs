@@ -82,6 +82,18 @@ pub enum Look {
 /// only, no link followed, bounded reads). Outside a repository only files are read, with
 /// `Look::Files`.
 pub fn unresolved(project_dir: &Path, dirs: &[&Path], look: Look) -> Vec<Unresolved> {
+    unresolved_with(project_dir, dirs, look, &|_| None)
+}
+
+/// `unresolved`, with what the caller already knows of a file's markers: `known(path)` is
+/// `Some(first marker line or None)` for a file it vouches for (a cache of its verdicts for
+/// the file's current content), and such a file is not read.
+pub fn unresolved_with(
+    project_dir: &Path,
+    dirs: &[&Path],
+    look: Look,
+    known: &dyn Fn(&Path) -> Option<Option<usize>>,
+) -> Vec<Unresolved> {
     let repo = Repository::discover(project_dir).ok();
     let mut out = repo
         .as_ref()
@@ -112,10 +124,13 @@ pub fn unresolved(project_dir: &Path, dirs: &[&Path], look: Look) -> Vec<Unresol
             if look == Look::Tracked && !tracked(&f) {
                 continue;
             }
-            let Ok(Some(text)) = fsx::read_lossy(&f, fsx::Limit::DOCUMENT) else {
-                continue;
-            };
-            let Some(&line) = marker_lines(&text).first() else {
+            let first = known(&f).unwrap_or_else(|| {
+                fsx::read_lossy(&f, fsx::Limit::DOCUMENT)
+                    .ok()
+                    .flatten()
+                    .and_then(|text| marker_lines(&text).first().copied())
+            });
+            let Some(line) = first else {
                 continue;
             };
             let rel = shown(project_dir, &f);

@@ -49,7 +49,7 @@ mod hooks;
 mod pathspec;
 pub use attrs::{is_ignored, is_tracked, merge_driver, user_name};
 pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
-pub use conflict::{marker_lines, refusal_line, unresolved, Look, Unresolved};
+pub use conflict::{marker_lines, refusal_line, unresolved, unresolved_with, Look, Unresolved};
 pub use guard::{commit_blocker, Operation, Refusal};
 pub use history::{first_parent_messages, head_at, paths_changed_by_newest};
 
