@@ -1,12 +1,12 @@
-//! Who wrote an entry. `bridge save` writes the author (git's `user.name`, one line,
-//! redacted) into every entry: a `**By:** name` line at the end of a block (decisions,
+//! Who wrote an entry. `bridge save` writes the author (the name git gives a commit there,
+//! one line, redacted) into every entry: a `**By:** name` line at the end of a block (decisions,
 //! conventions, progress, instincts), ` (by: name)` at the end of a one-line entry (the
 //! session log, notes and task-notes items), `"by"` in a learning. Load names the author of
 //! an entry that is not the current user's ("decided by bob, 2 days ago").
 
+use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::text::{clip, one_line};
-use std::path::Path;
 
 /// The label of the author line of a block entry.
 pub(crate) const BY: &str = "By";
@@ -14,10 +14,14 @@ pub(crate) const BY: &str = "By";
 /// Characters of a name kept.
 const NAME_MAX: usize = 60;
 
-/// The current user as entries name them: `user.name` of the repository holding `root` (or
-/// the user's git config), cleaned; `None` when git knows no name.
-pub(crate) fn current(root: &Path, red: &Redactor) -> Option<String> {
-    clean(&crate::core::git::user_name(root)?, red)
+/// The current user as entries name them, as git names the author of a commit made here:
+/// `GIT_AUTHOR_NAME`, else `author.name`, else `user.name` (the repository's config, then
+/// the user's and the system's), cleaned; `None` when git knows no name.
+pub(crate) fn current(project: &Project) -> Option<String> {
+    let name = project
+        .env("GIT_AUTHOR_NAME")
+        .or_else(|| crate::core::git::user_name(&project.root))?;
+    clean(&name, project.redactor())
 }
 
 /// `name` as an entry holds it: one line, redacted, without the characters that delimit

@@ -317,7 +317,7 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
 
 /// The ` (by: name)` end of a session-log line a hook writes, when git knows the user.
 fn by(project: &Project) -> String {
-    super::author::current(&project.root, project.redactor())
+    super::author::current(project)
         .map(|n| super::author::suffix(&n))
         .unwrap_or_default()
 }

@@ -136,7 +136,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
         red: project.redactor(),
         trust: &trust,
         env: &project.ctx.env,
-        me: author::current(&project.root, project.redactor()),
+        me: author::current(project),
     };
     let mut messages: Vec<String> = Vec::new();
     if let Some((section, message)) = conflict_warning(&view) {

@@ -560,7 +560,7 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
     l.check()?;
     integrity::refuse_unresolved(project, "not recorded")?;
     let rune = Rune::of(project);
-    let by = author::current(&project.root, project.redactor());
+    let by = author::current(project);
     let compacted = {
         let _lock = rune.lock()?;
         learn::append_all(

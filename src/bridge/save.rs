@@ -343,7 +343,7 @@ pub(crate) fn save(project: &Project, input: &SaveInput) -> Result<Saved> {
     for l in &input.learnings {
         l.check()?;
     }
-    let by = author::current(&project.root, project.redactor());
+    let by = author::current(project);
     let mut saved = Saved::default();
     if input.is_empty() {
         saved.commit = commit(project, &rune, &[]);

@@ -45,16 +45,19 @@ pub fn is_ignored(project_dir: &Path, rel: &Path) -> bool {
     in_repo(project_dir, rel).is_some_and(|(repo, p)| repo.is_path_ignored(&p).unwrap_or(false))
 }
 
-/// The user's `user.name` in the repository that holds `dir` (its config, then the user's
-/// and the system's), else in the user's own config; `None` when unset or empty.
+/// The name git gives the author of a commit in the repository that holds `dir`, from its
+/// config (then the user's and the system's; the user's own outside a repository):
+/// `author.name`, else `user.name`; `None` when neither is set.
 pub fn user_name(dir: &Path) -> Option<String> {
     let config = Repository::discover(dir)
         .ok()
         .and_then(|r| r.config().ok())
         .or_else(|| git2::Config::open_default().ok())?;
-    let name = config.get_string("user.name").ok()?;
-    let name = name.trim();
-    (!name.is_empty()).then(|| name.to_string())
+    ["author.name", "user.name"].iter().find_map(|key| {
+        let name = config.get_string(key).ok()?;
+        let name = name.trim();
+        (!name.is_empty()).then(|| name.to_string())
+    })
 }
 
 #[cfg(test)]
