@@ -39,11 +39,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Check the installation: binary, plugin files, project, config, state directories
+    /// Check the installation: binary, plugin files, project, config, state directories, and
+    /// the merge rules a team's clones need for .rune/ and .handoff/
     Doctor {
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
+        /// Write the missing merge rules (.rune/.gitattributes, .rune/.gitignore,
+        /// .handoff/.gitattributes); commit them yourself
+        #[arg(long)]
+        fix: bool,
     },
     /// Remove baton's private state for this project (lists it first; removes with --yes)
     #[command(
@@ -165,7 +170,7 @@ fn dispatch(command: Command, project: &Project) -> crate::core::error::Result<i
     match command {
         Command::Hook { .. } => Ok(0),
         Command::Status { json } => Ok(status::run(project, json)),
-        Command::Doctor { json } => Ok(doctor::run(project, json)),
+        Command::Doctor { json, fix } => Ok(doctor::run(project, json, fix)),
         Command::Clean {
             yes,
             committed,

@@ -62,14 +62,15 @@ const REQUIRED_HOOKS: &[(&str, bool)] = &[
     ("SessionEnd", true),
 ];
 
-/// Runs `baton doctor`; exit 1 when a check failed.
-pub(crate) fn run(project: &Project, json: bool) -> i32 {
+/// Runs `baton doctor` (`fix`: with `--fix`); exit 1 when a check failed.
+pub(crate) fn run(project: &Project, json: bool, fix: bool) -> i32 {
     // How baton was started says where the plugin is (`<plugin>/bin/baton`, a link when the
     // bootstrap installed the binary); the binary's own path, after that.
     let started_as = std::env::args_os().next().map(PathBuf::from);
     let exe = std::env::current_exe().ok();
     let plugin = install::plugin_root(&project.ctx, &[started_as, exe]);
-    let checks = run_checks(&project.ctx, &project.root, plugin.as_deref());
+    let mut checks = run_checks(&project.ctx, &project.root, plugin.as_deref());
+    team_checks(project, fix, &mut checks);
     if json {
         io::print_json(&serde_json::json!({ "checks": checks }));
     } else {
@@ -93,6 +94,67 @@ pub(crate) fn run_checks(ctx: &Ctx, root: &Path, plugin: Option<&Path>) -> Vec<C
     install::path_check(ctx, plugin, &mut out);
     project_checks(ctx, root, &mut out);
     out
+}
+
+/// The merge rules a team's clones need (docs/bridge.md and docs/relay.md, "Teams"): one
+/// line per folder that has state, a warning with the fix when rules are missing; with
+/// `fix`, they are written first (and the line says to commit them).
+fn team_checks(project: &Project, fix: bool, out: &mut Vec<Check>) {
+    type Problems = fn(&Project) -> Vec<String>;
+    type Fix = fn(&Project) -> crate::core::error::Result<Vec<String>>;
+    let folders: [(&'static str, &std::path::Path, Problems, Fix); 2] = [
+        (
+            "bridge merge",
+            &project.config().paths.bridge,
+            crate::bridge::merge_rule_problems,
+            crate::bridge::fix_merge_rules,
+        ),
+        (
+            "relay merge",
+            &project.config().paths.relay,
+            crate::relay::merge_rule_problems,
+            crate::relay::fix_merge_rules,
+        ),
+    ];
+    for (name, dir, problems, write) in folders {
+        let mut found = problems(project);
+        let mut wrote = Vec::new();
+        if fix && !found.is_empty() {
+            match write(project) {
+                Ok(w) => wrote = w,
+                Err(e) => out.push(check(Level::Fail, name, e.to_string(), None)),
+            }
+            found = problems(project);
+        }
+        if !wrote.is_empty() {
+            let files = wrote.join(" ");
+            out.push(check(
+                Level::Ok,
+                name,
+                format!("wrote {files}"),
+                Some(format!(
+                    "commit it so every clone merges alike: `git add {files} && git commit -m 'chore: baton merge rules'`"
+                )),
+            ));
+        }
+        if found.is_empty() {
+            if wrote.is_empty() && project.path(dir).is_dir() {
+                out.push(check(
+                    Level::Ok,
+                    name,
+                    format!("{}/ merges cleanly between clones", dir.display()),
+                    None,
+                ));
+            }
+            continue;
+        }
+        out.push(check(
+            Level::Warn,
+            name,
+            found.join("; "),
+            Some("run `baton doctor --fix` (it writes the rules), then commit them".into()),
+        ));
+    }
 }
 
 /// The user's regexes, compiled: the config check on the hook path only parses them (a

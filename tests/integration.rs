@@ -46,3 +46,5 @@ mod recall;
 mod relay;
 #[path = "integration/safety.rs"]
 mod safety;
+#[path = "integration/team.rs"]
+mod team;

@@ -4,7 +4,7 @@
 //! compaction summary to the session log.
 
 use super::checkpoint::{self, CheckpointInput, AUTO_NOTE};
-use super::entries::{heading_of, last_entries, progress_items};
+use super::entries::{heading_of, newest_entries, progress_items};
 use super::integrity::{self, Scanner, Status};
 use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
@@ -226,11 +226,13 @@ struct Sources {
 fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
     let block_at = integrity::block_at(project.config());
     let scanner = Scanner::cached(project, rune);
+    // A file a merge left with conflict markers is not read, as one at the block level.
     let status = |file: &str| -> Result<Status> {
         if !rune.exists() {
             return Ok(Status::Clean);
         }
-        scanner.file_verdict(rune, file)
+        let (status, conflicted) = scanner.file_check(rune, file)?;
+        Ok(if conflicted { Status::Tainted } else { status })
     };
     let cp_status = status(store::CHECKPOINT)?;
     let progress_status = status(store::PROGRESS)?;
@@ -254,15 +256,16 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
         checkpoint::Parsed::default()
     };
     let progress = if progress_status < block_at {
-        last_entries(&rune.path(store::PROGRESS), 1)?
+        newest_entries(&rune.path(store::PROGRESS), 1)?
             .pop()
             .filter(|e| ledger.knows(store::PROGRESS, e))
     } else {
         None
     };
     let decisions: Vec<String> = if status(store::DECISIONS)? < block_at {
-        last_entries(&rune.path(store::DECISIONS), 3)?
+        newest_entries(&rune.path(store::DECISIONS), 3)?
             .iter()
+            .rev()
             .filter(|e| ledger.knows(store::DECISIONS, e))
             .map(|e| heading_of(e).replacen("Decision: ", "", 1))
             .collect()
@@ -286,19 +289,21 @@ pub(crate) const SESSION_END: &str = "(session end";
 /// Appends one line for the end of a session, when the project has a `.rune/` folder.
 pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> Result<()> {
     let rune = Rune::of(project);
-    if !rune.exists() {
+    // Nothing is added to a memory folder in the middle of an unresolved merge.
+    if !rune.exists() || project.refuse_unresolved("", false).is_err() {
         return Ok(());
     }
     let short: String = session_id.chars().take(8).collect();
     let line = one_line(&format!(
-        "[{}] — {SESSION_END}: {}{})",
+        "[{}] — {SESSION_END}: {}{}){}",
         store::stamp(project.now()),
         if reason.is_empty() { "other" } else { reason },
         if short.is_empty() {
             String::new()
         } else {
             format!(", session {short}")
-        }
+        },
+        by(project)
     ));
     if !rune.append_line_unlocked(store::SESSION_LOG, &line)? {
         let _lock = rune.lock()?;
@@ -306,6 +311,13 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
     }
     record_hook_line(project, &line);
     Ok(())
+}
+
+/// The ` (by: name)` end of a session-log line a hook writes, when git knows the user.
+fn by(project: &Project) -> String {
+    super::author::current(project)
+        .map(|n| super::author::suffix(&n))
+        .unwrap_or_default()
 }
 
 /// Records a session-log line a hook wrote as baton's own; quietly, as hooks do.
@@ -334,8 +346,17 @@ pub(crate) fn post_compact(project: &Project, session_id: &str, summary: &str) -
     if summary.is_empty() || !rune.exists() {
         return Ok(());
     }
+    // During an unresolved merge of .rune/ nothing is appended (the files are git's).
+    if project.refuse_unresolved("", false).is_err() {
+        return Ok(());
+    }
     let short: String = summary.chars().take(1000).collect();
-    let line = format!("[{}] — (compaction) {}", store::stamp(project.now()), short);
+    let line = format!(
+        "[{}] — (compaction) {}{}",
+        store::stamp(project.now()),
+        short,
+        by(project)
+    );
     let line = project.redact(&line);
     if !rune.append_line_unlocked(store::SESSION_LOG, &line)? {
         let _lock = rune.lock()?;

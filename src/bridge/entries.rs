@@ -2,36 +2,65 @@
 //! entries of a log from its tail, entry counts in one pass, one section of a big notes
 //! file, the items of a progress entry.
 
+use super::author;
+use super::merged;
 use super::store;
 use crate::core::error::Result;
 use chrono::{DateTime, Utc};
 use std::path::Path;
 
-/// Bytes read from the end of a log to find its last entries (grown when too few).
-const TAIL: u64 = 16 * 1024;
+/// Bytes read from the end of a log to find its newest entries: a merge (git's union
+/// driver) puts what both sides added since they parted at the end, one side's after the
+/// other's, so the newest entry is among the last ones but not always the last.
+const ORDER_TAIL: u64 = 64 * 1024;
 
-/// The last `n` entries of a markdown log whose entries start with `## [`.
-pub(crate) fn last_entries(path: &Path, n: usize) -> Result<Vec<String>> {
-    let mut window = TAIL;
-    loop {
-        let Some((text, whole)) = store::read_tail(path, window)? else {
-            return Ok(Vec::new());
-        };
-        let mut starts: Vec<usize> = text.match_indices("\n## [").map(|(i, _)| i + 1).collect();
-        if text.starts_with("## [") {
-            starts.insert(0, 0);
-        }
-        if starts.len() > n || whole {
-            let from = starts.len().saturating_sub(n);
-            let mut out = Vec::new();
-            for (k, &s) in starts.iter().enumerate().skip(from) {
-                let end = starts.get(k + 1).copied().unwrap_or(text.len());
-                out.push(text[s..end].trim_end().to_string());
-            }
-            return Ok(out);
-        }
-        window *= 4;
+/// The entries (`## [` blocks, each trimmed at its end) of `text`, in file order, as they
+/// were written (`merged::repair`); text before the first heading is not an entry.
+pub(crate) fn split_entries(text: &str) -> Vec<String> {
+    let mut starts: Vec<usize> = text.match_indices("\n## [").map(|(i, _)| i + 1).collect();
+    if text.starts_with("## [") {
+        starts.insert(0, 0);
     }
+    let entries = starts
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| {
+            let end = starts.get(k + 1).copied().unwrap_or(text.len());
+            text[s..end].trim_end().to_string()
+        })
+        .collect();
+    merged::repair_texts(entries)
+}
+
+/// The newest `n` entries of a markdown log by their stamps, newest first, each text once:
+/// where a merge put an entry does not change what is shown. Read from the last 64 KB.
+pub(crate) fn newest_entries(path: &Path, n: usize) -> Result<Vec<String>> {
+    let Some((text, _)) = store::read_tail(path, ORDER_TAIL)? else {
+        return Ok(Vec::new());
+    };
+    let mut all = newest_first(split_entries(&text), |e| store::parse_stamp(heading_of(e)));
+    all.truncate(n);
+    Ok(all)
+}
+
+/// `items` (in file order) newest first by `time`, each text once (a merge that brought the
+/// same entry twice shows it once). An undated item counts as the oldest; among equal times
+/// the later in the file comes first (the entries of one save share their stamp). A merge
+/// keeps each side's entries in their order, so where it put them changes nothing shown.
+pub(crate) fn newest_first<T: AsRef<str>>(
+    items: Vec<T>,
+    time: impl Fn(&str) -> Option<DateTime<Utc>>,
+) -> Vec<T> {
+    let mut seen = std::collections::HashSet::new();
+    let mut keyed: Vec<(Option<DateTime<Utc>>, T)> = items
+        .into_iter()
+        .rev()
+        .filter(|i| seen.insert(i.as_ref().trim().to_string()))
+        .map(|i| (time(i.as_ref()), i))
+        .collect();
+    // Stable: equal times keep the reversed file order.
+    keyed.sort_by(|(ta, _), (tb, _)| tb.cmp(ta));
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 /// How many entries (`## [` headings) a file holds: one pass over its bytes.
@@ -64,29 +93,39 @@ pub(crate) fn aged(entry_head: &str, now: DateTime<Utc>) -> String {
         .map_or_else(|| "(undated)".into(), |t| crate::core::time::age(t, now))
 }
 
-/// The items under `**Title:**` in a progress entry.
+/// Between the items of one progress group on its line.
+pub(crate) const ITEM_SEP: &str = " · ";
+
+/// The items of group `title` in a progress entry: on its `**Title:** a · b` line (what
+/// save writes), or the `- ` items under a `**Title:**` line (the spec's list form).
 pub(crate) fn progress_items(entry: &str, title: &str) -> Vec<String> {
     let tag = format!("**{title}:**");
+    let clean = |item: &str| {
+        item.trim()
+            .trim_start_matches("[ ] ")
+            .trim_start_matches("[x] ")
+            .trim()
+            .to_string()
+    };
     let mut out = Vec::new();
     let mut on = false;
     for l in entry.lines() {
         let t = l.trim();
         if t.starts_with("**") {
-            on = t == tag;
+            on = false;
+            if let Some(rest) = t.strip_prefix(&tag) {
+                on = true;
+                out.extend(rest.split(ITEM_SEP).map(clean));
+            }
             continue;
         }
         if on {
             if let Some(item) = t.strip_prefix("- ") {
-                let item = item
-                    .trim_start_matches("[ ] ")
-                    .trim_start_matches("[x] ")
-                    .trim();
-                if item != "none" && !item.is_empty() {
-                    out.push(item.to_string());
-                }
+                out.push(clean(item));
             }
         }
     }
+    out.retain(|i| !i.is_empty() && i != "none");
     out
 }
 
@@ -111,16 +150,27 @@ pub(crate) fn section_items(text: &str, name: &str) -> Vec<String> {
     out
 }
 
-/// An item with a leading `[date]` shown with its age.
-pub(crate) fn item_with_age(item: &str, now: DateTime<Utc>) -> String {
+/// An item with a leading `[date]` shown with its age, and its author when that is not
+/// `me` (`- text (by bob, 2 days ago)`).
+pub(crate) fn item_with_age(item: &str, now: DateTime<Utc>, me: Option<&str>) -> String {
     let body = item.trim_start_matches("[ ] ").trim_start_matches("[x] ");
+    let (body, by) = author::split_line(body);
+    let by = author::other(by, me);
     match store::parse_stamp(body) {
         Some(t) => {
             let rest = body.split_once(']').map_or(body, |(_, r)| r).trim();
-            format!("- {rest} ({})", crate::core::time::age(t, now))
+            format!(
+                "- {rest} ({})",
+                author::with_age("", by, &crate::core::time::age(t, now))
+            )
         }
-        None => format!("- {body} (undated)"),
+        None => format!("- {body} ({})", author::with_age("", by, "undated")),
     }
+}
+
+/// The stamp of a notes item (`[ ] [date] text`).
+pub(crate) fn item_time(item: &str) -> Option<DateTime<Utc>> {
+    store::parse_stamp(item.trim_start_matches("[ ] ").trim_start_matches("[x] "))
 }
 
 pub(crate) fn count_lines(path: &Path) -> usize {
@@ -130,6 +180,48 @@ pub(crate) fn count_lines(path: &Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn progress_items_are_read_in_both_forms() {
+        let new = "## [2026-11-30 10:15:00Z] Session Summary\n**Completed:** a · b\n**Blocked:** c — why\n**Next Session Should:** n\n**By:** bob\n";
+        assert_eq!(progress_items(new, "Completed"), vec!["a", "b"]);
+        assert_eq!(progress_items(new, "Blocked"), vec!["c — why"]);
+        assert_eq!(progress_items(new, "Next Session Should"), vec!["n"]);
+        assert!(progress_items(new, "In Progress").is_empty());
+        let old = "## [2026-11-30 10:15] Session Summary\n\n**Completed:**\n- [x] a\n\n**In Progress:**\n- none\n\n**Blocked:**\n- [ ] c — why\n";
+        assert_eq!(progress_items(old, "Completed"), vec!["a"]);
+        assert!(progress_items(old, "In Progress").is_empty());
+        assert_eq!(progress_items(old, "Blocked"), vec!["c — why"]);
+    }
+
+    /// Where a merge puts entries changes nothing: newest first by stamp (offsets
+    /// honoured, an undated one last), one save's entries later-first, a duplicate once.
+    #[test]
+    fn entries_order_by_time_not_place_and_duplicates_collapse() {
+        let e = |stamp: &str, t: &str| format!("## [{stamp}] Decision: {t}\n**Decision:** x");
+        let one = vec![
+            e("2026-11-30 12:00:00Z", "noon"),
+            e("2026-11-30 14:00:00+03:00", "eleven"),
+            "## Decision: undated\n**Decision:** x".to_string(),
+            e("2026-11-30 13:00:00Z", "one"),
+            e("2026-11-30 13:00:00Z", "one too"),
+            e("2026-11-30 12:00:00Z", "noon"),
+        ];
+        let mut other = one.clone();
+        other.rotate_left(2);
+        for items in [one, other] {
+            let titles: Vec<String> = newest_first(items, |t| store::parse_stamp(heading_of(t)))
+                .iter()
+                .map(|t| heading_of(t).rsplit(": ").next().unwrap_or("").to_string())
+                .collect();
+            assert_eq!(titles[..2].len(), 2);
+            assert!(
+                titles[..2].contains(&"one".to_string())
+                    && titles[..2].contains(&"one too".to_string())
+            );
+            assert_eq!(titles[2..], ["noon", "eleven", "undated"]);
+        }
+    }
 
     #[test]
     fn section_items_take_one_section_only() {

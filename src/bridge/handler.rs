@@ -138,10 +138,10 @@ fn edit_context(project: &Project, call: &ToolCall) -> Option<Section> {
     if !store::is_regular(&rune.path(store::INVARIANTS)) {
         return None;
     }
-    let verdict = Scanner::cached(project, &rune)
-        .file_verdict(&rune, store::INVARIANTS)
+    let (verdict, conflicted) = Scanner::cached(project, &rune)
+        .file_check(&rune, store::INVARIANTS)
         .ok()?;
-    if verdict >= integrity::block_at(project.config()) {
+    if conflicted || verdict >= integrity::block_at(project.config()) {
         return None;
     }
     let show = rune.show(store::INVARIANTS);

@@ -2,8 +2,9 @@
 //! confidence is evicted); those older than 30 days with confidence below 0.5 are pruned,
 //! and so is one whose action a current convention rules out (`conflict.rs`).
 
+use super::author;
 use super::conflict;
-use super::entries::{field, heading_of, last_entries};
+use super::entries::{field, heading_of, newest_entries, newest_first};
 use super::store;
 use crate::core::text::one_line;
 use chrono::{DateTime, Utc};
@@ -32,16 +33,20 @@ pub(crate) struct Entry {
 }
 
 impl Entry {
-    pub(crate) fn new(i: &Instinct, now: DateTime<Utc>) -> Entry {
+    /// The entry saved at `now` by `by` (no blank line inside: see `save.rs` on merges).
+    pub(crate) fn new(i: &Instinct, now: DateTime<Utc>, by: Option<&str>) -> Entry {
         let confidence = i.confidence.unwrap_or(0.5).clamp(0.1, 1.0);
-        let text = format!(
-            "## [{}] Instinct: {}\n\n**Trigger:** {}\n**Action:** {}\n**Confidence:** {confidence:.1}\n**Evidence:** {}\n",
-            store::day(now),
+        let mut text = format!(
+            "## [{}] Instinct: {}\n**Trigger:** {}\n**Action:** {}\n**Confidence:** {confidence:.1}\n**Evidence:** {}\n",
+            store::stamp(now),
             one_line(&i.name),
             one_line(&i.trigger),
             one_line(&i.action),
             one_line(&i.evidence)
         );
+        if let Some(by) = by {
+            text.push_str(&author::by_line(by));
+        }
         Entry {
             text,
             confidence,
@@ -87,7 +92,7 @@ pub(crate) fn conventions(
     path: &std::path::Path,
     trusted: impl Fn(&str) -> bool,
 ) -> Vec<Convention> {
-    last_entries(path, CONVENTIONS_CHECKED)
+    newest_entries(path, CONVENTIONS_CHECKED)
         .unwrap_or_default()
         .into_iter()
         .filter(|e| trusted(e))
@@ -149,44 +154,69 @@ pub(crate) fn prune(
     Some((out, removed))
 }
 
-/// The strongest `n` instincts, strongest first.
+/// The strongest `n` instincts, strongest first (equal confidence: the newer first). One
+/// instinct saved twice under its name (two people, or a merge that brought it twice) is
+/// shown once, in its newest form.
 pub(crate) fn strongest(text: &str, n: usize) -> Vec<Entry> {
-    let (_, mut entries) = parse(text);
-    entries.sort_by(|a, b| {
+    let (_, entries) = parse(text);
+    let at: std::collections::HashMap<String, Option<DateTime<Utc>>> =
+        entries.iter().map(|e| (e.text.clone(), e.at)).collect();
+    let texts: Vec<String> = entries.iter().map(|e| e.text.clone()).collect();
+    let newest = newest_first(texts, |t| at.get(t).copied().flatten());
+    let mut names = std::collections::HashSet::new();
+    let mut kept: Vec<Entry> = Vec::new();
+    for t in newest {
+        let Some(e) = entries.iter().find(|e| e.text == t) else {
+            continue;
+        };
+        if names.insert(e.name().to_lowercase()) {
+            kept.push(e.clone());
+        }
+    }
+    // Stable: among equal confidence the newest-first order stays.
+    kept.sort_by(|a, b| {
         b.confidence
             .partial_cmp(&a.confidence)
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    entries.truncate(n);
-    entries
+    kept.truncate(n);
+    kept
 }
 
-/// Splits the file into its preamble and its entries.
+/// Splits the file into its preamble and its entries (as they were written: `merged`).
 pub(crate) fn parse(text: &str) -> (String, Vec<Entry>) {
     let mut pre = String::new();
-    let mut entries: Vec<Entry> = Vec::new();
+    let mut texts: Vec<String> = Vec::new();
     for line in text.split_inclusive('\n') {
         if line.starts_with("## ") && line.contains("Instinct:") {
-            entries.push(Entry {
-                text: String::new(),
-                confidence: 0.5,
-                at: store::parse_stamp(&line[3..]),
-            });
+            texts.push(String::new());
         }
-        match entries.last_mut() {
-            Some(e) => {
-                if let Some(v) = line.trim().strip_prefix("**Confidence:**") {
-                    e.confidence = v.trim().parse().unwrap_or(0.5);
-                }
-                e.text.push_str(line);
-            }
+        match texts.last_mut() {
+            Some(t) => t.push_str(line),
             None => pre.push_str(line),
         }
     }
-    for e in &mut entries {
-        let t = e.text.trim_end().to_string();
-        e.text = t + "\n";
-    }
+    let texts = super::merged::repair_texts(
+        texts
+            .into_iter()
+            .map(|t| t.trim_end().to_string())
+            .collect(),
+    );
+    let entries = texts
+        .into_iter()
+        .map(|t| {
+            let head = t.lines().next().unwrap_or("");
+            let confidence = t
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("**Confidence:**"))
+                .map_or(0.5, |v| v.trim().parse().unwrap_or(0.5));
+            Entry {
+                at: store::parse_stamp(head.get(3..).unwrap_or("")),
+                confidence,
+                text: t + "\n",
+            }
+        })
+        .collect();
     (pre, entries)
 }
 
@@ -276,13 +306,17 @@ mod tests {
             let c = if i == 7 { 0.3 } else { 0.8 };
             let (out, added) = add(
                 text.as_deref(),
-                &[Entry::new(&inst(&format!("i{i}"), c), now)],
+                &[Entry::new(&inst(&format!("i{i}"), c), now, None)],
                 &[],
             );
             assert_eq!(added.removed, 0);
             text = Some(out);
         }
-        let (out, added) = add(text.as_deref(), &[Entry::new(&inst("new", 0.6), now)], &[]);
+        let (out, added) = add(
+            text.as_deref(),
+            &[Entry::new(&inst("new", 0.6), now, None)],
+            &[],
+        );
         assert_eq!(added.removed, 1);
         let (_, entries) = parse(&out);
         assert_eq!(entries.len(), 20);
@@ -293,12 +327,16 @@ mod tests {
 
     #[test]
     fn old_low_confidence_pruned() {
-        let old = Entry::new(&inst("old-weak", 0.4), t("2026-09-01T00:00:00Z"));
-        let strong = Entry::new(&inst("old-strong", 0.9), t("2026-09-01T00:00:00Z"));
+        let old = Entry::new(&inst("old-weak", 0.4), t("2026-09-01T00:00:00Z"), None);
+        let strong = Entry::new(&inst("old-strong", 0.9), t("2026-09-01T00:00:00Z"), None);
         let (text, _) = add(None, &[old, strong], &[]);
         let (out, added) = add(
             Some(&text),
-            &[Entry::new(&inst("fresh", 0.4), t("2026-11-30T00:00:00Z"))],
+            &[Entry::new(
+                &inst("fresh", 0.4),
+                t("2026-11-30T00:00:00Z"),
+                None,
+            )],
             &[],
         );
         assert_eq!(added.removed, 1);
@@ -312,7 +350,10 @@ mod tests {
         quick.action = "use `requests` for one-off HTTP calls".into();
         let (text, _) = add(
             None,
-            &[Entry::new(&quick, now), Entry::new(&inst("kept", 0.6), now)],
+            &[
+                Entry::new(&quick, now, None),
+                Entry::new(&inst("kept", 0.6), now, None),
+            ],
             &[],
         );
         let rule = Convention {
@@ -326,7 +367,7 @@ mod tests {
             "{out}"
         );
         // Saved together with a convention that rules it out, it is not kept either.
-        let (out, added) = add(None, &[Entry::new(&quick, now)], &[rule]);
+        let (out, added) = add(None, &[Entry::new(&quick, now, None)], &[rule]);
         assert_eq!(
             added.conflicting,
             vec!["quick-http (`requests`: convention Async-first I/O)"]

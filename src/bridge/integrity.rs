@@ -11,7 +11,8 @@
 //! exfiltration, url-exfiltration, credential-access, security-control-off,
 //! destructive-command, encoded-payload, bidi-control, unicode-tag-chars. SUSPICIOUS
 //! (injected under a warning) — zero-width, base64-run, lookalike-package, entry-format,
-//! secret.
+//! secret; conflict-marker (a merge left unresolved: the file is reported SUSPICIOUS and
+//! never injected, whatever the block level).
 //!
 //! Each text is read several ways (`normalize`): as it is, line by line as a reader sees it
 //! (NFKC, invisibles out, look-alikes, leetspeak and hyphens folded), and as one stream
@@ -32,7 +33,7 @@ use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::text::clip;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 
 /// The verdict for a folder or a file.
@@ -99,6 +100,15 @@ impl Report {
             .map(|f| f.severity)
             .max()
             .unwrap_or(Status::Clean)
+    }
+
+    /// The first line of `file` (`.rune/<name>`) with a conflict marker: a merge left it
+    /// unresolved, and it is not passed on to the model whatever its verdict.
+    pub(crate) fn conflict_at(&self, file: &str) -> Option<usize> {
+        self.findings
+            .iter()
+            .find(|f| f.file == file && f.rule == checks::CONFLICT_MARKER)
+            .map(|f| f.line)
     }
 
     /// The verdict for one file (`.rune/<name>`).
@@ -396,10 +406,38 @@ impl<'a> Scanner<'a> {
         Ok(report)
     }
 
+    /// What the verdict cache knows of conflict markers in the folder's memory files, by
+    /// path: the first marker's line, or `None` for a file without one. A file whose verdict
+    /// is not cached for its current content (or whose findings were capped) is left out:
+    /// it has to be read. So a save does not read a 50 MB log to learn it has no markers.
+    pub(crate) fn cached_conflicts(&self, rune: &Rune) -> HashMap<PathBuf, Option<usize>> {
+        let cache: Cache = scan_cache::Cache::read(self.cache.as_deref(), &rules_key(self.extra));
+        let mut out = HashMap::new();
+        for name in files(rune) {
+            let path = rune.path(&name);
+            let Some(found) =
+                Stamp::of(&path).and_then(|s| cache.get(&name, &s).map(<[_]>::to_vec))
+            else {
+                continue;
+            };
+            if found.iter().any(|f| f.rule == MORE) {
+                continue;
+            }
+            let line = found
+                .iter()
+                .find(|f| f.rule == checks::CONFLICT_MARKER)
+                .map(|f| f.line);
+            out.insert(path, line);
+        }
+        out
+    }
+
     /// The verdict for one file of the folder, through a small cache of its own beside the
     /// folder's (`<key>.<name>.json`): the edit hook's check of INVARIANTS.md neither
-    /// rescans nor parses the whole folder's cache while the file is unchanged.
-    pub(crate) fn file_verdict(&self, rune: &Rune, name: &str) -> Result<Status> {
+    /// rescans nor parses the whole folder's cache while the file is unchanged. And whether
+    /// a merge left conflict markers in it (then it is not to be read into the model's
+    /// context).
+    pub(crate) fn file_check(&self, rune: &Rune, name: &str) -> Result<(Status, bool)> {
         let own = self
             .cache
             .as_ref()
@@ -407,12 +445,23 @@ impl<'a> Scanner<'a> {
         let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(self.extra));
         let (found, _) = scan_cached(rune, name, self.red, &mut cache)?;
         cache.write(own.as_deref());
-        Ok(found
+        let status = found
             .iter()
             .map(|f| f.severity)
             .max()
-            .unwrap_or(Status::Clean))
+            .unwrap_or(Status::Clean);
+        let conflicted = found.iter().any(|f| f.rule == checks::CONFLICT_MARKER);
+        Ok((status, conflicted))
     }
+}
+
+/// `Ok` unless `.rune/` or `.handoff/` holds an unresolved merge (`Project::refuse_unresolved`):
+/// the error line starts with `what`. The memory files whose verdicts are cached are not
+/// read again for conflict markers (the cache knows).
+pub(crate) fn refuse_unresolved(project: &Project, what: &str) -> Result<()> {
+    let rune = Rune::of(project);
+    let known = Scanner::cached(project, &rune).cached_conflicts(&rune);
+    project.refuse_unresolved_knowing(what, true, &|p| known.get(p).copied())
 }
 
 /// What the bridge appended to a memory file, under its lock: the file's stamp and length
@@ -613,6 +662,7 @@ fn rule_name(name: &str) -> &'static str {
             "encoded-payload",
             "lookalike-package",
             "entry-format",
+            checks::CONFLICT_MARKER,
             "unicode-tag-chars",
             "bidi-control",
             "zero-width",

@@ -44,6 +44,9 @@ pub(crate) struct Record {
     pub(crate) confidence: f64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) files: Vec<String>,
+    /// Who saved it (`user.name`, see `author`); missing in older lines.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) by: String,
 }
 
 fn is_kebab(s: &str) -> bool {
@@ -99,7 +102,7 @@ impl Learning {
         }
     }
 
-    fn record(&self, red: &Redactor, now: DateTime<Utc>) -> Record {
+    fn record(&self, red: &Redactor, now: DateTime<Utc>, by: Option<&str>) -> Record {
         Record {
             ts: time::rfc3339(now),
             skill: self
@@ -111,6 +114,7 @@ impl Learning {
             insight: red.redact(&one_line(&self.insight)).text,
             confidence: self.confidence.unwrap_or(0.5),
             files: self.files.iter().map(|f| red.redact(f).text).collect(),
+            by: by.unwrap_or_default().to_string(),
         }
     }
 }
@@ -122,6 +126,7 @@ pub(crate) fn append_all(
     red: &Redactor,
     items: &[Learning],
     now: DateTime<Utc>,
+    by: Option<&str>,
 ) -> Result<bool> {
     for l in items {
         l.check()?;
@@ -129,7 +134,7 @@ pub(crate) fn append_all(
     let path = rune.path(store::LEARNINGS);
     fsx::refuse_symlink(&path)?;
     for l in items {
-        jsonl::append(&path, &l.record(red, now), fsx::PRIVATE_FILE)?;
+        jsonl::append(&path, &l.record(red, now, by), fsx::PRIVATE_FILE)?;
     }
     let text = store::read_opt(&path)?.unwrap_or_default();
     if text.lines().filter(|l| !l.trim().is_empty()).count() <= COMPACT_AFTER {
@@ -146,10 +151,11 @@ pub(crate) fn record_appended(
     red: &Redactor,
     items: &[Learning],
     now: DateTime<Utc>,
+    by: Option<&str>,
 ) -> Result<()> {
     let lines: Vec<String> = items
         .iter()
-        .filter_map(|l| serde_json::to_string(&l.record(red, now)).ok())
+        .filter_map(|l| serde_json::to_string(&l.record(red, now, by)).ok())
         .collect();
     ledger.record(store::LEARNINGS, &lines, "learn", now)
 }
@@ -193,8 +199,9 @@ pub(crate) fn when(r: &Record) -> Option<DateTime<Utc>> {
     time::parse(&r.ts)
 }
 
-/// The indices of the latest record per key+type (a tie goes to the later line), oldest
-/// first.
+/// The indices of the latest record per key+type by time (offsets honoured, so the order of
+/// the lines — which a merge decides — does not; a tie of equal times goes to the later
+/// line), oldest first.
 pub(crate) fn winners(records: &[Record]) -> Vec<usize> {
     // Each time is parsed once: the sort below compares them n·log n times.
     let times: Vec<Option<DateTime<Utc>>> = records.iter().map(when).collect();
@@ -249,7 +256,7 @@ pub(crate) fn render(records: &[Record]) -> String {
     let mut out = String::new();
     for r in records {
         out.push_str(&format!(
-            "- [{}] {} `{}` ({:.1}): {}{}\n",
+            "- [{}] {} `{}` ({:.1}): {}{}{}\n",
             r.ts.get(..10).unwrap_or(&r.ts),
             r.kind,
             r.key,
@@ -259,6 +266,11 @@ pub(crate) fn render(records: &[Record]) -> String {
                 String::new()
             } else {
                 format!(" — {}", r.files.join(", "))
+            },
+            if r.by.is_empty() {
+                String::new()
+            } else {
+                format!(" (by {})", r.by)
             }
         ));
     }
@@ -279,6 +291,7 @@ mod tests {
             insight: insight.into(),
             confidence: 0.5,
             files: vec![],
+            by: String::new(),
         }
     }
 
@@ -359,7 +372,8 @@ mod tests {
                 insight: format!("n{i}"),
                 ..Learning::default()
             };
-            compacted = append_all(&rune, &red, &[l], now + chrono::Duration::seconds(i)).unwrap();
+            compacted =
+                append_all(&rune, &red, &[l], now + chrono::Duration::seconds(i), None).unwrap();
         }
         assert!(compacted);
         let text = std::fs::read_to_string(t.path().join(store::LEARNINGS)).unwrap();

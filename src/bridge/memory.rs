@@ -2,8 +2,10 @@
 //! notes, task notes, learnings, instincts and cross-project instincts, each entry with its
 //! age, each section marked when its file is SUSPICIOUS and left out when it is blocked.
 
+use super::author;
 use super::entries::{
-    aged, field, heading_of, item_with_age, last_entries, progress_items, section_items,
+    aged, field, heading_of, item_time, item_with_age, newest_entries, newest_first,
+    progress_items, section_items,
 };
 use super::global;
 use super::instincts;
@@ -37,12 +39,22 @@ pub(crate) struct View<'a> {
     pub(crate) trust: &'a Trust<'a>,
     /// The environment (the user-level stores).
     pub(crate) env: &'a crate::core::ctx::Env,
+    /// The current user as entries name their authors (`author::current`): entries by
+    /// anyone else say who wrote them.
+    pub(crate) me: Option<String>,
 }
 
 impl View<'_> {
-    /// Whether `file` may be injected.
+    /// Whether `file` may be injected: below the block level, and not left with conflict
+    /// markers by a merge.
     pub(crate) fn ok(&self, file: &str) -> bool {
-        self.report.file_status(&self.rune.show(file)) < self.block_at
+        let shown = self.rune.show(file);
+        self.report.file_status(&shown) < self.block_at && self.report.conflict_at(&shown).is_none()
+    }
+
+    /// The author of `entry` (a block's `**By:**` line) when it is not the current user.
+    pub(crate) fn other_author(&self, entry: &str) -> Option<String> {
+        author::other(author::of_entry(entry).as_deref(), self.me.as_deref()).map(str::to_string)
     }
 
     /// Whether `file` is SUSPICIOUS.
@@ -70,47 +82,94 @@ impl View<'_> {
     ) -> Vec<Section> {
         let (ok, not): (Vec<_>, Vec<_>) = lines.into_iter().partition(|(_, v)| v.reviewed());
         let mut out = Vec::new();
-        if !ok.is_empty() {
-            let body: Vec<String> = ok.into_iter().map(|(l, _)| l).collect();
-            out.push(
-                Section::new(self.mark(file, title.into()), body.join("\n"), priority)
-                    .source(self.rune.show(file)),
-            );
-        }
-        if !not.is_empty() {
-            let origin = |v: &Verdict| match v {
-                Verdict::Unreviewed(o) => o.clone(),
-                Verdict::Reviewed => String::new(),
-            };
-            // One origin for all (a first load, one teammate's pull) is said once.
-            let first = origin(&not[0].1);
-            let shared = not.iter().all(|(_, v)| origin(v) == first);
-            let body: Vec<String> = not
-                .iter()
-                .map(|(l, v)| {
-                    let l = l.trim_start_matches("- ");
-                    if shared {
-                        quote(&format!("- {l}"))
-                    } else {
-                        quote(&format!("- {l} [{}]", origin(v)))
-                    }
-                })
-                .collect();
-            let head = if shared {
-                format!("{title} — ⚠ unreviewed ({first})")
-            } else {
-                format!("{title} — ⚠ unreviewed (not written through baton)")
-            };
-            out.push(
-                Section::new(
-                    self.mark(file, head),
-                    body.join("\n"),
-                    priority.saturating_sub(1),
-                )
-                .source(self.rune.show(file)),
-            );
-        }
+        out.extend(self.reviewed_section(file, title, ok, priority));
+        out.extend(self.unreviewed_section(file, title, &not, priority));
         out
+    }
+
+    /// The sections of `lines` (newest first) that keep their order by time: each run of
+    /// reviewed or unreviewed lines is one section, so a teammate's newer entry comes before
+    /// an older one of yours, and an older one after it.
+    fn sections_in_order(
+        &self,
+        file: &str,
+        title: &str,
+        lines: Vec<(String, Verdict)>,
+        priority: u8,
+    ) -> Vec<Section> {
+        let mut out = Vec::new();
+        let mut run: Vec<(String, Verdict)> = Vec::new();
+        for line in lines {
+            if run
+                .last()
+                .is_some_and(|(_, v)| v.reviewed() != line.1.reviewed())
+            {
+                out.extend(self.sections(file, title, std::mem::take(&mut run), priority));
+            }
+            run.push(line);
+        }
+        out.extend(self.sections(file, title, run, priority));
+        out
+    }
+
+    fn reviewed_section(
+        &self,
+        file: &str,
+        title: &str,
+        ok: Vec<(String, Verdict)>,
+        priority: u8,
+    ) -> Option<Section> {
+        if ok.is_empty() {
+            return None;
+        }
+        let body: Vec<String> = ok.into_iter().map(|(l, _)| l).collect();
+        Some(
+            Section::new(self.mark(file, title.into()), body.join("\n"), priority)
+                .source(self.rune.show(file)),
+        )
+    }
+
+    fn unreviewed_section(
+        &self,
+        file: &str,
+        title: &str,
+        not: &[(String, Verdict)],
+        priority: u8,
+    ) -> Option<Section> {
+        if not.is_empty() {
+            return None;
+        }
+        let origin = |v: &Verdict| match v {
+            Verdict::Unreviewed(o) => o.clone(),
+            Verdict::Reviewed => String::new(),
+        };
+        // One origin for all (a first load, one teammate's pull) is said once.
+        let first = origin(&not[0].1);
+        let shared = not.iter().all(|(_, v)| origin(v) == first);
+        let body: Vec<String> = not
+            .iter()
+            .map(|(l, v)| {
+                let l = l.trim_start_matches("- ");
+                if shared {
+                    quote(&format!("- {l}"))
+                } else {
+                    quote(&format!("- {l} [{}]", origin(v)))
+                }
+            })
+            .collect();
+        let head = if shared {
+            format!("{title} — ⚠ unreviewed ({first})")
+        } else {
+            format!("{title} — ⚠ unreviewed (not written through baton)")
+        };
+        Some(
+            Section::new(
+                self.mark(file, head),
+                body.join("\n"),
+                priority.saturating_sub(1),
+            )
+            .source(self.rune.show(file)),
+        )
     }
 }
 
@@ -165,76 +224,91 @@ pub(crate) fn sections(
     Ok(out)
 }
 
-/// Recent conventions: the titles of the last three (the file holds the patterns).
+/// Recent conventions: the titles of the newest three (the file holds the patterns).
 fn conventions_section(v: &View<'_>) -> Result<Vec<Section>> {
-    let entries = last_entries(&v.rune.path(store::CONVENTIONS), 3)?;
+    let entries = newest_entries(&v.rune.path(store::CONVENTIONS), 3)?;
     let lines = entries
         .iter()
-        .rev()
         .map(|e| {
             let h = heading_of(e);
             let title = h.split_once("Convention:").map_or(h, |(_, t)| t).trim();
-            let mut l = format!("- {title} ({})", aged(h, v.now));
+            let by = v.other_author(e);
+            let mut l = format!(
+                "- {title} ({})",
+                author::with_age("", by.as_deref(), &aged(h, v.now))
+            );
             if let Some(a) = field(e, "Applies to") {
                 l.push_str(&format!(" — applies to {a}"));
             }
             (l, v.trust.verdict(store::CONVENTIONS, e))
         })
         .collect();
-    Ok(v.sections(store::CONVENTIONS, "Recent conventions", lines, 55))
+    Ok(v.sections_in_order(store::CONVENTIONS, "Recent conventions", lines, 55))
 }
 
-/// Recent decisions: the last three, with what was decided.
+/// Recent decisions: the newest three, newest first, with what was decided and by whom.
 fn decisions_section(v: &View<'_>) -> Result<Vec<Section>> {
-    let entries = last_entries(&v.rune.path(store::DECISIONS), 3)?;
+    let entries = newest_entries(&v.rune.path(store::DECISIONS), 3)?;
     let lines = entries
         .iter()
-        .rev()
         .map(|e| {
             let h = heading_of(e);
             let title = h.split_once("Decision:").map_or(h, |(_, t)| t).trim();
-            let date = h.get(1..17).unwrap_or("");
-            let mut l = format!("- [{date}] {title} ({})", aged(h, v.now));
+            let date = h
+                .strip_prefix('[')
+                .and_then(|r| r.split_once(']'))
+                .map_or("", |(d, _)| d);
+            let by = v.other_author(e);
+            let when = author::with_age("decided", by.as_deref(), &aged(h, v.now));
+            let mut l = format!("- [{date}] {title} ({when})");
             if let Some(d) = field(e, "Decision") {
                 l.push_str(&format!(": {d}"));
             }
             (l, v.trust.verdict(store::DECISIONS, e))
         })
         .collect();
-    Ok(v.sections(store::DECISIONS, "Recent decisions", lines, 70))
+    Ok(v.sections_in_order(store::DECISIONS, "Recent decisions", lines, 70))
 }
 
-/// What the newest progress entry has in progress and blocked.
+/// What the newest progress entry has in progress and blocked (and, when it is unreviewed,
+/// what it says to do next: the summary does not quote it).
 fn progress_section(v: &View<'_>, entry: &str) -> Vec<Section> {
     let verdict = v.trust.verdict(store::PROGRESS, entry);
     let mut lines = Vec::new();
-    for (title, label) in [("In Progress", "In progress"), ("Blocked", "Blocked")] {
+    let mut groups = vec![("In Progress", "In progress"), ("Blocked", "Blocked")];
+    if !verdict.reviewed() {
+        groups.push(("Next Session Should", "Next"));
+    }
+    for (title, label) in groups {
         for item in progress_items(entry, title) {
             lines.push((format!("- {label}: {item}"), verdict.clone()));
         }
     }
-    let title = format!("Progress as of {}", aged(heading_of(entry), v.now));
+    let mut title = format!("Progress as of {}", aged(heading_of(entry), v.now));
+    if let Some(a) = v.other_author(entry) {
+        title.push_str(&format!(" — by {a}"));
+    }
     v.sections(store::PROGRESS, &title, lines, 75)
 }
 
-/// Project understanding: the last five items of the notes' active topics, attention
-/// points and follow-ups.
+/// Project understanding: the newest five items of the notes' active topics, attention
+/// points and follow-ups (by their stamps), newest first.
 fn notes_section(v: &View<'_>) -> Result<Vec<Section>> {
     let Some(text) = v.rune.read(store::NOTES)? else {
         return Ok(Vec::new());
     };
     let mut lines = Vec::new();
     for name in ["Active Topics", "Attention Points", "Follow-Up Items"] {
-        let items = section_items(&text, name);
+        let mut items = newest_first(section_items(&text, name), item_time);
         if items.is_empty() {
             continue;
         }
+        items.truncate(5);
         let shown: Vec<(String, Verdict)> = items
             .iter()
-            .skip(items.len().saturating_sub(5))
             .map(|i| {
                 (
-                    item_with_age(i, v.now),
+                    item_with_age(i, v.now, v.me.as_deref()),
                     v.trust.verdict(store::NOTES, &item_entry(name, i)),
                 )
             })
@@ -256,7 +330,7 @@ fn notes_section(v: &View<'_>) -> Result<Vec<Section>> {
 }
 
 /// Task notes (autonomous loops): what worked, failed, is left, and the key context, from
-/// the file's tail.
+/// the file's tail, newest first.
 fn task_notes_section(v: &View<'_>) -> Result<Vec<Section>> {
     let Some((text, _)) = store::read_tail(&v.rune.path(store::TASK_NOTES), TASK_NOTES_TAIL)?
     else {
@@ -269,12 +343,13 @@ fn task_notes_section(v: &View<'_>) -> Result<Vec<Section>> {
         ("What's Left", "Left", 5),
         ("Key Context for Next Iteration", "Key context", 3),
     ] {
-        let items = section_items(&text, section);
-        for i in items.iter().skip(items.len().saturating_sub(last)) {
+        let mut items = newest_first(section_items(&text, section), item_time);
+        items.truncate(last);
+        for i in &items {
             lines.push((
                 format!(
                     "{label}: {}",
-                    item_with_age(i, v.now).trim_start_matches("- ")
+                    item_with_age(i, v.now, v.me.as_deref()).trim_start_matches("- ")
                 ),
                 v.trust.verdict(store::TASK_NOTES, &item_entry(section, i)),
             ));
@@ -316,6 +391,11 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
         .map(|r| {
             let age = time::parse(&r.ts)
                 .map_or_else(|| "undated".into(), |t| crate::core::time::age(t, v.now));
+            let by = author::other(
+                Some(r.by.as_str()).filter(|b| !b.is_empty()),
+                v.me.as_deref(),
+            );
+            let age = author::with_age("", by, &age);
             let raw = lines_of
                 .iter()
                 .rev()
@@ -331,7 +411,11 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
         })
         .collect();
     let title = if top { "Top learnings" } else { "Learnings" };
-    let mut out = v.sections(store::LEARNINGS, title, lines, 50);
+    let mut out = if top {
+        v.sections(store::LEARNINGS, title, lines, 50)
+    } else {
+        v.sections_in_order(store::LEARNINGS, title, lines, 50)
+    };
     for s in &mut out {
         s.source = Some("baton bridge learnings".into());
     }
@@ -355,6 +439,9 @@ fn instincts_section(v: &View<'_>) -> Result<Vec<Section>> {
     let lines = instincts::strongest(&text, 5)
         .iter()
         .map(|e| {
+            let age =
+                e.at.map_or_else(|| "undated".into(), |t| crate::core::time::age(t, v.now));
+            let by = v.other_author(&e.text);
             (
                 format!(
                     "- {}: when {} → {} ({:.1}, {})",
@@ -362,7 +449,7 @@ fn instincts_section(v: &View<'_>) -> Result<Vec<Section>> {
                     e.field("Trigger"),
                     e.field("Action"),
                     e.confidence,
-                    e.at.map_or_else(|| "undated".into(), |t| crate::core::time::age(t, v.now))
+                    author::with_age("", by.as_deref(), &age)
                 ),
                 v.trust.verdict(store::INSTINCTS, &e.text),
             )
@@ -500,12 +587,12 @@ mod tests {
         };
         std::fs::create_dir(&rune.dir).unwrap();
         let now = t("2026-11-30T10:00:00Z");
-        let old = Entry::new(&inst("old-weak", 0.3), t("2026-09-01T00:00:00Z"));
+        let old = Entry::new(&inst("old-weak", 0.3), t("2026-09-01T00:00:00Z"), None);
         let (snapshot, _) = add(None, &[old], &[]);
         // Another process saves an instinct after load's unlocked read.
         let (on_disk, _) = add(
             Some(&snapshot),
-            &[Entry::new(&inst("fresh", 0.6), now)],
+            &[Entry::new(&inst("fresh", 0.6), now, None)],
             &[],
         );
         rune.write(store::INSTINCTS, &on_disk).unwrap();

@@ -5,10 +5,13 @@
 //!
 //! | file | job |
 //! |---|---|
-//! | store.rs | the folder, its files, atomic rewrite under a lock, file tails, stamps |
+//! | store.rs | the folder, its files, atomic rewrite under a lock, file tails, stamps (UTC, marked; any offset read) |
+//! | author.rs | who wrote an entry (`**By:**`, ` (by: …)`, `"by"`), from git's `user.name` |
+//! | merged.rs | block entries as git's union merge may leave them, given back their shared body |
+//! | rules.rs | how `.rune/` travels through git: `.gitattributes` (union), `.gitignore` (the private checkpoint); doctor's check and fix |
 //! | save.rs | save mode: entries appended, commit, the Saved report |
 //! | instincts.rs, conflict.rs, notes.rs, learn.rs | instincts (max 20; those a convention rules out removed), cumulative and task notes, learnings JSONL |
-//! | load.rs, memory.rs, entries.rs | load mode as budget sections; the memory sections; reading tails and counts |
+//! | load.rs, memory.rs, entries.rs | load mode as budget sections; the memory sections; reading tails and counts, entries newest first by time |
 //! | progress.rs | progress.md's reader for other subsystems (the daily report's blocked items) |
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
@@ -26,6 +29,7 @@
 //! load, review and handler each build only on files before them in that order (and on the
 //! leaf files beside them).
 
+mod author;
 mod checkpoint;
 mod compact;
 mod conflict;
@@ -40,12 +44,14 @@ mod invariants;
 mod learn;
 mod load;
 mod memory;
+mod merged;
 mod normalize;
 mod notes;
 mod progress;
 mod provenance;
 mod recall_docs;
 mod review;
+mod rules;
 mod save;
 mod scan_cache;
 mod status;
@@ -66,6 +72,7 @@ pub(crate) fn ledger_folders(project: &Project) -> Vec<std::path::PathBuf> {
 }
 pub(crate) use progress::blocked_items;
 pub(crate) use recall_docs::{RECALL_DOCS, RECALL_GLOBAL_DOCS};
+pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};
 pub(crate) use status::summary_line;
 
 use crate::core::budget::{self, Section};
@@ -400,8 +407,35 @@ fn review_command(project: &Project, accept: &[String], all: bool, json: bool) -
     Ok(0)
 }
 
-/// `baton bridge save`: screen the input, save it, warm the integrity cache, report.
+/// The long help of `baton bridge <name>` (what `--help` prints: options and input).
+fn long_help(name: &str) -> String {
+    use clap::Subcommand;
+    let mut cmd = Command::augment_subcommands(clap::Command::new("bridge"));
+    cmd.find_subcommand_mut(name).map_or_else(String::new, |c| {
+        let mut c = c.clone().bin_name(format!("baton bridge {name}"));
+        c.render_long_help().to_string()
+    })
+}
+
+/// A command that reads YAML on stdin run with a terminal there (nothing piped in): the
+/// input it wants, on stderr, and exit 2 (usage), before anything is read or written.
+fn refuse_terminal(name: &str) -> Option<i32> {
+    if !io::stdin_is_terminal() {
+        return None;
+    }
+    eprintln!(
+        "baton bridge {name}: nothing on stdin (it is a terminal); pipe the YAML in, e.g. `baton bridge {name} < input.yaml`. The input:\n"
+    );
+    eprint!("{}", long_help(name));
+    Some(2)
+}
+
+/// `baton bridge save`: screen the input, save it, warm the integrity cache, report. A
+/// save that appends nothing writes and commits nothing.
 fn save_command(project: &Project, json: bool) -> Result<i32> {
+    if let Some(code) = refuse_terminal("save") {
+        return Ok(code);
+    }
     let text = stdin_text()?;
     let input: save::SaveInput = crate::core::yaml::parse(&text, "stdin")?;
     let warnings = save::screen(
@@ -486,6 +520,7 @@ fn load_command(project: &Project, json: bool) -> Result<i32> {
 
 /// `baton bridge checkpoint --resolve`.
 fn resolve_command(project: &Project) -> Result<i32> {
+    integrity::refuse_unresolved(project, "checkpoint not resolved")?;
     match checkpoint::resolve(project)? {
         Some(name) => crate::outln!(
             "Checkpoint resolved: {}/{name}",
@@ -498,7 +533,11 @@ fn resolve_command(project: &Project) -> Result<i32> {
 
 /// `baton bridge checkpoint`: the checkpoint from YAML on stdin.
 fn checkpoint_command(project: &Project) -> Result<i32> {
+    if let Some(code) = refuse_terminal("checkpoint") {
+        return Ok(code);
+    }
     let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
+    integrity::refuse_unresolved(project, "checkpoint not written")?;
     let (_, g) = checkpoint::write(project, &input)?;
     io::print(&project.redact(&checkpoint::report(&input, g.as_ref())));
     Ok(0)
@@ -554,10 +593,13 @@ fn invariants_command(
     0
 }
 
-/// `baton bridge learn`: one learning, checked, under the folder lock.
+/// `baton bridge learn`: one learning, checked, under the folder lock (refused while
+/// `.rune/` or `.handoff/` holds an unresolved merge). It commits nothing: the next save does.
 fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
     l.check()?;
+    integrity::refuse_unresolved(project, "not recorded")?;
     let rune = Rune::of(project);
+    let by = author::current(project);
     let compacted = {
         let _lock = rune.lock()?;
         learn::append_all(
@@ -565,6 +607,7 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
             project.redactor(),
             std::slice::from_ref(l),
             project.now(),
+            by.as_deref(),
         )?
     };
     let ledger = provenance::Ledger::of(project);
@@ -573,6 +616,7 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
         project.redactor(),
         std::slice::from_ref(l),
         project.now(),
+        by.as_deref(),
     );
     provenance::note(r, false);
     let promoted = global::location(&project.ctx.env)

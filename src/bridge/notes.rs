@@ -2,6 +2,7 @@
 //! follow-ups moved to `## Resolved`, last 10 kept) and `.rune/task-notes.md` (iteration
 //! notes for autonomous loops, same section mechanics).
 
+use super::author;
 use super::store;
 use crate::core::text::one_line;
 use chrono::{DateTime, Utc};
@@ -143,9 +144,11 @@ pub(crate) fn add_notes(
     text: Option<&str>,
     n: &NotesInput,
     now: DateTime<Utc>,
+    by: Option<&str>,
 ) -> (String, usize, usize) {
     let mut doc = new_doc(text, store::header(store::NOTES), &NOTE_SECTIONS);
-    let d = store::day(now);
+    let d = store::stamp(now);
+    let by = by.map(author::suffix).unwrap_or_default();
     let mut added = 0;
     let mut pruned = 0;
     // Themes and relationships older than 60 days may be stale: they go.
@@ -174,7 +177,7 @@ pub(crate) fn add_notes(
             } else {
                 ""
             };
-            doc.push(section, &format!("{mark}[{d}] {}", one_line(i)));
+            doc.push(section, &format!("{mark}[{d}] {}{by}", one_line(i)));
             added += 1;
         }
     }
@@ -243,13 +246,15 @@ pub(crate) fn add_task_notes(
     text: Option<&str>,
     t: &TaskNotesInput,
     now: DateTime<Utc>,
+    by: Option<&str>,
 ) -> (String, TaskNotesAdded) {
     let header = match &t.task {
         Some(name) => format!("# Task Notes: {}\n", one_line(name)),
         None => store::header(store::TASK_NOTES).to_string(),
     };
     let mut doc = new_doc(text, &header, &TASK_SECTIONS);
-    let d = store::day(now);
+    let d = store::stamp(now);
+    let by = by.map(author::suffix).unwrap_or_default();
     let mut added = 0;
     for (section, items) in [
         (TASK_SECTIONS[0], &t.worked),
@@ -263,7 +268,7 @@ pub(crate) fn add_task_notes(
             } else {
                 ""
             };
-            doc.push(section, &format!("{mark}[{d}] {}", one_line(i)));
+            doc.push(section, &format!("{mark}[{d}] {}{by}", one_line(i)));
             added += 1;
         }
     }
@@ -372,7 +377,7 @@ mod tests {
             follow_up: vec!["fix the flaky test".into(), "write docs".into()],
             ..NotesInput::default()
         };
-        let (text, added, _) = add_notes(None, &n, now());
+        let (text, added, _) = add_notes(None, &n, now(), None);
         assert_eq!(added, 3);
         assert!(text.starts_with("# Cumulative Project Notes\n\n## Project Profile\n"));
         let n2 = NotesInput {
@@ -380,26 +385,29 @@ mod tests {
             resolved: vec!["flaky test".into()],
             ..NotesInput::default()
         };
-        let (text2, _, _) = add_notes(Some(&text), &n2, now());
+        let (text2, _, _) = add_notes(Some(&text), &n2, now(), Some("Bob"));
         let doc = Doc::parse(&text2);
         assert_eq!(
             doc.items("Active Topics"),
-            vec!["[2026-11-30] bridge load", "[2026-11-30] invariants"]
+            vec![
+                "[2026-11-30 10:15:00Z] bridge load",
+                "[2026-11-30 10:15:00Z] invariants (by: Bob)"
+            ]
         );
         assert_eq!(
             doc.items("Follow-Up Items"),
-            vec!["[ ] [2026-11-30] write docs"]
+            vec!["[ ] [2026-11-30 10:15:00Z] write docs"]
         );
         assert_eq!(
             doc.items("Resolved"),
-            vec!["[x] [2026-11-30] fix the flaky test (resolved 2026-11-30)"]
+            vec!["[x] [2026-11-30 10:15:00Z] fix the flaky test (resolved 2026-11-30 10:15:00Z)"]
         );
     }
 
     #[test]
     fn old_themes_and_relationships_are_pruned_other_sections_kept() {
         let text = "# Cumulative Project Notes\n\n## Recurring Themes\n- [2026-08-01] old theme\n- [2026-11-01] recent theme\n\n## Relationship Map\n- [2026-07-01] old link\n\n## Project Profile\n- [2026-01-01] ancient but kept\n";
-        let (out, added, pruned) = add_notes(Some(text), &NotesInput::default(), now());
+        let (out, added, pruned) = add_notes(Some(text), &NotesInput::default(), now(), None);
         assert_eq!((added, pruned), (0, 2));
         let doc = Doc::parse(&out);
         assert_eq!(
@@ -421,12 +429,12 @@ mod tests {
                 follow_up: vec![format!("item-{i:02}")],
                 ..NotesInput::default()
             };
-            text = Some(add_notes(text.as_deref(), &n, now()).0);
+            text = Some(add_notes(text.as_deref(), &n, now(), None).0);
             let r = NotesInput {
                 resolved: vec![format!("item-{i:02}")],
                 ..NotesInput::default()
             };
-            text = Some(add_notes(text.as_deref(), &r, now()).0);
+            text = Some(add_notes(text.as_deref(), &r, now(), None).0);
         }
         let doc = Doc::parse(text.as_deref().unwrap());
         let r = doc.items("Resolved");

@@ -2,7 +2,7 @@
 //! the bridge owns its reader. The daily report's backlog takes the blocked items from here
 //! (through `core::project::Readers`), never by parsing the file its own way.
 
-use super::entries::{heading_of, last_entries, progress_items};
+use super::entries::{heading_of, newest_first, progress_items, split_entries};
 use super::store::{self, Rune};
 use crate::core::project::Project;
 use chrono::{DateTime, Utc};
@@ -28,19 +28,21 @@ pub(crate) fn blocked_items(project: &Project, until: DateTime<Utc>) -> Vec<Stri
         .unwrap_or_default()
 }
 
-/// The newest entry of `path` written before `until`: the last one in the common case, else
-/// the file read further back (a report of an earlier day; not on the hook path).
+/// The newest entry of `path` (by its stamp, wherever a merge put it) written before
+/// `until`: among the entries of the file's end in the common case, else the file read
+/// further back (a report of an earlier day; not on the hook path). An entry without a
+/// readable stamp counts as written before, after every dated one.
 fn newest_before(path: &std::path::Path, until: DateTime<Utc>) -> Option<String> {
-    let mut n = 1;
+    let mut window: u64 = 64 * 1024;
     loop {
-        let entries = last_entries(path, n).ok()?;
+        let (text, whole) = store::read_tail(path, window).ok()??;
+        let entries = newest_first(split_entries(&text), |e| store::parse_stamp(heading_of(e)));
         let found = entries
-            .iter()
-            .rev()
+            .into_iter()
             .find(|e| store::parse_stamp(heading_of(e)).is_none_or(|written| written < until));
-        if found.is_some() || entries.len() < n {
-            return found.cloned();
+        if found.is_some() || whole {
+            return found;
         }
-        n = n.saturating_mul(4);
+        window = window.saturating_mul(4);
     }
 }

@@ -105,8 +105,8 @@ fn lines_where(text: &str, keep: impl Fn(&str) -> bool) -> Vec<Entry> {
         .collect()
 }
 
-/// Blocks from a heading line (`starts`) to the next one; the text before the first is
-/// the file's header, not an entry.
+/// Blocks from a heading line (`starts`) to the next one, as they were written
+/// (`merged::repair`); the text before the first is the file's header, not an entry.
 fn blocks(text: &str, starts: impl Fn(&str) -> bool) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
     for (i, l) in text.split('\n').enumerate() {
@@ -121,10 +121,14 @@ fn blocks(text: &str, starts: impl Fn(&str) -> bool) -> Vec<Entry> {
             e.text.push('\n');
         }
     }
-    for e in &mut out {
-        e.text = e.text.trim_end().to_string();
-    }
-    out
+    let pairs = out
+        .into_iter()
+        .map(|e| (e.line, e.text.trim_end().to_string()))
+        .collect();
+    super::merged::repair(pairs)
+        .into_iter()
+        .map(|(line, text)| Entry { line, text })
+        .collect()
 }
 
 /// The `- ` items of every `## ` section, each with its section.

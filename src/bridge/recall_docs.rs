@@ -101,6 +101,12 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
     let block_at = integrity::block_at(project.config());
     let allowed = |scan: &mut Scan<'_>, name: &str| {
         let shown = rune.show(name);
+        if let Some(line) = report.conflict_at(&shown) {
+            scan.withheld(format!(
+                "{shown}: a merge left conflict markers (line {line}), not searched"
+            ));
+            return false;
+        }
         let status = report.file_status(&shown);
         if status >= block_at {
             scan.withheld(format!(
@@ -162,7 +168,13 @@ fn markdown(scan: &mut Scan<'_>, rune: &Rune, name: &str, kind: Kind, shape: Sha
     let source = rune.show(name);
     match shape {
         Shape::Entries => {
-            for (line, entry) in split(&text, |l| l.starts_with("## [")) {
+            let entries = split(&text, |l| l.starts_with("## ["));
+            // The same entry twice (a merge of merges) is one document.
+            let mut seen = std::collections::HashSet::new();
+            for (line, entry) in super::merged::repair(entries) {
+                if !seen.insert(entry.trim().to_string()) {
+                    continue;
+                }
                 let (head, body) = entry.split_once('\n').unwrap_or((&entry, ""));
                 let head = heading_of(head);
                 let mut doc =

@@ -1,12 +1,15 @@
 //! Save mode: `baton bridge save` takes the session's content as YAML and appends each item
 //! to its `.rune/` file in the session-bridge entry format, then commits `.rune/`.
 
+use super::author;
+use super::entries::ITEM_SEP;
 use super::global;
 use super::instincts::{self, Instinct};
 use super::integrity::{self, Status};
 use super::learn::{self, Learning};
 use super::notes;
 use super::provenance::{self, Ledger};
+use super::rules;
 use super::scan_cache::Stamp;
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
@@ -31,6 +34,41 @@ pub(crate) struct SaveInput {
     pub(crate) instincts: Vec<Instinct>,
     pub(crate) notes: Option<notes::NotesInput>,
     pub(crate) task_notes: Option<notes::TaskNotesInput>,
+}
+
+impl SaveInput {
+    /// Whether the input holds nothing to save (then nothing is written or committed, and
+    /// no folder is made).
+    pub(crate) fn is_empty(&self) -> bool {
+        let blank = |v: &[String]| v.iter().all(|s| s.trim().is_empty());
+        let notes = self.notes.as_ref().is_none_or(|n| {
+            [
+                &n.project_profile,
+                &n.architecture_map,
+                &n.recurring_themes,
+                &n.active_topics,
+                &n.relationship_map,
+                &n.follow_up,
+                &n.attention_points,
+                &n.resolved,
+            ]
+            .iter()
+            .all(|l| blank(l))
+        });
+        let task_notes = self.task_notes.as_ref().is_none_or(|t| {
+            [&t.worked, &t.failed, &t.left, &t.key_context]
+                .iter()
+                .all(|l| blank(l))
+        });
+        self.summary.as_deref().is_none_or(|s| s.trim().is_empty())
+            && self.decisions.is_empty()
+            && self.conventions.is_empty()
+            && self.progress.as_ref().is_none_or(|p| !has_progress(p))
+            && self.learnings.is_empty()
+            && self.instincts.is_empty()
+            && notes
+            && task_notes
+    }
 }
 
 /// One decision (`decisions:`); the field names are the input's YAML keys.
@@ -102,6 +140,9 @@ pub(crate) struct Saved {
     /// The files appended to, for the integrity cache (`Scanner::scan_after`).
     #[serde(skip)]
     pub(crate) appended: Vec<integrity::Appended>,
+    /// The files of the folder this save wrote (what its commit holds).
+    #[serde(skip)]
+    pub(crate) written: Vec<&'static str>,
     /// Entries that make their file SUSPICIOUS (saved, but marked at every load).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) warnings: Vec<String>,
@@ -190,19 +231,39 @@ fn or_dash(s: &str) -> String {
     }
 }
 
-pub(crate) fn decision_entry(d: &Decision, now: DateTime<Utc>) -> String {
+/// `**Label:** value` and a newline, or nothing for an empty value.
+fn field_line(label: &str, value: &str) -> String {
+    let v = one_line(value);
+    if v.is_empty() {
+        String::new()
+    } else {
+        format!("**{label}:** {v}\n")
+    }
+}
+
+/// `**By:** name` and a newline, or nothing when git knows no name.
+fn by_line(by: Option<&str>) -> String {
+    by.map(author::by_line).unwrap_or_default()
+}
+
+/// A decision entry. Block entries hold no blank line and no filler line for an empty field
+/// (only `**Decision:**` is always there) and end with their author: git's union merge
+/// (`.rune/.gitattributes`) interleaves two sides' new lines only around runs of lines both
+/// sides share, which entries written so do not have.
+pub(crate) fn decision_entry(d: &Decision, now: DateTime<Utc>, by: Option<&str>) -> String {
     format!(
-        "## [{}] Decision: {}\n\n**Context:** {}\n**Decision:** {}\n**Rationale:** {}\n**Impact:** {}\n",
+        "## [{}] Decision: {}\n{}**Decision:** {}\n{}{}{}",
         store::stamp(now),
         or_dash(&d.title),
-        or_dash(&d.context),
+        field_line("Context", &d.context),
         or_dash(&d.decision),
-        or_dash(&d.rationale),
-        or_dash(&d.impact)
+        field_line("Rationale", &d.rationale),
+        field_line("Impact", &d.impact),
+        by_line(by)
     )
 }
 
-fn convention_entry(c: &Convention, now: DateTime<Utc>) -> String {
+fn convention_entry(c: &Convention, now: DateTime<Utc>, by: Option<&str>) -> String {
     // A multi-line example becomes an indented code block: no line of it can start with
     // `## [` and pass for an entry heading.
     let example = if c.example.trim().contains('\n') {
@@ -212,39 +273,49 @@ fn convention_entry(c: &Convention, now: DateTime<Utc>) -> String {
             .lines()
             .map(|l| format!("    {l}"))
             .collect();
-        format!("\n\n{}\n", lines.join("\n"))
+        format!("**Example:**\n\n{}\n\n", lines.join("\n"))
     } else {
-        format!(" {}", or_dash(&c.example))
+        field_line("Example", &c.example)
     };
     format!(
-        "## [{}] Convention: {}\n\n**Pattern:** {}\n**Example:**{}\n**Applies to:** {}\n",
-        store::day(now),
+        "## [{}] Convention: {}\n**Pattern:** {}\n{example}{}{}",
+        store::stamp(now),
         or_dash(&c.title),
         or_dash(&c.pattern),
-        example,
-        or_dash(&c.applies_to)
+        field_line("Applies to", &c.applies_to),
+        by_line(by)
     )
 }
 
-fn list(out: &mut String, title: &str, items: &[String], mark: &str) {
-    out.push_str(&format!("\n**{title}:**\n"));
-    if items.is_empty() {
-        out.push_str("- none\n");
-    }
-    for i in items {
-        out.push_str(&format!("- {mark}{}\n", one_line(i)));
+/// `**Title:** item · item`, one line, or nothing when there are none. One line per group
+/// (not the spec's list under a label): two sessions that share an item (or two) still
+/// share no run of lines, which git's union merge would write once for both.
+fn list(out: &mut String, title: &str, items: &[String]) {
+    let items: Vec<String> = items
+        .iter()
+        .map(|i| one_line(i).replace(ITEM_SEP, " - "))
+        .filter(|i| !i.is_empty())
+        .collect();
+    if !items.is_empty() {
+        out.push_str(&format!("**{title}:** {}\n", items.join(ITEM_SEP)));
     }
 }
 
-fn progress_entry(p: &Progress, python: Option<String>, now: DateTime<Utc>) -> String {
+fn progress_entry(
+    p: &Progress,
+    python: Option<String>,
+    now: DateTime<Utc>,
+    by: Option<&str>,
+) -> String {
     let mut out = format!("## [{}] Session Summary\n", store::stamp(now));
-    list(&mut out, "Completed", &p.completed, "[x] ");
-    list(&mut out, "In Progress", &p.in_progress, "[ ] ");
-    list(&mut out, "Blocked", &p.blocked, "[ ] ");
-    list(&mut out, "Next Session Should", &p.next, "");
+    list(&mut out, "Completed", &p.completed);
+    list(&mut out, "In Progress", &p.in_progress);
+    list(&mut out, "Blocked", &p.blocked);
+    list(&mut out, "Next Session Should", &p.next);
     if let Some(py) = python {
         out.push_str(&py);
     }
+    out.push_str(&by_line(by));
     out
 }
 
@@ -265,7 +336,7 @@ fn python_context(root: &Path, given: Option<&PythonInput>) -> Option<String> {
         g.extras.join(", ")
     };
     Some(format!(
-        "\n**Python Context:**\n- Python: {} ({})\n- Installed extras: {extras}\n- mypy: {}\n- Coverage: {}\n- Migration: {}\n",
+        "**Python Context:** Python {} ({}) · installed extras: {extras} · mypy: {} · coverage: {} · migration: {}\n",
         na(&version),
         na(&venv),
         na(&g.mypy),
@@ -303,33 +374,54 @@ fn detect_venv(root: &Path) -> Option<String> {
     Some(found.1.to_string())
 }
 
-/// Runs a save: appends everything under the folder lock, promotes strong instincts to the
-/// user-level store, then commits.
+/// Runs a save: refused while `.rune/` or `.handoff/` holds an unresolved merge (nothing is
+/// written then); appends everything under the folder lock, promotes strong instincts to
+/// the user-level store, then commits what it wrote (and the merge rules when it wrote them
+/// now) — nothing when it wrote nothing.
 pub(crate) fn save(project: &Project, input: &SaveInput) -> Result<Saved> {
+    integrity::refuse_unresolved(project, "not saved")?;
     let rune = Rune::of(project);
     for l in &input.learnings {
         l.check()?;
     }
+    let by = author::current(project);
     let mut saved = Saved::default();
     limits(input, &mut saved);
+    if input.is_empty() {
+        saved.commit = commit(project, &rune, &[]);
+        return Ok(saved);
+    }
     {
         let _lock = rune.lock()?;
-        append_entries(project, &rune, input, &mut saved)?;
-        append_notes(project, &rune, input, &mut saved)?;
+        append_entries(project, &rune, input, by.as_deref(), &mut saved)?;
+        rewrite_instincts(project, &rune, input, by.as_deref(), &mut saved)?;
+        append_notes(project, &rune, input, by.as_deref(), &mut saved)?;
+        if !saved.written.is_empty() {
+            saved.written.extend(rules::ensure(&rune)?);
+        }
     }
     if let Some(dir) = global::location(&project.ctx.env) {
         saved.promoted = promote(project, &dir, input);
     }
-    saved.commit = commit(project, &rune);
+    saved.commit = commit(project, &rune, &saved.written);
     Ok(saved)
 }
 
-/// The decisions, conventions, progress, session-log line and instincts. Call under the
-/// folder lock. Everything written passes the project's redactor.
+/// Whether a progress input says anything (an entry of empty lists is not written).
+fn has_progress(p: &Progress) -> bool {
+    [&p.completed, &p.in_progress, &p.blocked, &p.next]
+        .iter()
+        .any(|l| l.iter().any(|i| !i.trim().is_empty()))
+}
+
+/// The decisions, conventions, progress and session-log line, each file's new entries
+/// appended in one write. Call under the folder lock. Everything written passes the
+/// project's redactor.
 fn append_entries(
     project: &Project,
     rune: &Rune,
     input: &SaveInput,
+    by: Option<&str>,
     saved: &mut Saved,
 ) -> Result<()> {
     let now = project.now();
@@ -337,7 +429,7 @@ fn append_entries(
     let ledger = Ledger::of(project);
     // What is appended is recorded as baton's own (the provenance ledger), and what the
     // integrity cache needs to extend its verdict to the new bytes (`Appended`).
-    let mut append = |file: &str, text: &str| -> Result<()> {
+    let mut append = |file: &'static str, text: &str| -> Result<()> {
         let path = rune.path(file);
         let before = Stamp::of(&path);
         let old_len = rune.append(file, text)?;
@@ -347,6 +439,7 @@ fn append_entries(
             old_len,
             after: Stamp::of(&path),
         });
+        saved.written.push(file);
         let added: Vec<String> = provenance::entries(file, text)
             .into_iter()
             .map(|e| e.text)
@@ -354,61 +447,67 @@ fn append_entries(
         provenance::note(ledger.record(file, &added, "save", now), false);
         Ok(())
     };
-    if !input.decisions.is_empty() {
-        let text: String = input
-            .decisions
-            .iter()
-            .map(|d| decision_entry(d, now))
-            .collect::<Vec<_>>()
-            .join("\n");
-        append(store::DECISIONS, &clean(text))?;
+    let blocks: [(&'static str, Vec<String>); 2] = [
+        (
+            store::DECISIONS,
+            input
+                .decisions
+                .iter()
+                .map(|d| decision_entry(d, now, by))
+                .collect(),
+        ),
+        (
+            store::CONVENTIONS,
+            input
+                .conventions
+                .iter()
+                .map(|c| convention_entry(c, now, by))
+                .collect(),
+        ),
+    ];
+    for (file, entries) in blocks {
+        if !entries.is_empty() {
+            append(file, &clean(entries.join("\n")))?;
+        }
     }
-    if !input.conventions.is_empty() {
-        let text: String = input
-            .conventions
-            .iter()
-            .map(|c| convention_entry(c, now))
-            .collect::<Vec<_>>()
-            .join("\n");
-        append(store::CONVENTIONS, &clean(text))?;
-    }
-    if let Some(p) = &input.progress {
+    let progress = input.progress.as_ref().filter(|p| has_progress(p));
+    if let Some(p) = progress {
         let py = python_context(&project.root, p.python.as_ref());
-        append(store::PROGRESS, &clean(progress_entry(p, py, now)))?;
+        append(store::PROGRESS, &clean(progress_entry(p, py, now, by)))?;
     }
     let summary = input.summary.as_deref().filter(|s| !s.trim().is_empty());
     if let Some(s) = summary {
-        let line = format!("[{}] — {}", store::stamp(now), one_line(s));
+        let by = by.map(author::suffix).unwrap_or_default();
+        let line = format!("[{}] — {}{by}", store::stamp(now), one_line(s));
         append(store::SESSION_LOG, &clean(line))?;
     }
     saved.decisions = input.decisions.len();
     saved.conventions = input.conventions.len();
-    saved.progress = input
-        .progress
-        .as_ref()
-        .map(|p| (p.completed.len(), p.in_progress.len(), p.blocked.len()));
+    saved.progress = progress.map(|p| (p.completed.len(), p.in_progress.len(), p.blocked.len()));
     saved.session_log = usize::from(summary.is_some());
-    if !input.instincts.is_empty() || !input.conventions.is_empty() {
-        save_instincts(project, rune, &ledger, input, saved)?;
-    }
     Ok(())
 }
 
-/// The save's instincts, and the removal of every instinct a current convention rules out
-/// (the spec: "removed immediately"), also when the save brings only conventions. Call
-/// under the folder lock, after the conventions were appended.
-fn save_instincts(
+/// The save's instincts (the file rewritten with the new ones, 20 at most), and the removal
+/// of every instinct a current convention rules out (the spec: "removed immediately"), also
+/// when the save brings only conventions. Call under the folder lock, after the conventions
+/// were appended.
+fn rewrite_instincts(
     project: &Project,
     rune: &Rune,
-    ledger: &Ledger,
     input: &SaveInput,
+    by: Option<&str>,
     saved: &mut Saved,
 ) -> Result<()> {
+    if input.instincts.is_empty() && input.conventions.is_empty() {
+        return Ok(());
+    }
+    let ledger = Ledger::of(project);
     let now = project.now();
     let entries: Vec<instincts::Entry> = input
         .instincts
         .iter()
-        .map(|i| instincts::Entry::new(i, now))
+        .map(|i| instincts::Entry::new(i, now, by))
         .collect();
     let text = rune.read(store::INSTINCTS)?;
     if text.is_none() && entries.is_empty() {
@@ -423,6 +522,7 @@ fn save_instincts(
     }
     let new_text = project.redact(&new_text);
     rune.write(store::INSTINCTS, &new_text)?;
+    saved.written.push(store::INSTINCTS);
     let r = ledger.record_added(store::INSTINCTS, text.as_deref(), &new_text, "save", now);
     provenance::note(r, false);
     if !entries.is_empty() {
@@ -437,16 +537,18 @@ fn append_notes(
     project: &Project,
     rune: &Rune,
     input: &SaveInput,
+    by: Option<&str>,
     saved: &mut Saved,
 ) -> Result<()> {
     let now = project.now();
     let ledger = Ledger::of(project);
     if let Some(n) = &input.notes {
         let text = rune.read(store::NOTES)?;
-        let (new_text, added, pruned) = notes::add_notes(text.as_deref(), n, now);
+        let (new_text, added, pruned) = notes::add_notes(text.as_deref(), n, now, by);
         if added + pruned > 0 {
             let new_text = project.redact(&new_text);
             rune.write(store::NOTES, &new_text)?;
+            saved.written.push(store::NOTES);
             let r = ledger.record_added(store::NOTES, text.as_deref(), &new_text, "save", now);
             provenance::note(r, false);
         }
@@ -454,10 +556,11 @@ fn append_notes(
     }
     if let Some(t) = &input.task_notes {
         let text = rune.read(store::TASK_NOTES)?;
-        let (new_text, done) = notes::add_task_notes(text.as_deref(), t, now);
+        let (new_text, done) = notes::add_task_notes(text.as_deref(), t, now, by);
         if done.added + done.pruned > 0 {
             let new_text = project.redact(&new_text);
             rune.write(store::TASK_NOTES, &new_text)?;
+            saved.written.push(store::TASK_NOTES);
             let r = ledger.record_added(store::TASK_NOTES, text.as_deref(), &new_text, "save", now);
             provenance::note(r, false);
         }
@@ -465,8 +568,9 @@ fn append_notes(
         saved.task_notes_pruned = done.pruned;
     }
     if !input.learnings.is_empty() {
-        let compacted = learn::append_all(rune, project.redactor(), &input.learnings, now)?;
-        let r = learn::record_appended(&ledger, project.redactor(), &input.learnings, now);
+        let compacted = learn::append_all(rune, project.redactor(), &input.learnings, now, by)?;
+        saved.written.push(store::LEARNINGS);
+        let r = learn::record_appended(&ledger, project.redactor(), &input.learnings, now, by);
         provenance::note(r, false);
         saved.learnings = Some((input.learnings.len(), compacted));
     }
@@ -491,16 +595,25 @@ fn promote(project: &Project, dir: &Path, input: &SaveInput) -> Vec<String> {
 /// How long a save lets the commit (and the repository's hooks) run.
 const COMMIT_WAIT: std::time::Duration = std::time::Duration::from_secs(120);
 
-/// Commits `.rune/` when configured; the outcome as the report shows it.
-pub(crate) fn commit(project: &Project, rune: &Rune) -> String {
+/// Commits the files of the folder this save `wrote` (names in `.rune/`) when configured,
+/// and nothing else: not another file of the folder (a checkpoint, a hand edit), not a
+/// change staged elsewhere. The outcome as the report shows it.
+pub(crate) fn commit(project: &Project, rune: &Rune, wrote: &[&str]) -> String {
+    if wrote.is_empty() {
+        return "skipped (nothing saved)".into();
+    }
     if !project.config().bridge.commit {
         return "skipped (bridge.commit is off)".into();
     }
-    match project.commit(
-        &[rune.rel.as_path()],
-        "chore: update rune session state",
-        COMMIT_WAIT,
-    ) {
+    let mut paths: Vec<std::path::PathBuf> = Vec::new();
+    for f in wrote {
+        let p = rune.rel.join(f);
+        if !paths.contains(&p) {
+            paths.push(p);
+        }
+    }
+    let refs: Vec<&Path> = paths.iter().map(std::path::PathBuf::as_path).collect();
+    match project.commit(&refs, "chore: update rune session state", COMMIT_WAIT) {
         Ok(Outcome::Committed { sha }) => sha.chars().take(7).collect(),
         Ok(Outcome::NoGit) => "skipped (no git)".into(),
         Ok(Outcome::NothingToCommit) => "skipped (nothing to commit)".into(),

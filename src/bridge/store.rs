@@ -349,28 +349,60 @@ pub(crate) fn read_from(path: &Path, offset: u64) -> Result<Option<(String, u64)
     Ok(String::from_utf8(buf.split_off(from)).ok().map(|t| (t, at)))
 }
 
-/// `YYYY-MM-DD HH:MM` (UTC), the entry stamp.
+/// The stamp of an entry: `YYYY-MM-DD HH:MM:SSZ`, in UTC and marked so (the one rule for
+/// every time the bridge writes; docs/bridge.md, "Times"). To the second, so entries saved a
+/// minute apart in two clones still order by time.
 pub(crate) fn stamp(now: DateTime<Utc>) -> String {
-    now.format("%Y-%m-%d %H:%M").to_string()
+    now.format("%Y-%m-%d %H:%M:%SZ").to_string()
 }
 
-/// `YYYY-MM-DD` (UTC).
+/// `YYYY-MM-DD` (UTC), for file names.
 pub(crate) fn day(now: DateTime<Utc>) -> String {
     now.format("%Y-%m-%d").to_string()
 }
 
-/// Parses the `[YYYY-MM-DD HH:MM]` or `[YYYY-MM-DD]` stamp at the start of `s`.
+/// Parses the `[…]` stamp at the start of `s`: `[YYYY-MM-DD HH:MM:SSZ]` (what the bridge
+/// writes), any offset (`+02:00`, `-0500`, ` UTC`), a `T` between date and time, minutes
+/// only, or a day only (`[YYYY-MM-DD]`, midnight). A stamp without an offset (older entries,
+/// other tools) is read as UTC, which is what baton wrote before it marked its stamps.
 pub(crate) fn parse_stamp(s: &str) -> Option<DateTime<Utc>> {
     let inner = s.trim_start().strip_prefix('[')?;
     let end = inner.find(']')?;
-    let raw = inner[..end].trim();
-    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(raw, "%Y-%m-%d %H:%M") {
-        return Some(t.and_utc());
+    parse_time(&inner[..end])
+}
+
+/// A stamp's time without its brackets (see `parse_stamp`).
+pub(crate) fn parse_time(raw: &str) -> Option<DateTime<Utc>> {
+    let raw = raw.trim();
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d") {
+        return d.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
     }
-    chrono::NaiveDate::parse_from_str(raw, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map(|t| t.and_utc())
+    let (local, offset) = split_offset(raw)?;
+    let local = local.trim_end().replacen('T', " ", 1);
+    let naive = ["%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%d %H:%M"]
+        .iter()
+        .find_map(|f| chrono::NaiveDateTime::parse_from_str(&local, f).ok())?;
+    Some(naive.and_utc() - chrono::Duration::seconds(offset))
+}
+
+/// A time and its offset east of UTC in seconds (`Z`, ` UTC`, `±HH:MM`, `±HHMM`, `±HH`;
+/// none is UTC).
+fn split_offset(raw: &str) -> Option<(&str, i64)> {
+    if let Some(t) = raw.strip_suffix('Z').or_else(|| raw.strip_suffix("UTC")) {
+        return Some((t, 0));
+    }
+    // An offset's sign comes after the date (whose own `-` are at 4 and 7).
+    let Some(at) = raw.rfind(['+', '-']).filter(|&i| i > 10) else {
+        return Some((raw, 0));
+    };
+    let digits: String = raw[at + 1..].chars().filter(|c| *c != ':').collect();
+    if !(digits.len() == 2 || digits.len() == 4) || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let h: i64 = digits[..2].parse().ok()?;
+    let m: i64 = digits.get(2..).map_or(Some(0), |m| m.parse().ok())?;
+    let sign = if raw[at..].starts_with('-') { -1 } else { 1 };
+    Some((&raw[..at], sign * (h * 3600 + m * 60)))
 }
 
 #[cfg(test)]
@@ -385,7 +417,19 @@ mod tests {
             .unwrap()
             .with_timezone(&Utc);
         let s = format!("[{}] Decision: x", stamp(now));
-        assert_eq!(parse_stamp(&s), Some(now - chrono::Duration::seconds(0)));
+        assert_eq!(s, "[2026-11-30 10:15:00Z] Decision: x");
+        assert_eq!(parse_stamp(&s), Some(now));
+        // Offsets, a `T`, minutes only, no offset (UTC), a bad offset.
+        for (text, utc) in [
+            ("[2026-11-30 11:15:00+01:00]", "2026-11-30T10:15:00Z"),
+            ("[2026-11-30T05:15-0500]", "2026-11-30T10:15:00Z"),
+            ("[2026-11-30 10:15 UTC]", "2026-11-30T10:15:00Z"),
+            ("[2026-11-30 10:15]", "2026-11-30T10:15:00Z"),
+            ("[2026-11-30 10:15:30.5Z]", "2026-11-30T10:15:30.500Z"),
+        ] {
+            assert_eq!(parse_stamp(text), crate::core::time::parse(utc), "{text}");
+        }
+        assert_eq!(parse_stamp("[2026-11-30 10:15 +1x]"), None);
         assert_eq!(
             parse_stamp("[2026-11-28] Convention"),
             Some(

@@ -231,6 +231,39 @@ impl Project {
         }
     }
 
+    /// `Ok` unless baton's committed folders (the bridge's and the relay's, `paths.bridge`
+    /// and `paths.relay`) hold an unresolved merge: paths the index has unmerged, or files
+    /// with conflict markers. Then the error is one line naming the files and the fix,
+    /// starting with `what` ("not saved"): checked before a command writes or commits there,
+    /// so nothing is written or staged. `read_files: false` looks at the index only (cheap
+    /// enough for a hook); `true` also reads the files git tracks there for markers.
+    pub fn refuse_unresolved(&self, what: &str, read_files: bool) -> Result<()> {
+        self.refuse_unresolved_knowing(what, read_files, &|_| None)
+    }
+
+    /// `refuse_unresolved` with what the caller knows of some files' markers (see
+    /// `git::unresolved_with`): the bridge vouches for the memory files whose integrity
+    /// verdicts are cached, so a save does not read them.
+    pub fn refuse_unresolved_knowing(
+        &self,
+        what: &str,
+        read_files: bool,
+        known: &dyn Fn(&Path) -> Option<Option<usize>>,
+    ) -> Result<()> {
+        let c = self.config();
+        let dirs = [c.paths.bridge.as_path(), c.paths.relay.as_path()];
+        let look = if read_files {
+            git::Look::Tracked
+        } else {
+            git::Look::Index
+        };
+        let found = git::unresolved_with(&self.root, &dirs, look, known);
+        if found.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Invalid(git::refusal_line(what, &found)))
+    }
+
     /// Commits exactly `paths` (relative to the project root, which may be a subdirectory of
     /// the work tree) through the git guard (`core::git`): only on a branch, never during a
     /// merge, rebase or other operation, with the repository's hooks and signing, within

@@ -7,8 +7,8 @@
 //! 2. `packets/latest.md` is written atomically: the fields given replace, the fields not
 //!    given carry over from the previous packet of the same loop (`landed_this_session` only
 //!    while that packet is not resumed: it counts one session);
-//! 3. the packet and `loop_state.md`, and only those, are committed as
-//!    `weave-loop: handoff (at WL-NNN)`;
+//! 3. the packet and `loop_state.md`, and only those (with `.handoff/.gitattributes` when it
+//!    is written now: `rules.rs`), are committed as `weave-loop: handoff (at WL-NNN)`;
 //! 4. the `weave send relay:handoff` heartbeat, best effort;
 //! 5. the wake-up prompt is returned for the model to schedule.
 //!
@@ -181,7 +181,16 @@ pub(crate) fn run(project: &Project, input: &Input, limits: Limits) -> Result<Ou
     state.set(ls::LAST_HANDOFF, &packet.id());
     let wrote_state = state.save(&layout)?;
     let changed = wrote_packet || wrote_state;
-    let (commit, heartbeat) = commit_and_beat(project, &layout, &loop_id, changed, limits)?;
+    // The merge rules go with the first packet (and whenever they went missing).
+    let rules = super::rules::ensure(&project.root, config)?;
+    let (commit, heartbeat) = commit_and_beat(
+        project,
+        &layout,
+        &loop_id,
+        changed,
+        rules.as_deref(),
+        limits,
+    )?;
     Ok(Outcome::HandedOff {
         loop_id,
         packet: Layout::show(&layout.packet_rel),
@@ -309,16 +318,14 @@ fn commit_and_beat(
     layout: &Layout,
     loop_id: &str,
     changed: bool,
+    rules: Option<&std::path::Path>,
     limits: Limits,
 ) -> Result<(Committed, Heartbeat)> {
     let hazards = heartbeat::hazard(project);
     let message = format!("{}{loop_id})", super::commit::HANDOFF_SUBJECT);
-    let commit = commit(
-        project,
-        &[&layout.packet_rel, &layout.loop_state_rel],
-        &message,
-        limits.commit_wait,
-    )?;
+    let mut paths = vec![layout.packet_rel.as_path(), layout.loop_state_rel.as_path()];
+    paths.extend(rules);
+    let commit = commit(project, &paths, &message, limits.commit_wait)?;
     let heartbeat = if changed || matches!(commit, Committed::Made { .. }) {
         heartbeat::send(project, "relay:handoff", &hazards, limits.deadline)
     } else {

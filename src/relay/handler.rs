@@ -233,6 +233,12 @@ fn on_stop(project: &Project, session_id: &str, start: Instant) -> Result<Contri
     if let Some(not_now) = no_hand_off(project, &s) {
         return Ok(not_now);
     }
+    if let Err(e) = project.refuse_unresolved(
+        "baton relay: cycle budget reached, but not handed off",
+        true,
+    ) {
+        return Ok(message(e.to_string()));
+    }
     let mut input = hand_off::Input::default();
     if s.packet.as_ref().is_none_or(|p| p.open_findings.is_empty()) {
         let findings = captured_findings(project, session_id);

@@ -27,11 +27,13 @@ mod loop_state;
 mod packet;
 mod recall_docs;
 mod resume;
+mod rules;
 mod status;
 mod verify;
 
 pub(crate) use handler::RelayHandler;
 pub(crate) use recall_docs::RECALL_DOCS;
+pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};
 
 use crate::core::error::{Error, Result};
 use crate::core::io;
@@ -130,6 +132,9 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
     if !matches!(command, Command::Status { .. }) {
         refuse_on_config_problems(project)?;
         project.require_state()?;
+        // Nothing is written or committed in the middle of an unresolved merge of the
+        // relay's (or the bridge's) files.
+        project.refuse_unresolved("relay: nothing done", true)?;
     }
     match command {
         Command::Handoff {

@@ -106,7 +106,11 @@ fn handoff_commits_exactly_the_packet_and_loop_state() {
     assert!(!out.stdout.contains("heartbeat"), "{out:?}");
     let (_, msg) = head(&p);
     assert_eq!(msg, "weave-loop: handoff (at WL-012)");
-    assert_eq!(head_paths(&p), vec![LOOP_STATE, PACKET]);
+    // The first hand-off also commits the folder's merge rule (one writer: `-merge`).
+    assert_eq!(
+        head_paths(&p),
+        vec![".handoff/.gitattributes", LOOP_STATE, PACKET]
+    );
     assert_eq!(commit_count(&p), 2);
 
     // The user's changes are exactly as they were: not committed, the staged one still staged.
@@ -784,6 +788,7 @@ fn a_project_below_the_git_top_commits_its_own_paths() {
     assert_eq!(
         head_paths(&p),
         vec![
+            "svc/.handoff/.gitattributes",
             "svc/.handoff/loop/loop_state.md",
             "svc/.handoff/packets/latest.md"
         ]

@@ -10,6 +10,9 @@ use crate::core::redact;
 use regex::Regex;
 use std::sync::OnceLock;
 
+/// The rule of a line a merge left (`<<<<<<<`, `=======`, `>>>>>>>`).
+pub(crate) const CONFLICT_MARKER: &str = "conflict-marker";
+
 /// One thing a check found.
 pub(crate) struct Hit {
     pub(crate) line: usize,
@@ -48,6 +51,15 @@ pub(crate) fn run(
         out.push(Hit {
             line: line_of(starts, off),
             rule: "lookalike-package",
+            severity: Status::Suspicious,
+        });
+    }
+    // A merge that left its conflict unresolved: the file holds both sides and git's lines
+    // between them (reported, and never injected: see `load`).
+    for line in crate::core::git::marker_lines(text) {
+        out.push(Hit {
+            line,
+            rule: CONFLICT_MARKER,
             severity: Status::Suspicious,
         });
     }
@@ -580,7 +592,12 @@ fn malformed_entries(name: &str, text: &str) -> Vec<usize> {
         Some("conventions.md") => "Convention:",
         _ => return Vec::new(),
     };
-    let Some(head) = re(&HEAD, r"^## \[\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2})?\] (\w+:)") else {
+    // The stamp as `store::parse_stamp` reads it: a day, or a time to the minute or second,
+    // with an offset or without.
+    let Some(head) = re(
+        &HEAD,
+        r"^## \[\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?(?:Z|UTC|[+-]\d{2}(?::?\d{2})?))?)?\] (\w+:)",
+    ) else {
         return Vec::new();
     };
     let mut out = Vec::new();

@@ -91,6 +91,32 @@ pub fn keep_out_of_git(dir: &Path) -> Result<()> {
     )
 }
 
+/// Makes the small text file `path` (a `.gitattributes`, a `.gitignore`) hold each of
+/// `lines`: created with `header` and them when missing; otherwise the lines it lacks are
+/// added at its end and everything else is kept as its owner made it. Whether it changed.
+/// A symlink there is refused.
+pub fn ensure_lines(path: &Path, header: &str, lines: &[String]) -> Result<bool> {
+    refuse_symlink(path)?;
+    let old = read_limited(path, Limit::CONFIG)?;
+    let have: Vec<&str> = old
+        .as_deref()
+        .map_or(Vec::new(), |t| t.lines().map(str::trim).collect());
+    let missing: Vec<&String> = lines.iter().filter(|l| !have.contains(&l.trim())).collect();
+    if missing.is_empty() && old.is_some() {
+        return Ok(false);
+    }
+    let mut text = old.unwrap_or_else(|| header.to_string());
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    for l in missing {
+        text.push_str(l);
+        text.push('\n');
+    }
+    atomic_write(path, text.as_bytes(), SHARED_FILE)?;
+    Ok(true)
+}
+
 /// Errors when `path` is a symlink (a missing path is fine).
 pub fn refuse_symlink(path: &Path) -> Result<()> {
     match fs::symlink_metadata(path) {

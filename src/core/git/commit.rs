@@ -107,6 +107,15 @@ pub fn commit_paths_guarded(
             return Ok(Outcome::refused(Refusal::OutsideWorkTree(p), &shown));
         }
     };
+    let marked: Vec<String> =
+        super::conflict::unresolved(project_dir, paths, super::conflict::Look::Files)
+            .iter()
+            .filter(|u| u.line.is_some())
+            .map(super::conflict::Unresolved::describe)
+            .collect();
+    if !marked.is_empty() {
+        return Ok(Outcome::refused(Refusal::ConflictMarkers(marked), &specs));
+    }
     let specs = Specs::of(&repo, &specs)?;
     if specs.commit.is_empty() {
         return Ok(Outcome::NothingToCommit);

@@ -67,6 +67,8 @@ pub enum Refusal {
     Operation(Operation),
     /// The index has unmerged (conflicted) paths.
     Unmerged(Vec<String>),
+    /// A file to commit still holds conflict markers (`path (conflict marker at line N)`).
+    ConflictMarkers(Vec<String>),
     /// A path to commit is not inside the work tree.
     OutsideWorkTree(String),
     /// A commit hook exited non-zero; the first line of its output.
@@ -91,6 +93,7 @@ impl Refusal {
             Refusal::InsideGitDir => "inside_git_dir",
             Refusal::Operation(_) => "operation_in_progress",
             Refusal::Unmerged(_) => "unmerged",
+            Refusal::ConflictMarkers(_) => "conflict_markers",
             Refusal::OutsideWorkTree(_) => "outside_work_tree",
             Refusal::HookRejected { .. } => "hook_rejected",
             Refusal::SigningFailed(_) => "signing_failed",
@@ -116,13 +119,10 @@ impl Refusal {
             Refusal::InsideGitDir => "the project directory is inside a git directory".into(),
             Refusal::Operation(op) => format!("a {} is in progress", op.name()),
             Refusal::Unmerged(paths) => {
-                let shown: Vec<&str> = paths.iter().take(3).map(String::as_str).collect();
-                let more = if paths.len() > 3 {
-                    format!(", … {} in all", paths.len())
-                } else {
-                    String::new()
-                };
-                format!("the index has unmerged paths ({}{more})", shown.join(", "))
+                format!("the index has unmerged paths ({})", some_of(paths, 3))
+            }
+            Refusal::ConflictMarkers(files) => {
+                format!("a merge left conflict markers in {}", some_of(files, 3))
             }
             Refusal::OutsideWorkTree(p) => format!("{p} is outside the work tree"),
             Refusal::HookRejected { hook, first_line } if first_line.is_empty() => {
@@ -166,6 +166,9 @@ impl Refusal {
                 format!("finish it or abort it ({}), then run {cmd}", op.finish())
             }
             Refusal::Unmerged(_) => format!("resolve the conflicts and commit, then run {cmd}"),
+            Refusal::ConflictMarkers(_) => format!(
+                "edit the files to remove the <<<<<<< ======= >>>>>>> lines, then run {cmd}"
+            ),
             Refusal::OutsideWorkTree(_) => "commit it from the repository that holds it".into(),
             Refusal::HookRejected { .. } => format!("fix what the hook reports, then run {cmd}"),
             Refusal::SigningFailed(_) => {
@@ -199,6 +202,16 @@ impl Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.line::<&str>(&[]))
+    }
+}
+
+/// The first `n` of `items` joined by commas, then `, … N in all` when there are more.
+pub(super) fn some_of<S: AsRef<str>>(items: &[S], n: usize) -> String {
+    let shown: Vec<&str> = items.iter().take(n).map(AsRef::as_ref).collect();
+    if items.len() > n {
+        format!("{}, … {} in all", shown.join(", "), items.len())
+    } else {
+        shown.join(", ")
     }
 }
 
@@ -313,7 +326,7 @@ fn operation(repo: &Repository) -> Option<Operation> {
 }
 
 /// The paths of the index's conflict entries.
-fn unmerged(index: &git2::Index) -> Vec<String> {
+pub(super) fn unmerged(index: &git2::Index) -> Vec<String> {
     let mut paths: Vec<String> = index
         .conflicts()
         .map(|cs| {

@@ -17,6 +17,7 @@
 //! - the repository is bare, or the project directory is inside a `.git` directory;
 //! - a merge, a rebase (either kind), a cherry-pick, a revert, a bisect or a `git am` is in
 //!   progress, or the index has unmerged (conflicted) paths;
+//! - a file to commit still holds conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`);
 //! - a path to commit lies outside the work tree.
 //!
 //! In every such case the files stay written; baton says in one line why it did not commit
@@ -38,13 +39,17 @@
 //! off; otherwise it does not commit and says why. When the paths hold no change against
 //! HEAD, or git ignores them, there is nothing to commit and no commit is made.
 
+mod attrs;
 mod cli;
 mod commit;
+mod conflict;
 mod guard;
 mod history;
 mod hooks;
 mod pathspec;
+pub use attrs::{is_ignored, is_tracked, merge_driver, user_name};
 pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
+pub use conflict::{marker_lines, refusal_line, unresolved, unresolved_with, Look, Unresolved};
 pub use guard::{commit_blocker, Operation, Refusal};
 pub use history::{
     first_parent_messages, head_at, paths_changed_by_newest, stash_messages, work_since,
