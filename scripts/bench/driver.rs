@@ -909,6 +909,9 @@ enum Before {
     ChangeMemory,
     /// Five tool calls recorded in the audit buffer (what a turn leaves for Stop to move).
     ToolCalls,
+    /// The SessionEnd hook run (untimed): what a session start after an ordinary session end
+    /// finds (baton's own session-log line, its verdict cached by that hook).
+    SessionEnd,
 }
 
 struct Case {
@@ -921,6 +924,8 @@ struct Case {
     runs: usize,
     before: Before,
     project: PathBuf,
+    /// What `Before::SessionEnd` runs: the SessionEnd hooks and their payload.
+    pre: Vec<(Spec, Vec<u8>)>,
 }
 
 struct Result_ {
@@ -957,6 +962,12 @@ fn before(case: &Case, i: usize) -> Result<(), String> {
             let p = case.project.join(".rune/session-log.md");
             let mut f = std::fs::OpenOptions::new().append(true).create(true).open(&p).map_err(|e| e.to_string())?;
             writeln!(f, "[2026-11-30 10:{:02}] — benchmark session {i} ended", i % 60).map_err(|e| e.to_string())
+        }
+        Before::SessionEnd => {
+            for (spec, payload) in &case.pre {
+                run_once(spec, payload)?;
+            }
+            Ok(())
         }
         Before::ToolCalls => {
             let id = current_session(&case.project)?;
@@ -1099,7 +1110,7 @@ fn cases_for(sb: &Sandbox, o: &Opts, repo: &str, project: &Path, runs: usize, ex
         // A session start after a memory change runs right after the plain one, before the
         // other events add their lines to the session log it rescans (a hundred PostCompact
         // summaries would make it a log of a hundred compactions).
-        if *before == Before::ChangeMemory {
+        if matches!(*before, Before::ChangeMemory | Before::SessionEnd) {
             list.insert(1, case);
         } else {
             list.push(case);
@@ -1119,7 +1130,14 @@ fn cases_for(sb: &Sandbox, o: &Opts, repo: &str, project: &Path, runs: usize, ex
             eprintln!("note: {name}: no hook in hooks.json takes the fixture; skipped");
             continue;
         }
-        out.push(Case { name, repo: repo.to_string(), event: event.to_string(), payload: bytes, specs, runs, before, project: project.to_path_buf() });
+        let mut pre = Vec::new();
+        if before == Before::SessionEnd {
+            let (v, end) = payload(o, "SessionEnd", "", project, &transcript)?;
+            for (hook, _, _) in sb.hooks_for("SessionEnd", &v, project) {
+                pre.push((hook, end.clone()));
+            }
+        }
+        out.push(Case { name, repo: repo.to_string(), event: event.to_string(), payload: bytes, specs, runs, before, project: project.to_path_buf(), pre });
     }
     Ok(out)
 }
@@ -1161,9 +1179,29 @@ fn bridge_save_cases(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
             runs: o.large_runs,
             before: Before::Nothing,
             project,
+            pre: Vec::new(),
         });
     }
     Ok(out)
+}
+
+/// Accepts the memory of `project` as the user's own (`baton bridge review --all`), as a user
+/// of that memory would have after the first session: a session start then reads reviewed
+/// memory, as in a project whose memory baton wrote.
+fn reviewed(sb: &Sandbox, project: &Path) -> Result<(), String> {
+    let baton = sb.plugin_root.join("bin/baton").to_string_lossy().into_owned();
+    let spec = Spec {
+        argv: vec![baton, "bridge".into(), "review".into(), "--all".into()],
+        // The user's own terminal, not Claude Code's shell.
+        env: sb.env(project, "").into_iter().filter(|(k, _)| k != "CLAUDECODE").collect(),
+        cwd: project.to_path_buf(),
+        timeout: Duration::from_secs(600),
+    };
+    let s = run_once(&spec, b"")?;
+    if s.exit != Exit::Code(0) {
+        return Err(format!("setup: bridge review in {} exited {}: {}", project.display(), s.exit.label(), String::from_utf8_lossy(&s.stderr)));
+    }
+    Ok(())
 }
 
 fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
@@ -1173,6 +1211,7 @@ fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
 
     let active = sb.repo("active")?;
     active_state(o, &active)?;
+    reviewed(sb, &active)?;
     once(sb, o, &active, "SessionStart", Duration::from_secs(60))?;
     for _ in 0..50 {
         once(sb, o, &active, "PostToolUse", Duration::from_secs(60))?;
@@ -1187,6 +1226,7 @@ fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
         &[
             ("PostToolUse curl https", "PostToolUse", Before::Nothing),
             ("SessionStart after a memory change", "SessionStart", Before::ChangeMemory),
+            ("SessionStart after a session end", "SessionStart", Before::SessionEnd),
             ("Stop after 5 tool calls", "Stop", Before::ToolCalls),
             ("PreCompact after 5 tool calls", "PreCompact", Before::ToolCalls),
         ],
@@ -1195,8 +1235,9 @@ fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
     if o.large {
         let big = sb.repo("large-memory")?;
         generated(&["large-memory", &big.to_string_lossy()])?;
+        reviewed(sb, &big)?;
         once(sb, o, &big, "SessionStart", Duration::from_secs(600))?;
-        cases.extend(cases_for(sb, o, "large-memory", &big, o.large_runs, &[("SessionStart after a memory change", "SessionStart", Before::ChangeMemory)])?);
+        cases.extend(cases_for(sb, o, "large-memory", &big, o.large_runs, &[("SessionStart after a memory change", "SessionStart", Before::ChangeMemory), ("SessionStart after a session end", "SessionStart", Before::SessionEnd)])?);
 
         let session = sb.repo("large-session")?;
         once(sb, o, &session, "SessionStart", Duration::from_secs(600))?;

@@ -7,6 +7,7 @@ use super::checkpoint::{self, CheckpointInput, AUTO_NOTE};
 use super::entries::{heading_of, newest_entries, progress_items};
 use super::integrity::{self, Scanner, Status};
 use super::provenance::{self, Ledger};
+use super::scan_cache::Stamp;
 use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
@@ -305,11 +306,7 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
         },
         by(project)
     ));
-    if !rune.append_line_unlocked(store::SESSION_LOG, &line)? {
-        let _lock = rune.lock()?;
-        rune.append(store::SESSION_LOG, &line)?;
-    }
-    record_hook_line(project, &line);
+    append_hook_line(project, &rune, &line)?;
     Ok(())
 }
 
@@ -318,6 +315,21 @@ fn by(project: &Project) -> String {
     super::author::current(project)
         .map(|n| super::author::suffix(&n))
         .unwrap_or_default()
+}
+
+/// Appends a line a hook writes to the session log, records it as baton's own, and scans
+/// the log now (`Scanner::cache_own_append`), so the next session start need not.
+fn append_hook_line(project: &Project, rune: &Rune, line: &str) -> Result<()> {
+    if !rune.append_line_unlocked(store::SESSION_LOG, line)? {
+        let _lock = rune.lock()?;
+        rune.append(store::SESSION_LOG, line)?;
+    }
+    let after = Stamp::of(&rune.path(store::SESSION_LOG));
+    record_hook_line(project, line);
+    if let Some(after) = after {
+        Scanner::cached(project, rune).cache_own_append(rune, store::SESSION_LOG, &after);
+    }
+    Ok(())
 }
 
 /// Records a session-log line a hook wrote as baton's own; quietly, as hooks do.
@@ -358,10 +370,6 @@ pub(crate) fn post_compact(project: &Project, session_id: &str, summary: &str) -
         by(project)
     );
     let line = project.redact(&line);
-    if !rune.append_line_unlocked(store::SESSION_LOG, &line)? {
-        let _lock = rune.lock()?;
-        rune.append(store::SESSION_LOG, &line)?;
-    }
-    record_hook_line(project, &line);
+    append_hook_line(project, &rune, &line)?;
     Ok(())
 }

@@ -20,6 +20,7 @@
 //! pattern table is `integrity/rules.rs`, the checks no single pattern can express
 //! `integrity/checks.rs`.
 
+mod ascii_view;
 mod checks;
 mod prefilter;
 mod rules;
@@ -271,21 +272,21 @@ fn hits(
     use rules::Form;
     let mut out = Vec::new();
     let mut scan_form = |form: Form, body: &str, line: &dyn Fn(usize) -> usize| {
-        for i in rules::matching(form, body) {
+        let view = ascii_view::AsciiView::of(body);
+        for i in rules::matching(form, body, &view) {
             let rule = &rules::RULES[i];
             // The forms a reader sees are for the rules that block; a SUSPICIOUS pattern
             // (a long base64 run) is about the bytes as they are.
             if form != Form::Raw && rule.severity != Status::Tainted {
                 continue;
             }
-            let Some(re) = rules::regex(i) else { continue };
-            for m in re.find_iter(body) {
-                if rule.negatable && rules::negated(body, m.start(), m.end())
-                    || rule.name == "credential-access" && rules::says_not(m.as_str())
+            for m in rules::matches(i, body, &view) {
+                if rule.negatable && rules::negated(body, m.start, m.end)
+                    || rule.name == "credential-access" && rules::says_not(&body[m.clone()])
                 {
                     continue;
                 }
-                out.push((line(m.start()), rule.name, rule.severity));
+                out.push((line(m.start), rule.name, rule.severity));
             }
         }
     };
@@ -404,6 +405,35 @@ impl<'a> Scanner<'a> {
         cache.write(path);
         report.status = Some(report.status());
         Ok(report)
+    }
+
+    /// After a hook appended a line of baton's own to `name` (the session log, which
+    /// `scan_after` cannot window: one paragraph to the scan): scans the file now and caches
+    /// its verdict, so the session start that follows — what the user waits for — finds it
+    /// warm. `after` is the file's stamp right after the append; the verdict is cached only
+    /// while the file still has it (nobody wrote since), although it is seconds old: an
+    /// append changes the size, baton's rewrites change the inode, so a later change cannot
+    /// keep that stamp.
+    pub(crate) fn cache_own_append(&self, rune: &Rune, name: &str, after: &Stamp) {
+        let path = rune.path(name);
+        if Stamp::of(&path).as_ref() != Some(after) {
+            return;
+        }
+        let Ok(Some(text)) = store::read_opt(&path) else {
+            return;
+        };
+        let found = scan_text(&rune.show(name), &text, self.red);
+        if found.len() > MAX_FINDINGS || Stamp::of(&path).as_ref() != Some(after) {
+            return;
+        }
+        let mut cache = scan_cache::Cache::read(self.cache.as_deref(), &rules_key(self.extra));
+        cache.put(
+            name,
+            after.clone(),
+            found.iter().map(CachedFinding::of).collect(),
+            scan_cache::Counts::of(&text),
+        );
+        cache.write(self.cache.as_deref());
     }
 
     /// What the verdict cache knows of conflict markers in the folder's memory files, by

@@ -363,18 +363,18 @@ fn lower(text: &str) -> String {
     out
 }
 
-/// A search costing up to this much (words × text bytes) goes word by word; a dearer one
-/// is one Aho-Corasick pass (building the automaton, once per process, costs more than
-/// looking for a few words in a small text; the integrity rules' thousand words are
-/// cheaper to find with it in any text).
-const WORD_BY_WORD: usize = 64 * 1024;
+/// A search costing up to this much (words × text bytes) goes word by word (a vectorised
+/// substring search each); a dearer one is one Aho-Corasick pass. Building the automaton of
+/// the integrity rules' thousand words costs a millisecond; looking for them one by one in
+/// a text of 16 KB costs about that.
+const WORD_BY_WORD: usize = 16 * 1024 * 1024;
 
 /// The words of several patterns' needles, found in one pass.
 #[derive(Debug)]
 pub struct Finder {
     /// Per pattern: alternatives → clauses → words (`None`: always run).
     needles: Vec<Option<Vec<Vec<Vec<Word>>>>>,
-    /// Every word looked for anywhere, sorted (a word's index is its pattern in `ac`).
+    /// Every word looked for anywhere, each once (a word's index is its pattern in `ac`).
     words: Vec<String>,
     ac: OnceLock<Option<AhoCorasick>>,
 }
@@ -414,30 +414,24 @@ impl Finder {
     }
 
     fn build<'a>(needles: impl Iterator<Item = Option<Vec<Vec<Vec<&'a str>>>>>) -> Finder {
-        let needles: Vec<_> = needles.collect();
-        let mut words: Vec<&str> = needles
-            .iter()
-            .flatten()
-            .flatten()
-            .flatten()
-            .flatten()
-            .filter(|w| !w.starts_with(ANCHORED))
-            .copied()
-            .collect();
-        words.sort_unstable();
-        words.dedup();
-        let word = |w: &str| match w.strip_prefix(ANCHORED) {
+        // Each distinct word once, numbered as first met (a table repeats its words many
+        // times: sorting every occurrence cost more than the rest of a session start's scan).
+        let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        let mut words: Vec<String> = Vec::new();
+        let mut word = |w: &'a str| match w.strip_prefix(ANCHORED) {
             Some(start) => Word::Starts(start.to_string()),
-            None => Word::Anywhere(words.binary_search(&w).unwrap_or_default()),
+            None => Word::Anywhere(*index.entry(w).or_insert_with(|| {
+                words.push(w.to_string());
+                words.len() - 1
+            })),
         };
         let needles = needles
-            .iter()
             .map(|n| {
-                n.as_ref().map(|alts| {
-                    alts.iter()
+                n.map(|alts| {
+                    alts.into_iter()
                         .map(|cs| {
-                            cs.iter()
-                                .map(|ws| ws.iter().map(|w| word(w)).collect())
+                            cs.into_iter()
+                                .map(|ws| ws.into_iter().map(&mut word).collect())
                                 .collect()
                         })
                         .collect()
@@ -446,7 +440,7 @@ impl Finder {
             .collect();
         Finder {
             needles,
-            words: words.into_iter().map(str::to_string).collect(),
+            words,
             ac: OnceLock::new(),
         }
     }
@@ -455,10 +449,11 @@ impl Finder {
     /// looked for.
     fn present(&self, lowered: &str) -> Option<Vec<bool>> {
         if lowered.len().saturating_mul(self.words.len()) <= WORD_BY_WORD {
+            let hay = lowered.as_bytes();
             return Some(
                 self.words
                     .iter()
-                    .map(|w| lowered.contains(w.as_str()))
+                    .map(|w| memchr::memmem::find(hay, w.as_bytes()).is_some())
                     .collect(),
             );
         }
