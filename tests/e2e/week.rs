@@ -316,8 +316,11 @@ fn issue_12_a_week_of_use_leaves_only_what_was_asked_for() {
         vec![done()],
         &[],
     );
+    // Claude Code 2.1.197 refuses a /compact of a fresh conversation before PreCompact runs;
+    // the PreCompact that runs for a compaction that then does not happen is covered at the
+    // hook level (tests/integration/bridge.rs, issue_12_a_refused_compaction_leaves_no_checkpoint).
     assert!(
-        r.status.success() || !r.stdout.is_empty(),
+        r.stdout.contains("Not enough messages to compact"),
         "{}",
         r.describe()
     );
