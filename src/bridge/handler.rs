@@ -93,8 +93,10 @@ fn session_start(project: &Project, source: &str, session_id: &str) -> Result<Co
     } else {
         Source::Start
     };
-    // Orphaned detach records go first; a failure there must not stop the load.
+    // Orphaned detach records go first; a failure there must not stop the load. So do the
+    // pending checkpoints of compactions that never happened.
     let _ = detach::cleanup(&Rune::of(project), project.now());
+    checkpoint::drop_stale_pending(project);
     // A checkpoint superseded by a newer handoff, or whose work was committed, is resolved.
     let settled = checkpoint::settle(project)
         .unwrap_or_else(|e| Some(format!("baton: the checkpoint could not be checked: {e}")));

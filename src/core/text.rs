@@ -22,6 +22,19 @@ pub fn one_line(text: &str) -> String {
     out
 }
 
+/// `text` as a fenced code block whose fence is longer than any run of backticks in it, so
+/// no line of `text` can close the block early (CommonMark's rule).
+pub fn fenced(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}\n{text}\n{fence}")
+}
+
 /// `text` cut to at most `max` characters, the last of them `…` when it was cut. A
 /// `[REDACTED]` mark that the cut would split is dropped whole (half a mark reads like text).
 pub fn clip(text: &str, max: usize) -> String {
@@ -75,6 +88,13 @@ mod tests {
         assert_eq!(prefix_bytes("abc", 2), "ab");
         assert_eq!(prefix_bytes("aé", 2), "a");
         assert_eq!(prefix_bytes("", 0), "");
+    }
+
+    #[test]
+    fn a_fence_outlasts_every_backtick_run_inside() {
+        assert_eq!(fenced("ok"), "```\nok\n```");
+        assert_eq!(fenced("a\n```\nb"), "````\na\n```\nb\n````");
+        assert_eq!(fenced("`````"), "``````\n`````\n``````");
     }
 
     #[test]
