@@ -285,8 +285,11 @@ fn status_path(line: &str) -> Option<String> {
     (!path.is_empty()).then(|| path.to_string())
 }
 
+/// How far after now a date may lie and still count (clocks of one machine's processes).
+const CLOCK_SLACK_MINUTES: i64 = 5;
+
 /// Why the active checkpoint no longer stands, when it does not: a handoff artefact saved
-/// on purpose after it, or its work committed: on the branch it was written on, commits of
+/// on purpose after it (and not after now), or its work committed: on the branch it was written on, commits of
 /// the user's since it was written change every file it listed as uncommitted, and none of
 /// them is still uncommitted. Files in baton's own state folders (`.rune/`, `.handoff/`, …,
 /// which hooks change without committing) are not the work. Only checkpoints baton wrote are
@@ -295,7 +298,13 @@ fn status_path(line: &str) -> Option<String> {
 /// or left on another branch, is not committed work.
 fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
     let written = cp.written?;
-    if let Some(h) = project.newest_handoff().filter(|h| *h > written) {
+    // An artefact dated after now (a clock that is off, a local time written as UTC) was
+    // not saved after anything: it would resolve every checkpoint written until then.
+    let latest = project.now() + chrono::Duration::minutes(CLOCK_SLACK_MINUTES);
+    if let Some(h) = project
+        .newest_handoff()
+        .filter(|h| *h > written && *h <= latest)
+    {
         return Some(format!(
             "a handoff artefact saved after it ({}) supersedes it",
             h.format("%Y-%m-%d %H:%M UTC")

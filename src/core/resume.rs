@@ -24,7 +24,7 @@
 //! heading or a "Next:" of its own. The section outranks every other one in the budget.
 
 use super::budget::Section;
-use super::text::{clip, one_line};
+use super::text::{line, quotable};
 use chrono::{DateTime, Duration, Utc};
 
 /// The section's title.
@@ -163,16 +163,6 @@ fn key(action: &str) -> String {
     rest.trim_end_matches(['.', '!', ';', ',', ':']).to_string()
 }
 
-/// `text` on one line, cut to `max` characters.
-fn line(text: &str, max: usize) -> String {
-    clip(&one_line(text), max)
-}
-
-/// `text` as what goes between a pair of `"`: on one line, its own `"` as `'`, cut to `max`.
-fn inside_quotes(text: &str, max: usize) -> String {
-    clip(&one_line(text).replace('"', "'"), max)
-}
-
 /// The points with a date more than a day after `now` taken as undated, and saying so.
 fn with_sane_dates(points: &[ResumePoint], now: DateTime<Utc>) -> Vec<ResumePoint> {
     let limit = now + Duration::hours(FUTURE_SLACK_HOURS);
@@ -259,7 +249,7 @@ pub fn section(points: &[ResumePoint], now: DateTime<Utc>) -> Option<Section> {
 fn chosen(p: &ResumePoint, now: DateTime<Utc>) -> String {
     let mut out = match p.precedence {
         Precedence::Halted => format!("Next: {}\n", line(&p.action, ACTION_MAX)),
-        _ => format!("Next: \"{}\"\n", inside_quotes(&p.action, ACTION_MAX)),
+        _ => format!("Next: \"{}\"\n", quotable(&p.action, ACTION_MAX)),
     };
     out.push_str(&format!(
         "From: {} ({}{}{}).\n",
@@ -307,7 +297,7 @@ fn other_line(p: &ResumePoint, first: &ResumePoint, now: DateTime<Utc>) -> Strin
         line(&p.source, NOTE_MAX),
         line(&p.at, NOTE_MAX),
         when(p.written, now),
-        inside_quotes(&p.action, OTHER_MAX)
+        quotable(&p.action, OTHER_MAX)
     )
 }
 

@@ -22,6 +22,17 @@ pub fn one_line(text: &str) -> String {
     out
 }
 
+/// `text` on one line (`one_line`), cut to `max` characters (`clip`).
+pub fn line(text: &str, max: usize) -> String {
+    clip(&one_line(text), max)
+}
+
+/// `text` for a place between a pair of `"`: on one line, its own `"` as `'` (so it cannot
+/// close the quotes and go on as text of baton's), cut to `max` characters.
+pub fn quotable(text: &str, max: usize) -> String {
+    clip(&one_line(text).replace('"', "'"), max)
+}
+
 /// `text` as a fenced code block whose fence is longer than any run of backticks in it, so
 /// no line of `text` can close the block early (CommonMark's rule).
 pub fn fenced(text: &str) -> String {
@@ -88,6 +99,13 @@ mod tests {
         assert_eq!(prefix_bytes("abc", 2), "ab");
         assert_eq!(prefix_bytes("aé", 2), "a");
         assert_eq!(prefix_bytes("", 0), "");
+    }
+
+    #[test]
+    fn quoted_text_stays_on_its_line_inside_its_quotes() {
+        assert_eq!(quotable("a \"b\"\nc", 100), "a 'b' c");
+        assert_eq!(quotable("abcdef", 4), "abc…");
+        assert_eq!(line("a\n\nb", 100), "a b");
     }
 
     #[test]

@@ -332,3 +332,53 @@ fn a_pending_checkpoint_of_a_refused_compaction_does_not_stay_forever() {
     start_at(&p, "2026-12-02T10:15:00Z");
     assert_eq!(pending(), 0);
 }
+
+#[test]
+fn a_user_config_that_spells_out_the_defaults_creates_no_rune_folder() {
+    // `bridge.enabled: true` is the default: written in the user's own config file (as the
+    // documented defaults have it) it applies to every project, and is no project's choice
+    // to use the bridge.
+    let p = Project::new();
+    let user = p.home.path().join(".config/baton");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(user.join("config.yaml"), "bridge:\n  enabled: true\n").unwrap();
+    p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    let post = p.hook("PostCompact", p.event("PostCompact").as_bytes());
+    assert_eq!(post.code, 0, "{post:?}");
+    assert!(!p.root.join(".rune").exists());
+    // The project's own config file is its choice.
+    p.write(".claude/baton.yaml", "bridge: {enabled: true}\n");
+    p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    p.hook("PostCompact", p.event("PostCompact").as_bytes());
+    assert!(p.root.join(".rune/checkpoint.md").exists());
+}
+
+#[test]
+fn a_handoff_dated_after_now_does_not_resolve_every_new_checkpoint() {
+    // An artefact whose captured_at is ahead of the clock (a local time written as UTC, a
+    // wrong --captured-at) was not saved after the checkpoint written now.
+    let p = Project::new();
+    handoff(
+        &p,
+        "SESSION-20261130-090000",
+        "Ship it",
+        "2026-11-30T09:00:00Z",
+    );
+    let path = p
+        .root
+        .join("datarim/sessions/SESSION-20261130-090000.session.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("captured_at: 2026-11-30T09:00:00Z"), "{text}");
+    std::fs::write(
+        &path,
+        text.replace(
+            "captured_at: 2026-11-30T09:00:00Z",
+            "captured_at: 2026-11-30T13:00:00Z",
+        ),
+    )
+    .unwrap();
+    bridge(&p, &["checkpoint"], CHECKPOINT);
+    let out = start(&p);
+    assert!(!message(&out).contains("was resolved"), "{out:?}");
+    assert!(p.root.join(".rune/checkpoint.md").exists());
+}
