@@ -156,10 +156,12 @@ fn header(d: &Digest) -> String {
         (None, Some(a)) => format!("last active {}, no end seen", day_minute(a)),
         (None, None) => "time unknown".to_string(),
     };
+    // The digest is a file: its values are cut by characters, never inside one.
+    let sha7 = |h: &String| h.chars().take(7).collect::<String>();
     let git = match (&d.branch, &d.head) {
-        (Some(b), Some(h)) => format!("; branch {b} at {}", &h[..h.len().min(7)]),
-        (Some(b), None) => format!("; branch {b}"),
-        (None, Some(h)) => format!("; HEAD {}", &h[..h.len().min(7)]),
+        (Some(b), Some(h)) => format!("; branch {} at {}", line(b, 120), sha7(h)),
+        (Some(b), None) => format!("; branch {}", line(b, 120)),
+        (None, Some(h)) => format!("; HEAD {}", sha7(h)),
         (None, None) => String::new(),
     };
     format!(
