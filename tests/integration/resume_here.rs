@@ -382,3 +382,104 @@ fn a_handoff_dated_after_now_does_not_resolve_every_new_checkpoint() {
     assert!(!message(&out).contains("was resolved"), "{out:?}");
     assert!(p.root.join(".rune/checkpoint.md").exists());
 }
+
+#[test]
+fn a_pending_checkpoint_that_cannot_be_read_does_not_cost_the_memory_after_a_compaction() {
+    let p = Project::new();
+    bridge(
+        &p,
+        &["save"],
+        "summary: first save\nprogress: {next: [Write the parser]}\n",
+    );
+    p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    let state = p.home.path().join(".local/state/baton/projects");
+    let pending: Vec<std::path::PathBuf> = walkdir::WalkDir::new(&state)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("checkpoint.pending.")
+        })
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    assert_eq!(pending.len(), 1, "{pending:?}");
+    std::fs::write(&pending[0], b"# Checkpoint \xff\xfe\n").unwrap();
+    // The SessionStart after that session's compaction.
+    let ev = p.event("SessionStart.compact").replace(
+        "e9fc0000-0000-4000-8000-000000000001",
+        "f4f70000-0000-4000-8000-000000000002",
+    );
+    let out = p.hook("SessionStart", ev.as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        message(&out).contains("the compaction's checkpoint could not be put in place"),
+        "{out:?}"
+    );
+    let ctx = context(&out);
+    assert!(ctx.contains("## Session Bridge — Loaded"), "{ctx}");
+    assert!(
+        resume_here(&ctx).starts_with("Next: \"Write the parser\""),
+        "{ctx}"
+    );
+}
+
+#[test]
+fn a_checkpoint_of_a_project_in_a_subdirectory_is_judged_by_its_own_paths() {
+    // The project is `svc/` of a bigger repository: git names its files `svc/…`, and
+    // `svc/.rune/` is baton's.
+    let p = Project::new();
+    let svc = p.root.join("svc");
+    std::fs::create_dir_all(&svc).unwrap();
+    let env = |now: &str| {
+        vec![
+            ("CLAUDE_PROJECT_DIR", svc.to_str().unwrap().to_string()),
+            ("BATON_NOW", now.to_string()),
+        ]
+    };
+    let run = |args: &[&str], stdin: &str| {
+        let mut c = p.command(args);
+        c.current_dir(&svc);
+        for (k, v) in env("2026-11-30T10:15:00Z") {
+            c.env(k, v);
+        }
+        crate::harness::run_command(c, stdin.as_bytes())
+    };
+    let save = run(&["bridge", "save"], "summary: first save\n");
+    assert_eq!(save.code, 0, "{save:?}");
+    let ev = |name: &str| {
+        p.event(name)
+            .replace(p.root.to_str().unwrap(), svc.to_str().unwrap())
+    };
+    run(&["hook", "SessionEnd"], &ev("SessionEnd"));
+    p.write("svc/src/api/client.ts", "// retry\n");
+    let cp = run(&["bridge", "checkpoint"], CHECKPOINT);
+    assert_eq!(cp.code, 0, "{cp:?}");
+    let text = std::fs::read_to_string(svc.join(".rune/checkpoint.md")).unwrap();
+    assert!(text.contains("svc/.rune/session-log.md"), "{text}");
+    p.commit_file("svc/src/api/client.ts", "// done\n", "retry logic");
+    let out = run(&["hook", "SessionStart"], &ev("SessionStart"));
+    assert!(
+        message(&out)
+            .contains("was resolved: its work was committed (1 commit since it was written)"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn a_checkpoint_over_a_renamed_file_is_resolved_when_the_rename_is_committed() {
+    let p = Project::new();
+    p.commit_file("src/old.rs", "fn f() {}\n", "old");
+    // `git mv src/old.rs src/new.rs`, staged: status names the old path.
+    std::fs::rename(p.root.join("src/old.rs"), p.root.join("src/new.rs")).unwrap();
+    let repo = git2::Repository::open(&p.root).unwrap();
+    let mut index = repo.index().unwrap();
+    index.remove_path(Path::new("src/old.rs")).unwrap();
+    index.add_path(Path::new("src/new.rs")).unwrap();
+    index.write().unwrap();
+    bridge(&p, &["checkpoint"], CHECKPOINT);
+    assert!(!message(&start(&p)).contains("was resolved"));
+    p.commit_file("src/new.rs", "fn f() {}\n", "rename");
+    let out = start(&p);
+    assert!(message(&out).contains("its work was committed"), "{out:?}");
+}
