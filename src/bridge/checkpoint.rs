@@ -479,10 +479,10 @@ pub(crate) fn drop_stale_pending(project: &Project) {
     let limit = project.now() - chrono::Duration::hours(PENDING_KEPT_HOURS);
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if !(name.starts_with(PENDING_PREFIX) && name.ends_with(".md")) {
+        let path = e.path();
+        if !name.starts_with(PENDING_PREFIX) || path.extension().is_none_or(|x| x != "md") {
             continue;
         }
-        let path = e.path();
         let written = crate::core::fsx::read_limited(&path, crate::core::fsx::Limit::DOCUMENT)
             .ok()
             .flatten()

@@ -58,21 +58,21 @@ const NEWEST_LOOKED_AT: usize = 8;
 /// automatic one, and must not drop out of sight because a compaction came after it.
 fn session_start(project: &Project) -> Contribution {
     let dir = session::sessions_dir(project);
-    let newest: Vec<replay::Summary> = session::list(&dir)
+    let ids = session::list(&dir);
+    // Read lazily: an artefact saved on purpose as the newest is the only one read.
+    let mut newest = ids
         .iter()
         .take(NEWEST_LOOKED_AT)
-        .filter_map(|id| replay::summary(&dir, id))
-        .collect();
-    let Some(first) = newest.first() else {
+        .filter_map(|id| replay::summary(&dir, id));
+    let Some(first) = newest.next() else {
         return Contribution::default();
     };
-    let mut resume = vec![artefact_point(project, &dir, first)];
+    let mut resume = vec![artefact_point(project, &dir, &first)];
     if first.automatic {
         resume.extend(
             newest
-                .iter()
                 .find(|s| !s.automatic)
-                .map(|s| artefact_point(project, &dir, s)),
+                .map(|s| artefact_point(project, &dir, &s)),
         );
     }
     Contribution {

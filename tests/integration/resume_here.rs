@@ -4,6 +4,7 @@
 //! a source; the next action under a small budget; an explicit handoff behind an automatic
 //! one; the same action named twice in different words; pending checkpoints left behind.
 
+use crate::handoff::{save_as, BODY};
 use crate::harness::{Output, Project};
 use std::path::Path;
 
@@ -235,36 +236,22 @@ fn a_source_dated_far_in_the_future_does_not_pin_the_next_action() {
 
 /// Writes a handoff artefact saved on purpose at `now`, naming `next`.
 fn handoff(p: &Project, id: &str, next: &str, now: &str) {
-    let dir = p.home.path().join(format!("handoff-{id}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let body = dir.join("body.md");
-    std::fs::write(&body, "## Layer 1 — Git State\n\nclean\n\n## Layer 2 — Active Tasks\n\nnone\n\n## Layer 3 — Related Files\n\nnone\n\n## Layer 4 — Open Questions\n\nNone.\n\n## Layer 5 — Failed Approaches\n\nNone.\n").unwrap();
-    let tasks = dir.join("tasks.txt");
-    std::fs::write(&tasks, "").unwrap();
-    let root = p.root.to_str().unwrap().to_string();
-    let out = p.run(
-        &[
-            "handoff",
-            "write",
-            "--root",
-            &root,
-            "--session",
-            id,
-            "--captured-by",
-            "agent",
-            "--recommended-next",
-            "/baton:dr-continue",
-            "--next-action",
-            next,
-            "--active-tasks-file",
-            tasks.to_str().unwrap(),
-            "--body-file",
-            body.to_str().unwrap(),
-        ],
-        b"",
-        &[("BATON_NOW", now)],
-    );
+    let out = save_as(p, id, next, BODY, &[("BATON_NOW", now)]);
     assert_eq!(out.code, 0, "{out:?}");
+}
+
+/// The pending automatic checkpoints in the private state.
+fn pending_files(p: &Project) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(p.home.path().join(".local/state/baton/projects"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("checkpoint.pending.")
+        })
+        .map(walkdir::DirEntry::into_path)
+        .collect()
 }
 
 #[test]
@@ -313,18 +300,7 @@ fn a_pending_checkpoint_of_a_refused_compaction_does_not_stay_forever() {
     let p = Project::new();
     bridge(&p, &["save"], "summary: s\n");
     p.hook("PreCompact", p.event("PreCompact").as_bytes());
-    let state = p.home.path().join(".local/state/baton/projects");
-    let pending = || -> usize {
-        walkdir::WalkDir::new(&state)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| {
-                e.file_name()
-                    .to_string_lossy()
-                    .starts_with("checkpoint.pending.")
-            })
-            .count()
-    };
+    let pending = || pending_files(&p).len();
     assert_eq!(pending(), 1);
     // The same day it may still be confirmed; two days later it is gone.
     start(&p);
@@ -392,17 +368,7 @@ fn a_pending_checkpoint_that_cannot_be_read_does_not_cost_the_memory_after_a_com
         "summary: first save\nprogress: {next: [Write the parser]}\n",
     );
     p.hook("PreCompact", p.event("PreCompact").as_bytes());
-    let state = p.home.path().join(".local/state/baton/projects");
-    let pending: Vec<std::path::PathBuf> = walkdir::WalkDir::new(&state)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .starts_with("checkpoint.pending.")
-        })
-        .map(walkdir::DirEntry::into_path)
-        .collect();
+    let pending = pending_files(&p);
     assert_eq!(pending.len(), 1, "{pending:?}");
     std::fs::write(&pending[0], b"# Checkpoint \xff\xfe\n").unwrap();
     // The SessionStart after that session's compaction.
