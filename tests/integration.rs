@@ -44,6 +44,8 @@ mod readme;
 mod recall;
 #[path = "integration/relay.rs"]
 mod relay;
+#[path = "integration/resume_here.rs"]
+mod resume_here;
 #[path = "integration/safety.rs"]
 mod safety;
 #[path = "integration/team.rs"]

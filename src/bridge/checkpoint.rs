@@ -285,35 +285,61 @@ fn status_path(line: &str) -> Option<String> {
     (!path.is_empty()).then(|| path.to_string())
 }
 
+/// How far after now a date may lie and still count (clocks of one machine's processes).
+const CLOCK_SLACK_MINUTES: i64 = 5;
+
 /// Why the active checkpoint no longer stands, when it does not: a handoff artefact saved
-/// on purpose after it, or its work committed (commits of the user's since it was written,
-/// and none of the files it listed as uncommitted still uncommitted). Only checkpoints baton
-/// wrote are judged; one that listed no uncommitted files is not resolved by commits (what its
-/// work is cannot be told), only said to be possibly outdated.
+/// on purpose after it (and not after now), or its work committed: on the branch it was written on, commits of
+/// the user's since it was written change every file it listed as uncommitted, and none of
+/// them is still uncommitted. Files in baton's own state folders (`.rune/`, `.handoff/`, …,
+/// which hooks change without committing) are not the work. Only checkpoints baton wrote are
+/// judged; one that listed no uncommitted files of the work is not resolved by commits (what
+/// its work is cannot be told), only said to be possibly outdated. Work that was stashed,
+/// or left on another branch, is not committed work.
 fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
     let written = cp.written?;
-    if let Some(h) = project.newest_handoff().filter(|h| *h > written) {
+    // An artefact dated after now (a clock that is off, a local time written as UTC) was
+    // not saved after anything: it would resolve every checkpoint written until then.
+    let latest = project.now() + chrono::Duration::minutes(CLOCK_SLACK_MINUTES);
+    if let Some(h) = project
+        .newest_handoff()
+        .filter(|h| *h > written && *h <= latest)
+    {
         return Some(format!(
             "a handoff artefact saved after it ({}) supersedes it",
             h.format("%Y-%m-%d %H:%M UTC")
         ));
     }
     let commit = cp.commit.as_deref()?;
-    if cp.changed.is_empty() || cp.changed.len() < cp.dirty {
+    if cp.changed.len() < cp.dirty {
+        return None;
+    }
+    let now = git_facts(project)?;
+    if cp.branch.as_deref() != Some(now.branch.as_str()) {
         return None;
     }
     let own = crate::core::footprint::own_folders(&project.root, project.config());
     let work = crate::core::git::work_since(&project.root, commit, &own).ok()??;
-    let now = git_facts(project)?;
-    let still = |p: &String| {
+    let listed: Vec<&String> = cp.changed.iter().filter(|p| !work.in_state(p)).collect();
+    let still = |p: &&String| {
         now.changed
             .iter()
-            .any(|l| status_path(l).as_ref() == Some(p))
+            .any(|l| status_path(l).as_ref() == Some(*p))
     };
-    (work > 0 && !cp.changed.iter().any(still)).then(|| {
+    let committed = |p: &&String| {
+        let dir = p.ends_with('/').then_some(p.as_str());
+        work.paths.contains(p.as_str())
+            || dir.is_some_and(|d| work.paths.iter().any(|c| c.starts_with(d)))
+    };
+    let done = work.commits > 0
+        && !listed.is_empty()
+        && listed.iter().all(committed)
+        && !listed.iter().any(still);
+    done.then(|| {
         format!(
-            "its work was committed ({work} commit{} since it was written)",
-            if work == 1 { "" } else { "s" }
+            "its work was committed ({} commit{} since it was written)",
+            work.commits,
+            if work.commits == 1 { "" } else { "s" }
         )
     })
 }
@@ -352,6 +378,9 @@ pub(crate) fn write(
     Ok((text, g))
 }
 
+/// How the name of a pending checkpoint starts.
+const PENDING_PREFIX: &str = "checkpoint.pending.";
+
 /// Where the automatic checkpoint of a compaction waits until the compaction happened:
 /// private, per session (`<XDG state>/projects/<key>/checkpoint.pending.<session>.md`).
 fn pending_path(project: &Project, session_id: &str) -> Option<std::path::PathBuf> {
@@ -362,7 +391,7 @@ fn pending_path(project: &Project, session_id: &str) -> Option<std::path::PathBu
         .collect();
     let dir = crate::core::paths::project_state_dir(&project.ctx.env, &project.root)?;
     Some(dir.join(format!(
-        "checkpoint.pending.{}.md",
+        "{PENDING_PREFIX}{}.md",
         if sid.is_empty() { "session" } else { &sid }
     )))
 }
@@ -389,7 +418,11 @@ pub(crate) fn write_pending(
 
 /// The compaction of `session_id` happened (PostCompact, or the SessionStart after it): its
 /// automatic checkpoint becomes the active one, unless a checkpoint saved on purpose stands
-/// there now. Returns whether one was put in place. Idempotent.
+/// there now (`stands_on_purpose`). One that does not and is not baton's automatic one (a
+/// hand edit, another tool's file, one the integrity scan blocks) is set aside first, as a
+/// resolved archive: kept on disk, never injected as is. Only now, not at PreCompact: a
+/// compaction that was refused changes nothing. Returns whether one was put in place.
+/// Idempotent.
 pub(crate) fn confirm_pending(project: &Project, session_id: &str) -> Result<bool> {
     let Some(path) = pending_path(project, session_id) else {
         return Ok(false);
@@ -400,14 +433,64 @@ pub(crate) fn confirm_pending(project: &Project, session_id: &str) -> Result<boo
     };
     let rune = Rune::of(project);
     let standing = rune.read(store::CHECKPOINT).ok().flatten();
-    let explicit = standing.as_deref().is_some_and(|t| {
-        !is_automatic(&parse(t)) && Ledger::of(project).knows(store::CHECKPOINT, t)
-    });
-    if !explicit {
+    let keep = match standing.as_deref() {
+        Some(t) => stands_on_purpose(project, &rune, t)?,
+        None => false,
+    };
+    if !keep {
+        if standing
+            .as_deref()
+            .is_some_and(|t| !is_automatic(&parse(t)))
+        {
+            resolve(project)?;
+        }
         put(project, &text)?;
     }
     std::fs::remove_file(&path).map_err(|e| Error::io("remove", &path, e))?;
-    Ok(!explicit)
+    Ok(!keep)
+}
+
+/// Whether the checkpoint `text` (the one in `rune` now) stands on purpose, so that no
+/// automatic checkpoint replaces it: written through baton by the user or the model (not at
+/// a compaction), and below the integrity scan's block level (conflict markers count as
+/// blocked).
+pub(crate) fn stands_on_purpose(project: &Project, rune: &Rune, text: &str) -> Result<bool> {
+    if is_automatic(&parse(text)) || !Ledger::of(project).knows(store::CHECKPOINT, text) {
+        return Ok(false);
+    }
+    let (status, conflicted) =
+        integrity::Scanner::cached(project, rune).file_check(rune, store::CHECKPOINT)?;
+    Ok(!conflicted && status < integrity::block_at(project.config()))
+}
+
+/// Pending checkpoints older than this are of compactions that did not happen.
+const PENDING_KEPT_HOURS: i64 = 24;
+
+/// Removes the pending checkpoints of compactions that never happened (a refused `/compact`
+/// leaves one that nothing confirms): those written more than a day ago, by the stamp they
+/// carry (one without a readable stamp too). The folder holds only a few small files.
+pub(crate) fn drop_stale_pending(project: &Project) {
+    let Some(dir) = crate::core::paths::project_state_dir(&project.ctx.env, &project.root) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let limit = project.now() - chrono::Duration::hours(PENDING_KEPT_HOURS);
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let path = e.path();
+        if !name.starts_with(PENDING_PREFIX) || path.extension().is_none_or(|x| x != "md") {
+            continue;
+        }
+        let written = crate::core::fsx::read_limited(&path, crate::core::fsx::Limit::DOCUMENT)
+            .ok()
+            .flatten()
+            .and_then(|t| parse(&t).written);
+        if written.is_none_or(|w| w < limit) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }
 
 /// Puts `text` in place as the active checkpoint, recorded as baton's own.

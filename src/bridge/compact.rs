@@ -68,13 +68,11 @@ pub(crate) fn pre_compact(
     let src = sources(project, &rune)?;
     // A checkpoint the user or the model wrote through baton is never replaced. One that is
     // unreviewed (a hand edit, another tool's, a teammate's) or blocked by the integrity scan
-    // is not trusted to stand as the resume point: it is set aside as a resolved archive
-    // (kept on disk, never injected as is) and the automatic one takes its place.
+    // is not trusted to stand as the resume point: once the compaction is seen to happen it
+    // is set aside as a resolved archive and the automatic one takes its place
+    // (`checkpoint::confirm_pending`); a refused compaction leaves it where it is.
     let block_at = integrity::block_at(project.config());
     let explicit = src.written == Written::ByHand { reviewed: true } && src.cp_status < block_at;
-    if matches!(src.written, Written::ByHand { .. }) && !explicit {
-        checkpoint::resolve(project)?;
-    }
     let recap = project.session_recap(Some(session_id).filter(|s| !s.is_empty()));
     let input = if explicit {
         None

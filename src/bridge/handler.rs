@@ -86,20 +86,29 @@ impl Handler for BridgeHandler {
 /// Load mode. The sections go out unredacted: the hook's output stage redacts everything it
 /// prints, once.
 fn session_start(project: &Project, source: &str, session_id: &str) -> Result<Contribution> {
+    // The compaction happened: its automatic checkpoint is put in place first. A failure
+    // there is said, and the memory is still loaded.
+    let confirmed = if source == "compact" {
+        compact::confirm_compaction(project, session_id)
+            .err()
+            .map(|e| format!("baton: the compaction's checkpoint could not be put in place: {e}"))
+    } else {
+        None
+    };
     let src = if source == "compact" {
-        // The compaction happened: its automatic checkpoint is put in place first.
-        compact::confirm_compaction(project, session_id)?;
         Source::Compact
     } else {
         Source::Start
     };
-    // Orphaned detach records go first; a failure there must not stop the load.
+    // Orphaned detach records go first; a failure there must not stop the load. So do the
+    // pending checkpoints of compactions that never happened.
     let _ = detach::cleanup(&Rune::of(project), project.now());
+    checkpoint::drop_stale_pending(project);
     // A checkpoint superseded by a newer handoff, or whose work was committed, is resolved.
     let settled = checkpoint::settle(project)
         .unwrap_or_else(|e| Some(format!("baton: the checkpoint could not be checked: {e}")));
     let briefing = load::load(project, src)?;
-    let message = [settled, briefing.system_message]
+    let message = [confirmed, settled, briefing.system_message]
         .into_iter()
         .flatten()
         .collect::<Vec<_>>();

@@ -571,7 +571,7 @@ fn moved_on(cp: &checkpoint::Parsed, project: &Project) -> Option<String> {
         return None;
     }
     let own = footprint::own_folders(&project.root, project.config());
-    match git::work_since(&project.root, c, &own) {
+    match git::work_since(&project.root, c, &own).map(|w| w.map(|w| w.commits)) {
         Ok(Some(0)) => None,
         Ok(Some(n)) => Some(format!(
             "{n} commit{} landed on {} since it was written (at {})",

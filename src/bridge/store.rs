@@ -78,8 +78,9 @@ impl Rune {
         self.dir.is_dir()
     }
 
-    /// Whether the project uses the bridge: its folder exists, or a config file turns the
-    /// bridge on (`bridge.enabled: true`). Hooks create nothing in `.rune/` otherwise.
+    /// Whether the project uses the bridge: its folder exists, or a config file of the
+    /// project's turns the bridge on (`bridge.enabled: true`; the user's own file applies to
+    /// every project and does not count). Hooks create nothing in `.rune/` otherwise.
     pub(crate) fn in_use(&self, config: &Config) -> bool {
         self.exists() || config.bridge.opted_in
     }

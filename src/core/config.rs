@@ -347,8 +347,9 @@ pub struct Bridge {
     /// Promote instincts seen in two projects to every project without asking (by
     /// default a promotion waits for `baton bridge global accept`).
     pub auto_promote: bool,
-    /// Set by `load`, not a key of its own: a config file says `bridge.enabled: true`, so the
-    /// hooks may create the bridge's folder in a project that has none yet.
+    /// Set by `load`, not a key of its own: a config file of the project's (not the user's own
+    /// file, which applies to every project) says `bridge.enabled: true`, so the hooks may
+    /// create the bridge's folder in a project that has none yet.
     #[serde(skip)]
     pub opted_in: bool,
 }
@@ -489,11 +490,19 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
         }
     }
     let fallback = root.join(PROJECT_CONFIG);
-    let opted_in = merged
-        .get("bridge")
-        .and_then(|b| b.get("enabled"))
-        .and_then(serde_yaml_ng::Value::as_bool)
-        == Some(true);
+    // Only a file of the project's is the project's choice to use the bridge: the user's own
+    // file applies to every project (and may just spell out the default).
+    let enables = |v: &serde_yaml_ng::Value| {
+        v.get("bridge")
+            .and_then(|b| b.get("enabled"))
+            .and_then(serde_yaml_ng::Value::as_bool)
+            == Some(true)
+    };
+    let user_file = super::paths::config_dir(&ctx.env).map(|d| d.join("config.yaml"));
+    let opted_in = enables(&merged)
+        && files
+            .iter()
+            .any(|(f, v)| Some(f) != user_file.as_ref() && enables(v));
     let mut config = parse_all(merged, &files, &fallback, &mut problems);
     config.bridge.opted_in = opted_in;
     Effective {

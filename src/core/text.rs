@@ -22,6 +22,30 @@ pub fn one_line(text: &str) -> String {
     out
 }
 
+/// `text` on one line (`one_line`), cut to `max` characters (`clip`).
+pub fn line(text: &str, max: usize) -> String {
+    clip(&one_line(text), max)
+}
+
+/// `text` for a place between a pair of `"`: on one line, its own `"` as `'` (so it cannot
+/// close the quotes and go on as text of baton's), cut to `max` characters.
+pub fn quotable(text: &str, max: usize) -> String {
+    clip(&one_line(text).replace('"', "'"), max)
+}
+
+/// `text` as a fenced code block whose fence is longer than any run of backticks in it, so
+/// no line of `text` can close the block early (CommonMark's rule).
+pub fn fenced(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}\n{text}\n{fence}")
+}
+
 /// `text` cut to at most `max` characters, the last of them `…` when it was cut. A
 /// `[REDACTED]` mark that the cut would split is dropped whole (half a mark reads like text).
 pub fn clip(text: &str, max: usize) -> String {
@@ -75,6 +99,20 @@ mod tests {
         assert_eq!(prefix_bytes("abc", 2), "ab");
         assert_eq!(prefix_bytes("aé", 2), "a");
         assert_eq!(prefix_bytes("", 0), "");
+    }
+
+    #[test]
+    fn quoted_text_stays_on_its_line_inside_its_quotes() {
+        assert_eq!(quotable("a \"b\"\nc", 100), "a 'b' c");
+        assert_eq!(quotable("abcdef", 4), "abc…");
+        assert_eq!(line("a\n\nb", 100), "a b");
+    }
+
+    #[test]
+    fn a_fence_outlasts_every_backtick_run_inside() {
+        assert_eq!(fenced("ok"), "```\nok\n```");
+        assert_eq!(fenced("a\n```\nb"), "````\na\n```\nb\n````");
+        assert_eq!(fenced("`````"), "``````\n`````\n``````");
     }
 
     #[test]

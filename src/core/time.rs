@@ -23,10 +23,18 @@ pub fn parse(text: &str) -> Option<DateTime<Utc>> {
 }
 
 /// How old an entry is, for people: `just now`, `5 hours ago`, `1 day ago`, `12 days ago`;
-/// an entry stamped with a day only is `today` on that day.
+/// an entry stamped with a day only is `today` on that day. One stamped after now (a clock
+/// that is off) is `just now` within the hour, else `dated in the future`, never "yesterday".
 pub fn age(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let since = now - then;
     let day_only = then.time() == chrono::NaiveTime::MIN;
+    if since < chrono::Duration::zero() {
+        return if since > -chrono::Duration::hours(1) {
+            "just now".into()
+        } else {
+            "dated in the future".into()
+        };
+    }
     match (since.num_days(), since.num_hours()) {
         (d, _) if d >= 2 => format!("{d} days ago"),
         (1, _) => "1 day ago".into(),
@@ -56,5 +64,16 @@ mod tests {
         assert_eq!(rfc3339(t), "2026-11-30T10:15:00Z");
         assert_eq!(rfc3339_millis(t), "2026-11-30T10:15:00.500Z");
         assert!(parse("yesterday").is_none());
+    }
+
+    #[test]
+    fn a_stamp_after_now_is_never_yesterday() {
+        let now = parse("2026-11-30T23:00:00Z").unwrap();
+        let at = |s: &str| age(parse(s).unwrap(), now);
+        assert_eq!(at("2026-11-30T23:30:00Z"), "just now");
+        assert_eq!(at("2026-12-01T01:00:00Z"), "dated in the future");
+        assert_eq!(at("2026-12-05T01:00:00Z"), "dated in the future");
+        assert_eq!(at("2026-11-30T21:00:00Z"), "2 hours ago");
+        assert_eq!(at("2026-11-29T22:30:00Z"), "1 day ago");
     }
 }

@@ -48,16 +48,45 @@ impl Handler for HandoffHandler {
     }
 }
 
+/// Artefacts looked at from the newest on, for the newest one saved on purpose: a session
+/// start reads no folder that grows with history.
+const NEWEST_LOOKED_AT: usize = 8;
+
 /// The newest artefact as a resume point (the one "Resume here" shows it): its next action
-/// and the command that resumes from it.
+/// and the command that resumes from it. When the newest is an automatic one, the newest
+/// saved on purpose (among the newest few) is offered too: an explicit save outranks an
+/// automatic one, and must not drop out of sight because a compaction came after it.
 fn session_start(project: &Project) -> Contribution {
     let dir = session::sessions_dir(project);
-    let Some(newest) = session::list(&dir)
+    let ids = session::list(&dir);
+    // Read lazily: an artefact saved on purpose as the newest is the only one read.
+    let mut newest = ids
         .iter()
-        .find_map(|id| replay::summary(&dir, id))
-    else {
+        .take(NEWEST_LOOKED_AT)
+        .filter_map(|id| replay::summary(&dir, id));
+    let Some(first) = newest.next() else {
         return Contribution::default();
     };
+    let mut resume = vec![artefact_point(project, &dir, &first)];
+    if first.automatic {
+        resume.extend(
+            newest
+                .find(|s| !s.automatic)
+                .map(|s| artefact_point(project, &dir, &s)),
+        );
+    }
+    Contribution {
+        resume,
+        ..Contribution::default()
+    }
+}
+
+/// The artefact `newest` of `dir` as a resume point.
+fn artefact_point(
+    project: &Project,
+    dir: &std::path::Path,
+    newest: &replay::Summary,
+) -> ResumePoint {
     let cmd = super::resume_command(project.config());
     // Redacted before it is cut: a cut through a secret leaves a piece the redactor (which
     // the hook's output passes again) no longer recognises.
@@ -70,9 +99,9 @@ fn session_start(project: &Project) -> Contribution {
     } else {
         (Precedence::Explicit, "handoff")
     };
-    let point = ResumePoint::new(
+    ResumePoint::new(
         format!("{what} {}{by}", newest.id),
-        session::display_path(&project.root, &session::artefact_path(&dir, &newest.id)),
+        session::display_path(&project.root, &session::artefact_path(dir, &newest.id)),
         precedence,
         time::parse(&newest.captured_at),
         if next.is_empty() {
@@ -84,11 +113,7 @@ fn session_start(project: &Project) -> Contribution {
     .how(format!(
         "the user runs `{cmd} {}` (it re-checks the artefact's claims first)",
         newest.id
-    ));
-    Contribution {
-        resume: vec![point],
-        ..Contribution::default()
-    }
+    ))
 }
 
 /// The newest artefact saved on purpose (not an automatic one): when it was captured. What
@@ -98,7 +123,7 @@ pub(crate) fn newest_saved(project: &Project) -> Option<DateTime<Utc>> {
     // The newest few only: a session start reads no folder that grows with history.
     session::list(&dir)
         .iter()
-        .take(8)
+        .take(NEWEST_LOOKED_AT)
         .filter_map(|id| replay::summary(&dir, id))
         .find(|s| !s.automatic)
         .and_then(|s| time::parse(&s.captured_at))

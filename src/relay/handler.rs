@@ -23,7 +23,7 @@ use crate::core::handler::{Contribution, Handler};
 use crate::core::project::Project;
 use crate::core::recap::TaskStatus;
 use crate::core::resume::{Precedence, ResumePoint};
-use crate::core::text::clip;
+use crate::core::text::{clip, fenced, one_line};
 use crate::core::time;
 use std::time::Instant;
 
@@ -113,11 +113,12 @@ fn sentinel_banner(s: &LoopStatus) -> Option<(Section, ResumePoint)> {
                 .lines()
                 .map(|l| clip(l, ITEM_MAX))
                 .collect();
-            let head = head.join("\n");
+            // Fenced so that no line of the failing output can close the block.
+            let head = fenced(&head.join("\n"));
             let body = format!(
                 "The relay loop is HALTED: `{path}` exists because verify-on-resume failed. \
 Do not continue the loop, do not resume it and do not start a new cycle. Tell the user, and \
-leave fixing the tree and deleting `{path}` to a person.\n\nFirst lines of `{path}`:\n```\n{head}\n```"
+leave fixing the tree and deleting `{path}` to a person.\n\nFirst lines of `{path}`:\n{head}"
             );
             let halt = ResumePoint::new(
                 "relay NEEDS-HUMAN",
@@ -156,15 +157,16 @@ new cycle; a person deletes `{path}` to let it run again."
 }
 
 /// The protected notice of the pending packet `p`: its key state, findings and decisions
-/// (how to resume it is the packet's resume point).
+/// (how to resume it is the packet's resume point). Each value is one line: a packet's YAML
+/// strings may hold line breaks, and a line of their own could pass for baton's.
 fn pending_packet(s: &LoopStatus, p: &Packet) -> Section {
     let mut body = format!(
         "A relay packet is waiting: `{}` (loop {}, written {}). It is the checkpoint of a \
 loop that handed off at its cycle budget.\n\nKey state: {}\n",
         s.packet_path,
         p.loop_id,
-        p.written_at,
-        clip(&p.key_state(), 2 * ITEM_MAX)
+        clip(&one_line(&p.written_at), ITEM_MAX),
+        clip(&one_line(&p.key_state()), 2 * ITEM_MAX)
     );
     for (title, items) in [
         ("Open findings", &p.open_findings),
@@ -173,7 +175,7 @@ loop that handed off at its cycle budget.\n\nKey state: {}\n",
         if !items.is_empty() {
             body.push_str(&format!("{title}:\n"));
             for item in items.iter().take(ITEMS_SHOWN) {
-                body.push_str(&format!("- {}\n", clip(item, ITEM_MAX)));
+                body.push_str(&format!("- {}\n", clip(&one_line(item), ITEM_MAX)));
             }
         }
     }

@@ -11,7 +11,7 @@ mod issue_16;
 const ID: &str = "SESSION-20261130-101500";
 const CAP: usize = 32_768;
 
-const BODY: &str = "## Layer 1 — Git State\n\nrepo: .  HEAD: abc1234  status: clean\n\n## Layer 2 — Active Tasks\n\nTUNE-0420 | in_progress\n\n## Layer 3 — Related Files\n\n- README.md — read\n\n## Layer 4 — Open Questions\n\nNone.\n\n## Layer 5 — Failed Approaches\n\nTried X, failed because Y.\n";
+pub(crate) const BODY: &str = "## Layer 1 — Git State\n\nrepo: .  HEAD: abc1234  status: clean\n\n## Layer 2 — Active Tasks\n\nTUNE-0420 | in_progress\n\n## Layer 3 — Related Files\n\n- README.md — read\n\n## Layer 4 — Open Questions\n\nNone.\n\n## Layer 5 — Failed Approaches\n\nTried X, failed because Y.\n";
 
 /// A file outside the project (where the model writes its temp files).
 fn temp_file(p: &Project, name: &str, text: &str) -> String {
@@ -25,7 +25,13 @@ fn artefact(p: &Project, id: &str) -> PathBuf {
 }
 
 /// `baton handoff write` with datarim's flags.
-fn save_as(p: &Project, id: &str, next: &str, body: &str, env: &[(&str, &str)]) -> Output {
+pub(crate) fn save_as(
+    p: &Project,
+    id: &str,
+    next: &str,
+    body: &str,
+    env: &[(&str, &str)],
+) -> Output {
     let body_file = temp_file(p, "body.md", body);
     let tasks_file = temp_file(p, "tasks.txt", "TUNE-0420 | in_progress\n");
     let root = p.root.to_str().unwrap().to_string();

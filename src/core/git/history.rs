@@ -107,11 +107,50 @@ pub fn head_at(dir: &Path, at: DateTime<Utc>) -> Result<Option<String>> {
 /// How far back `work_since` looks for the commit it starts from.
 const WORK_WALK_MAX: usize = 200;
 
+/// The user's work on HEAD's first-parent line since a commit (`work_since`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Work {
+    /// The commits that change a path outside baton's state folders (an empty commit counts).
+    pub commits: usize,
+    /// The paths those commits change outside the state folders (relative to the work tree).
+    pub paths: std::collections::BTreeSet<String>,
+    /// The state folders, relative to the work tree, each ending in `/`.
+    state: Vec<String>,
+}
+
+impl Work {
+    /// Whether `path` (relative to the work tree, as `git status` gives it) lies in one of
+    /// baton's state folders.
+    pub fn in_state(&self, path: &str) -> bool {
+        self.state.iter().any(|o| path.starts_with(o.as_str()))
+    }
+}
+
+/// `own` (absolute paths) relative to the work tree `workdir`, each ending in `/`; a folder
+/// that does not exist yet is placed by its parent, and one outside the work tree is left
+/// out.
+fn state_prefixes(workdir: &Path, own: &[std::path::PathBuf]) -> Vec<String> {
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let workdir = canon(workdir);
+    own.iter()
+        .filter_map(|p| {
+            let abs = match (p.parent(), p.file_name()) {
+                (Some(parent), Some(name)) => canon(parent).join(name),
+                _ => canon(p),
+            };
+            let rel = abs.strip_prefix(&workdir).ok()?;
+            let rel = rel.to_string_lossy();
+            (!rel.is_empty()).then(|| format!("{rel}/"))
+        })
+        .collect()
+}
+
 /// The commits on HEAD's first-parent line after `from` (a full SHA or a prefix of at least
 /// 7 characters) that change a path outside `own` (folders given as absolute paths: baton's
-/// state folders): the user's work since `from`, leaving out baton's own commits of its state.
-/// `None` when `from` is not among the newest 200 commits (unknown, or long ago).
-pub fn work_since(dir: &Path, from: &str, own: &[std::path::PathBuf]) -> Result<Option<usize>> {
+/// state folders), and the paths they change there: the user's work since `from`, leaving
+/// out baton's own commits of its state. `None` when `from` is not among the newest 200
+/// commits (unknown, or long ago).
+pub fn work_since(dir: &Path, from: &str, own: &[std::path::PathBuf]) -> Result<Option<Work>> {
     if from.len() < 7 || !from.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(None);
     }
@@ -119,33 +158,22 @@ pub fn work_since(dir: &Path, from: &str, own: &[std::path::PathBuf]) -> Result<
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
         return Ok(None);
     };
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let workdir = canon(&workdir);
-    // The folders relative to the work tree (one that does not exist yet is placed by its
-    // parent).
-    let own: Vec<String> = own
-        .iter()
-        .filter_map(|p| {
-            let abs = match (p.parent(), p.file_name()) {
-                (Some(parent), Some(name)) => canon(parent).join(name),
-                _ => canon(p),
-            };
-            let rel = abs.strip_prefix(&workdir).ok()?;
-            Some(format!("{}/", rel.to_string_lossy()))
-        })
-        .collect();
-    let mut work = 0;
+    let mut work = Work {
+        state: state_prefixes(&workdir, own),
+        ..Work::default()
+    };
+    let from = from.to_ascii_lowercase();
     for c in first_parents(&repo, WORK_WALK_MAX) {
-        if c.id().to_string().starts_with(&from.to_ascii_lowercase()) {
+        if c.id().to_string().starts_with(&from) {
             return Ok(Some(work));
         }
         let paths = paths_changed_by(&repo, &c)?;
-        if paths.is_empty()
-            || paths
-                .iter()
-                .any(|p| !own.iter().any(|o| p.starts_with(o.as_str())))
-        {
-            work += 1;
+        // An empty commit is the user's; one that changes only state folders is baton's.
+        let empty = paths.is_empty();
+        let outside: Vec<String> = paths.into_iter().filter(|p| !work.in_state(p)).collect();
+        if empty || !outside.is_empty() {
+            work.commits += 1;
+            work.paths.extend(outside);
         }
     }
     Ok(None)
@@ -263,11 +291,18 @@ mod tests {
         );
         let own = [root.join(".rune"), root.join(".handoff")];
         let from = base.to_string();
-        assert_eq!(work_since(root, &from, &own).unwrap(), Some(0));
-        assert_eq!(work_since(root, &from[..7], &own).unwrap(), Some(0));
+        let commits = |from: &str| work_since(root, from, &own).unwrap().map(|w| w.commits);
+        assert_eq!(commits(&from), Some(0));
+        assert_eq!(commits(&from[..7]), Some(0));
         commit_at(&repo, "b.txt", "the user's work", 1_200);
-        assert_eq!(work_since(root, &from, &own).unwrap(), Some(1));
-        assert_eq!(work_since(root, "deadbee", &own).unwrap(), None);
-        assert_eq!(work_since(root, "(no commits)", &own).unwrap(), None);
+        assert_eq!(commits(&from), Some(1));
+        assert_eq!(commits("deadbee"), None);
+        assert_eq!(commits("(no commits)"), None);
+        let work = work_since(root, &from.to_uppercase(), &own)
+            .unwrap()
+            .unwrap();
+        assert_eq!(work.paths.iter().collect::<Vec<_>>(), ["b.txt"]);
+        assert!(work.in_state(".rune/checkpoint.md"));
+        assert!(!work.in_state(".runeaway/x") && !work.in_state("b.txt"));
     }
 }

@@ -52,7 +52,7 @@ pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
 pub use conflict::{marker_lines, refusal_line, unresolved, unresolved_with, Look, Unresolved};
 pub use guard::{commit_blocker, Operation, Refusal};
 pub use history::{
-    first_parent_messages, head_at, paths_changed_by_newest, stash_messages, work_since,
+    first_parent_messages, head_at, paths_changed_by_newest, stash_messages, work_since, Work,
 };
 
 use super::error::{Error, Result};
