@@ -191,14 +191,9 @@ fn packet_point(s: &LoopStatus, p: &Packet, config: &Config) -> ResumePoint {
         s.packet_path.clone(),
         Precedence::Explicit,
         time::parse(&p.written_at),
-        match &p.orchestrator_phase {
-            Some(phase) => format!(
-                "resume the relay loop {} (phase {})",
-                p.loop_id,
-                clip(phase, ITEM_MAX)
-            ),
-            None => format!("resume the relay loop {}", p.loop_id),
-        },
+        // Only the validated loop id: the packet's free text (its phase, findings) is shown in
+        // its own section, never as the next action (a packet is shared through git).
+        format!("resume the relay loop {}", p.loop_id),
     )
     .how(format!(
         "run `{}` (or `baton relay resume --from {}`); it runs verify-on-resume.sh first, and if that fails, stop and tell the user",

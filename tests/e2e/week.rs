@@ -281,7 +281,7 @@ fn issue_12_a_week_of_use_leaves_only_what_was_asked_for() {
     assert!(r.status.success(), "{}", r.describe());
     assert_eq!(
         next_action("week-a6", &ctx),
-        "Next: \"resume the relay loop WL-001 (phase verify)\""
+        "Next: \"resume the relay loop WL-001\""
     );
 
     // Friday: a named audit session, then its end.
