@@ -140,28 +140,33 @@ fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
         return dnf(only, at_start || starts);
     }
     let mut out: Dnf = vec![Vec::new()];
-    let mut word = String::new();
-    let mut word_at_start = false;
+    // The texts the run of fixed parts so far can be (one, or a few when a part is a choice
+    // of fixed texts: `n(?:c|cat|etcat)` is `nc`, `ncat` or `netcat`, one word each, not the
+    // two clauses `n` and `c`, which almost every text holds).
+    let mut run: Vec<String> = Vec::new();
+    let mut run_at_start = false;
     for item in items {
         if matches!(item.kind(), HirKind::Look(Look::Start))
             && out == [Vec::<Clause>::new()]
-            && word.is_empty()
+            && run.is_empty()
         {
             at_start = true;
             continue;
         }
-        if let Some(s) = text_of(item) {
-            if word.is_empty() {
-                word_at_start = at_start;
+        if let Some(texts) = texts_of(item).filter(|t| run.len().max(1) * t.len() <= MAX_TEXTS) {
+            if run.is_empty() {
+                run_at_start = at_start;
+                run = texts;
+            } else {
+                run = run
+                    .iter()
+                    .flat_map(|a| texts.iter().map(move |b| format!("{a}{b}")))
+                    .collect();
             }
-            word.push_str(&s);
             at_start = false;
             continue;
         }
-        if !word.is_empty() {
-            let w = anchor(std::mem::take(&mut word), word_at_start);
-            and(&mut out, &[vec![Clause::from([w])]]);
-        }
+        flush_run(&mut out, &mut run, run_at_start);
         let part = dnf(item, at_start);
         // A wide choice inside a sequence is merged where it stands, so that what comes
         // before and after it stays clauses of their own instead of being merged with it.
@@ -172,13 +177,71 @@ fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
         }
         at_start = false;
     }
-    if !word.is_empty() {
-        and(
-            &mut out,
-            &[vec![Clause::from([anchor(word, word_at_start)])]],
-        );
-    }
+    flush_run(&mut out, &mut run, run_at_start);
     out
+}
+
+/// Most texts a run of fixed parts is read as; a part that would make more starts a new run.
+const MAX_TEXTS: usize = 16;
+
+/// Adds the run of fixed parts to `out` as one clause (one of its texts is in every match)
+/// and empties it. A run that can be empty requires nothing.
+fn flush_run(out: &mut Dnf, run: &mut Vec<String>, at_start: bool) {
+    let texts = std::mem::take(run);
+    if texts.is_empty() || texts.iter().any(String::is_empty) {
+        return;
+    }
+    // A text that holds another of the run's texts needs no word of its own (`no`, `nope`).
+    let clause: Clause = texts
+        .iter()
+        .filter(|w| !texts.iter().any(|v| v != *w && w.contains(v.as_str())))
+        .map(|w| anchor(w.clone(), at_start))
+        .collect();
+    and(out, &[vec![clause]]);
+}
+
+/// Every text `h` can match, when they are few and fixed up to case (a literal, a class of
+/// one character in its cases, a choice or a sequence of those; an assertion is the empty
+/// text), lower case; `None` otherwise.
+fn texts_of(h: &Hir) -> Option<Vec<String>> {
+    match h.kind() {
+        HirKind::Look(_) | HirKind::Empty => Some(vec![String::new()]),
+        HirKind::Capture(c) => texts_of(&c.sub),
+        HirKind::Repetition(r) if r.min == 0 && r.max == Some(1) => {
+            let mut out = vec![String::new()];
+            out.extend(texts_of(&r.sub)?);
+            (out.len() <= MAX_TEXTS).then_some(out)
+        }
+        HirKind::Alternation(alts) => {
+            let mut out: Vec<String> = Vec::new();
+            for a in alts {
+                for t in texts_of(a)? {
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+                if out.len() > MAX_TEXTS {
+                    return None;
+                }
+            }
+            Some(out)
+        }
+        HirKind::Concat(items) => {
+            let mut out = vec![String::new()];
+            for item in items {
+                let texts = texts_of(item)?;
+                if out.len() * texts.len() > MAX_TEXTS {
+                    return None;
+                }
+                out = out
+                    .iter()
+                    .flat_map(|a| texts.iter().map(move |b| format!("{a}{b}")))
+                    .collect();
+            }
+            Some(out)
+        }
+        _ => text_of(h).map(|t| vec![t]),
+    }
 }
 
 /// Marks a word that must start the text.
@@ -561,15 +624,33 @@ mod tests {
 
     #[test]
     fn words_come_from_literals_and_case_classes() {
-        // regex-syntax factors `all|any` into `a(?:ll|ny)`: both parts stay needles.
+        // regex-syntax factors `all|any` into `a(?:ll|ny)`: read back as the two words, not
+        // as `a` and `ll|ny` (which almost every text holds).
         assert_eq!(
             needles(r"(?i)\bignore\s+(?:all|any)\s+previous\b"),
             Some(vec![vec![
-                vec!["a".to_string()],
+                vec!["all".to_string(), "any".into()],
                 vec!["ignore".into()],
-                vec!["ll".into(), "ny".into()],
                 vec!["previous".into()]
             ]])
+        );
+        assert_eq!(
+            needles(r"\b(?:nc|ncat|netcat)\s"),
+            // `ncat` holds `nc`: one of the two words is in every match.
+            Some(vec![vec![vec!["nc".to_string(), "netcat".into()]]])
+        );
+        // What may stand between two fixed texts keeps them apart; a part that may be empty
+        // requires nothing.
+        assert_eq!(
+            needles(r"key\s*(?:id|name)"),
+            Some(vec![vec![
+                vec!["id".to_string(), "name".into()],
+                vec!["key".into()]
+            ]])
+        );
+        assert_eq!(
+            needles(r"ab(?:|cd)ef"),
+            Some(vec![vec![vec!["abcdef".to_string(), "abef".into()]]])
         );
         assert_eq!(
             needles(r"(?i)x\w+y|<!--z"),
