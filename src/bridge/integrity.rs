@@ -848,10 +848,43 @@ mod tests {
         for e in std::fs::read_dir(root.join("docs")).unwrap() {
             texts.push(std::fs::read_to_string(e.unwrap().path()).unwrap());
         }
-        let mut matched = 0;
+        // Every text whole, each of its lines, and 2 KB of it from some of its line starts (a
+        // scan after an append reads a file from its last entry) and from a few offsets
+        // inside a word: what a word boundary in a rule means must hold of a text that starts
+        // anywhere.
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut windows: Vec<&str> = Vec::new();
         for text in &texts {
+            windows.push(text);
+            let starts: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+            // A window of up to 2 KB from `at` (a char boundary).
+            let window = |at: usize| {
+                let mut end = (at + 2048).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                &text[at..end]
+            };
+            let step = (starts.len() / 5).max(1);
+            windows.extend(starts.iter().step_by(step).map(|&i| window(i)));
+            // Each line alone: no word elsewhere in the text stands in for one it lacks.
+            windows.extend(text.lines().filter(|l| !l.trim().is_empty()));
+            for _ in 0..3 {
+                let mut at = rng.below(text.len().max(1));
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                windows.push(window(at));
+            }
+        }
+        let mut matched = 0;
+        for text in windows {
             let forms = super::super::normalize::Forms::of(text);
-            let mut all = vec![text.clone(), forms.lines.clone(), forms.stream.text.clone()];
+            let mut all = vec![
+                text.to_string(),
+                forms.lines.clone(),
+                forms.stream.text.clone(),
+            ];
             all.extend(forms.plain.map(|p| p.text));
             for form in &all {
                 let may = prefilter::candidates(form, rules::RULES.len());

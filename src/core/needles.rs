@@ -42,6 +42,12 @@ const MAX_CHOICE: usize = 8;
 /// literal NUL get no needles, see `text_of`).
 pub const ANCHORED: char = '\0';
 
+/// What a word that must start at a word boundary begins with in `Needles`: the pattern has
+/// `\b` right before it, so the character before it in a match is not an ASCII letter, digit
+/// or `_` (a word of a pattern compiled in ASCII mode is never marked so: there a letter
+/// outside ASCII, such as `ſ`, which the search folds to `s`, is not a word character).
+pub const AT_WORD: char = '\u{1}';
+
 /// Characters outside ASCII that case-insensitive matching folds to an ASCII letter.
 const FOLDS_TO_ASCII: [char; 2] = ['\u{212A}', '\u{017F}'];
 
@@ -69,9 +75,18 @@ pub fn derive(pattern: &str, flags: Flags) -> Option<Needles> {
         .build()
         .parse(pattern)
         .ok()?;
-    let alts: BTreeSet<BTreeSet<Clause>> = dnf(&hir, false)
+    let unmark = |c: Clause| -> Clause {
+        if flags.ascii {
+            c.into_iter()
+                .map(|w| w.strip_prefix(AT_WORD).map_or(w.clone(), str::to_string))
+                .collect()
+        } else {
+            c
+        }
+    };
+    let alts: BTreeSet<BTreeSet<Clause>> = dnf(&hir, false, false)
         .into_iter()
-        .map(|a| a.into_iter().collect())
+        .map(|a| a.into_iter().map(unmark).collect())
         .collect();
     if alts.iter().any(BTreeSet::is_empty) {
         return None;
@@ -95,12 +110,13 @@ pub fn parses(pattern: &str) -> Result<(), String> {
 }
 
 /// The alternatives of `h` with their clauses; with `at_start`, `h` matches at the start of
-/// the text, so the word it starts with is marked as such (`ANCHORED`).
-fn dnf(h: &Hir, at_start: bool) -> Dnf {
+/// the text, so the word it starts with is marked as such (`ANCHORED`); with `at_word`, at a
+/// word boundary (`AT_WORD`).
+fn dnf(h: &Hir, at_start: bool, at_word: bool) -> Dnf {
     match h.kind() {
-        HirKind::Concat(items) => concat(items, at_start),
+        HirKind::Concat(items) => concat(items, at_start, at_word),
         HirKind::Alternation(alts) => {
-            let parts: Vec<Dnf> = alts.iter().map(|a| dnf(a, at_start)).collect();
+            let parts: Vec<Dnf> = alts.iter().map(|a| dnf(a, at_start, at_word)).collect();
             // Alternatives that are one word each stay one clause.
             let words: Option<Clause> = parts
                 .iter()
@@ -115,18 +131,19 @@ fn dnf(h: &Hir, at_start: bool) -> Dnf {
                 None => parts.into_iter().flatten().collect(),
             }
         }
-        HirKind::Repetition(r) if r.min >= 1 => dnf(&r.sub, at_start),
-        HirKind::Capture(c) => dnf(&c.sub, at_start),
+        HirKind::Repetition(r) if r.min >= 1 => dnf(&r.sub, at_start, at_word),
+        HirKind::Capture(c) => dnf(&c.sub, at_start, at_word),
         _ => vec![text_of(h)
-            .map(|w| vec![Clause::from([anchor(w, at_start)])])
+            .map(|w| vec![Clause::from([mark(w, at_start, at_word)])])
             .unwrap_or_default()],
     }
 }
 
 /// A concatenation: fixed texts next to each other are one word; the parts' alternatives are
 /// combined ("and"). What follows the start of the text (`^` without multi-line mode) is at
-/// the start.
-fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
+/// the start; what follows `\b` (or what the whole sequence starts with, given `at_word`) is
+/// at a word boundary.
+fn concat(items: &[Hir], mut at_start: bool, at_word: bool) -> Dnf {
     // A part alone between assertions (regex-syntax lifts a `\b` every branch starts with
     // out of the alternation) is read as if it stood alone: its alternatives stay whole.
     let mut parts = items
@@ -137,7 +154,11 @@ fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
             items.first().map(Hir::kind),
             Some(HirKind::Look(Look::Start))
         );
-        return dnf(only, at_start || starts);
+        let bounded = items
+            .iter()
+            .take_while(|i| !std::ptr::eq(*i, only))
+            .any(is_word_start);
+        return dnf(only, at_start || starts, at_word || bounded);
     }
     let mut out: Dnf = vec![Vec::new()];
     // The texts the run of fixed parts so far can be (one, or a few when a part is a choice
@@ -145,6 +166,9 @@ fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
     // two clauses `n` and `c`, which almost every text holds).
     let mut run: Vec<String> = Vec::new();
     let mut run_at_start = false;
+    let mut run_at_word = false;
+    // Whether the next part starts at a word boundary.
+    let mut at_word = at_word;
     for item in items {
         if matches!(item.kind(), HirKind::Look(Look::Start))
             && out == [Vec::<Clause>::new()]
@@ -153,9 +177,14 @@ fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
             at_start = true;
             continue;
         }
+        if run.is_empty() && is_word_start(item) {
+            at_word = true;
+            continue;
+        }
         if let Some(texts) = texts_of(item).filter(|t| run.len().max(1) * t.len() <= MAX_TEXTS) {
             if run.is_empty() {
                 run_at_start = at_start;
+                run_at_word = at_word;
                 run = texts;
             } else {
                 run = run
@@ -164,10 +193,11 @@ fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
                     .collect();
             }
             at_start = false;
+            at_word = false;
             continue;
         }
-        flush_run(&mut out, &mut run, run_at_start);
-        let part = dnf(item, at_start);
+        flush_run(&mut out, &mut run, run_at_start, run_at_word);
+        let part = dnf(item, at_start, at_word);
         // A wide choice inside a sequence is merged where it stands, so that what comes
         // before and after it stays clauses of their own instead of being merged with it.
         if part.len() > MAX_CHOICE {
@@ -176,9 +206,26 @@ fn concat(items: &[Hir], mut at_start: bool) -> Dnf {
             and(&mut out, &part);
         }
         at_start = false;
+        at_word = false;
     }
-    flush_run(&mut out, &mut run, run_at_start);
+    flush_run(&mut out, &mut run, run_at_start, run_at_word);
     out
+}
+
+/// Whether `h` is `\b` or a start-of-word assertion: what follows it (a word character)
+/// has no word character before it.
+fn is_word_start(h: &Hir) -> bool {
+    matches!(
+        h.kind(),
+        HirKind::Look(
+            Look::WordAscii
+                | Look::WordUnicode
+                | Look::WordStartAscii
+                | Look::WordStartUnicode
+                | Look::WordStartHalfAscii
+                | Look::WordStartHalfUnicode
+        )
+    )
 }
 
 /// Most texts a run of fixed parts is read as; a part that would make more starts a new run.
@@ -186,16 +233,26 @@ const MAX_TEXTS: usize = 16;
 
 /// Adds the run of fixed parts to `out` as one clause (one of its texts is in every match)
 /// and empties it. A run that can be empty requires nothing.
-fn flush_run(out: &mut Dnf, run: &mut Vec<String>, at_start: bool) {
+fn flush_run(out: &mut Dnf, run: &mut Vec<String>, at_start: bool, at_word: bool) {
     let texts = std::mem::take(run);
     if texts.is_empty() || texts.iter().any(String::is_empty) {
         return;
     }
-    // A text that holds another of the run's texts needs no word of its own (`no`, `nope`).
+    // A text that holds another of the run's texts needs no word of its own (`nc`, `ncat`);
+    // where the run starts the text or a word, only one that begins with it (`no`, `nope`:
+    // `bash` holds `sh`, but not at its start).
+    let covers = |w: &String, v: &String| {
+        v != w
+            && if at_start || at_word {
+                w.starts_with(v.as_str())
+            } else {
+                w.contains(v.as_str())
+            }
+    };
     let clause: Clause = texts
         .iter()
-        .filter(|w| !texts.iter().any(|v| v != *w && w.contains(v.as_str())))
-        .map(|w| anchor(w.clone(), at_start))
+        .filter(|w| !texts.iter().any(|v| covers(w, v)))
+        .map(|w| mark(w.clone(), at_start, at_word))
         .collect();
     and(out, &[vec![clause]]);
 }
@@ -244,10 +301,13 @@ fn texts_of(h: &Hir) -> Option<Vec<String>> {
     }
 }
 
-/// Marks a word that must start the text.
-fn anchor(word: String, at_start: bool) -> String {
+/// Marks a word that must start the text, or else one that starts at a word boundary (when
+/// it starts with a word character: for `\b-x` the boundary is about the character after).
+fn mark(word: String, at_start: bool, at_word: bool) -> String {
     if at_start {
         format!("{ANCHORED}{word}")
+    } else if at_word && word.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+        format!("{AT_WORD}{word}")
     } else {
         word
     }
@@ -439,6 +499,8 @@ pub struct Finder {
     needles: Vec<Option<Vec<Vec<Vec<Word>>>>>,
     /// Every word looked for anywhere, each once (a word's index is its pattern in `ac`).
     words: Vec<String>,
+    /// Per word of `words`: whether it counts only where it starts at a word boundary.
+    at_word: Vec<bool>,
     ac: OnceLock<Option<AhoCorasick>>,
 }
 
@@ -481,10 +543,13 @@ impl Finder {
         // times: sorting every occurrence cost more than the rest of a session start's scan).
         let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut words: Vec<String> = Vec::new();
+        let mut at_word: Vec<bool> = Vec::new();
         let mut word = |w: &'a str| match w.strip_prefix(ANCHORED) {
             Some(start) => Word::Starts(start.to_string()),
             None => Word::Anywhere(*index.entry(w).or_insert_with(|| {
-                words.push(w.to_string());
+                let plain = w.strip_prefix(AT_WORD);
+                words.push(plain.unwrap_or(w).to_string());
+                at_word.push(plain.is_some());
                 words.len() - 1
             })),
         };
@@ -504,6 +569,7 @@ impl Finder {
         Finder {
             needles,
             words,
+            at_word,
             ac: OnceLock::new(),
         }
     }
@@ -516,7 +582,11 @@ impl Finder {
             return Some(
                 self.words
                     .iter()
-                    .map(|w| memchr::memmem::find(hay, w.as_bytes()).is_some())
+                    .zip(&self.at_word)
+                    .map(|(w, &at_word)| {
+                        memchr::memmem::find_iter(hay, w.as_bytes())
+                            .any(|at| !at_word || starts_word(hay, at))
+                    })
                     .collect(),
             );
         }
@@ -532,7 +602,10 @@ impl Finder {
             .as_ref()?;
         let mut present = vec![false; self.words.len()];
         for m in ac.find_overlapping_iter(lowered) {
-            present[m.pattern().as_usize()] = true;
+            let i = m.pattern().as_usize();
+            if !self.at_word[i] || starts_word(lowered.as_bytes(), m.start()) {
+                present[i] = true;
+            }
         }
         Some(present)
     }
@@ -560,6 +633,16 @@ impl Finder {
                 None => true,
             })
             .collect()
+    }
+}
+
+/// Whether a word found at `at` in `hay` may start at a word boundary: nothing before it, or
+/// a character that is not an ASCII letter, digit or `_`. A character outside ASCII before it
+/// could be a word character or not as the pattern reads it, so it does not rule it out.
+fn starts_word(hay: &[u8], at: usize) -> bool {
+    match at.checked_sub(1).and_then(|i| hay.get(i)) {
+        Some(&b) => !(b.is_ascii_alphanumeric() || b == b'_'),
+        None => true,
     }
 }
 
@@ -629,15 +712,18 @@ mod tests {
         assert_eq!(
             needles(r"(?i)\bignore\s+(?:all|any)\s+previous\b"),
             Some(vec![vec![
-                vec!["all".to_string(), "any".into()],
-                vec!["ignore".into()],
+                vec!["\u{1}ignore".to_string()],
+                vec!["all".into(), "any".into()],
                 vec!["previous".into()]
             ]])
         );
         assert_eq!(
             needles(r"\b(?:nc|ncat|netcat)\s"),
             // `ncat` holds `nc`: one of the two words is in every match.
-            Some(vec![vec![vec!["nc".to_string(), "netcat".into()]]])
+            Some(vec![vec![vec![
+                "\u{1}nc".to_string(),
+                "\u{1}netcat".into()
+            ]]])
         );
         // What may stand between two fixed texts keeps them apart; a part that may be empty
         // requires nothing.
@@ -728,6 +814,61 @@ mod tests {
         let anchored = Finder::new(&[derive(r"^(no|nope)\b", Flags::default())]);
         assert_eq!(anchored.candidates("No, not that"), vec![true]);
         assert_eq!(anchored.candidates("I said no"), vec![false]);
+    }
+
+    #[test]
+    fn a_word_after_a_word_boundary_counts_only_where_one_is() {
+        let p = r"(?i)\b(?:ai|llm)\s+(?:must|should)";
+        assert_eq!(
+            needles(p),
+            Some(vec![vec![
+                vec!["\u{1}ai".to_string(), "\u{1}llm".into()],
+                vec!["must".into(), "should".into()]
+            ]])
+        );
+        let f = Finder::new(&[needles(p)]);
+        let re = regex::Regex::new(p).unwrap();
+        for (text, may) in [
+            ("The AI must", true),
+            ("(ai) should", true),
+            ("x-ai must", true),
+            ("ai must", true),
+            // `ai` inside words only: no match is possible.
+            ("again the main rule must", false),
+            ("fail_ai should", false),
+            ("said 2ai must", false),
+            // A letter outside ASCII before it could be either: the pattern is run.
+            ("éai must", true),
+        ] {
+            assert_eq!(f.candidates(text), vec![may], "{text}");
+            // Never a match the prefilter ruled out.
+            assert!(may || !re.is_match(text), "{text}");
+        }
+        // Past WORD_BY_WORD the automaton looks; the same answers.
+        let long = |t: &str| format!("{} {t}", "z".repeat(WORD_BY_WORD));
+        assert_eq!(f.candidates(&long("again must")), vec![false]);
+        assert_eq!(f.candidates(&long("an ai must")), vec![true]);
+        // `bash` holds `sh`, but not at a word's start: both stay words.
+        assert_eq!(
+            needles(r"\b(?:ba|z)?sh\s"),
+            Some(vec![vec![vec![
+                "\u{1}bash".to_string(),
+                "\u{1}sh".into(),
+                "\u{1}zsh".into()
+            ]]])
+        );
+        let sh = Finder::new(&[needles(r"\b(?:ba|z)?sh\s")]);
+        assert_eq!(sh.candidates("run bash -c"), vec![true]);
+        assert_eq!(sh.candidates("a hash mark"), vec![false]);
+        // In ASCII mode a letter outside ASCII is no word character: no word is marked.
+        let ascii = Flags {
+            case_insensitive: true,
+            ascii: true,
+        };
+        assert_eq!(
+            derive(r"\bai\s+must", ascii),
+            Some(vec![vec![vec!["ai".to_string()], vec!["must".into()]]])
+        );
     }
 
     /// regex-syntax lifts a `\b` that every branch starts with out of the alternation; the
