@@ -187,10 +187,7 @@ fn concat(items: &[Hir], mut at_start: bool, at_word: bool) -> Dnf {
                 run_at_word = at_word;
                 run = texts;
             } else {
-                run = run
-                    .iter()
-                    .flat_map(|a| texts.iter().map(move |b| format!("{a}{b}")))
-                    .collect();
+                run = joined(&run, &texts);
             }
             at_start = false;
             at_word = false;
@@ -210,6 +207,14 @@ fn concat(items: &[Hir], mut at_start: bool, at_word: bool) -> Dnf {
     }
     flush_run(&mut out, &mut run, run_at_start, run_at_word);
     out
+}
+
+/// Every text of `firsts` followed by every text of `thens`.
+fn joined(firsts: &[String], thens: &[String]) -> Vec<String> {
+    firsts
+        .iter()
+        .flat_map(|a| thens.iter().map(move |b| format!("{a}{b}")))
+        .collect()
 }
 
 /// Whether `h` is `\b` or a start-of-word assertion: what follows it (a word character)
@@ -290,10 +295,7 @@ fn texts_of(h: &Hir) -> Option<Vec<String>> {
                 if out.len() * texts.len() > MAX_TEXTS {
                     return None;
                 }
-                out = out
-                    .iter()
-                    .flat_map(|a| texts.iter().map(move |b| format!("{a}{b}")))
-                    .collect();
+                out = joined(&out, &texts);
             }
             Some(out)
         }
