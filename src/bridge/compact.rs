@@ -7,7 +7,6 @@ use super::checkpoint::{self, CheckpointInput, AUTO_NOTE};
 use super::entries::{heading_of, newest_entries, progress_items};
 use super::integrity::{self, Scanner, Status};
 use super::provenance::{self, Ledger};
-use super::scan_cache::Stamp;
 use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
@@ -315,18 +314,15 @@ fn by(project: &Project) -> String {
         .unwrap_or_default()
 }
 
-/// Appends a line a hook writes to the session log, records it as baton's own, and scans
-/// the log now (`Scanner::cache_own_append`), so the next session start need not.
+/// Appends a line a hook writes to the session log and records it as baton's own. It is
+/// not scanned here: the next session start scans the log from its end (the verdict before
+/// and the lines before the new one), the cost of the line, not of the log's history.
 fn append_hook_line(project: &Project, rune: &Rune, line: &str) -> Result<()> {
     if !rune.append_line_unlocked(store::SESSION_LOG, line)? {
         let _lock = rune.lock()?;
         rune.append(store::SESSION_LOG, line)?;
     }
-    let after = Stamp::of(&rune.path(store::SESSION_LOG));
     record_hook_line(project, line);
-    if let Some(after) = after {
-        Scanner::cached(project, rune).cache_own_append(rune, store::SESSION_LOG, &after);
-    }
     Ok(())
 }
 

@@ -152,6 +152,46 @@ struct Entry<F> {
     findings: Vec<F>,
     #[serde(default)]
     counts: Option<Counts>,
+    /// The text the verdict is of (missing where it was not read whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    content: Option<Content>,
+    /// The stamp was too recent to trust (`Stamp::is_racy`): the entry is reused only for
+    /// the same content (`Cache::previous`), never by its stamp alone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    racy: bool,
+}
+
+/// What a file held when its verdict was cached: the length of the text read and its SHA-1
+/// (`core::hash::sha1_hex`; FNV would let someone who knows the text write another one with
+/// the same hash). A file whose stamp changed is reused when it holds the same text, and
+/// scanned from its end when it holds that text and more (an append).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Content {
+    pub(crate) len: u64,
+    pub(crate) sha1: String,
+}
+
+impl Content {
+    pub(crate) fn of(text: &str) -> Content {
+        Content {
+            len: text.len() as u64,
+            sha1: crate::core::hash::sha1_hex(text.as_bytes()),
+        }
+    }
+
+    /// Whether `text` begins with this content: the length of that beginning.
+    pub(crate) fn prefix_of(&self, text: &str) -> Option<usize> {
+        let len = usize::try_from(self.len).ok()?;
+        let head = text.get(..len)?;
+        (crate::core::hash::sha1_hex(head.as_bytes()) == self.sha1).then_some(len)
+    }
+}
+
+/// A file's cached verdict whatever its stamp now (`Cache::previous`).
+pub(crate) struct Previous<'a, F> {
+    pub(crate) findings: &'a [F],
+    pub(crate) counts: Counts,
+    pub(crate) content: &'a Content,
 }
 
 /// The cache for one folder: per file name, its stamp, the findings `F` and the counts.
@@ -179,26 +219,53 @@ impl<F: Serialize + DeserializeOwned> Cache<F> {
 
     /// The cached findings for `file`, if its stamp is unchanged.
     pub(crate) fn get(&self, file: &str, stamp: &Stamp) -> Option<&[F]> {
-        let e = self.files.get(file).filter(|e| &e.stamp == stamp)?;
+        let e = self.trusted(file, stamp)?;
         Some(&e.findings)
     }
 
     /// The cached counts for `file`, if its stamp is unchanged.
     pub(crate) fn counts(&self, file: &str, stamp: &Stamp) -> Option<Counts> {
-        self.files
-            .get(file)
-            .filter(|e| &e.stamp == stamp)
-            .and_then(|e| e.counts)
+        self.trusted(file, stamp).and_then(|e| e.counts)
     }
 
-    /// Keeps `findings` and `counts` for `file` at `stamp`.
-    pub(crate) fn put(&mut self, file: &str, stamp: Stamp, findings: Vec<F>, counts: Counts) {
+    fn trusted(&self, file: &str, stamp: &Stamp) -> Option<&Entry<F>> {
+        self.files
+            .get(file)
+            .filter(|e| &e.stamp == stamp && !e.racy)
+    }
+
+    /// The verdict cached for `file` with the text it was of, whatever the file's stamp is
+    /// now: for a file read again, to reuse when it holds the same text or that text and
+    /// more.
+    pub(crate) fn previous(&self, file: &str) -> Option<Previous<'_, F>> {
+        let e = self.files.get(file)?;
+        Some(Previous {
+            findings: &e.findings,
+            counts: e.counts?,
+            content: e.content.as_ref()?,
+        })
+    }
+
+    /// Keeps `findings` and `counts` for `file` at `stamp`, with the text they are of when
+    /// it was read whole; a racy stamp (`Stamp::is_racy`) is kept only with its text, and
+    /// trusted only for it.
+    pub(crate) fn put(
+        &mut self,
+        file: &str,
+        stamp: Stamp,
+        findings: Vec<F>,
+        counts: Counts,
+        content: Option<Content>,
+    ) {
+        let racy = content.is_some() && stamp.is_racy();
         self.files.insert(
             file.to_string(),
             Entry {
                 stamp,
                 counts: Some(counts),
                 findings,
+                content,
+                racy,
             },
         );
         self.dirty = true;
