@@ -48,6 +48,22 @@ pub const ANCHORED: char = '\0';
 /// outside ASCII, such as `ſ`, which the search folds to `s`, is not a word character).
 pub const AT_WORD: char = '\u{1}';
 
+/// What a word that must start a line begins with in `Needles`: the pattern has a multi-line
+/// `^` before it with only blanks and `#` between (`(?m)^\s*(?:#+\s*)?assistant`), so in a
+/// match only those stand between it and a line break or the start of the text.
+pub const AT_LINE: char = '\u{2}';
+
+/// Where a part of a pattern stands in every match (what its first word is marked with).
+#[derive(Debug, Clone, Copy, Default)]
+struct At {
+    /// At the start of the text (`^` without multi-line mode): `ANCHORED`.
+    start: bool,
+    /// At the start of a line, after blanks and `#` at most: `AT_LINE`.
+    line: bool,
+    /// At a word boundary: `AT_WORD`.
+    word: bool,
+}
+
 /// Characters outside ASCII that case-insensitive matching folds to an ASCII letter.
 const FOLDS_TO_ASCII: [char; 2] = ['\u{212A}', '\u{017F}'];
 
@@ -84,7 +100,7 @@ pub fn derive(pattern: &str, flags: Flags) -> Option<Needles> {
             c
         }
     };
-    let alts: BTreeSet<BTreeSet<Clause>> = dnf(&hir, false, false)
+    let alts: BTreeSet<BTreeSet<Clause>> = dnf(&hir, At::default())
         .into_iter()
         .map(|a| a.into_iter().map(unmark).collect())
         .collect();
@@ -109,14 +125,13 @@ pub fn parses(pattern: &str) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// The alternatives of `h` with their clauses; with `at_start`, `h` matches at the start of
-/// the text, so the word it starts with is marked as such (`ANCHORED`); with `at_word`, at a
-/// word boundary (`AT_WORD`).
-fn dnf(h: &Hir, at_start: bool, at_word: bool) -> Dnf {
+/// The alternatives of `h` with their clauses; `at` says where `h` matches (at the start of
+/// the text, of a line, of a word), so the word it starts with is marked as such.
+fn dnf(h: &Hir, at: At) -> Dnf {
     match h.kind() {
-        HirKind::Concat(items) => concat(items, at_start, at_word),
+        HirKind::Concat(items) => concat(items, at),
         HirKind::Alternation(alts) => {
-            let parts: Vec<Dnf> = alts.iter().map(|a| dnf(a, at_start, at_word)).collect();
+            let parts: Vec<Dnf> = alts.iter().map(|a| dnf(a, at)).collect();
             // Alternatives that are one word each stay one clause.
             let words: Option<Clause> = parts
                 .iter()
@@ -131,19 +146,20 @@ fn dnf(h: &Hir, at_start: bool, at_word: bool) -> Dnf {
                 None => parts.into_iter().flatten().collect(),
             }
         }
-        HirKind::Repetition(r) if r.min >= 1 => dnf(&r.sub, at_start, at_word),
-        HirKind::Capture(c) => dnf(&c.sub, at_start, at_word),
+        HirKind::Repetition(r) if r.min >= 1 => dnf(&r.sub, at),
+        HirKind::Capture(c) => dnf(&c.sub, at),
         _ => vec![text_of(h)
-            .map(|w| vec![Clause::from([mark(w, at_start, at_word)])])
+            .map(|w| vec![Clause::from([mark(w, at)])])
             .unwrap_or_default()],
     }
 }
 
 /// A concatenation: fixed texts next to each other are one word; the parts' alternatives are
 /// combined ("and"). What follows the start of the text (`^` without multi-line mode) is at
-/// the start; what follows `\b` (or what the whole sequence starts with, given `at_word`) is
-/// at a word boundary.
-fn concat(items: &[Hir], mut at_start: bool, at_word: bool) -> Dnf {
+/// the start; what follows a multi-line `^` and blanks at most, at a line's start; what
+/// follows `\b` (or what the whole sequence starts with, given `at.word`) is at a word
+/// boundary.
+fn concat(items: &[Hir], mut at: At) -> Dnf {
     // A part alone between assertions (regex-syntax lifts a `\b` every branch starts with
     // out of the alternation) is read as if it stood alone: its alternatives stay whole.
     let mut parts = items
@@ -154,47 +170,55 @@ fn concat(items: &[Hir], mut at_start: bool, at_word: bool) -> Dnf {
             items.first().map(Hir::kind),
             Some(HirKind::Look(Look::Start))
         );
-        let bounded = items
-            .iter()
-            .take_while(|i| !std::ptr::eq(*i, only))
-            .any(is_word_start);
-        return dnf(only, at_start || starts, at_word || bounded);
+        let before = || items.iter().take_while(|i| !std::ptr::eq(*i, only));
+        return dnf(
+            only,
+            At {
+                start: at.start || starts,
+                line: at.line || before().any(is_line_start),
+                word: at.word || before().any(is_word_start),
+            },
+        );
     }
     let mut out: Dnf = vec![Vec::new()];
     // The texts the run of fixed parts so far can be (one, or a few when a part is a choice
     // of fixed texts: `n(?:c|cat|etcat)` is `nc`, `ncat` or `netcat`, one word each, not the
     // two clauses `n` and `c`, which almost every text holds).
     let mut run: Vec<String> = Vec::new();
-    let mut run_at_start = false;
-    let mut run_at_word = false;
-    // Whether the next part starts at a word boundary.
-    let mut at_word = at_word;
+    let mut run_at = At::default();
+    // `at`: where the next part stands.
     for item in items {
         if matches!(item.kind(), HirKind::Look(Look::Start))
             && out == [Vec::<Clause>::new()]
             && run.is_empty()
         {
-            at_start = true;
+            at.start = true;
+            continue;
+        }
+        if run.is_empty() && is_line_start(item) {
+            at.line = true;
+            continue;
+        }
+        // Blanks and `#` after a line's start leave the next part at the line's start.
+        if run.is_empty() && at.line && blank_or_hash(item) {
             continue;
         }
         if run.is_empty() && is_word_start(item) {
-            at_word = true;
+            at.word = true;
             continue;
         }
         if let Some(texts) = texts_of(item).filter(|t| run.len().max(1) * t.len() <= MAX_TEXTS) {
             if run.is_empty() {
-                run_at_start = at_start;
-                run_at_word = at_word;
+                run_at = at;
                 run = texts;
             } else {
                 run = joined(&run, &texts);
             }
-            at_start = false;
-            at_word = false;
+            at = At::default();
             continue;
         }
-        flush_run(&mut out, &mut run, run_at_start, run_at_word);
-        let part = dnf(item, at_start, at_word);
+        flush_run(&mut out, &mut run, run_at);
+        let part = dnf(item, at);
         // A wide choice inside a sequence is merged where it stands, so that what comes
         // before and after it stays clauses of their own instead of being merged with it.
         if part.len() > MAX_CHOICE {
@@ -202,10 +226,9 @@ fn concat(items: &[Hir], mut at_start: bool, at_word: bool) -> Dnf {
         } else {
             and(&mut out, &part);
         }
-        at_start = false;
-        at_word = false;
+        at = At::default();
     }
-    flush_run(&mut out, &mut run, run_at_start, run_at_word);
+    flush_run(&mut out, &mut run, run_at);
     out
 }
 
@@ -215,6 +238,31 @@ fn joined(firsts: &[String], thens: &[String]) -> Vec<String> {
         .iter()
         .flat_map(|a| thens.iter().map(move |b| format!("{a}{b}")))
         .collect()
+}
+
+/// Whether `h` is a multi-line `^`: what follows it starts a line.
+fn is_line_start(h: &Hir) -> bool {
+    matches!(h.kind(), HirKind::Look(Look::StartLF | Look::StartCRLF))
+}
+
+/// Whether every text `h` matches is blanks and `#` (`\s*`, `(?:#+\s*)?`).
+fn blank_or_hash(h: &Hir) -> bool {
+    let allowed = |c: char| c == '#' || c.is_whitespace();
+    match h.kind() {
+        HirKind::Empty => true,
+        HirKind::Literal(l) => std::str::from_utf8(&l.0).is_ok_and(|t| t.chars().all(allowed)),
+        HirKind::Class(Class::Unicode(c)) => c.ranges().iter().all(|r| {
+            u32::from(r.end()) - u32::from(r.start()) < 64 && (r.start()..=r.end()).all(allowed)
+        }),
+        HirKind::Class(Class::Bytes(c)) => c
+            .ranges()
+            .iter()
+            .all(|r| (r.start()..=r.end()).all(|b| b.is_ascii() && allowed(char::from(b)))),
+        HirKind::Repetition(r) => blank_or_hash(&r.sub),
+        HirKind::Capture(c) => blank_or_hash(&c.sub),
+        HirKind::Concat(items) | HirKind::Alternation(items) => items.iter().all(blank_or_hash),
+        HirKind::Look(_) => false,
+    }
 }
 
 /// Whether `h` is `\b` or a start-of-word assertion: what follows it (a word character)
@@ -238,7 +286,7 @@ const MAX_TEXTS: usize = 16;
 
 /// Adds the run of fixed parts to `out` as one clause (one of its texts is in every match)
 /// and empties it. A run that can be empty requires nothing.
-fn flush_run(out: &mut Dnf, run: &mut Vec<String>, at_start: bool, at_word: bool) {
+fn flush_run(out: &mut Dnf, run: &mut Vec<String>, at: At) {
     let texts = std::mem::take(run);
     if texts.is_empty() || texts.iter().any(String::is_empty) {
         return;
@@ -248,7 +296,7 @@ fn flush_run(out: &mut Dnf, run: &mut Vec<String>, at_start: bool, at_word: bool
     // `bash` holds `sh`, but not at its start).
     let covers = |w: &String, v: &String| {
         v != w
-            && if at_start || at_word {
+            && if at.start || at.line || at.word {
                 w.starts_with(v.as_str())
             } else {
                 w.contains(v.as_str())
@@ -257,7 +305,7 @@ fn flush_run(out: &mut Dnf, run: &mut Vec<String>, at_start: bool, at_word: bool
     let clause: Clause = texts
         .iter()
         .filter(|w| !texts.iter().any(|v| covers(w, v)))
-        .map(|w| mark(w.clone(), at_start, at_word))
+        .map(|w| mark(w.clone(), at))
         .collect();
     and(out, &[vec![clause]]);
 }
@@ -303,12 +351,15 @@ fn texts_of(h: &Hir) -> Option<Vec<String>> {
     }
 }
 
-/// Marks a word that must start the text, or else one that starts at a word boundary (when
-/// it starts with a word character: for `\b-x` the boundary is about the character after).
-fn mark(word: String, at_start: bool, at_word: bool) -> String {
-    if at_start {
+/// Marks a word that must start the text, or else one that must start a line, or else one
+/// that starts at a word boundary (when it starts with a word character: for `\b-x` the
+/// boundary is about the character after).
+fn mark(word: String, at: At) -> String {
+    if at.start {
         format!("{ANCHORED}{word}")
-    } else if at_word && word.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+    } else if at.line {
+        format!("{AT_LINE}{word}")
+    } else if at.word && word.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
         format!("{AT_WORD}{word}")
     } else {
         word
@@ -501,9 +552,40 @@ pub struct Finder {
     needles: Vec<Option<Vec<Vec<Vec<Word>>>>>,
     /// Every word looked for anywhere, each once (a word's index is its pattern in `ac`).
     words: Vec<String>,
-    /// Per word of `words`: whether it counts only where it starts at a word boundary.
-    at_word: Vec<bool>,
+    /// Per word of `words`: where it has to stand to count.
+    at: Vec<Mark>,
     ac: OnceLock<Option<AhoCorasick>>,
+}
+
+/// Where a word of `Finder::words` counts: anywhere, at a word boundary (`AT_WORD`), at a
+/// line's start (`AT_LINE`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Mark {
+    Anywhere,
+    Word,
+    Line,
+}
+
+impl Mark {
+    /// The mark a needle's word starts with, and the word without it.
+    fn of(word: &str) -> (Mark, &str) {
+        if let Some(w) = word.strip_prefix(AT_WORD) {
+            (Mark::Word, w)
+        } else if let Some(w) = word.strip_prefix(AT_LINE) {
+            (Mark::Line, w)
+        } else {
+            (Mark::Anywhere, word)
+        }
+    }
+
+    /// Whether a word found at `at` in `hay` stands where it has to.
+    fn holds(self, hay: &[u8], at: usize) -> bool {
+        match self {
+            Mark::Anywhere => true,
+            Mark::Word => starts_word(hay, at),
+            Mark::Line => starts_line(hay, at),
+        }
+    }
 }
 
 /// A word of a clause: one of `Finder::words`, or one that must start the text.
@@ -545,13 +627,13 @@ impl Finder {
         // times: sorting every occurrence cost more than the rest of a session start's scan).
         let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut words: Vec<String> = Vec::new();
-        let mut at_word: Vec<bool> = Vec::new();
+        let mut at: Vec<Mark> = Vec::new();
         let mut word = |w: &'a str| match w.strip_prefix(ANCHORED) {
             Some(start) => Word::Starts(start.to_string()),
             None => Word::Anywhere(*index.entry(w).or_insert_with(|| {
-                let plain = w.strip_prefix(AT_WORD);
-                words.push(plain.unwrap_or(w).to_string());
-                at_word.push(plain.is_some());
+                let (mark, plain) = Mark::of(w);
+                words.push(plain.to_string());
+                at.push(mark);
                 words.len() - 1
             })),
         };
@@ -571,7 +653,7 @@ impl Finder {
         Finder {
             needles,
             words,
-            at_word,
+            at,
             ac: OnceLock::new(),
         }
     }
@@ -584,10 +666,9 @@ impl Finder {
             return Some(
                 self.words
                     .iter()
-                    .zip(&self.at_word)
-                    .map(|(w, &at_word)| {
-                        memchr::memmem::find_iter(hay, w.as_bytes())
-                            .any(|at| !at_word || starts_word(hay, at))
+                    .zip(&self.at)
+                    .map(|(w, mark)| {
+                        memchr::memmem::find_iter(hay, w.as_bytes()).any(|at| mark.holds(hay, at))
                     })
                     .collect(),
             );
@@ -605,7 +686,7 @@ impl Finder {
         let mut present = vec![false; self.words.len()];
         for m in ac.find_overlapping_iter(lowered) {
             let i = m.pattern().as_usize();
-            if !self.at_word[i] || starts_word(lowered.as_bytes(), m.start()) {
+            if self.at[i].holds(lowered.as_bytes(), m.start()) {
                 present[i] = true;
             }
         }
@@ -646,6 +727,22 @@ fn starts_word(hay: &[u8], at: usize) -> bool {
         Some(&b) => !(b.is_ascii_alphanumeric() || b == b'_'),
         None => true,
     }
+}
+
+/// Whether a word found at `at` in `hay` may start a line as a multi-line `^\s*(?:#+\s*)?`
+/// before it reads: between it and the start of the text or a line break (`\n`, `\r`) only
+/// blanks and `#`. A byte outside ASCII could be a blank outside ASCII (`\s` holds them),
+/// so it does not rule it out.
+fn starts_line(hay: &[u8], at: usize) -> bool {
+    for &b in hay[..at].iter().rev() {
+        match b {
+            b'\n' | b'\r' => return true,
+            b'#' | b' ' | b'\t' | 0x0B | 0x0C => {}
+            _ if !b.is_ascii() => {}
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// A needles table as the source writes it (`Finder::of_table`'s input).
@@ -762,7 +859,8 @@ mod tests {
         );
         assert_eq!(
             derive("(?m)^stop", ci),
-            Some(vec![vec![vec!["stop".to_string()]]])
+            Some(vec![vec![vec!["\u{2}stop".to_string()]]]),
+            "after a multi-line `^`: `stop` starts a line"
         );
         assert_eq!(needles(r"[A-Za-z0-9+/]{120,}"), None);
         assert_eq!(needles(r"x|\s*"), None);
@@ -816,6 +914,46 @@ mod tests {
         let anchored = Finder::new(&[derive(r"^(no|nope)\b", Flags::default())]);
         assert_eq!(anchored.candidates("No, not that"), vec![true]);
         assert_eq!(anchored.candidates("I said no"), vec![false]);
+    }
+
+    /// A word after a multi-line `^` and blanks or `#` counts only at a line's start (the
+    /// role lines of the integrity rules: `assistant` is in many texts, at a line's start in
+    /// few).
+    #[test]
+    fn a_word_after_a_line_start_counts_only_there() {
+        let p = r"(?im)^\s*(?:#+\s*)?(?:assistant|ai)\s*:";
+        assert_eq!(
+            needles(p),
+            Some(vec![vec![
+                vec!["\u{2}ai".to_string(), "\u{2}assistant".into()],
+                vec![":".into()]
+            ]])
+        );
+        // What may stand between `^` and the word other than blanks and `#`: not marked.
+        assert_eq!(
+            needles(r"(?m)^x*ai:"),
+            Some(vec![vec![vec!["ai:".to_string()]]])
+        );
+        let f = Finder::new(&[needles(p)]);
+        let re = regex::Regex::new(p).unwrap();
+        for (text, may) in [
+            ("assistant: hi", true),
+            ("x\n  ## Assistant: hi", true),
+            ("x\r\nai:", true),
+            ("note\n\n\t assistant :", true),
+            // A blank outside ASCII before it: `\s` holds it, the pattern is run.
+            ("\u{00A0}assistant: hi", true),
+            // Inside a line only: no match is possible.
+            ("the assistant: UI", false),
+            ("main: fails", false),
+            ("x-ai: y", false),
+        ] {
+            assert_eq!(f.candidates(text), vec![may], "{text:?}");
+            assert!(may || !re.is_match(text), "{text:?}");
+        }
+        let long = |t: &str| format!("{}\n{t}", "z ".repeat(WORD_BY_WORD));
+        assert_eq!(f.candidates(&long("the assistant: UI")), vec![false]);
+        assert_eq!(f.candidates(&long("assistant: hi")), vec![true]);
     }
 
     #[test]

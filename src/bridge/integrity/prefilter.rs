@@ -271,15 +271,15 @@ pub(super) const NEEDLES: &[Needles] = &[
     ]),
     // role-impersonation
     Some(&[
-        &[&["#"], &[":"], &["instruction"]],
-        &[&[":"], &["are"], &["human", "user"], &["now"], &["you"]],
-        &[&[":"], &["assistant"]],
-        &[&[":"], &["developer", "system"]],
-        &[&[":"], &["from"], &["human", "user"], &["now"]],
-        &[&[":"], &["human", "user"], &["ignore"]],
-        &[&[":"], &["human", "user"], &["instruction"], &["new"]],
-        &[&[":"], &["human", "user"], &["must"], &["you"]],
-        &[&[":"], &["human", "user"], &["now"], &["will"], &["you"]],
+        &[&["\u{2}assistant"], &[":"]],
+        &[&["\u{2}developer", "\u{2}system"], &[":"]],
+        &[&["\u{2}human", "\u{2}user"], &[":"], &["are"], &["now"], &["you"]],
+        &[&["\u{2}human", "\u{2}user"], &[":"], &["from"], &["now"]],
+        &[&["\u{2}human", "\u{2}user"], &[":"], &["ignore"]],
+        &[&["\u{2}human", "\u{2}user"], &[":"], &["instruction"], &["new"]],
+        &[&["\u{2}human", "\u{2}user"], &[":"], &["must"], &["you"]],
+        &[&["\u{2}human", "\u{2}user"], &[":"], &["now"], &["will"], &["you"]],
+        &[&["\u{2}instruction"], &[":"]],
     ]),
     // role-impersonation
     Some(&[
@@ -323,7 +323,7 @@ pub(super) const NEEDLES: &[Needles] = &[
     ]),
     // addressed-to-assistant
     Some(&[
-        &[&["add", "always", "are", "commit", "delete", "disable", "do", "don't", "execute", "forget", "ignore", "make", "never", "now", "print", "push", "remove", "reveal", "run", "send", "skip", "stop", "use", "you"], &["add", "always", "commit", "delete", "disable", "do", "don't", "execute", "forget", "from", "have", "ignore", "make", "must", "need", "never", "print", "push", "remove", "reveal", "run", "send", "shall", "should", "skip", "stop", "use", "will", "you"], &["add", "always", "commit", "delete", "disable", "do", "don't", "execute", "forget", "ignore", "make", "never", "now", "print", "push", "remove", "reveal", "run", "send", "skip", "stop", "to", "use", "you"], &["agent", "ai", "claude", "copilot", "gemini", "gpt", "llm"]],
+        &[&["\u{2}agent", "\u{2}ai", "\u{2}chatgpt", "\u{2}claude", "\u{2}copilot", "\u{2}gemini", "\u{2}gpt", "\u{2}llm"], &["add", "always", "are", "commit", "delete", "disable", "do", "don't", "execute", "forget", "ignore", "make", "never", "now", "print", "push", "remove", "reveal", "run", "send", "skip", "stop", "use", "you"], &["add", "always", "commit", "delete", "disable", "do", "don't", "execute", "forget", "from", "have", "ignore", "make", "must", "need", "never", "print", "push", "remove", "reveal", "run", "send", "shall", "should", "skip", "stop", "use", "will", "you"], &["add", "always", "commit", "delete", "disable", "do", "don't", "execute", "forget", "ignore", "make", "never", "now", "print", "push", "remove", "reveal", "run", "send", "skip", "stop", "to", "use", "you"]],
     ]),
     // html-comment-instruction
     Some(&[
