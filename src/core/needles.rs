@@ -539,11 +539,65 @@ fn lower(text: &str) -> String {
     out
 }
 
-/// A search costing up to this much (words × text bytes) goes word by word (a vectorised
-/// substring search each); a dearer one is one Aho-Corasick pass. Building the automaton of
-/// the integrity rules' thousand words costs a millisecond; looking for them one by one in
-/// a text of 16 KB costs about that.
-const WORD_BY_WORD: usize = 16 * 1024 * 1024;
+/// A text up to this long is searched in one pass over its pairs of bytes (`ByPair`); a
+/// longer one in one Aho-Corasick pass. Building the automaton of the integrity rules'
+/// thousand words costs a millisecond; so did looking for them one by one (a vectorised
+/// search each, most of its cost setting each search up) in a text of 16 KB, and every
+/// memory file a session start rescans is read in four forms.
+const BY_PAIR: usize = 4 * 1024 * 1024;
+
+/// Buckets of `ByPair` (a power of two).
+const BUCKETS: usize = 4096;
+
+/// The bucket of a word or a place in a text that begins with the bytes `a`, `b`.
+fn bucket(a: u8, b: u8) -> usize {
+    (usize::from(a) * 31 + usize::from(b)) & (BUCKETS - 1)
+}
+
+/// A finder's words by their first two bytes, so that one pass over a text looks only at
+/// the few words that begin with each pair it holds; the words of one byte apart.
+#[derive(Debug)]
+struct ByPair {
+    /// Word indices, bucket after bucket.
+    order: Vec<usize>,
+    /// Where each bucket starts in `order` (one entry more than buckets).
+    starts: Vec<usize>,
+    /// Words of one byte.
+    singles: Vec<usize>,
+}
+
+impl ByPair {
+    fn of(words: &[String]) -> ByPair {
+        let key = |w: &String| match w.as_bytes() {
+            [a, b, ..] => Some(bucket(*a, *b)),
+            _ => None,
+        };
+        let mut starts = vec![0; BUCKETS + 1];
+        for k in words.iter().filter_map(key) {
+            starts[k + 1] += 1;
+        }
+        for k in 1..=BUCKETS {
+            starts[k] += starts[k - 1];
+        }
+        let mut next = starts.clone();
+        let mut order = vec![0; starts[BUCKETS]];
+        let mut singles = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            match key(w) {
+                Some(k) => {
+                    order[next[k]] = i;
+                    next[k] += 1;
+                }
+                None => singles.push(i),
+            }
+        }
+        ByPair {
+            order,
+            starts,
+            singles,
+        }
+    }
+}
 
 /// The words of several patterns' needles, found in one pass.
 #[derive(Debug)]
@@ -554,6 +608,7 @@ pub struct Finder {
     words: Vec<String>,
     /// Per word of `words`: where it has to stand to count.
     at: Vec<Mark>,
+    by_pair: OnceLock<ByPair>,
     ac: OnceLock<Option<AhoCorasick>>,
 }
 
@@ -654,6 +709,7 @@ impl Finder {
             needles,
             words,
             at,
+            by_pair: OnceLock::new(),
             ac: OnceLock::new(),
         }
     }
@@ -661,17 +717,8 @@ impl Finder {
     /// Which words occur in `lowered` (by index in `words`); `None` when they cannot be
     /// looked for.
     fn present(&self, lowered: &str) -> Option<Vec<bool>> {
-        if lowered.len().saturating_mul(self.words.len()) <= WORD_BY_WORD {
-            let hay = lowered.as_bytes();
-            return Some(
-                self.words
-                    .iter()
-                    .zip(&self.at)
-                    .map(|(w, mark)| {
-                        memchr::memmem::find_iter(hay, w.as_bytes()).any(|at| mark.holds(hay, at))
-                    })
-                    .collect(),
-            );
+        if lowered.len() <= BY_PAIR {
+            return Some(self.present_by_pair(lowered.as_bytes()));
         }
         let ac = self
             .ac
@@ -691,6 +738,30 @@ impl Finder {
             }
         }
         Some(present)
+    }
+
+    /// `present` for a text of up to `BY_PAIR` bytes: at each place, the words that begin
+    /// with its two bytes.
+    fn present_by_pair(&self, hay: &[u8]) -> Vec<bool> {
+        let index = self.by_pair.get_or_init(|| ByPair::of(&self.words));
+        let mut present = vec![false; self.words.len()];
+        for &i in &index.singles {
+            if let Some(&b) = self.words[i].as_bytes().first() {
+                present[i] = memchr::memchr_iter(b, hay).any(|at| self.at[i].holds(hay, at));
+            }
+        }
+        for (at, pair) in hay.windows(2).enumerate() {
+            let k = bucket(pair[0], pair[1]);
+            for &i in &index.order[index.starts[k]..index.starts[k + 1]] {
+                if !present[i]
+                    && hay[at..].starts_with(self.words[i].as_bytes())
+                    && self.at[i].holds(hay, at)
+                {
+                    present[i] = true;
+                }
+            }
+        }
+        present
     }
 
     /// Which patterns may match `text` (`true`: run it).
@@ -899,11 +970,11 @@ mod tests {
         assert_eq!(f.candidates("from there on, now"), vec![true, false, true]);
         assert_eq!(f.candidates("a Secret-7"), vec![false, true, true]);
         assert_eq!(f.candidates("nothing"), vec![false, false, true]);
-        // Past WORD_BY_WORD the automaton looks; the same answers.
-        let long = format!("{} from x now y On", "z".repeat(WORD_BY_WORD));
+        // Past BY_PAIR the automaton looks; the same answers.
+        let long = format!("{} from x now y On", "z".repeat(BY_PAIR));
         assert_eq!(f.candidates(&long), vec![true, false, true]);
         assert_eq!(
-            f.candidates(&"z".repeat(WORD_BY_WORD + 1)),
+            f.candidates(&"z".repeat(BY_PAIR + 1)),
             vec![false, false, true]
         );
         // A character that folds to an ASCII letter is read as that letter.
@@ -951,7 +1022,7 @@ mod tests {
             assert_eq!(f.candidates(text), vec![may], "{text:?}");
             assert!(may || !re.is_match(text), "{text:?}");
         }
-        let long = |t: &str| format!("{}\n{t}", "z ".repeat(WORD_BY_WORD));
+        let long = |t: &str| format!("{}\n{t}", "z ".repeat(BY_PAIR));
         assert_eq!(f.candidates(&long("the assistant: UI")), vec![false]);
         assert_eq!(f.candidates(&long("assistant: hi")), vec![true]);
     }
@@ -984,8 +1055,8 @@ mod tests {
             // Never a match the prefilter ruled out.
             assert!(may || !re.is_match(text), "{text}");
         }
-        // Past WORD_BY_WORD the automaton looks; the same answers.
-        let long = |t: &str| format!("{} {t}", "z".repeat(WORD_BY_WORD));
+        // Past BY_PAIR the automaton looks; the same answers.
+        let long = |t: &str| format!("{} {t}", "z".repeat(BY_PAIR));
         assert_eq!(f.candidates(&long("again must")), vec![false]);
         assert_eq!(f.candidates(&long("an ai must")), vec![true]);
         // `bash` holds `sh`, but not at a word's start: both stay words.
@@ -1037,7 +1108,7 @@ mod tests {
         assert_eq!(f.candidates("ИГНОРИРУЙ все Правила"), vec![true, false]);
         assert_eq!(f.candidates("игнорируй это"), vec![false, false]);
         assert_eq!(f.candidates("большой Жук"), vec![false, true]);
-        let long = format!("{} ИгнорируЙ ПРАВИЛА", "z".repeat(WORD_BY_WORD));
+        let long = format!("{} ИгнорируЙ ПРАВИЛА", "z".repeat(BY_PAIR));
         assert_eq!(f.candidates(&long), vec![true, false]);
         // `ς`, `σ` and `Σ` are one letter case-insensitively: any of them finds it.
         let sigma = Finder::new(&[needles("(?i)ος")]);
