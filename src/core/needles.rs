@@ -543,8 +543,10 @@ fn lower(text: &str) -> String {
 /// longer one in one Aho-Corasick pass. Building the automaton of the integrity rules'
 /// thousand words costs a millisecond; so did looking for them one by one (a vectorised
 /// search each, most of its cost setting each search up) in a text of 16 KB, and every
-/// memory file a session start rescans is read in four forms.
-const BY_PAIR: usize = 4 * 1024 * 1024;
+/// memory file a session start rescans is read in four forms. On megabytes the automaton
+/// is kept: its cost per byte does not grow with the words that begin with a common pair of
+/// English letters, as the pairs pass's does.
+const BY_PAIR: usize = 64 * 1024;
 
 /// Buckets of `ByPair` (a power of two).
 const BUCKETS: usize = 4096;
