@@ -1020,13 +1020,7 @@ mod tests {
     fn issue_15_a_scan_after_an_append_finds_what_a_whole_scan_finds() {
         let pieces = append_pieces();
         let red = Redactor::builtin();
-        let t = tempfile::tempdir().unwrap();
-        let rune = Rune {
-            root: t.path().to_path_buf(),
-            dir: t.path().join(".rune"),
-            rel: ".rune".into(),
-        };
-        std::fs::create_dir_all(&rune.dir).unwrap();
+        let (t, rune) = Rune::temp();
         let cache_path = t.path().join("cache.json");
         let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         let mut extended = 0;
@@ -1108,13 +1102,7 @@ mod tests {
             .map(String::from),
         );
         let red = Redactor::builtin();
-        let t = tempfile::tempdir().unwrap();
-        let rune = Rune {
-            root: t.path().to_path_buf(),
-            dir: t.path().join(".rune"),
-            rel: ".rune".into(),
-        };
-        std::fs::create_dir_all(&rune.dir).unwrap();
+        let (t, rune) = Rune::temp();
         let cache_path = t.path().join("cache.json");
         let scanner = Scanner::with(&red, Some(cache_path.clone()));
         let mut rng = Rng(0x1234_5678_9ABC_DEF1);

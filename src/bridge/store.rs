@@ -49,6 +49,21 @@ pub(crate) struct Rune {
 }
 
 impl Rune {
+    /// A `.rune/` folder, made, in a new temporary directory (tests).
+    #[cfg(test)]
+    pub(crate) fn temp() -> (tempfile::TempDir, Rune) {
+        #[allow(clippy::unwrap_used)]
+        let t = tempfile::tempdir().unwrap();
+        let rune = Rune {
+            root: t.path().to_path_buf(),
+            dir: t.path().join(".rune"),
+            rel: ".rune".into(),
+        };
+        #[allow(clippy::unwrap_used, clippy::disallowed_methods)]
+        std::fs::create_dir_all(&rune.dir).unwrap();
+        (t, rune)
+    }
+
     /// The folder of the project's configuration (`paths.bridge`).
     pub(crate) fn of(project: &Project) -> Rune {
         Rune::new(&project.root, project.config())
@@ -471,13 +486,7 @@ mod tests {
 
     #[test]
     fn a_one_line_entry_is_appended_in_place_and_others_rewrite() {
-        let t = tempfile::tempdir().unwrap();
-        let rune = Rune {
-            root: t.path().to_path_buf(),
-            dir: t.path().join(".rune"),
-            rel: ".rune".into(),
-        };
-        std::fs::create_dir_all(&rune.dir).unwrap();
+        let (_dir, rune) = Rune::temp();
         rune.append(SESSION_LOG, "[2026-11-30] — first\n").unwrap();
         let ino = |p: &Path| std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(p).unwrap());
         let before = ino(&rune.path(SESSION_LOG));
@@ -493,13 +502,7 @@ mod tests {
     /// through leaves its journal, and the next one to take the lock cuts the file back.
     #[test]
     fn issue_15_an_append_adds_what_a_rewrite_added_and_a_torn_one_is_undone() {
-        let t = tempfile::tempdir().unwrap();
-        let rune = Rune {
-            root: t.path().to_path_buf(),
-            dir: t.path().join(".rune"),
-            rel: ".rune".into(),
-        };
-        std::fs::create_dir_all(&rune.dir).unwrap();
+        let (_dir, rune) = Rune::temp();
         let entry = "## [2026-11-30 10:15] Decision: A\n\n**Impact:** x\n";
         assert_eq!(rune.append(DECISIONS, entry).unwrap(), 0);
         let first = std::fs::read_to_string(rune.path(DECISIONS)).unwrap();
