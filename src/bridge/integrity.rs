@@ -1161,6 +1161,55 @@ mod tests {
         );
     }
 
+    /// The verdict cached for a text is what a file holding it again gets, whole or as the
+    /// beginning of a longer one, under any stamp: a finding planted in the cache for the
+    /// first line comes back after the same text is written to a new file and after a line
+    /// is appended to it, and is gone once the first line changes (scanned whole).
+    #[test]
+    #[allow(clippy::disallowed_methods)] // sets up files
+    fn issue_15_a_rewritten_or_grown_file_takes_its_verdict_from_the_cache() {
+        let red = Redactor::builtin();
+        let (t, rune) = Rune::temp();
+        let cache_path = t.path().join("cache.json");
+        let scanner = Scanner::with(&red, Some(cache_path.clone()));
+        let name = store::SESSION_LOG;
+        let path = rune.path(name);
+        // Longer than the context an append is scanned with, so line 1 lies before it.
+        let mut text = String::from("# Session Log\n\n");
+        for i in 0..40 {
+            text.push_str(&format!("[2026-12-01 09:{i:02}] — session {i} ended\n"));
+        }
+        let text = text.as_str();
+        std::fs::write(&path, text).unwrap();
+        assert!(scanner.scan(&rune).unwrap().findings.is_empty());
+        let mut cache = Cache::read(Some(&cache_path), &rules_key(&[]));
+        let planted = CachedFinding {
+            line: 1,
+            rule: "secret".into(),
+            excerpt: "planted".into(),
+            severity: Status::Suspicious,
+        };
+        cache.put(
+            name,
+            Stamp::of(&path).unwrap(),
+            vec![planted],
+            scan_cache::Counts::of(text),
+            Some(Content::of(text)),
+        );
+        cache.write(Some(&cache_path));
+        let rewrite = |now: &str| {
+            std::fs::remove_file(&path).unwrap();
+            std::fs::write(&path, now).unwrap();
+            let found = scanner.scan(&rune).unwrap().findings;
+            found.iter().any(|f| f.excerpt == "planted")
+        };
+        assert!(rewrite(text), "the same text in a new file");
+        let grown = format!("{text}[2026-12-01 09:10] — c\n");
+        assert!(rewrite(&grown), "the text and a line more");
+        let changed = grown.replacen("Session Log", "Session log", 1);
+        assert!(!rewrite(&changed), "changed: scanned whole");
+    }
+
     /// Every rule compiles (a rule that did not would find nothing).
     #[test]
     fn every_rule_compiles() {
