@@ -130,24 +130,38 @@ pub(crate) fn progress_items(entry: &str, title: &str) -> Vec<String> {
 }
 
 /// The `- ` items of one `## Name` section of a big markdown file, without parsing the rest:
-/// one pass over its lines (a line search, fast on a file of megabytes), stopping at the
-/// next `## ` heading.
+/// its heading is found by a substring search, and its lines are read up to the next `## `
+/// heading.
 pub(crate) fn section_items(text: &str, name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut inside = false;
-    for l in text.split('\n') {
-        if inside {
-            if l.starts_with("## ") {
-                break;
-            }
-            if let Some(item) = l.trim().strip_prefix("- ") {
-                out.push(item.to_string());
-            }
-        } else if l.strip_prefix("## ") == Some(name) {
-            inside = true;
+    let Some(body) = section_body(text, name) else {
+        return Vec::new();
+    };
+    body.split('\n')
+        .take_while(|l| !l.starts_with("## "))
+        .filter_map(|l| l.trim().strip_prefix("- "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// What follows the first line that is `## {name}` and nothing else. Found by a substring
+/// search, not line by line: the notes can be megabytes, and a load asks for three sections.
+fn section_body<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let heading = format!("## {name}");
+    let bytes = text.as_bytes();
+    memchr::memmem::find_iter(bytes, heading.as_bytes()).find_map(|at| {
+        let end = at + heading.len();
+        let line_start = at == 0 || bytes[at - 1] == b'\n';
+        // `at` and `end` are char boundaries: the heading is whole UTF-8 starting with `#`.
+        let rest = text.get(end..)?;
+        if !line_start {
+            return None;
         }
-    }
-    out
+        if rest.is_empty() {
+            Some(rest)
+        } else {
+            rest.strip_prefix('\n')
+        }
+    })
 }
 
 /// An item with a leading `[date]` shown with its age, and its author when that is not
@@ -230,5 +244,9 @@ mod tests {
         assert_eq!(section_items(text, "Next"), vec!["d"]);
         assert!(section_items(text, "Missing").is_empty());
         assert!(section_items("## Tail", "Tail").is_empty());
+        // The heading is a line of its own: not inside a line, not the start of a longer one.
+        let text = "x ## Next\n- no\n## Nextt\n- no\n## Next\n- yes\n## Next\n- later\n";
+        assert_eq!(section_items(text, "Next"), vec!["yes"]);
+        assert_eq!(section_items("## Next\n- a", "Next"), vec!["a"]);
     }
 }

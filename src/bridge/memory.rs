@@ -376,12 +376,15 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
     let records: Vec<learn::Record> = lines_of.iter().map(|(_, r)| r.clone()).collect();
     let mut recs = learn::latest(&records);
     if top {
-        recs.sort_by(|a, b| {
+        // Each time parsed once, not at every comparison.
+        let mut keyed: Vec<_> = recs.into_iter().map(|r| (learn::when(&r), r)).collect();
+        keyed.sort_by(|(ta, a), (tb, b)| {
             b.confidence
                 .partial_cmp(&a.confidence)
                 .unwrap_or(std::cmp::Ordering::Equal)
-                .then_with(|| learn::when(b).cmp(&learn::when(a)))
+                .then_with(|| tb.cmp(ta))
         });
+        recs = keyed.into_iter().map(|(_, r)| r).collect();
     } else {
         recs.reverse();
     }

@@ -165,22 +165,140 @@ pub(crate) struct Ledger {
     write: Option<PathBuf>,
     /// Every place read.
     read: Vec<PathBuf>,
-    /// Digests read so far, per file (20 bytes each: a large ledger is read without an
-    /// allocation per line).
-    known: RefCell<HashMap<String, HashSet<[u8; 20]>>>,
+    /// What has been read so far, per file.
+    known: RefCell<HashMap<String, Known>>,
+}
+
+/// What has been read of one memory file's ledger: the digests so far (20 bytes each: a
+/// large ledger is read without an allocation per line), each place read from its end. The
+/// entries a load asks about are mostly the newest, recorded last, so most lookups stop in the
+/// ledger's last kilobytes; a digest that is not there reads the rest, once.
+#[derive(Debug, Default)]
+struct Known {
+    seen: HashSet<[u8; 20]>,
+    /// The places not read back to their start yet, in the order they are read.
+    tails: Vec<Tail>,
+}
+
+impl Known {
+    /// Whether `d` is in the ledger, reading further back only until it is found.
+    fn has(&mut self, d: &[u8; 20]) -> bool {
+        loop {
+            if self.seen.contains(d) {
+                return true;
+            }
+            let Some(tail) = self.tails.first_mut() else {
+                return false;
+            };
+            if !tail.read_back(&mut self.seen) {
+                self.tails.remove(0);
+            }
+        }
+    }
+}
+
+/// The first chunk read from a ledger's end; each next one is twice as large, up to
+/// `LAST_CHUNK`.
+const FIRST_CHUNK: u64 = 16 * 1024;
+const LAST_CHUNK: u64 = 1024 * 1024;
+
+/// One ledger file, read from its end (the part not read yet is `start..end`).
+#[derive(Debug)]
+struct Tail {
+    file: std::fs::File,
+    start: u64,
+    end: u64,
+    /// The end of a line whose start is further back (the next chunk back ends with it).
+    rest: Vec<u8>,
+    chunk: u64,
+}
+
+impl Tail {
+    /// The ledger file at `path`; `None` when there is none or it cannot be read (nothing in
+    /// it is known then). Only its last `Limit::LOG` bytes are read.
+    fn open(path: &Path) -> Option<Tail> {
+        let file = fsx::open_regular(path).ok()??;
+        let end = file.metadata().ok()?.len();
+        Some(Tail {
+            file,
+            start: end.saturating_sub(fsx::Limit::LOG.max),
+            end,
+            rest: Vec::new(),
+            chunk: FIRST_CHUNK,
+        })
+    }
+
+    /// Reads the next chunk back and puts the digests of its whole lines in `seen`; `false`
+    /// once the file is read to its start.
+    fn read_back(&mut self, seen: &mut HashSet<[u8; 20]>) -> bool {
+        use std::os::unix::fs::FileExt;
+        if self.end <= self.start {
+            return false;
+        }
+        let n = self.chunk.min(self.end - self.start);
+        let at = self.end - n;
+        let mut buf = vec![0u8; usize::try_from(n).unwrap_or(0)];
+        if self.file.read_exact_at(&mut buf, at).is_err() {
+            // Shrunk or unreadable: what was read stays known, the rest is not.
+            self.end = self.start;
+            return false;
+        }
+        self.end = at;
+        self.chunk = (self.chunk * 2).min(LAST_CHUNK);
+        buf.append(&mut self.rest);
+        // Before the chunk's first line break: the end of a line that starts further back.
+        let whole = if self.end > self.start {
+            let Some(i) = buf.iter().position(|&b| b == b'\n') else {
+                self.rest = buf;
+                return true;
+            };
+            i + 1
+        } else {
+            0
+        };
+        seen.extend(buf[whole..].split(|&b| b == b'\n').filter_map(line_digest));
+        buf.truncate(whole);
+        self.rest = buf;
+        self.end > self.start
+    }
+}
+
+/// The digest of a ledger line; `None` for a torn or foreign line.
+fn line_digest(line: &[u8]) -> Option<[u8; 20]> {
+    // Lines are written with the digest first: most are read without a parser.
+    if let Some(r) = line.strip_prefix(b"{\"digest\":\"") {
+        if r.get(40) == Some(&b'"') {
+            return raw_bytes(&r[..40]);
+        }
+    }
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    serde_json::from_slice::<serde_json::Value>(line)
+        .ok()
+        .and_then(|v| v["digest"].as_str().and_then(raw))
 }
 
 /// A digest's 40 hex digits as bytes; `None` for anything else.
 fn raw(hex: &str) -> Option<[u8; 20]> {
-    let b = hex.as_bytes();
+    raw_bytes(hex.as_bytes())
+}
+
+fn raw_bytes(b: &[u8]) -> Option<[u8; 20]> {
+    fn nibble(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            b'A'..=b'F' => Some(c - b'A' + 10),
+            _ => None,
+        }
+    }
     if b.len() != 40 {
         return None;
     }
     let mut out = [0u8; 20];
     for (i, pair) in b.chunks(2).enumerate() {
-        let h = char::from(pair[0]).to_digit(16)?;
-        let l = char::from(pair[1]).to_digit(16)?;
-        out[i] = u8::try_from(h * 16 + l).ok()?;
+        out[i] = nibble(pair[0])? << 4 | nibble(pair[1])?;
     }
     Some(out)
 }
@@ -255,33 +373,20 @@ impl Ledger {
         let mut known = self.known.borrow_mut();
         known
             .entry(file.to_string())
-            .or_insert_with(|| self.read_file(file))
-            .contains(&d)
+            .or_insert_with(|| self.open(file))
+            .has(&d)
     }
 
-    fn read_file(&self, file: &str) -> HashSet<[u8; 20]> {
-        let mut out = HashSet::new();
-        for dir in &self.read {
-            let Ok(Some(text)) =
-                fsx::read_lossy(&dir.join(format!("{file}.jsonl")), fsx::Limit::LOG)
-            else {
-                continue;
-            };
-            for line in text.lines() {
-                // Lines are written with the digest first: most are read without a parser.
-                let fast = line
-                    .strip_prefix("{\"digest\":\"")
-                    .and_then(|r| r.split('"').next());
-                let d = match fast {
-                    Some(d) => raw(d),
-                    None => serde_json::from_str::<serde_json::Value>(line)
-                        .ok()
-                        .and_then(|v| v["digest"].as_str().and_then(raw)),
-                };
-                out.extend(d);
-            }
+    /// `file`'s ledger in every place, nothing read yet.
+    fn open(&self, file: &str) -> Known {
+        Known {
+            seen: HashSet::new(),
+            tails: self
+                .read
+                .iter()
+                .filter_map(|dir| Tail::open(&dir.join(format!("{file}.jsonl"))))
+                .collect(),
         }
-        out
     }
 
     /// Records the entries `texts` of `file` as written by baton (`by`: save, checkpoint,
@@ -331,8 +436,8 @@ impl Ledger {
             })?;
         }
         let mut known = self.known.borrow_mut();
-        let set = known.entry(file.to_string()).or_default();
-        set.extend(fresh.into_iter().filter_map(|d| raw(d)));
+        let k = known.entry(file.to_string()).or_default();
+        k.seen.extend(fresh.into_iter().filter_map(|d| raw(d)));
         Ok(())
     }
 
@@ -577,5 +682,78 @@ mod tests {
         assert!(fresh.knows(store::INSTINCTS, &e[1].text));
         let text = std::fs::read_to_string(t.path().join("p/instincts.md.jsonl")).unwrap();
         assert!(text.starts_with("{\"digest\":\""), "{text}");
+    }
+
+    fn hex(i: usize) -> String {
+        sha1_hex(format!("entry {i}").as_bytes())
+    }
+
+    /// A ledger of `n` lines in `dir` (some written by hand: keys in another order, CRLF),
+    /// with a torn line in the middle and a last line without its line break.
+    fn ledger_file(dir: &Path, file: &str, n: usize) {
+        std::fs::create_dir_all(dir).unwrap();
+        let mut text = String::new();
+        for i in 0..n {
+            let d = hex(i);
+            match i % 7 {
+                3 => text.push_str(&format!("{{\"by\":\"review\",\"digest\":\"{d}\"}}\n")),
+                5 => text.push_str(&format!("{{\"digest\":\"{d}\",\"by\":\"save\"}}\r\n")),
+                _ => text.push_str(&format!(
+                    "{{\"digest\":\"{d}\",\"by\":\"hook\",\"ts\":\"2026-11-30T10:15:00Z\"}}\n"
+                )),
+            }
+            if i == n / 2 {
+                text.push_str("{\"digest\":\"0123\n\n");
+            }
+        }
+        text.push_str(&format!("{{\"digest\":\"{}\"}}", hex(n)));
+        std::fs::write(dir.join(format!("{file}.jsonl")), text).unwrap();
+    }
+
+    #[test]
+    fn a_ledger_read_from_its_end_knows_every_line_in_every_place() {
+        let t = tempfile::tempdir().unwrap();
+        let (a, b) = (t.path().join("a"), t.path().join("b"));
+        // 40,000 lines (about 3.5 MB): many chunks, lines cut at their edges.
+        ledger_file(&a, store::NOTES, 40_000);
+        std::fs::create_dir_all(&b).unwrap();
+        std::fs::write(
+            b.join(format!("{}.jsonl", store::NOTES)),
+            format!("{{\"digest\":\"{}\"}}\n", hex(90_000)),
+        )
+        .unwrap();
+        let both = || Ledger {
+            write: Some(a.clone()),
+            read: vec![a.clone(), b.clone()],
+            known: RefCell::new(HashMap::new()),
+        };
+        // Every line, newest first (each chunk's cut lines are asked for), then samples
+        // oldest first and with an absent one first (which reads everything at once).
+        let mut asked: Vec<(usize, bool)> = (0..=40_000).map(|i| (i, true)).collect();
+        asked.extend([(90_000, true), (40_001, false), (90_001, false)]);
+        let newest_first: Vec<(usize, bool)> = asked.iter().rev().copied().collect();
+        let sample: Vec<(usize, bool)> = asked.iter().step_by(997).copied().collect();
+        let mut absent_first = sample.clone();
+        absent_first.insert(0, (40_001, false));
+        let orders = [newest_first, sample, absent_first];
+        for order in orders {
+            let l = both();
+            for (i, want) in &order {
+                assert_eq!(l.knows_digest(store::NOTES, &hex(*i)), *want, "entry {i}");
+            }
+        }
+        assert!(!both().knows_digest(store::NOTES, "0123"));
+        assert!(!both().knows_digest(store::DECISIONS, &hex(1)));
+    }
+
+    #[test]
+    fn a_recent_digest_is_found_in_the_ledger_s_last_chunk() {
+        let t = tempfile::tempdir().unwrap();
+        ledger_file(t.path(), store::NOTES, 40_000);
+        let l = Ledger::at(t.path());
+        assert!(l.knows_digest(store::NOTES, &hex(39_990)));
+        let known = l.known.borrow();
+        let tail = &known[store::NOTES].tails[0];
+        assert!(tail.end > 3_000_000, "read back to {}", tail.end);
     }
 }

@@ -24,6 +24,27 @@ pub fn sha1_hex(bytes: &[u8]) -> String {
         .map_or_else(|_| format!("fnv-{:016x}", fnv1a(bytes)), |o| o.to_string())
 }
 
+/// FNV-1a as a `Hasher`, for maps of short keys built on a hot path (std's SipHash costs more
+/// per key than the work around it); not for keys an attacker chooses to collide.
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(OFFSET)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = bytes.iter().fold(self.0, |h, b| step(h, *b));
+    }
+}
+
 fn step(h: u64, b: u8) -> u64 {
     (h ^ u64::from(b)).wrapping_mul(PRIME)
 }

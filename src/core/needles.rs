@@ -17,9 +17,12 @@
 //! letters (U+212A KELVIN SIGN to `k`, U+017F LONG S to `s`; a test checks there are no
 //! others): a text that holds either runs every pattern.
 
+use crate::core::hash::Fnv;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::BuildHasherDefault;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// Per alternative, the clauses all its matches satisfy; a clause is words, lower case.
@@ -601,15 +604,25 @@ impl ByPair {
     }
 }
 
-/// The words of several patterns' needles, found in one pass.
+/// The words of several patterns' needles, found in one pass. The needles are kept flat (a
+/// table holds thousands of words: a vector for each clause cost more to build than a
+/// session start's scan).
 #[derive(Debug)]
 pub struct Finder {
-    /// Per pattern: alternatives → clauses → words (`None`: always run).
-    needles: Vec<Option<Vec<Vec<Vec<Word>>>>>,
+    /// Per pattern: its alternatives, a range of `alts` (`None`: always run).
+    patterns: Vec<Option<Range<usize>>>,
+    /// Per alternative: its clauses, a range of `clauses`.
+    alts: Vec<Range<usize>>,
+    /// Per clause: its words, a range of `terms` (one of them is enough).
+    clauses: Vec<Range<usize>>,
+    /// The words of every clause, clause after clause.
+    terms: Vec<Word>,
     /// Every word looked for anywhere, each once (a word's index is its pattern in `ac`).
     words: Vec<String>,
     /// Per word of `words`: where it has to stand to count.
     at: Vec<Mark>,
+    /// The words that must start the text.
+    starts: Vec<String>,
     by_pair: OnceLock<ByPair>,
     ac: OnceLock<Option<AhoCorasick>>,
 }
@@ -645,75 +658,86 @@ impl Mark {
     }
 }
 
-/// A word of a clause: one of `Finder::words`, or one that must start the text.
-#[derive(Debug)]
+/// A word of a clause: one of `Finder::words`, or one of `Finder::starts`.
+#[derive(Debug, Clone, Copy)]
 enum Word {
     Anywhere(usize),
-    Starts(String),
+    Starts(usize),
 }
 
 impl Finder {
     /// A finder for patterns with these needles (`None`: always run).
     pub fn new(needles: &[Option<Needles>]) -> Finder {
         Finder::build(needles.iter().map(|n| {
-            n.as_ref().map(|alts| {
-                alts.iter()
-                    .map(|cs| {
-                        cs.iter()
-                            .map(|ws| ws.iter().map(String::as_str).collect())
-                            .collect()
-                    })
-                    .collect()
-            })
+            n.as_ref()
+                .map(|alts| alts.iter().map(|cs| cs.iter().map(|ws| ws.iter())))
         }))
     }
 
-    /// A finder for needles written as a table in the source (`None`: always run).
+    /// A finder for a table written in the source (see `check_table`).
     pub fn of_table(needles: &[Option<&[&[&[&str]]]>]) -> Finder {
-        Finder::build(needles.iter().map(|n| {
-            n.map(|alts| {
-                alts.iter()
-                    .map(|cs| cs.iter().map(|ws| ws.to_vec()).collect())
-                    .collect()
-            })
-        }))
+        Finder::build(
+            needles
+                .iter()
+                .map(|n| n.map(|alts| alts.iter().map(|cs| cs.iter().map(|ws| ws.iter())))),
+        )
     }
 
-    fn build<'a>(needles: impl Iterator<Item = Option<Vec<Vec<Vec<&'a str>>>>>) -> Finder {
-        // Each distinct word once, numbered as first met (a table repeats its words many
-        // times: sorting every occurrence cost more than the rest of a session start's scan).
-        let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-        let mut words: Vec<String> = Vec::new();
-        let mut at: Vec<Mark> = Vec::new();
-        let mut word = |w: &'a str| match w.strip_prefix(ANCHORED) {
-            Some(start) => Word::Starts(start.to_string()),
-            None => Word::Anywhere(*index.entry(w).or_insert_with(|| {
-                let (mark, plain) = Mark::of(w);
-                words.push(plain.to_string());
-                at.push(mark);
-                words.len() - 1
-            })),
-        };
-        let needles = needles
-            .map(|n| {
-                n.map(|alts| {
-                    alts.into_iter()
-                        .map(|cs| {
-                            cs.into_iter()
-                                .map(|ws| ws.into_iter().map(&mut word).collect())
-                                .collect()
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        Finder {
-            needles,
-            words,
-            at,
+    /// Per pattern: alternatives → clauses → words.
+    fn build<P, A, C, W>(needles: impl Iterator<Item = Option<P>>) -> Finder
+    where
+        P: Iterator<Item = A>,
+        A: Iterator<Item = C>,
+        C: Iterator<Item = W>,
+        W: AsRef<str>,
+    {
+        let mut f = Finder {
+            patterns: Vec::new(),
+            alts: Vec::new(),
+            clauses: Vec::new(),
+            terms: Vec::new(),
+            words: Vec::new(),
+            at: Vec::new(),
+            starts: Vec::new(),
             by_pair: OnceLock::new(),
             ac: OnceLock::new(),
+        };
+        // Each distinct word once, numbered as first met (a table repeats its words many
+        // times).
+        let mut index: HashMap<String, usize, BuildHasherDefault<Fnv>> = HashMap::default();
+        for pattern in needles {
+            let Some(alts) = pattern else {
+                f.patterns.push(None);
+                continue;
+            };
+            let first_alt = f.alts.len();
+            for clauses in alts {
+                let first_clause = f.clauses.len();
+                for words in clauses {
+                    let first_term = f.terms.len();
+                    for w in words {
+                        let w = w.as_ref();
+                        let term = if let Some(start) = w.strip_prefix(ANCHORED) {
+                            f.starts.push(start.to_string());
+                            Word::Starts(f.starts.len() - 1)
+                        } else if let Some(&i) = index.get(w) {
+                            Word::Anywhere(i)
+                        } else {
+                            let (mark, plain) = Mark::of(w);
+                            f.words.push(plain.to_string());
+                            f.at.push(mark);
+                            index.insert(w.to_string(), f.words.len() - 1);
+                            Word::Anywhere(f.words.len() - 1)
+                        };
+                        f.terms.push(term);
+                    }
+                    f.clauses.push(first_term..f.terms.len());
+                }
+                f.alts.push(first_clause..f.clauses.len());
+            }
+            f.patterns.push(Some(first_alt..f.alts.len()));
         }
+        f
     }
 
     /// Which words occur in `lowered` (by index in `words`); `None` when they cannot be
@@ -768,25 +792,25 @@ impl Finder {
 
     /// Which patterns may match `text` (`true`: run it).
     pub fn candidates(&self, text: &str) -> Vec<bool> {
-        let all = || vec![true; self.needles.len()];
-        if self.needles.iter().all(Option::is_none) {
+        let all = || vec![true; self.patterns.len()];
+        if self.patterns.iter().all(Option::is_none) {
             return all();
         }
         let lowered = lower(text);
         let Some(present) = self.present(&lowered) else {
             return all();
         };
-        let has = |w: &Word| match w {
-            Word::Starts(start) => lowered.starts_with(start.as_str()),
-            Word::Anywhere(i) => present[*i],
+        let has = |w: &Word| match *w {
+            Word::Starts(i) => lowered.starts_with(self.starts[i].as_str()),
+            Word::Anywhere(i) => present[i],
         };
-        self.needles
+        let clause = |c: &Range<usize>| self.terms[c.clone()].iter().any(has);
+        let alt = |a: &Range<usize>| self.clauses[a.clone()].iter().all(clause);
+        self.patterns
             .iter()
-            .map(|n| match n {
-                Some(alts) => alts
-                    .iter()
-                    .any(|clauses| clauses.iter().all(|words| words.iter().any(has))),
-                None => true,
+            .map(|p| {
+                p.as_ref()
+                    .is_none_or(|r| self.alts[r.clone()].iter().any(alt))
             })
             .collect()
     }

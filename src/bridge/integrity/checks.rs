@@ -207,13 +207,49 @@ fn encoded_payloads(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
     out
 }
 
-/// `\xNN`, `\uNNNN`, `&#NN;` / `&#xNN;` and space-separated hex byte sequences.
-fn escaped(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
+fn escaped_sequences() -> Option<&'static Regex> {
     static SEQ: OnceLock<Option<Regex>> = OnceLock::new();
-    let Some(seq) = re(
+    re(
         &SEQ,
         r"(?i)(?:\\x[0-9a-f]{2}){6,}|(?:\\u[0-9a-f]{4}){6,}|(?:&#x?[0-9a-f]{1,6};){6,}|(?:\b[0-9a-f]{2}[ :]){7,}[0-9a-f]{2}\b",
-    ) else {
+    )
+}
+
+/// Whether `text` holds what every match of `escaped_sequences` holds (a backslash before
+/// `x` or `u`, `&#`, or 23 bytes of hex digits, blanks and colons with 16 digits among
+/// them), so that the regex is compiled only for a text that may have one.
+fn may_be_escaped(text: &str) -> bool {
+    let b = text.as_bytes();
+    if memchr::memchr_iter(b'\\', b)
+        .any(|i| matches!(b.get(i + 1), Some(b'x' | b'X' | b'u' | b'U')))
+        || memchr::memmem::find(b, b"&#").is_some()
+    {
+        return true;
+    }
+    let (mut run, mut digits) = (0, 0);
+    for &c in b {
+        if c.is_ascii_hexdigit() {
+            run += 1;
+            digits += 1;
+        } else if c == b' ' || c == b':' {
+            run += 1;
+        } else {
+            (run, digits) = (0, 0);
+            continue;
+        }
+        if run >= 23 && digits >= 16 {
+            return true;
+        }
+    }
+    false
+}
+
+/// `\xNN`, `\uNNNN`, `&#NN;` / `&#xNN;` and space-separated hex byte sequences.
+fn escaped(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
+    if !may_be_escaped(text) {
+        return Vec::new();
+    }
+    let Some(seq) = escaped_sequences() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -629,6 +665,63 @@ mod tests {
         assert!(!typo_of_popular("reqwest") && !typo_of_popular("react"));
         assert_eq!(lookalike_packages("run `npm install axois` first").len(), 1);
         assert!(lookalike_packages("npm install react react-dom; pip install requests").is_empty());
+    }
+
+    #[test]
+    fn the_escaped_gate_lets_every_match_through() {
+        let seq = escaped_sequences().unwrap();
+        for yes in [
+            r"\x41\x42\x43\x44\x45\x46",
+            r"\U0041\u0042\u0043\u0044\u0045\u0046",
+            "&#65;&#x42;&#67;&#68;&#69;&#70;",
+            "de ad be ef 00 11 22 33",
+            "00:1A:22:33:44:55:66:77",
+        ] {
+            assert!(seq.is_match(yes) && may_be_escaped(yes), "{yes}");
+        }
+        for no in [
+            "hello world",
+            &" ".repeat(40),
+            "2026-11-30 10:15:00 a fix",
+            "ab:cd:ef",
+        ] {
+            assert!(!may_be_escaped(no), "{no}");
+        }
+        // Random runs of the units the regex is made of, with noise between: the gate is
+        // never shut on a match.
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % n as u64).unwrap()
+        };
+        let (mut matched, mut gated) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..1 + next(3) {
+                let kind = next(8);
+                for _ in 0..next(10) {
+                    let mut h = || char::from(b"0123456789abcdefABCDEFg"[next(23)]);
+                    let unit = match kind {
+                        0 => format!("\\x{}{}", h(), h()),
+                        1 => format!("\\u{}{}{}{}", h(), h(), h(), h()),
+                        2 => format!("&#{};", next(200)),
+                        3 => format!("&#x{}{};", h(), h()),
+                        4 | 5 => format!("{}{} ", h(), h()),
+                        6 => format!("{}{}:", h(), h()),
+                        _ => format!("{}{}", h(), [" ", ":", "-"][next(3)]),
+                    };
+                    text.push_str(&unit);
+                }
+                text.push_str(["", " ", "x", "\n", "0f"][next(5)]);
+            }
+            let m = seq.is_match(&text);
+            matched += usize::from(m);
+            gated += usize::from(!may_be_escaped(&text));
+            assert!(!m || may_be_escaped(&text), "{text:?}");
+        }
+        assert!(matched > 0 && gated > 0, "matched {matched}, gated {gated}");
     }
 
     #[test]
