@@ -79,6 +79,17 @@ pub(crate) fn git_facts(project: &Project) -> Option<GitFacts> {
     })
 }
 
+/// The branch and short commit of HEAD as `git_facts` gives them, without the status.
+pub(crate) fn head_facts(project: &Project) -> Option<(String, String)> {
+    let h = project.git_head().ok()??;
+    Some((
+        h.branch.clone().unwrap_or_else(|| "(detached)".into()),
+        h.sha
+            .as_ref()
+            .map_or_else(|| NO_COMMITS.into(), |s| s.chars().take(7).collect()),
+    ))
+}
+
 /// The git facts with what only a checkpoint being written records: HEAD's subject line
 /// and the stash (each one line, cut to 120 characters; redacted with the checkpoint).
 fn git_facts_for_checkpoint(project: &Project) -> Option<GitFacts> {
@@ -314,27 +325,30 @@ fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
     if cp.changed.len() < cp.dirty {
         return None;
     }
-    let now = git_facts(project)?;
-    if cp.branch.as_deref() != Some(now.branch.as_str()) {
+    // The commits since it first (a walk from HEAD that stops at once when there are
+    // none): the work tree's status, which the rest needs, is read only after.
+    let (branch, _) = head_facts(project)?;
+    if cp.branch.as_deref() != Some(branch.as_str()) {
         return None;
     }
     let own = crate::core::footprint::own_folders(&project.root, project.config());
     let work = crate::core::git::work_since(&project.root, commit, &own).ok()??;
     let listed: Vec<&String> = cp.changed.iter().filter(|p| !work.in_state(p)).collect();
-    let still = |p: &&String| {
-        now.changed
-            .iter()
-            .any(|l| status_path(l).as_ref() == Some(*p))
-    };
     let committed = |p: &&String| {
         let dir = p.ends_with('/').then_some(p.as_str());
         work.paths.contains(p.as_str())
             || dir.is_some_and(|d| work.paths.iter().any(|c| c.starts_with(d)))
     };
-    let done = work.commits > 0
-        && !listed.is_empty()
-        && listed.iter().all(committed)
-        && !listed.iter().any(still);
+    if work.commits == 0 || listed.is_empty() || !listed.iter().all(committed) {
+        return None;
+    }
+    let now = git_facts(project)?;
+    let still = |p: &&String| {
+        now.changed
+            .iter()
+            .any(|l| status_path(l).as_ref() == Some(*p))
+    };
+    let done = !listed.iter().any(still);
     done.then(|| {
         format!(
             "its work was committed ({} commit{} since it was written)",

@@ -5,7 +5,8 @@
 use super::author;
 use super::merged;
 use super::store;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
+use crate::core::fsx;
 use chrono::{DateTime, Utc};
 use std::path::Path;
 
@@ -129,39 +130,73 @@ pub(crate) fn progress_items(entry: &str, title: &str) -> Vec<String> {
     out
 }
 
-/// The `- ` items of one `## Name` section of a big markdown file, without parsing the rest:
-/// its heading is found by a substring search, and its lines are read up to the next `## `
-/// heading.
+/// The `- ` items of one `## Name` section of a markdown text, up to the next `## ` heading.
 pub(crate) fn section_items(text: &str, name: &str) -> Vec<String> {
-    let Some(body) = section_body(text, name) else {
-        return Vec::new();
-    };
-    body.split('\n')
-        .take_while(|l| !l.starts_with("## "))
-        .filter_map(|l| l.trim().strip_prefix("- "))
-        .map(str::to_string)
-        .collect()
+    let names = [name];
+    let mut items = SectionItems::new(&names);
+    text.split('\n').for_each(|l| items.line(l));
+    items.lists.pop().unwrap_or_default()
 }
 
-/// What follows the first line that is `## {name}` and nothing else. Found by a substring
-/// search, not line by line: the notes can be megabytes, and a load asks for three sections.
-fn section_body<'t>(text: &'t str, name: &str) -> Option<&'t str> {
-    let heading = format!("## {name}");
-    let bytes = text.as_bytes();
-    memchr::memmem::find_iter(bytes, heading.as_bytes()).find_map(|at| {
-        let end = at + heading.len();
-        let line_start = at == 0 || bytes[at - 1] == b'\n';
-        // `at` and `end` are char boundaries: the heading is whole UTF-8 starting with `#`.
-        let rest = text.get(end..)?;
-        if !line_start {
-            return None;
+/// The items of the sections `names` of a markdown file, one list per name, read as a
+/// stream: a notes file can be megabytes, and a buffer for all of it costs more in page
+/// faults than finding three sections in it. `Ok(None)` when the file does not exist.
+pub(crate) fn file_section_items(path: &Path, names: &[&str]) -> Result<Option<Vec<Vec<String>>>> {
+    use std::io::BufRead;
+    let Some((file, _)) = fsx::open_limited(path, fsx::Limit::DOCUMENT)? else {
+        return Ok(None);
+    };
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, file);
+    let mut items = SectionItems::new(names);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = reader
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::io("read", path, e))?;
+        if n == 0 {
+            break;
         }
-        if rest.is_empty() {
-            Some(rest)
-        } else {
-            rest.strip_prefix('\n')
+        let l = line.strip_suffix(b"\n").unwrap_or(&line);
+        // Only a heading or a line of a wanted section needs to be text.
+        if l.starts_with(b"## ") || items.inside.is_some() {
+            items.line(&String::from_utf8_lossy(l));
         }
-    })
+    }
+    Ok(Some(items.lists))
+}
+
+/// The `- ` items of the first `## {name}` section for each of `names`, fed line by line.
+struct SectionItems<'n> {
+    names: &'n [&'n str],
+    lists: Vec<Vec<String>>,
+    met: Vec<bool>,
+    /// The section being read, as an index in `names`.
+    inside: Option<usize>,
+}
+
+impl<'n> SectionItems<'n> {
+    fn new(names: &'n [&'n str]) -> SectionItems<'n> {
+        SectionItems {
+            names,
+            lists: vec![Vec::new(); names.len()],
+            met: vec![false; names.len()],
+            inside: None,
+        }
+    }
+
+    fn line(&mut self, l: &str) {
+        if let Some(heading) = l.strip_prefix("## ") {
+            self.inside = self.names.iter().position(|n| *n == heading);
+            if let Some(i) = self.inside {
+                if std::mem::replace(&mut self.met[i], true) {
+                    self.inside = None;
+                }
+            }
+        } else if let (Some(i), Some(item)) = (self.inside, l.trim().strip_prefix("- ")) {
+            self.lists[i].push(item.to_string());
+        }
+    }
 }
 
 /// An item with a leading `[date]` shown with its age, and its author when that is not
@@ -248,5 +283,28 @@ mod tests {
         let text = "x ## Next\n- no\n## Nextt\n- no\n## Next\n- yes\n## Next\n- later\n";
         assert_eq!(section_items(text, "Next"), vec!["yes"]);
         assert_eq!(section_items("## Next\n- a", "Next"), vec!["a"]);
+    }
+
+    #[test]
+    fn a_file_s_sections_read_as_a_stream_are_the_text_s() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("notes.md");
+        assert!(file_section_items(&path, &["Next"]).unwrap().is_none());
+        let names = ["Active Topics", "Next", "Tail", "Missing"];
+        for text in [
+            "# Notes\n\n## Active Topics X\n- no\n## Active Topics\n- a\n  - b\n### Sub\n- c\n## Next\n- d\n",
+            "x ## Next\n- no\n## Nextt\n- no\n## Next\n- yes\n## Active Topics\n- t\n## Next\n- later\n## Tail",
+            "## Next\r\n- crlf heading\n## Tail\n- last, no line break",
+            &format!("## Active Topics\n{}## Next\n- n\n", "- filler item\n".repeat(20_000)),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let want: Vec<Vec<String>> = names.iter().map(|n| section_items(text, n)).collect();
+            assert_eq!(file_section_items(&path, &names).unwrap().unwrap(), want);
+        }
+        std::fs::write(&path, b"## Next\n- caf\xe9\n").unwrap();
+        assert_eq!(
+            file_section_items(&path, &["Next"]).unwrap().unwrap(),
+            [vec!["caf\u{fffd}".to_string()]]
+        );
     }
 }

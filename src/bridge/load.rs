@@ -557,17 +557,17 @@ fn checkpoint_body(cp: &checkpoint::Parsed, moved: Option<&str>) -> String {
 /// `None` when it did not, or when the checkpoint recorded no git state.
 fn moved_on(cp: &checkpoint::Parsed, project: &Project) -> Option<String> {
     let (b, c) = cp.branch.as_ref().zip(cp.commit.as_ref())?;
-    let now = checkpoint::git_facts(project)?;
-    if now.branch != *b {
+    let (branch, commit) = checkpoint::head_facts(project)?;
+    if branch != *b {
         return Some(format!(
             "written on {} @ {}; the repository is now on {} @ {}",
             clip(b, FIELD_MAX),
             clip(c, FIELD_MAX),
-            clip(&now.branch, FIELD_MAX),
-            clip(&now.commit, FIELD_MAX)
+            clip(&branch, FIELD_MAX),
+            clip(&commit, FIELD_MAX)
         ));
     }
-    if now.commit.starts_with(c.as_str()) {
+    if commit.starts_with(c.as_str()) {
         return None;
     }
     let own = footprint::own_folders(&project.root, project.config());
@@ -583,7 +583,7 @@ fn moved_on(cp: &checkpoint::Parsed, project: &Project) -> Option<String> {
             "written at {} @ {}; the repository is now at {}",
             clip(b, FIELD_MAX),
             clip(c, FIELD_MAX),
-            clip(&now.commit, FIELD_MAX)
+            clip(&commit, FIELD_MAX)
         )),
     }
 }

@@ -4,8 +4,8 @@
 
 use super::author;
 use super::entries::{
-    aged, field, heading_of, item_time, item_with_age, newest_entries, newest_first,
-    progress_items, section_items,
+    aged, field, file_section_items, heading_of, item_time, item_with_age, newest_entries,
+    newest_first, progress_items, section_items,
 };
 use super::global;
 use super::instincts;
@@ -294,12 +294,13 @@ fn progress_section(v: &View<'_>, entry: &str) -> Vec<Section> {
 /// Project understanding: the newest five items of the notes' active topics, attention
 /// points and follow-ups (by their stamps), newest first.
 fn notes_section(v: &View<'_>) -> Result<Vec<Section>> {
-    let Some(text) = v.rune.read(store::NOTES)? else {
+    const SHOWN: [&str; 3] = ["Active Topics", "Attention Points", "Follow-Up Items"];
+    let Some(found) = file_section_items(&v.rune.path(store::NOTES), &SHOWN)? else {
         return Ok(Vec::new());
     };
     let mut lines = Vec::new();
-    for name in ["Active Topics", "Attention Points", "Follow-Up Items"] {
-        let mut items = newest_first(section_items(&text, name), item_time);
+    for (name, items) in SHOWN.into_iter().zip(found) {
+        let mut items = newest_first(items, item_time);
         if items.is_empty() {
             continue;
         }
@@ -365,33 +366,37 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
     };
     let top = on_file >= 10;
     // Each record with the line it came from (its provenance is the line's).
-    let lines_of: Vec<(&str, learn::Record)> = text
+    let (raws, records): (Vec<&str>, Vec<learn::Record>) = text
         .lines()
         .filter_map(|l| {
             serde_json::from_str::<learn::Record>(l)
                 .ok()
                 .map(|r| (l, r))
         })
-        .collect();
-    let records: Vec<learn::Record> = lines_of.iter().map(|(_, r)| r.clone()).collect();
-    let mut recs = learn::latest(&records);
+        .unzip();
+    let mut shown = learn::winners(&records);
     if top {
         // Each time parsed once, not at every comparison.
-        let mut keyed: Vec<_> = recs.into_iter().map(|r| (learn::when(&r), r)).collect();
+        let mut keyed: Vec<_> = shown
+            .into_iter()
+            .map(|i| (learn::when(&records[i]), i))
+            .collect();
         keyed.sort_by(|(ta, a), (tb, b)| {
-            b.confidence
-                .partial_cmp(&a.confidence)
+            records[*b]
+                .confidence
+                .partial_cmp(&records[*a].confidence)
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then_with(|| tb.cmp(ta))
         });
-        recs = keyed.into_iter().map(|(_, r)| r).collect();
+        shown = keyed.into_iter().map(|(_, i)| i).collect();
     } else {
-        recs.reverse();
+        shown.reverse();
     }
-    recs.truncate(5);
-    let lines = recs
+    shown.truncate(5);
+    let lines = shown
         .iter()
-        .map(|r| {
+        .map(|&i| {
+            let r = &records[i];
             let age = time::parse(&r.ts)
                 .map_or_else(|| "undated".into(), |t| crate::core::time::age(t, v.now));
             let by = author::other(
@@ -399,17 +404,12 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
                 v.me.as_deref(),
             );
             let age = author::with_age("", by, &age);
-            let raw = lines_of
-                .iter()
-                .rev()
-                .find(|(_, x)| x == r)
-                .map_or("", |(l, _)| *l);
             (
                 format!(
                     "- {} `{}` ({:.1}, {age}): {}",
                     r.kind, r.key, r.confidence, r.insight
                 ),
-                v.trust.verdict(store::LEARNINGS, raw),
+                v.trust.verdict(store::LEARNINGS, raws[i]),
             )
         })
         .collect();

@@ -17,7 +17,7 @@
 //! letters (U+212A KELVIN SIGN to `k`, U+017F LONG S to `s`; a test checks there are no
 //! others): a text that holds either runs every pattern.
 
-use crate::core::hash::Fnv;
+use crate::core::hash::{fnv1a, Fnv};
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 use std::collections::{BTreeSet, HashMap};
@@ -704,7 +704,9 @@ impl Finder {
         };
         // Each distinct word once, numbered as first met (a table repeats its words many
         // times).
-        let mut index: HashMap<String, usize, BuildHasherDefault<Fnv>> = HashMap::default();
+        // Keyed by the word's FNV-1a (no allocation per lookup); a word whose hash another
+        // word has is kept again, which finds the same.
+        let mut index: HashMap<u64, usize, BuildHasherDefault<Fnv>> = HashMap::default();
         for pattern in needles {
             let Some(alts) = pattern else {
                 f.patterns.push(None);
@@ -720,14 +722,20 @@ impl Finder {
                         let term = if let Some(start) = w.strip_prefix(ANCHORED) {
                             f.starts.push(start.to_string());
                             Word::Starts(f.starts.len() - 1)
-                        } else if let Some(&i) = index.get(w) {
-                            Word::Anywhere(i)
                         } else {
                             let (mark, plain) = Mark::of(w);
-                            f.words.push(plain.to_string());
-                            f.at.push(mark);
-                            index.insert(w.to_string(), f.words.len() - 1);
-                            Word::Anywhere(f.words.len() - 1)
+                            let key = fnv1a(w.as_bytes());
+                            match index.get(&key) {
+                                Some(&i) if f.at[i] == mark && f.words[i] == plain => {
+                                    Word::Anywhere(i)
+                                }
+                                _ => {
+                                    f.words.push(plain.to_string());
+                                    f.at.push(mark);
+                                    index.insert(key, f.words.len() - 1);
+                                    Word::Anywhere(f.words.len() - 1)
+                                }
+                            }
                         };
                         f.terms.push(term);
                     }

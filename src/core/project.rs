@@ -77,6 +77,7 @@ pub struct Project {
     readers: Readers,
     redactor: OnceCell<Redactor>,
     git: OnceCell<std::result::Result<GitState, String>>,
+    head: OnceCell<std::result::Result<Option<git::Head>, String>>,
     /// The folder was named on the command line (`--root`): the user chose it, so it may hold
     /// state outside a git work tree (datarim's writer is called so on any folder).
     root_named: bool,
@@ -116,6 +117,7 @@ impl Project {
             readers,
             redactor: OnceCell::new(),
             git: OnceCell::new(),
+            head: OnceCell::new(),
             root_named: false,
         }
     }
@@ -181,6 +183,22 @@ impl Project {
         self.git
             .get_or_init(|| git::state(&self.root).map_err(|e| e.to_string()))
             .as_ref()
+            .map_err(|e| Error::Git(e.trim_start_matches("git: ").to_string()))
+    }
+
+    /// Where HEAD is (`None` outside a repository), from `git` when that was read already,
+    /// else without reading the work tree's status; kept as `git` is.
+    pub fn git_head(&self) -> Result<Option<&git::Head>> {
+        self.head
+            .get_or_init(|| match self.git.get() {
+                Some(Ok(state)) => Ok(state.repo().map(|r| git::Head {
+                    sha: r.head_sha.clone(),
+                    branch: r.branch.clone(),
+                })),
+                _ => git::head(&self.root).map_err(|e| e.to_string()),
+            })
+            .as_ref()
+            .map(Option::as_ref)
             .map_err(|e| Error::Git(e.trim_start_matches("git: ").to_string()))
     }
 

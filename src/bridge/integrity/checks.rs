@@ -699,7 +699,7 @@ mod tests {
         let (mut matched, mut gated) = (0, 0);
         for _ in 0..20_000 {
             let mut text = String::new();
-            for _ in 0..1 + next(3) {
+            for _ in 0..=next(3) {
                 let kind = next(8);
                 for _ in 0..next(10) {
                     let mut h = || char::from(b"0123456789abcdefABCDEFg"[next(23)]);

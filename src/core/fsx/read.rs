@@ -7,7 +7,7 @@
 
 use crate::core::error::{Error, Result};
 use std::fs::{File, OpenOptions};
-use std::io::Read;
+use std::io::{Read, Take};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
@@ -85,28 +85,39 @@ pub fn open_regular(path: &Path) -> Result<Option<File>> {
     Ok(Some(file))
 }
 
-/// The bytes of `path`, at most `limit.max` of them; `Ok(None)` when it does not exist.
-pub fn read_bytes_limited(path: &Path, limit: Limit) -> Result<Option<Vec<u8>>> {
+/// `path` opened as `open_regular` does, refused when it is larger than `limit.max`, and
+/// never read past one byte more than that (it may grow while it is read); with its size.
+/// For a file read as a stream; `read_bytes_limited` reads it whole.
+pub fn open_limited(path: &Path, limit: Limit) -> Result<Option<(Take<File>, u64)>> {
     let Some(file) = open_regular(path)? else {
         return Ok(None);
     };
     let size = file.metadata().map_or(0, |m| m.len());
-    let too_large = |size| Error::TooLarge {
+    if size > limit.max {
+        return Err(too_large(path, limit, size));
+    }
+    Ok(Some((file.take(limit.max + 1), size)))
+}
+
+fn too_large(path: &Path, limit: Limit, size: u64) -> Error {
+    Error::TooLarge {
         path: path.to_path_buf(),
         what: limit.what,
         size,
         limit: limit.max,
-    };
-    if size > limit.max {
-        return Err(too_large(size));
     }
+}
+
+/// The bytes of `path`, at most `limit.max` of them; `Ok(None)` when it does not exist.
+pub fn read_bytes_limited(path: &Path, limit: Limit) -> Result<Option<Vec<u8>>> {
+    let Some((mut file, size)) = open_limited(path, limit)? else {
+        return Ok(None);
+    };
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    // The file may grow while it is read: never take more than the limit.
-    file.take(limit.max + 1)
-        .read_to_end(&mut bytes)
+    file.read_to_end(&mut bytes)
         .map_err(|e| Error::io("read", path, e))?;
     if bytes.len() as u64 > limit.max {
-        return Err(too_large(bytes.len() as u64));
+        return Err(too_large(path, limit, bytes.len() as u64));
     }
     Ok(Some(bytes))
 }

@@ -93,29 +93,54 @@ impl GitState {
     }
 }
 
-/// Reads the git state of the repository that contains `dir`.
-pub fn state(dir: &Path) -> Result<GitState> {
-    let repo = match Repository::discover(dir) {
-        Ok(r) => r,
-        Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(GitState::NoGit),
-        Err(e) => {
-            return Err(Error::Git(format!(
-                "open {}: {}",
-                dir.display(),
-                e.message()
-            )))
-        }
-    };
+/// Where HEAD is: what `state` gives without the status (which reads the whole work tree).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head {
+    /// Full SHA of HEAD; `None` before the first commit.
+    pub sha: Option<String>,
+    /// Current branch; `None` when HEAD is detached.
+    pub branch: Option<String>,
+}
+
+/// The repository that contains `dir`; `None` outside one.
+fn discover(dir: &Path) -> Result<Option<Repository>> {
+    match Repository::discover(dir) {
+        Ok(r) => Ok(Some(r)),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(Error::Git(format!(
+            "open {}: {}",
+            dir.display(),
+            e.message()
+        ))),
+    }
+}
+
+fn head_of(repo: &Repository) -> (Head, Option<git2::Commit<'_>>) {
     let head = repo.head().ok();
-    let head_commit = head.as_ref().and_then(|h| h.peel_to_commit().ok());
+    let commit = head.as_ref().and_then(|h| h.peel_to_commit().ok());
     let branch = head
         .as_ref()
         .filter(|h| h.is_branch())
         .and_then(|h| h.shorthand().map(str::to_string))
-        .or_else(|| unborn_branch(&repo));
+        .or_else(|| unborn_branch(repo));
+    let sha = commit.as_ref().map(|c| c.id().to_string());
+    (Head { sha, branch }, commit)
+}
+
+/// Where HEAD is in the repository that contains `dir`; `None` outside one.
+pub fn head(dir: &Path) -> Result<Option<Head>> {
+    Ok(discover(dir)?.map(|repo| head_of(&repo).0))
+}
+
+/// Reads the git state of the repository that contains `dir`.
+pub fn state(dir: &Path) -> Result<GitState> {
+    let Some(repo) = discover(dir)? else {
+        return Ok(GitState::NoGit);
+    };
+    let (head, head_commit) = head_of(&repo);
     Ok(GitState::Repo(RepoState {
-        head_sha: head_commit.as_ref().map(|c| c.id().to_string()),
-        branch,
+        head_sha: head.sha,
+        branch: head.branch,
         status: porcelain(&repo)?,
         last_commit_paths: match &head_commit {
             Some(c) => paths_changed_by(&repo, c)?,

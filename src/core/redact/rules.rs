@@ -26,6 +26,10 @@ pub(super) struct Rule {
     /// …and all of these (case-sensitive): text every match also holds, so a text with a URL
     /// but no `@` compiles no URL-password regex.
     pub(super) requires: &'static [&'static str],
+    /// …and, when not empty, a trigger followed (after one optional quote and blanks) by
+    /// one of these characters: a key's name is followed by its `=` or `:`, so `Key
+    /// decisions` compiles no key-value regex.
+    pub(super) followed_by: &'static str,
     pub(super) pattern: &'static str,
     /// Taken only when it looks random (upper and lower case and a digit) if a word
     /// character stands right before it: the prefix is generic enough that `mask-image-…` or
@@ -52,6 +56,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "pem-private-key",
         triggers: &["PRIVATE KEY-----"],
         requires: &[],
+        followed_by: "",
         pattern: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?su:.)*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
         random_if_glued: false,
         wraps: None,
@@ -63,6 +68,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "pem-orphan-body",
         triggers: &["PRIVATE KEY-----"],
         requires: &[],
+        followed_by: "",
         pattern: r"(?m)(?:^[A-Za-z0-9+/=]{16,}\r?\n)*^[A-Za-z0-9+/=]*-----END [A-Z0-9 ]*PRIVATE KEY-----",
         random_if_glued: false,
         wraps: None,
@@ -71,6 +77,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "aws-access-key",
         triggers: &["AKIA", "ASIA"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(r"(?:AKIA|ASIA)", wrapped!("[0-9A-Z]", 16), r"\b"),
         random_if_glued: false,
         wraps: None,
@@ -81,6 +88,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "github-token",
         triggers: &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(
             "gh[pousr]_(?:",
             wrapped!("[A-Za-z0-9]", 36),
@@ -97,6 +105,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "gitlab-token",
         triggers: &["glpat-"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(
             "glpat-",
             wrapped!(r"[A-Za-z0-9_\-]", 20),
@@ -109,6 +118,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "slack-token",
         triggers: &["xox"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(
             "xox[abposr]-",
             wrapped!(r"[A-Za-z0-9\-]", 10),
@@ -121,6 +131,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "google-api-key",
         triggers: &["AIza"],
         requires: &[],
+        followed_by: "",
         pattern: concat!("AIza", wrapped!(r"[0-9A-Za-z_\-]", 35)),
         random_if_glued: false,
         wraps: None,
@@ -129,6 +140,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "stripe-key",
         triggers: &["_live_", "_test_"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(
             "(?:sk|rk|pk)_(?:live|test)_",
             wrapped!("[0-9A-Za-z]", 16),
@@ -144,6 +156,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "anthropic-openai-key",
         triggers: &["sk-ant-", "sk-proj-"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(
             "sk-ant-(?:api|admin)[0-9]{2}-",
             wrapped!(r"[A-Za-z0-9_\-]", 95),
@@ -159,6 +172,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "sk-key",
         triggers: &["sk-"],
         requires: &[],
+        followed_by: "",
         pattern: concat!("sk-", wrapped!(r"[A-Za-z0-9_\-]", 20), r"[A-Za-z0-9_\-]*"),
         random_if_glued: true,
         wraps: WORD_DASH,
@@ -167,6 +181,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "client-secret",
         triggers: &["client_secret"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(
             "client_secret_",
             wrapped!(r"[A-Za-z0-9_\-]", 6),
@@ -179,6 +194,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "npm-token",
         triggers: &["npm_"],
         requires: &[],
+        followed_by: "",
         pattern: concat!("npm_", wrapped!("[A-Za-z0-9]", 36), r"\b"),
         random_if_glued: false,
         wraps: None,
@@ -187,6 +203,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "jwt",
         triggers: &["eyJ"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(
             r"eyJ(?:(?:\r?\n)?[A-Za-z0-9_\-]){8,}(?:\r?\n)?\.(?:\r?\n)?",
             r"e(?:\r?\n)?y(?:\r?\n)?J(?:(?:\r?\n)?[A-Za-z0-9_\-]){8,}(?:\r?\n)?\.",
@@ -200,6 +217,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "bearer-token",
         triggers: &["Bearer", "bearer", "BEARER"],
         requires: &[],
+        followed_by: "",
         pattern: concat!(
             r"(?P<keep>\b(?i:bearer)\s+)",
             wrapped!(r"[A-Za-z0-9._~+/\-]", 16),
@@ -216,6 +234,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "url-password",
         triggers: &["://"],
         requires: &["@"],
+        followed_by: "",
         pattern: concat!(
             r"(?P<keep>[a-zA-Z][a-zA-Z0-9+.\-]*://(?u:[^/\s:@])*:)",
             r"(?:(?u:[^/\s@])+|(?u:[^/\s@])*(?u:[^/\s@0-9])(?u:[^/\s@])*\r?\n(?u:[^/\s:@])+)",
@@ -233,6 +252,7 @@ pub(super) const RULES: &[Rule] = &[
         name: "secret-assignment",
         triggers: &["KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD"],
         requires: &[],
+        followed_by: "=",
         pattern: concat!(
             r"(?P<keep>\b(?:[A-Za-z0-9_]*_(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD)|PASSWORD|PASSWD|SECRET|TOKEN)",
             r"(?u:\s*)=(?u:\s*))",
@@ -251,10 +271,11 @@ pub(super) const RULES: &[Rule] = &[
         // `password: String` stays as it is.
         name: "secret-key-value",
         triggers: &[
-            "key", "KEY", "Key", "secret", "SECRET", "password", "PASSWORD", "Password", "passwd",
-            "token", "TOKEN", "Token",
+            "key", "KEY", "Key", "secret", "SECRET", "Secret", "password", "PASSWORD", "Password",
+            "passwd", "PASSWD", "Passwd", "token", "TOKEN", "Token",
         ],
         requires: &[],
+        followed_by: ":=",
         pattern: concat!(
             r#"(?P<keep>["']?\b(?P<kname>[A-Za-z0-9_\-]*(?:[Kk]ey|KEY|[Ss]ecret|SECRET|[Pp]assw(?:or)?d"#,
             r#"|PASSW(?:OR)?D|[Tt]oken|TOKEN))["']?\s*[:=]\s*["']?)"#,
@@ -286,7 +307,30 @@ pub(super) fn secret_name(name: &str) -> bool {
 
 /// Whether `text` holds one of the rule's literal triggers.
 pub(super) fn triggered(rule: &Rule, text: &str) -> bool {
-    rule.triggers.iter().any(|t| text.contains(t)) && rule.requires.iter().all(|r| text.contains(r))
+    rule.triggers
+        .iter()
+        .any(|t| has_trigger(text, t, rule.followed_by))
+        && rule.requires.iter().all(|r| text.contains(r))
+}
+
+/// Whether `text` holds `trigger`, followed by one of `followed_by` (see `Rule`) when that
+/// is not empty. Every occurrence is tried, overlapping ones too.
+fn has_trigger(text: &str, trigger: &str, followed_by: &str) -> bool {
+    if followed_by.is_empty() {
+        return text.contains(trigger);
+    }
+    let step = trigger.chars().next().map_or(1, char::len_utf8);
+    let mut from = 0;
+    while let Some(i) = text.get(from..).and_then(|t| t.find(trigger)) {
+        let at = from + i;
+        let rest = &text[at + trigger.len()..];
+        let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest).trim_start();
+        if rest.starts_with(|c| followed_by.contains(c)) {
+            return true;
+        }
+        from = at + step;
+    }
+    false
 }
 
 /// Each rule's regex, compiled the first time its trigger occurs (compiling all of them up
@@ -326,6 +370,64 @@ mod tests {
             "git clone https://user:hunter22@example.invalid/r.git"
         ));
         assert!(!triggered(url, "mail me@example.invalid"));
+    }
+
+    /// A key-value rule is compiled only where a key's name is followed by `=` or `:`; the
+    /// gate is never shut on a text the rule matches.
+    #[test]
+    fn issue_15_the_key_value_rules_need_a_name_followed_by_its_sign() {
+        let rule = |name| RULES.iter().position(|r| r.name == name).unwrap();
+        let (kv, assign) = (rule("secret-key-value"), rule("secret-assignment"));
+        let summary = "2. Key decisions: introduced `ParseError`; the token stream is kept.";
+        assert!(!triggered(&RULES[kv], summary) && !triggered(&RULES[assign], summary));
+        assert!(triggered(&RULES[kv], r#"{"Api_Secret" : "s3cr3tvalue1"}"#));
+        assert!(triggered(&RULES[kv], "PASSWD:hunter22abc"));
+        assert!(triggered(&RULES[assign], "DB_PASSWORD =  'x'"));
+        let pieces = [
+            "key",
+            "KEY",
+            "Key",
+            "Secret",
+            "passwd",
+            "PASSWORD",
+            "Token",
+            "api_",
+            "_",
+            "\"",
+            "'",
+            " ",
+            "\t",
+            "\n",
+            ":",
+            "=",
+            "==",
+            "s3cr3tValue9",
+            "x",
+            "\\\"",
+        ];
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            usize::try_from(state % n as u64).unwrap()
+        };
+        let mut matched = [0; 2];
+        for _ in 0..20_000 {
+            let text: String = (0..2 + next(8))
+                .map(|_| pieces[next(pieces.len())])
+                .collect();
+            for (k, i) in [kv, assign].into_iter().enumerate() {
+                let m = compiled(i).unwrap().is_match(&text);
+                matched[k] += usize::from(m);
+                assert!(
+                    !m || triggered(&RULES[i], &text),
+                    "{} on {text:?}",
+                    RULES[i].name
+                );
+            }
+        }
+        assert!(matched.iter().all(|&n| n > 50), "{matched:?}");
     }
 
     #[test]
