@@ -94,6 +94,9 @@ pub fn unresolved_with(
     look: Look,
     known: &dyn Fn(&Path) -> Option<Option<usize>>,
 ) -> Vec<Unresolved> {
+    if look == Look::Index && index_without_conflicts(project_dir) {
+        return Vec::new();
+    }
     let repo = Repository::discover(project_dir).ok();
     let mut out = repo
         .as_ref()
@@ -185,6 +188,17 @@ fn shown(project_dir: &Path, path: &Path) -> String {
 }
 
 /// The index's unmerged paths under `dirs`, relative to `project_dir`.
+/// Whether the index of the repository that holds `dir` has no conflicts, read without
+/// opening the repository (its config is most of an open, and hooks ask this at every
+/// write to the memory); `false` when that cannot be told so (then the repository is
+/// opened and asked).
+fn index_without_conflicts(dir: &Path) -> bool {
+    let Ok(git_dir) = Repository::discover_path(dir, std::iter::empty::<&std::ffi::OsStr>()) else {
+        return false;
+    };
+    git2::Index::open(&git_dir.join("index")).is_ok_and(|i| !i.has_conflicts())
+}
+
 fn unmerged_under(repo: &Repository, project_dir: &Path, dirs: &[&Path]) -> Vec<Unresolved> {
     let Some(top) = repo.workdir() else {
         return Vec::new();
@@ -242,7 +256,34 @@ mod tests {
         fx.git(&["checkout", "-q", "main"]);
         fx.write(".rune/d.md", "main\n");
         fx.git(&["commit", "-q", "-am", "main"]);
+        assert!(index_without_conflicts(&fx.root));
+        // A linked work tree has its own index: its conflicts are its own.
+        let wt = fx.root.with_file_name("wt");
+        fx.git(&[
+            "worktree",
+            "add",
+            "-q",
+            wt.to_str().unwrap(),
+            "-b",
+            "wt",
+            "other",
+        ]);
+        std::fs::write(wt.join(".rune/d.md"), "wt\n").unwrap();
+        let in_wt = |args: &[&str]| {
+            std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+                .args(args)
+                .current_dir(&wt)
+                .output()
+                .unwrap()
+        };
+        assert!(in_wt(&["commit", "-q", "-am", "wt"]).status.success());
+        assert!(!in_wt(&["merge", "main"]).status.success());
+        assert!(!index_without_conflicts(&wt) && index_without_conflicts(&fx.root));
+        assert_eq!(unresolved(&wt, &[Path::new(".rune")], Look::Index).len(), 1);
+        assert!(unresolved(&fx.root, &[Path::new(".rune")], Look::Index).is_empty());
         fx.git_fails(&["merge", "other"]);
+        assert!(!index_without_conflicts(&fx.root));
         // A private file with marker-like output is not the merge's.
         fx.write(".handoff/loop/NEEDS-HUMAN", "<<<<<<< diff in the output\n");
         let dirs = [Path::new(".rune"), Path::new(".handoff")];
