@@ -704,14 +704,13 @@ fn scan_cached(
     let Some(text) = store::read_opt(&path)? else {
         return Ok((Vec::new(), None));
     };
-    let content = Content::of(&text);
-    let (found, counts) = match cache
-        .previous(name)
-        .and_then(|p| reuse(&shown, &p, &text, &content, red))
-    {
-        Some(known) => known,
-        None => (scan_text(&shown, &text, red), scan_cache::Counts::of(&text)),
-    };
+    let previous = cache.previous(name);
+    let (content, grown) = Content::of_after(&text, previous.as_ref().map(|p| p.content));
+    let (found, counts) =
+        match previous.and_then(|p| reuse(&shown, &p, &text, &content, grown, red)) {
+            Some(known) => known,
+            None => (scan_text(&shown, &text, red), scan_cache::Counts::of(&text)),
+        };
     // Only a stamp taken before the read and unchanged after it is cached.
     if let Some(s) = stamp.filter(|s| Stamp::of(&path).as_ref() == Some(s)) {
         cache.put(
@@ -728,22 +727,21 @@ fn scan_cached(
 /// The verdict of `text` (a memory file read again, its stamp changed) from the verdict
 /// cached before: the same when it holds the same text (a checkout, a `touch`), and when it
 /// holds that text and more (a hook's line, a teammate's lines after a pull), that verdict
-/// with a scan of its end (`scan_appended`). `None`: it has to be scanned whole.
+/// with a scan of its end (`scan_appended`; `grown`: the length of the text it began with,
+/// from `Content::of_after`). `None`: it has to be scanned whole.
 fn reuse(
     shown: &str,
     previous: &scan_cache::Previous<'_, CachedFinding>,
     text: &str,
     content: &Content,
+    grown: Option<usize>,
     red: &Redactor,
 ) -> Option<(Vec<Finding>, scan_cache::Counts)> {
     if content == previous.content {
         let found = previous.findings.iter().map(|f| f.finding(shown)).collect();
         return Some((found, previous.counts));
     }
-    if content.len <= previous.content.len {
-        return None;
-    }
-    let old_len = previous.content.prefix_of(text)?;
+    let old_len = grown?;
     scan_appended(
         shown,
         previous.findings,

@@ -11,7 +11,7 @@
 
 use crate::core::ctx::Env;
 use crate::core::fsx;
-use crate::core::hash::fnv1a;
+use crate::core::hash::{fnv1a, sha256_hex_with_prefix};
 use crate::core::paths;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -161,29 +161,43 @@ struct Entry<F> {
     racy: bool,
 }
 
-/// What a file held when its verdict was cached: the length of the text read and its SHA-1
-/// (`core::hash::sha1_hex`; FNV would let someone who knows the text write another one with
-/// the same hash). A file whose stamp changed is reused when it holds the same text, and
-/// scanned from its end when it holds that text and more (an append).
+/// What a file held when its verdict was cached: the length of the text read and its
+/// SHA-256 (`core::hash`; FNV would let someone who knows the text write another one with
+/// the same hash, SHA-1 someone who prepares two). A file whose stamp changed is reused when
+/// it holds the same text, and scanned from its end when it holds that text and more (an
+/// append). An entry cached by a baton that kept SHA-1 has no `sha256` and matches nothing:
+/// that file is scanned whole once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Content {
     pub(crate) len: u64,
-    pub(crate) sha1: String,
+    #[serde(default)]
+    pub(crate) sha256: String,
 }
 
 impl Content {
+    #[cfg(test)]
     pub(crate) fn of(text: &str) -> Content {
-        Content {
-            len: text.len() as u64,
-            sha1: crate::core::hash::sha1_hex(text.as_bytes()),
-        }
+        Content::of_after(text, None).0
     }
 
-    /// Whether `text` begins with this content: the length of that beginning.
-    pub(crate) fn prefix_of(&self, text: &str) -> Option<usize> {
-        let len = usize::try_from(self.len).ok()?;
-        let head = text.get(..len)?;
-        (crate::core::hash::sha1_hex(head.as_bytes()) == self.sha1).then_some(len)
+    /// The content of `text`, and when it begins with `previous` (and is longer), the
+    /// length of that beginning: one pass over the text.
+    pub(crate) fn of_after(text: &str, previous: Option<&Content>) -> (Content, Option<usize>) {
+        let prefix = previous
+            .filter(|p| !p.sha256.is_empty() && p.len < text.len() as u64)
+            .and_then(|p| usize::try_from(p.len).ok())
+            .filter(|&n| text.is_char_boundary(n));
+        let (sha256, head) = sha256_hex_with_prefix(text.as_bytes(), prefix.unwrap_or(usize::MAX));
+        let grown = prefix
+            .zip(head)
+            .and_then(|(n, h)| (previous.is_some_and(|p| p.sha256 == h)).then_some(n));
+        (
+            Content {
+                len: text.len() as u64,
+                sha256,
+            },
+            grown,
+        )
     }
 }
 
@@ -292,5 +306,23 @@ impl<F: Serialize + DeserializeOwned> Cache<F> {
         if let Ok(bytes) = serde_json::to_vec(self) {
             let _ = fsx::atomic_write(path, &bytes, fsx::PRIVATE_FILE);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_grown_from_the_cached_one_is_told_from_a_changed_one() {
+        let old = Content::of("[a] one\n");
+        assert_eq!(Content::of_after("[a] one\n", Some(&old)), (old.clone(), None));
+        let (now, grown) = Content::of_after("[a] one\n[b] two\n", Some(&old));
+        assert_eq!((now, grown), (Content::of("[a] one\n[b] two\n"), Some(8)));
+        assert_eq!(Content::of_after("[a] One\n[b] two\n", Some(&old)).1, None);
+        // An entry of a baton that kept SHA-1 (no sha256 read): never a match.
+        let sha1_era: Content = serde_json::from_str(r#"{"len":8,"sha1":"x"}"#).unwrap();
+        assert_eq!(Content::of_after("[a] one\n[b] two\n", Some(&sha1_era)).1, None);
+        assert_ne!(sha1_era, old);
     }
 }
