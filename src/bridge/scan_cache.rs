@@ -304,7 +304,9 @@ impl<F: Serialize + DeserializeOwned> Cache<F> {
             return;
         }
         if let Ok(bytes) = serde_json::to_vec(self) {
-            let _ = fsx::atomic_write(path, &bytes, fsx::PRIVATE_FILE);
+            // A cache: not synced to disk (`fsx::replace_file`); one a power loss left
+            // empty or old only makes the next scan read the files again.
+            let _ = fsx::replace_file(path, &bytes, fsx::PRIVATE_FILE);
         }
     }
 }
@@ -316,13 +318,19 @@ mod tests {
     #[test]
     fn a_text_grown_from_the_cached_one_is_told_from_a_changed_one() {
         let old = Content::of("[a] one\n");
-        assert_eq!(Content::of_after("[a] one\n", Some(&old)), (old.clone(), None));
+        assert_eq!(
+            Content::of_after("[a] one\n", Some(&old)),
+            (old.clone(), None)
+        );
         let (now, grown) = Content::of_after("[a] one\n[b] two\n", Some(&old));
         assert_eq!((now, grown), (Content::of("[a] one\n[b] two\n"), Some(8)));
         assert_eq!(Content::of_after("[a] One\n[b] two\n", Some(&old)).1, None);
         // An entry of a baton that kept SHA-1 (no sha256 read): never a match.
         let sha1_era: Content = serde_json::from_str(r#"{"len":8,"sha1":"x"}"#).unwrap();
-        assert_eq!(Content::of_after("[a] one\n[b] two\n", Some(&sha1_era)).1, None);
+        assert_eq!(
+            Content::of_after("[a] one\n[b] two\n", Some(&sha1_era)).1,
+            None
+        );
         assert_ne!(sha1_era, old);
     }
 }

@@ -684,20 +684,32 @@ impl Finder {
     }
 
     /// Per pattern: alternatives → clauses → words.
-    fn build<P, A, C, W>(needles: impl Iterator<Item = Option<P>>) -> Finder
+    fn build<P, A, C, W>(needles: impl Iterator<Item = Option<P>> + Clone) -> Finder
     where
         P: Iterator<Item = A>,
         A: Iterator<Item = C>,
         C: Iterator<Item = W>,
         W: AsRef<str>,
     {
+        // Sized first (a walk of the table): growing the vectors word by word cost more in
+        // copies and page faults than filling them.
+        let (mut alts, mut clauses, mut terms) = (0, 0, 0);
+        for p in needles.clone().flatten() {
+            for a in p {
+                alts += 1;
+                for c in a {
+                    clauses += 1;
+                    terms += c.count();
+                }
+            }
+        }
         let mut f = Finder {
-            patterns: Vec::new(),
-            alts: Vec::new(),
-            clauses: Vec::new(),
-            terms: Vec::new(),
-            words: Vec::new(),
-            at: Vec::new(),
+            patterns: Vec::with_capacity(needles.size_hint().0),
+            alts: Vec::with_capacity(alts),
+            clauses: Vec::with_capacity(clauses),
+            terms: Vec::with_capacity(terms),
+            words: Vec::with_capacity(terms / 2),
+            at: Vec::with_capacity(terms / 2),
             starts: Vec::new(),
             by_pair: OnceLock::new(),
             ac: OnceLock::new(),
@@ -706,7 +718,8 @@ impl Finder {
         // times).
         // Keyed by the word's FNV-1a (no allocation per lookup); a word whose hash another
         // word has is kept again, which finds the same.
-        let mut index: HashMap<u64, usize, BuildHasherDefault<Fnv>> = HashMap::default();
+        let mut index: HashMap<u64, usize, BuildHasherDefault<Fnv>> =
+            HashMap::with_capacity_and_hasher(terms / 2, BuildHasherDefault::default());
         for pattern in needles {
             let Some(alts) = pattern else {
                 f.patterns.push(None);
