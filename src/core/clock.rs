@@ -59,6 +59,27 @@ impl Clock {
     }
 }
 
+/// A seeded xorshift sequence for tests that try many generated inputs (the same inputs at
+/// every run).
+#[cfg(test)]
+pub(crate) struct Xorshift(u64);
+
+#[cfg(test)]
+impl Xorshift {
+    pub(crate) fn new(seed: u64) -> Xorshift {
+        Xorshift(seed.max(1))
+    }
+
+    /// The next number below `n` (`n` > 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        let x = &mut self.0;
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        usize::try_from(*x % n as u64).unwrap_or(0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

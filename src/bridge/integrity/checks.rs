@@ -689,13 +689,8 @@ mod tests {
         }
         // Random runs of the units the regex is made of, with noise between: the gate is
         // never shut on a match.
-        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            usize::try_from(state % n as u64).unwrap()
-        };
+        let mut rng = crate::core::clock::Xorshift::new(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: usize| rng.below(n);
         let (mut matched, mut gated) = (0, 0);
         for _ in 0..20_000 {
             let mut text = String::new();

@@ -460,13 +460,8 @@ mod tests {
         // Random mixes of the phrases' pieces with characters outside ASCII between them.
         let pieces: Vec<&str> = phrases.iter().flat_map(|p| p.split(' ')).collect();
         let glue = [" ", "\u{A0}", " — ", "é", "\u{200B}", "\n", "\u{17F}", "  "];
-        let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            usize::try_from(seed % n as u64).unwrap()
-        };
+        let mut rng = crate::core::clock::Xorshift::new(0x2545_F491_4F6C_DD1D);
+        let mut next = |n: usize| rng.below(n);
         for _ in 0..400 {
             let mut t = String::new();
             for _ in 0..(3 + next(12)) {

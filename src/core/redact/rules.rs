@@ -405,13 +405,8 @@ mod tests {
             "x",
             "\\\"",
         ];
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            usize::try_from(state % n as u64).unwrap()
-        };
+        let mut rng = crate::core::clock::Xorshift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: usize| rng.below(n);
         let mut matched = [0; 2];
         for _ in 0..20_000 {
             let text: String = (0..2 + next(8))
