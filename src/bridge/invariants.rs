@@ -382,8 +382,7 @@ pub(crate) fn matches(rule: &Rule, path: &str) -> bool {
     let p = normalise(path);
     rule.where_
         .iter()
-        .filter_map(|g| crate::core::glob::whole_path(&normalise(g)).ok())
-        .any(|m| m.is_match(&p))
+        .any(|g| crate::core::glob::matches_whole_path(&normalise(g), &p))
 }
 
 /// `path` relative to `root` when it is inside it (absolute tool paths), else as given.

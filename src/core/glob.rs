@@ -9,6 +9,20 @@ pub fn whole_path(glob: &str) -> Result<GlobMatcher, String> {
     build(glob)
 }
 
+/// Whether `glob` matches the whole relative `path`; `false` for a glob that does not
+/// compile. The glob is compiled only when the path begins with the glob's text before its
+/// first wildcard (every match does), and a glob without wildcards is compared as text: an
+/// edit hook checks every invariant's globs against one path.
+pub fn matches_whole_path(glob: &str, path: &str) -> bool {
+    let literal = glob
+        .find(['*', '?', '[', ']', '{', '}', '\\'])
+        .map_or(glob, |i| &glob[..i]);
+    if literal.len() == glob.len() {
+        return glob == path;
+    }
+    path.starts_with(literal) && whole_path(glob).is_ok_and(|m| m.is_match(path))
+}
+
 /// A glob that matches a path ending in it at any depth (`scripts/lib/*.sh` also matches
 /// `a/scripts/lib/x.sh`).
 pub fn any_depth(glob: &str) -> Result<GlobMatcher, String> {
@@ -58,6 +72,53 @@ mod tests {
             "db/migrations/001_init.sql"
         ));
         assert!(!full("db/migrations/[0-9]*.sql", "db/migrations/init.sql"));
+    }
+
+    /// The shortcuts (a literal glob compared as text, a path without the glob's literal
+    /// start never compiled) answer as the compiled glob does.
+    #[test]
+    fn matches_whole_path_agrees_with_the_compiled_glob() {
+        let globs = [
+            "src/**/*.rs",
+            "src/**",
+            "**/x.rs",
+            "migrations/**",
+            "a?.md",
+            "file(1).txt",
+            "src/**/*.{ts,tsx}",
+            "db/migrations/[0-9]*.sql",
+            "README.md",
+            "a\\*b",
+            "src/{a",
+            "*.md",
+            "docs/*",
+        ];
+        let paths = [
+            "src/a/b/c.rs",
+            "src/c.rs",
+            "src",
+            "src/",
+            "x.rs",
+            "a/x.rs",
+            "migrations/1.sql",
+            "ab.md",
+            "file(1).txt",
+            "src/ui/app.tsx",
+            "db/migrations/001_init.sql",
+            "README.md",
+            "a*b",
+            "axb",
+            "docs/a.md",
+            "docs",
+            "",
+            "README.md/x",
+        ];
+        for g in globs {
+            for p in paths {
+                let compiled = whole_path(g).is_ok_and(|m| m.is_match(p));
+                assert_eq!(matches_whole_path(g, p), compiled, "{g} on {p}");
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,21 @@ const PRIME: u64 = 0x0100_0000_01b3;
 
 /// FNV-1a of `bytes`.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(OFFSET, |h, b| step(h, *b))
+    fnv1a_on(FNV_START, bytes)
+}
+
+/// The state FNV-1a starts from.
+pub const FNV_START: u64 = OFFSET;
+
+/// FNV-1a going on from `h` (the hash of what came before) over `bytes`; usable in a
+/// constant, so a hash of fixed texts can be taken when baton is compiled.
+pub const fn fnv1a_on(mut h: u64, bytes: &[u8]) -> u64 {
+    let mut i = 0;
+    while i < bytes.len() {
+        h = (h ^ bytes[i] as u64).wrapping_mul(PRIME);
+        i += 1;
+    }
+    h
 }
 
 /// FNV-1a of `parts`, each followed by a zero byte (so `["ab","c"]` and `["a","bc"]` differ).
