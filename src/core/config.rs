@@ -503,7 +503,13 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
         && files
             .iter()
             .any(|(f, v)| Some(f) != user_file.as_ref() && enables(v));
-    let mut config = parse_all(merged, &files, &fallback, &mut problems);
+    // No file: the defaults, without deserialising an empty mapping (every hook loads the
+    // config; a test checks that the two are the same).
+    let mut config = if files.is_empty() {
+        Config::default()
+    } else {
+        parse_all(merged, &files, &fallback, &mut problems)
+    };
     config.bridge.opted_in = opted_in;
     Effective {
         // Any problem means the defaults, as the hook path promises: a half-applied config
@@ -817,6 +823,9 @@ mod tests {
 
     #[test]
     fn no_file_means_defaults() {
+        // What a load without files gives at once is what an empty file gives.
+        let empty = serde_yaml_ng::Value::Mapping(serde_yaml_ng::Mapping::new());
+        assert_eq!(parse_value(empty).ok(), Some(Config::default()));
         let t = tempfile::tempdir().unwrap();
         let l = load(&ctx_with(t.path()), t.path());
         assert!(l.problems.is_empty());
