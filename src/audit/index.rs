@@ -113,10 +113,9 @@ pub(crate) fn load(store: &Store) -> Result<(Index, Option<String>)> {
     }
 }
 
-/// Changes the index under its lock and writes it atomically; returns the new index. Not
-/// synced to disk (`fsx::replace_file`): it is derived from the run directories, and one a
-/// power loss left empty or old is rebuilt or brought up to date by the next change (two
-/// fsyncs saved at every session's start and end).
+/// Changes the index under its lock and writes it atomically and synced (DESIGN: rewrites
+/// are fsynced): after a power loss, an index left at its old version would leave the
+/// interrupted session out of `/recover`'s list of recent sessions.
 pub(crate) fn update(
     store: &Store,
     change: impl FnOnce(&mut Index) -> Result<()>,
@@ -144,7 +143,7 @@ pub(crate) fn update(
     let mut text = serde_json::to_string_pretty(&index)
         .map_err(|e| Error::Internal(format!("serialize index: {e}")))?;
     text.push('\n');
-    fsx::replace_file(&path, text.as_bytes(), store.file_mode())?;
+    fsx::atomic_write(&path, text.as_bytes(), store.file_mode())?;
     Ok(index)
 }
 

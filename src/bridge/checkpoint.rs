@@ -68,12 +68,10 @@ const GIT_TEXT_MAX: usize = 120;
 /// repository or when git cannot be read.
 pub(crate) fn git_facts(project: &Project) -> Option<GitFacts> {
     let r = project.git().ok()?.repo()?;
+    let (branch, commit) = head_facts(project)?;
     Some(GitFacts {
-        branch: r.branch.clone().unwrap_or_else(|| "(detached)".into()),
-        commit: r
-            .head_sha
-            .as_ref()
-            .map_or_else(|| NO_COMMITS.into(), |s| s.chars().take(7).collect()),
+        branch,
+        commit,
         changed: r.status.clone(),
         ..GitFacts::default()
     })

@@ -930,7 +930,7 @@ mod tests {
         // scan after an append reads a file from its last entry) and from a few offsets
         // inside a word: what a word boundary in a rule means must hold of a text that starts
         // anywhere.
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut windows: Vec<&str> = Vec::new();
         for text in &texts {
             windows.push(text);
@@ -982,15 +982,7 @@ mod tests {
     }
 
     /// A small deterministic generator (xorshift), so the test needs no extra crate.
-    struct Rng(u64);
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            usize::try_from(self.0 % n as u64).unwrap()
-        }
-    }
+    use crate::core::clock::Xorshift as Rng;
 
     /// Lines a memory file may hold: entries, poisoned lines from the corpus, phrases split
     /// across lines and entries, HTML comments opened in one place and closed in another.
@@ -1030,7 +1022,7 @@ mod tests {
         let red = Redactor::builtin();
         let (t, rune) = Rune::temp();
         let cache_path = t.path().join("cache.json");
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         let mut extended = 0;
         for case in 0..150 {
             let name = format!("f{case}.md");
@@ -1113,7 +1105,7 @@ mod tests {
         let (t, rune) = Rune::temp();
         let cache_path = t.path().join("cache.json");
         let scanner = Scanner::with(&red, Some(cache_path.clone()));
-        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
         let line = |rng: &mut Rng| {
             let piece = &pieces[rng.below(pieces.len())];
             if rng.below(3) == 0 {

@@ -70,13 +70,18 @@ impl Xorshift {
         Xorshift(seed.max(1))
     }
 
-    /// The next number below `n` (`n` > 0).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    /// The next number.
+    pub(crate) fn next_u64(&mut self) -> u64 {
         let x = &mut self.0;
         *x ^= *x << 13;
         *x ^= *x >> 7;
         *x ^= *x << 17;
-        usize::try_from(*x % n as u64).unwrap_or(0)
+        *x
+    }
+
+    /// The next number below `n` (`n` > 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next_u64() % n as u64).unwrap_or(0)
     }
 }
 

@@ -1,7 +1,8 @@
 //! FNV-1a (64 bit): a small, stable, non-cryptographic hash for ids and cache keys that must
 //! come out the same in every version of baton (std's hasher may change between releases).
 
-const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+/// The state FNV-1a starts from.
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0100_0000_01b3;
 
 /// FNV-1a of `bytes`.
@@ -9,15 +10,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     fnv1a_on(FNV_START, bytes)
 }
 
-/// The state FNV-1a starts from.
-pub const FNV_START: u64 = OFFSET;
-
 /// FNV-1a going on from `h` (the hash of what came before) over `bytes`; usable in a
 /// constant, so a hash of fixed texts can be taken when baton is compiled.
 pub const fn fnv1a_on(mut h: u64, bytes: &[u8]) -> u64 {
     let mut i = 0;
     while i < bytes.len() {
-        h = (h ^ bytes[i] as u64).wrapping_mul(PRIME);
+        h = step(h, bytes[i]);
         i += 1;
     }
     h
@@ -25,7 +23,7 @@ pub const fn fnv1a_on(mut h: u64, bytes: &[u8]) -> u64 {
 
 /// FNV-1a of `parts`, each followed by a zero byte (so `["ab","c"]` and `["a","bc"]` differ).
 pub fn fnv1a_parts(parts: &[&str]) -> u64 {
-    parts.iter().fold(OFFSET, |h, p| {
+    parts.iter().fold(FNV_START, |h, p| {
         p.bytes().chain(std::iter::once(0)).fold(h, step)
     })
 }
@@ -64,11 +62,6 @@ pub fn sha256_hex_with_prefix(bytes: &[u8], prefix: usize) -> (String, Option<St
     (hex(&h.finalize()), Some(of_head))
 }
 
-/// SHA-256 of `bytes` as 64 hex digits (see `sha256_hex_with_prefix`).
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    sha256_hex_with_prefix(bytes, usize::MAX).0
-}
-
 /// FNV-1a as a `Hasher`, for maps of short keys built on a hot path (std's SipHash costs more
 /// per key than the work around it); not for keys an attacker chooses to collide.
 #[derive(Debug, Clone, Copy)]
@@ -76,7 +69,7 @@ pub struct Fnv(u64);
 
 impl Default for Fnv {
     fn default() -> Fnv {
-        Fnv(OFFSET)
+        Fnv(FNV_START)
     }
 }
 
@@ -86,12 +79,12 @@ impl std::hash::Hasher for Fnv {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        self.0 = bytes.iter().fold(self.0, |h, b| step(h, *b));
+        self.0 = fnv1a_on(self.0, bytes);
     }
 }
 
-fn step(h: u64, b: u8) -> u64 {
-    (h ^ u64::from(b)).wrapping_mul(PRIME)
+const fn step(h: u64, b: u8) -> u64 {
+    (h ^ b as u64).wrapping_mul(PRIME)
 }
 
 #[cfg(test)]
@@ -115,9 +108,12 @@ mod tests {
     #[test]
     fn sha256_of_a_text_and_of_its_beginning_in_one_pass() {
         let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
-        assert_eq!(sha256_hex(b"abc"), abc);
-        let (whole, head) = sha256_hex_with_prefix(b"abcdef", 3);
-        assert_eq!((whole, head.as_deref()), (sha256_hex(b"abcdef"), Some(abc)));
+        let whole = |b: &[u8]| sha256_hex_with_prefix(b, usize::MAX);
+        assert_eq!(whole(b"abc"), (abc.to_string(), None));
+        let (of_all, head) = sha256_hex_with_prefix(b"abcdef", 3);
+        let abcdef = "bef57ec7f53a6d40beb640a780a639c83bc29ac8a9816f1fc6c5c6dcd93c4721";
+        assert_eq!((of_all.as_str(), head.as_deref()), (abcdef, Some(abc)));
+        assert_eq!(whole(b"abcdef").0, abcdef);
         assert_eq!(sha256_hex_with_prefix(b"ab", 3).1, None);
         assert_eq!(sha256_hex_with_prefix(b"abc", 3).1.as_deref(), Some(abc));
     }

@@ -715,9 +715,8 @@ impl Finder {
             ac: OnceLock::new(),
         };
         // Each distinct word once, numbered as first met (a table repeats its words many
-        // times).
-        // Keyed by the word's FNV-1a (no allocation per lookup); a word whose hash another
-        // word has is kept again, which finds the same.
+        // times), keyed by the word's FNV-1a (no allocation per lookup); a word whose hash
+        // another word has is kept again, which finds the same.
         let mut index: HashMap<u64, usize, BuildHasherDefault<Fnv>> =
             HashMap::with_capacity_and_hasher(terms / 2, BuildHasherDefault::default());
         for pattern in needles {

@@ -183,7 +183,7 @@ impl Project {
         self.git
             .get_or_init(|| git::state(&self.root).map_err(|e| e.to_string()))
             .as_ref()
-            .map_err(|e| Error::Git(e.trim_start_matches("git: ").to_string()))
+            .map_err(|e| git_error(e))
     }
 
     /// Where HEAD is (`None` outside a repository), from `git` when that was read already,
@@ -199,7 +199,7 @@ impl Project {
             })
             .as_ref()
             .map(Option::as_ref)
-            .map_err(|e| Error::Git(e.trim_start_matches("git: ").to_string()))
+            .map_err(|e| git_error(e))
     }
 
     /// Why baton must not create state in this project, when it must not: the root is `/` or
@@ -329,6 +329,11 @@ impl Project {
     pub fn doc_sources(&self) -> &'static [DocSource] {
         self.readers.doc_sources
     }
+}
+
+/// A git error kept as text (`Project::git`, `git_head`) made an error again.
+fn git_error(kept: &str) -> Error {
+    Error::Git(kept.trim_start_matches("git: ").to_string())
 }
 
 #[cfg(test)]

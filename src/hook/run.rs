@@ -130,18 +130,7 @@ mod tests {
     use crate::core::ctx::Env;
 
     /// A small deterministic generator (xorshift), so the test needs no extra crate.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: usize) -> usize {
-            usize::try_from(self.next() % n as u64).unwrap()
-        }
-    }
+    use crate::core::clock::Xorshift as Rng;
 
     const SEEDS: &[&str] = &[
         r#"{"session_id":"s","cwd":"/","hook_event_name":"SessionStart","source":"startup"}"#,
@@ -159,7 +148,7 @@ mod tests {
             Clock::System,
             t.path().to_path_buf(),
         );
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         let hints = [
             None,
             Some("SessionStart"),

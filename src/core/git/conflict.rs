@@ -187,7 +187,6 @@ fn shown(project_dir: &Path, path: &Path) -> String {
         .map_or_else(|_| path.display().to_string(), |r| r.display().to_string())
 }
 
-/// The index's unmerged paths under `dirs`, relative to `project_dir`.
 /// Whether the index of the repository that holds `dir` has no conflicts, read without
 /// opening the repository (its config is most of an open, and hooks ask this at every
 /// write to the memory); `false` when that cannot be told so (then the repository is
@@ -199,6 +198,7 @@ fn index_without_conflicts(dir: &Path) -> bool {
     git2::Index::open(&git_dir.join("index")).is_ok_and(|i| !i.has_conflicts())
 }
 
+/// The index's unmerged paths under `dirs`, relative to `project_dir`.
 fn unmerged_under(repo: &Repository, project_dir: &Path, dirs: &[&Path]) -> Vec<Unresolved> {
     let Some(top) = repo.workdir() else {
         return Vec::new();

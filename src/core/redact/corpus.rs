@@ -8,15 +8,12 @@
 use super::{redact, MARK};
 use std::ops::Range;
 
-/// A tiny deterministic generator (xorshift), for random-looking token bodies.
-struct Gen(u64);
+/// A deterministic generator (`clock::Xorshift`), for random-looking token bodies.
+struct Gen(crate::core::clock::Xorshift);
 
 impl Gen {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0.next_u64()
     }
 
     /// `n` characters of `alphabet`, with an upper-case letter, a lower-case letter and a
@@ -107,7 +104,7 @@ pub(super) fn samples() -> Vec<Sample> {
 
 /// Every kind of secret, with bodies generated from `seed`.
 pub(super) fn samples_from(seed: u64) -> Vec<Sample> {
-    let mut g = Gen(seed);
+    let mut g = Gen(crate::core::clock::Xorshift::new(seed));
     let mut s: Vec<Sample> = TOKENS
         .iter()
         .map(|&(kind, prefix, alphabet, n)| Sample::token(kind, prefix, &g.body(alphabet, n)))
