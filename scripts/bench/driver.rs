@@ -12,7 +12,9 @@
 //! reaps it and gives its peak RSS.
 //!
 //! The floor is `/bin/true` exec'd the same way (same arguments, environment, working
-//! directory and stdin pipe); a shell-form hook's floor is `/bin/sh -c true`. Hook and floor
+//! directory and stdin pipe); a shell-form hook's floor is `/bin/sh -c 'exec /bin/true'`, the
+//! shell then `/bin/true` as the hook is the shell then baton (`/bin/sh -c true` would run the
+//! shell's builtin: a floor of one program under a hook of two). Hook and floor
 //! runs alternate, and which goes first alternates too, so drift hits both alike. Ratios are
 //! p50 over floor p50 from the same run.
 
@@ -541,8 +543,8 @@ const USAGE: &str = "Usage: scripts/bench-hooks [--runs N] [--large-runs N] [--r
                           [--only NAME]... [--json FILE] [--bin PATH]
 
 Hook latency as Claude Code runs it (hooks/hooks.json: exec form without a shell, SessionStart
-through /bin/sh -c), next to the spawn floor (/bin/true exec'd the same way, or /bin/sh -c true),
-in four repositories: empty, active, large memory, large audit session. Prints p50/p95, the
+through /bin/sh -c), next to the spawn floor (/bin/true exec'd the same way; through the shell,
+/bin/sh -c 'exec /bin/true'), in four repositories: empty, active, large memory, large audit session. Prints p50/p95, the
 ratio p50/floor p50, and the peak RSS; writes JSON.
 
   --runs N        timed runs per case (default 200; 3 warm-up runs are added and discarded)
@@ -785,7 +787,7 @@ impl Sandbox {
                     }
                     None => out.push((
                         spec(vec!["/bin/sh".into(), "-c".into(), command.to_string()]),
-                        spec(vec!["/bin/sh".into(), "-c".into(), "true".into()]),
+                        spec(vec!["/bin/sh".into(), "-c".into(), "exec /bin/true".into()]),
                         "shell",
                     )),
                 }
@@ -1333,7 +1335,7 @@ fn report(o: &Opts, sb: &Sandbox, results: &[Result_]) -> Result<bool, String> {
     for r in &rows {
         println!("{}", line(r));
     }
-    println!("floor: /bin/true exec'd the same way; (sh -c) rows: /bin/sh -c true. ratio: p50 / floor p50 of the same run.");
+    println!("floor: /bin/true exec'd the same way; (sh -c) rows: /bin/sh -c 'exec /bin/true'. ratio: p50 / floor p50 of the same run.");
     for r in results {
         if let Some(s) = &r.stderr_sample {
             println!("note: {}: stderr: {}", r.case, s.lines().next().unwrap_or(""));
