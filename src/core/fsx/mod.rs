@@ -132,11 +132,16 @@ pub fn atomic_write(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
 }
 
 /// Replaces `path` with `bytes` as `atomic_write` does (a reader sees the old file or the new
-/// one, never half of either), but without fsync: for derived state that is rebuilt when it
+/// one, never half of either, or for a moment none), but without fsync: for derived state that is rebuilt when it
 /// is lost (a summary, a cache, capture's session digests rewritten at every Stop). A power
 /// loss may lose the newest version — or, on some file systems, leave an empty file, which
 /// such a reader must treat as absent. Never for what the user or the model wrote. (An
 /// fsync costs a hook about a millisecond, and more on a busy disk.)
+///
+/// The old file is unlinked before the rename: ext4 (`auto_da_alloc`, on by default) and
+/// btrfs write a file's unsynced data out when it is renamed over an existing one, which is
+/// most of the fsync this skips (0.16 ms a rename on the 2-core VM, 0.02 ms into a free
+/// name). A reader between the two sees no file: the same as a lost one.
 pub fn replace_file(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     replace(path, bytes, mode, false)
 }
@@ -153,7 +158,11 @@ fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
         unique_suffix()
     ));
     let result = write_new(&tmp, bytes, mode, durable).and_then(|()| {
-        if let Ok(m) = fs::symlink_metadata(path) {
+        if !durable {
+            // Not renamed over (see `replace_file`); a symlink goes the same way. Whatever
+            // cannot be unlinked (a folder) makes the rename fail with the reason.
+            let _ = fs::remove_file(path);
+        } else if let Ok(m) = fs::symlink_metadata(path) {
             if m.file_type().is_symlink() {
                 fs::remove_file(path).map_err(|e| Error::io("unlink symlink", path, e))?;
             }
@@ -370,16 +379,40 @@ mod tests {
     }
 
     #[test]
-    fn atomic_write_replaces_a_symlink_instead_of_following_it() {
-        let t = tempfile::tempdir().unwrap();
-        let victim = t.path().join("victim");
-        fs::write(&victim, "keep me").unwrap();
-        let p = t.path().join("artefact");
-        std::os::unix::fs::symlink(&victim, &p).unwrap();
-        atomic_write(&p, b"new", PRIVATE_FILE).unwrap();
-        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
-        assert!(!fs::symlink_metadata(&p).unwrap().file_type().is_symlink());
-        assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+    fn both_writers_replace_a_symlink_instead_of_following_it() {
+        type Write = fn(&Path, &[u8], u32) -> Result<()>;
+        for (name, write) in [
+            ("atomic_write", atomic_write as Write),
+            ("replace_file", replace_file as Write),
+        ] {
+            let t = tempfile::tempdir().unwrap();
+            let victim = t.path().join("victim");
+            fs::write(&victim, "keep me").unwrap();
+            let p = t.path().join("artefact");
+            std::os::unix::fs::symlink(&victim, &p).unwrap();
+            write(&p, b"new", PRIVATE_FILE).unwrap();
+            assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me", "{name}");
+            assert!(!fs::symlink_metadata(&p).unwrap().file_type().is_symlink());
+            assert_eq!(fs::read_to_string(&p).unwrap(), "new", "{name}");
+        }
+    }
+
+    #[test]
+    fn both_writers_refuse_a_folder_in_the_files_place_and_leave_no_temp_file() {
+        type Write = fn(&Path, &[u8], u32) -> Result<()>;
+        for (name, write) in [
+            ("atomic_write", atomic_write as Write),
+            ("replace_file", replace_file as Write),
+        ] {
+            let t = tempfile::tempdir().unwrap();
+            let p = t.path().join("summary.json");
+            fs::create_dir(&p).unwrap();
+            fs::write(p.join("inside"), "kept").unwrap();
+            let err = write(&p, b"new", PRIVATE_FILE).unwrap_err().to_string();
+            assert!(err.contains("rename into place"), "{name}: {err}");
+            assert_eq!(fs::read_to_string(p.join("inside")).unwrap(), "kept");
+            assert_eq!(fs::read_dir(t.path()).unwrap().count(), 1, "{name}");
+        }
     }
 
     #[test]
