@@ -378,13 +378,16 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("latest.md")]);
     }
 
+    type Write = fn(&Path, &[u8], u32) -> Result<()>;
+    /// The two ways a file is replaced, by name.
+    const WRITERS: [(&str, Write); 2] = [
+        ("atomic_write", atomic_write as Write),
+        ("replace_file", replace_file as Write),
+    ];
+
     #[test]
     fn both_writers_replace_a_symlink_instead_of_following_it() {
-        type Write = fn(&Path, &[u8], u32) -> Result<()>;
-        for (name, write) in [
-            ("atomic_write", atomic_write as Write),
-            ("replace_file", replace_file as Write),
-        ] {
+        for (name, write) in WRITERS {
             let t = tempfile::tempdir().unwrap();
             let victim = t.path().join("victim");
             fs::write(&victim, "keep me").unwrap();
@@ -399,11 +402,7 @@ mod tests {
 
     #[test]
     fn both_writers_refuse_a_folder_in_the_files_place_and_leave_no_temp_file() {
-        type Write = fn(&Path, &[u8], u32) -> Result<()>;
-        for (name, write) in [
-            ("atomic_write", atomic_write as Write),
-            ("replace_file", replace_file as Write),
-        ] {
+        for (name, write) in WRITERS {
             let t = tempfile::tempdir().unwrap();
             let p = t.path().join("summary.json");
             fs::create_dir(&p).unwrap();
