@@ -20,7 +20,7 @@ const NAME_MAX: usize = 60;
 pub(crate) fn current(project: &Project) -> Option<String> {
     let name = project
         .env("GIT_AUTHOR_NAME")
-        .or_else(|| crate::core::git::user_name(&project.root))?;
+        .or_else(|| project.git_user_name())?;
     clean(&name, project.redactor())
 }
 

@@ -329,8 +329,7 @@ fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
     if cp.branch.as_deref() != Some(branch.as_str()) {
         return None;
     }
-    let own = crate::core::footprint::own_folders(&project.root, project.config());
-    let work = crate::core::git::work_since(&project.root, commit, &own).ok()??;
+    let work = project.work_since(commit)?;
     let listed: Vec<&String> = cp.changed.iter().filter(|p| !work.in_state(p)).collect();
     let committed = |p: &&String| {
         let dir = p.ends_with('/').then_some(p.as_str());

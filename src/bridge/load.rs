@@ -28,9 +28,7 @@ use super::scan_cache::Stamp;
 use super::store::{self, Rune};
 use crate::core::budget::Section;
 use crate::core::error::Result;
-use crate::core::footprint;
 use crate::core::fsx;
-use crate::core::git;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::resume::{Precedence, ResumePoint};
@@ -570,16 +568,15 @@ fn moved_on(cp: &checkpoint::Parsed, project: &Project) -> Option<String> {
     if commit.starts_with(c.as_str()) {
         return None;
     }
-    let own = footprint::own_folders(&project.root, project.config());
-    match git::work_since(&project.root, c, &own).map(|w| w.map(|w| w.commits)) {
-        Ok(Some(0)) => None,
-        Ok(Some(n)) => Some(format!(
+    match project.work_since(c).map(|w| w.commits) {
+        Some(0) => None,
+        Some(n) => Some(format!(
             "{n} commit{} landed on {} since it was written (at {})",
             if n == 1 { "" } else { "s" },
             clip(b, FIELD_MAX),
             clip(c, FIELD_MAX)
         )),
-        _ => Some(format!(
+        None => Some(format!(
             "written at {} @ {}; the repository is now at {}",
             clip(b, FIELD_MAX),
             clip(c, FIELD_MAX),

@@ -76,8 +76,11 @@ pub struct Project {
     loaded: Effective,
     readers: Readers,
     redactor: OnceCell<Redactor>,
+    repo: OnceCell<std::result::Result<Option<Repo>, String>>,
     git: OnceCell<std::result::Result<GitState, String>>,
     head: OnceCell<std::result::Result<Option<git::Head>, String>>,
+    /// The last `work_since` asked and its answer (a session start asks twice).
+    work: OnceCell<(String, Option<git::Work>)>,
     /// The folder was named on the command line (`--root`): the user chose it, so it may hold
     /// state outside a git work tree (datarim's writer is called so on any folder).
     root_named: bool,
@@ -116,8 +119,10 @@ impl Project {
             loaded,
             readers,
             redactor: OnceCell::new(),
+            repo: OnceCell::new(),
             git: OnceCell::new(),
             head: OnceCell::new(),
+            work: OnceCell::new(),
             root_named: false,
         }
     }
@@ -181,9 +186,53 @@ impl Project {
     /// `git::state` afresh where that matters).
     pub fn git(&self) -> Result<&GitState> {
         self.git
-            .get_or_init(|| git::state(&self.root).map_err(|e| e.to_string()))
+            .get_or_init(|| match self.repo() {
+                Ok(Some(repo)) => git::state_in(repo)
+                    .map(GitState::Repo)
+                    .map_err(|e| e.to_string()),
+                Ok(None) => Ok(GitState::NoGit),
+                Err(e) => Err(e.to_string()),
+            })
             .as_ref()
             .map_err(|e| git_error(e))
+    }
+
+    /// The repository that holds the project (`None` outside one), opened once per run:
+    /// opening one reads its config files, which cost a session start more than what it
+    /// then asks.
+    fn repo(&self) -> Result<Option<&git2::Repository>> {
+        self.repo
+            .get_or_init(|| {
+                git::open(&self.root)
+                    .map(|r| r.map(Repo))
+                    .map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map(|r| r.as_ref().map(|r| &r.0))
+            .map_err(|e| git_error(e))
+    }
+
+    /// The user's work committed since commit `from` (`git::work_since`, baton's own state
+    /// folders left out); `None` when git cannot say. The last answer is kept for the run.
+    pub fn work_since(&self, from: &str) -> Option<git::Work> {
+        if let Some((asked, work)) = self.work.get() {
+            if asked == from {
+                return work.clone();
+            }
+        }
+        let own = super::footprint::own_folders(&self.root, self.config());
+        let work = self
+            .repo()
+            .ok()
+            .flatten()
+            .and_then(|repo| git::work_since(repo, from, &own).ok().flatten());
+        let _ = self.work.set((from.to_string(), work.clone()));
+        work
+    }
+
+    /// The name git gives the author of a commit here (`git::user_name`).
+    pub fn git_user_name(&self) -> Option<String> {
+        git::user_name(self.repo().ok().flatten())
     }
 
     /// Where HEAD is (`None` outside a repository), from `git` when that was read already,
@@ -195,7 +244,10 @@ impl Project {
                     sha: r.head_sha.clone(),
                     branch: r.branch.clone(),
                 })),
-                _ => git::head(&self.root).map_err(|e| e.to_string()),
+                _ => self
+                    .repo()
+                    .map(|r| r.map(git::head_in))
+                    .map_err(|e| e.to_string()),
             })
             .as_ref()
             .map(Option::as_ref)
@@ -331,6 +383,15 @@ impl Project {
     }
 }
 
+/// An open repository; `Debug` names only its git directory.
+struct Repo(git2::Repository);
+
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Repo").field(&self.0.path()).finish()
+    }
+}
+
 /// A git error kept as text (`Project::git`, `git_head`) made an error again.
 fn git_error(kept: &str) -> Error {
     Error::Git(kept.trim_start_matches("git: ").to_string())
@@ -397,6 +458,48 @@ mod tests {
         assert!(p.config_problems()[0]
             .to_string()
             .contains("relay.cycle_budget"));
+    }
+
+    /// Commits `file` on HEAD of `repo` (libgit2, a fixed identity).
+    fn commit(repo: &git2::Repository, file: &str) -> git2::Oid {
+        let root = repo.workdir().unwrap().to_path_buf();
+        std::fs::write(root.join(file), file).unwrap();
+        let mut idx = repo.index().unwrap();
+        idx.add_path(Path::new(file)).unwrap();
+        idx.write().unwrap();
+        let tree = repo.find_tree(idx.write_tree().unwrap()).unwrap();
+        let sig = git2::Signature::now("t", "t@example.invalid").unwrap();
+        let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
+        let parents: Vec<&git2::Commit<'_>> = parent.iter().collect();
+        repo.commit(Some("HEAD"), &sig, &sig, file, &tree, &parents)
+            .unwrap()
+    }
+
+    /// The repository is opened once per run, and `work_since` keeps its last answer: a
+    /// question about another commit gets its own answer, not the kept one.
+    #[test]
+    fn work_since_answers_each_commit_asked_and_sees_one_repository() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(t.path()).unwrap();
+        let base = commit(&repo, "a.txt").to_string();
+        commit(&repo, "b.txt");
+        let p = Project::for_test(t.path(), None);
+        let commits = |from: &str| p.work_since(from).map(|w| w.commits);
+        assert_eq!(commits(&base), Some(1));
+        assert_eq!(commits("deadbee"), None);
+        assert_eq!(commits(&base[..7]), Some(1));
+        assert_eq!(commits(&base[..7]), Some(1));
+        let head = p.git_head().unwrap().unwrap().sha.clone().unwrap();
+        assert_eq!(commits(&head), Some(0));
+        assert!(matches!(p.git().unwrap(), GitState::Repo(r) if r.head_sha == Some(head)));
+
+        let outside = tempfile::tempdir().unwrap();
+        let q = Project::for_test(outside.path(), None);
+        if crate::core::root::git_top(outside.path()).is_none() {
+            assert_eq!(q.git().unwrap(), &GitState::NoGit);
+            assert_eq!(q.git_head().unwrap(), None);
+            assert_eq!(q.work_since(&base), None);
+        }
     }
 
     /// The project Claude Code names with CLAUDE_PROJECT_DIR (not `--root`).

@@ -45,12 +45,11 @@ pub fn is_ignored(project_dir: &Path, rel: &Path) -> bool {
     in_repo(project_dir, rel).is_some_and(|(repo, p)| repo.is_path_ignored(&p).unwrap_or(false))
 }
 
-/// The name git gives the author of a commit in the repository that holds `dir`, from its
-/// config (then the user's and the system's; the user's own outside a repository):
+/// The name git gives the author of a commit in `repo`, from its config (then the user's
+/// and the system's; the user's own outside a repository, `None`):
 /// `author.name`, else `user.name`; `None` when neither is set.
-pub fn user_name(dir: &Path) -> Option<String> {
-    let config = Repository::discover(dir)
-        .ok()
+pub fn user_name(repo: Option<&Repository>) -> Option<String> {
+    let config = repo
         .and_then(|r| r.config().ok())
         .or_else(|| git2::Config::open_default().ok())?;
     ["author.name", "user.name"].iter().find_map(|key| {
@@ -87,6 +86,7 @@ mod tests {
             Some("text")
         );
         assert_eq!(merge_driver(&fx.root, Path::new(".rune/other.md")), None);
-        assert_eq!(user_name(&fx.root).as_deref(), Some("Tess Ter"));
+        let repo = Repository::discover(&fx.root).ok();
+        assert_eq!(user_name(repo.as_ref()).as_deref(), Some("Tess Ter"));
     }
 }

@@ -145,16 +145,19 @@ fn state_prefixes(workdir: &Path, own: &[std::path::PathBuf]) -> Vec<String> {
         .collect()
 }
 
-/// The commits on HEAD's first-parent line after `from` (a full SHA or a prefix of at least
-/// 7 characters) that change a path outside `own` (folders given as absolute paths: baton's
-/// state folders), and the paths they change there: the user's work since `from`, leaving
-/// out baton's own commits of its state. `None` when `from` is not among the newest 200
-/// commits (unknown, or long ago).
-pub fn work_since(dir: &Path, from: &str, own: &[std::path::PathBuf]) -> Result<Option<Work>> {
+/// The commits on HEAD's first-parent line of `repo` after `from` (a full SHA or a prefix of
+/// at least 7 characters) that change a path outside `own` (folders given as absolute paths:
+/// baton's state folders), and the paths they change there: the user's work since `from`,
+/// leaving out baton's own commits of its state. `None` when `from` is not among the newest
+/// 200 commits (unknown, or long ago).
+pub fn work_since(
+    repo: &Repository,
+    from: &str,
+    own: &[std::path::PathBuf],
+) -> Result<Option<Work>> {
     if from.len() < 7 || !from.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(None);
     }
-    let repo = open(dir)?;
     let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
         return Ok(None);
     };
@@ -163,11 +166,11 @@ pub fn work_since(dir: &Path, from: &str, own: &[std::path::PathBuf]) -> Result<
         ..Work::default()
     };
     let from = from.to_ascii_lowercase();
-    for c in first_parents(&repo, WORK_WALK_MAX) {
+    for c in first_parents(repo, WORK_WALK_MAX) {
         if c.id().to_string().starts_with(&from) {
             return Ok(Some(work));
         }
-        let paths = paths_changed_by(&repo, &c)?;
+        let paths = paths_changed_by(repo, &c)?;
         // An empty commit is the user's; one that changes only state folders is baton's.
         let empty = paths.is_empty();
         let outside: Vec<String> = paths.into_iter().filter(|p| !work.in_state(p)).collect();
@@ -291,14 +294,14 @@ mod tests {
         );
         let own = [root.join(".rune"), root.join(".handoff")];
         let from = base.to_string();
-        let commits = |from: &str| work_since(root, from, &own).unwrap().map(|w| w.commits);
+        let commits = |from: &str| work_since(&repo, from, &own).unwrap().map(|w| w.commits);
         assert_eq!(commits(&from), Some(0));
         assert_eq!(commits(&from[..7]), Some(0));
         commit_at(&repo, "b.txt", "the user's work", 1_200);
         assert_eq!(commits(&from), Some(1));
         assert_eq!(commits("deadbee"), None);
         assert_eq!(commits("(no commits)"), None);
-        let work = work_since(root, &from.to_uppercase(), &own)
+        let work = work_since(&repo, &from.to_uppercase(), &own)
             .unwrap()
             .unwrap();
         assert_eq!(work.paths.iter().collect::<Vec<_>>(), ["b.txt"]);

@@ -103,7 +103,7 @@ pub struct Head {
 }
 
 /// The repository that contains `dir`; `None` outside one.
-fn discover(dir: &Path) -> Result<Option<Repository>> {
+pub fn open(dir: &Path) -> Result<Option<Repository>> {
     match Repository::discover(dir) {
         Ok(r) => Ok(Some(r)),
         Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
@@ -127,26 +127,31 @@ fn head_of(repo: &Repository) -> (Head, Option<git2::Commit<'_>>) {
     (Head { sha, branch }, commit)
 }
 
-/// Where HEAD is in the repository that contains `dir`; `None` outside one.
-pub fn head(dir: &Path) -> Result<Option<Head>> {
-    Ok(discover(dir)?.map(|repo| head_of(&repo).0))
+/// Where HEAD is in `repo`.
+pub fn head_in(repo: &Repository) -> Head {
+    head_of(repo).0
 }
 
 /// Reads the git state of the repository that contains `dir`.
 pub fn state(dir: &Path) -> Result<GitState> {
-    let Some(repo) = discover(dir)? else {
-        return Ok(GitState::NoGit);
-    };
-    let (head, head_commit) = head_of(&repo);
-    Ok(GitState::Repo(RepoState {
+    match open(dir)? {
+        Some(repo) => Ok(GitState::Repo(state_in(&repo)?)),
+        None => Ok(GitState::NoGit),
+    }
+}
+
+/// Reads the state of `repo`: HEAD, the branch, the status, the paths of the last commit.
+pub fn state_in(repo: &Repository) -> Result<RepoState> {
+    let (head, head_commit) = head_of(repo);
+    Ok(RepoState {
         head_sha: head.sha,
         branch: head.branch,
-        status: porcelain(&repo)?,
+        status: porcelain(repo)?,
         last_commit_paths: match &head_commit {
-            Some(c) => paths_changed_by(&repo, c)?,
+            Some(c) => paths_changed_by(repo, c)?,
             None => Vec::new(),
         },
-    }))
+    })
 }
 
 /// The branch HEAD points at before the first commit.
