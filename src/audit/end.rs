@@ -45,7 +45,7 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
             store.runs().display()
         )));
     }
-    let _lock = store.lock(&format!("end.{id}"))?;
+    let _lock = store.end_lock(&id)?;
     let mut meta = store::read_meta(store, &id)?;
     let mode = store.file_mode();
     move_all(&dir, mode)?;

@@ -11,7 +11,6 @@ use crate::core::fsx;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::time::Duration;
 
 /// One session in the index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -121,11 +120,7 @@ pub(crate) fn update(
     change: impl FnOnce(&mut Index) -> Result<()>,
 ) -> Result<Index> {
     store.ensure()?;
-    let _lock = fsx::MkdirLock::acquire(
-        &store.dir.join(".index.lock"),
-        Duration::from_secs(5),
-        Duration::from_secs(60),
-    )?;
+    let _lock = fsx::FolderLock::acquire(&store.dir, super::store::LOCK_WAIT)?;
     let path = store.index_file();
     let mut index = fsx::read_limited(&path, fsx::Limit::STATE)
         .ok()

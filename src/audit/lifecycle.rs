@@ -94,7 +94,7 @@ pub(crate) fn current_or_start(
         return Ok(None);
     }
     store.ensure()?;
-    let _lock = store.lock("start")?;
+    let _lock = store.start_lock()?;
     if let Some(id) = usable(store)? {
         return Ok(Some(id));
     }

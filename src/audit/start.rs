@@ -35,7 +35,7 @@ pub(crate) fn start(store: &Store, project: &Project, task: &str, force: bool) -
         ));
     }
     store.ensure()?;
-    let lock = store.lock("start")?;
+    let lock = store.start_lock()?;
     let mut out = String::new();
     let asker = project.env(CLAUDE_SESSION_VAR).filter(|s| !s.is_empty());
     let current = Current {

@@ -38,6 +38,9 @@ pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"]
 /// `/baton:start` names it.
 pub(crate) const AUTO_TASK: &str = "(auto)";
 
+/// How long a command or hook waits for the audit's locks (session start and end, the index).
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(5);
+
 /// The audit's directory layout for one project.
 #[derive(Debug, Clone)]
 pub(crate) struct Store {
@@ -172,13 +175,15 @@ impl Store {
         }
     }
 
-    /// A lock serialising session creation and ending (not used on the hot path).
-    pub(crate) fn lock(&self, name: &str) -> Result<fsx::MkdirLock> {
-        fsx::MkdirLock::acquire(
-            &self.runs().join(format!(".{name}.lock")),
-            Duration::from_secs(5),
-            Duration::from_secs(60),
-        )
+    /// The lock that serialises session creation (`start`, the hooks' automatic start): on
+    /// `runs/` itself. `ensure` first.
+    pub(crate) fn start_lock(&self) -> Result<fsx::FolderLock> {
+        fsx::FolderLock::acquire(&self.runs(), LOCK_WAIT)
+    }
+
+    /// The lock that serialises ending session `id`: on its run folder itself.
+    pub(crate) fn end_lock(&self, id: &str) -> Result<fsx::FolderLock> {
+        fsx::FolderLock::acquire(&self.run_dir(id)?, LOCK_WAIT)
     }
 
     /// Every session id that has a run directory, sorted.

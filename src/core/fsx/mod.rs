@@ -6,16 +6,19 @@
 //! * `append_line`: one whole line in one `write` under an advisory lock, so parallel hooks
 //!   never interleave or lose records (no fsync: this runs on the hook hot path);
 //! * `MkdirLock` (lock.rs): a lock that is a directory, with a timeout and recovery of stale
-//!   locks;
+//!   locks (shared with other tools); `FolderLock` (folder_lock.rs): an advisory lock on a
+//!   folder itself, which leaves nothing behind and dies with its holder (baton's own);
 //! * bounded reads (read.rs): regular files only, never a link or a FIFO, a size cap per kind;
 //! * paths inside the project (inside.rs): no symlink between the root and a state file;
 //! * private dirs (0700) and files (0600), symlink refusal, and id validation for anything
 //!   that becomes a path component.
 
+mod folder_lock;
 mod inside;
 mod lock;
 mod read;
 
+pub use folder_lock::FolderLock;
 pub use inside::{check_inside, ensure_dir_in, join_inside};
 pub use lock::{LockOptions, MkdirLock, Ownerless, OWNERLESS_GRACE};
 pub use read::{open_limited, open_regular, read_bytes_limited, read_limited, read_lossy, Limit};
