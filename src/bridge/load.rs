@@ -25,6 +25,7 @@ use super::invariants::{self, InvariantsFile};
 use super::memory::{self, quote, Counts, View};
 use super::provenance::{Trust, Verdict};
 use super::scan_cache::Stamp;
+use super::shown::Shown;
 use super::store::{self, Rune};
 use crate::core::budget::Section;
 use crate::core::error::Result;
@@ -33,6 +34,7 @@ use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::resume::{Precedence, ResumePoint};
 use crate::core::text::clip;
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 /// Characters of the resume command shown in the protected checkpoint section, its `…`
@@ -142,6 +144,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
     fsx::refuse_symlink(&rune.dir)?;
     let report = Scanner::cached(project, rune).scan(rune)?;
     let trust = Trust::of(project, &rune.rel);
+    let shown = RefCell::new(Shown::read(&project.ctx.env, rune));
     let view = View {
         rune,
         report: &report,
@@ -151,6 +154,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
         trust: &trust,
         env: &project.ctx.env,
         me: author::current(project),
+        shown: &shown,
     };
     let mut messages: Vec<String> = Vec::new();
     if let Some((section, message)) = conflict_warning(&view) {
@@ -182,6 +186,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
         global_store.as_deref(),
     )?);
     out.sections.extend(memory_sections);
+    shown.borrow_mut().write();
     let unreviewed = trust.unreviewed_shown();
     if unreviewed > 0 {
         out.sections.insert(warnings, unreviewed_notice(unreviewed));
@@ -914,6 +919,7 @@ mod tests {
             trust: &trust,
             env: &env,
             me: None,
+            shown: &RefCell::new(Shown::default()),
         };
         let (section, message) = blocked_warning(&view).unwrap();
         assert_eq!(

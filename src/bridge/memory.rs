@@ -12,12 +12,14 @@ use super::instincts;
 use super::integrity::{Report, Status};
 use super::learn;
 use super::provenance::{item_entry, Trust, Verdict};
+use super::shown::Shown;
 use super::store::{self, Rune};
 use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::redact::Redactor;
 use crate::core::time;
 use chrono::{DateTime, Utc};
+use std::cell::RefCell;
 use std::path::Path;
 
 /// Bytes of learnings.jsonl read for the top 5.
@@ -42,9 +44,21 @@ pub(crate) struct View<'a> {
     /// The current user as entries name their authors (`author::current`): entries by
     /// anyone else say who wrote them.
     pub(crate) me: Option<String>,
+    /// What the big files showed while unchanged (`shown`).
+    pub(crate) shown: &'a RefCell<Shown>,
 }
 
 impl View<'_> {
+    /// The newest `n` entries of `file` (`entries::newest_entries`), kept while it is
+    /// unchanged.
+    fn newest(&self, file: &str, n: usize) -> Result<Vec<String>> {
+        self.shown
+            .borrow_mut()
+            .get(self.rune, file, &format!("newest{n}"), |p| {
+                newest_entries(p, n)
+            })
+    }
+
     /// Whether `file` may be injected: below the block level, and not left with conflict
     /// markers by a merge.
     pub(crate) fn ok(&self, file: &str) -> bool {
@@ -226,7 +240,7 @@ pub(crate) fn sections(
 
 /// Recent conventions: the titles of the newest three (the file holds the patterns).
 fn conventions_section(v: &View<'_>) -> Result<Vec<Section>> {
-    let entries = newest_entries(&v.rune.path(store::CONVENTIONS), 3)?;
+    let entries = v.newest(store::CONVENTIONS, 3)?;
     let lines = entries
         .iter()
         .map(|e| {
@@ -248,7 +262,7 @@ fn conventions_section(v: &View<'_>) -> Result<Vec<Section>> {
 
 /// Recent decisions: the newest three, newest first, with what was decided and by whom.
 fn decisions_section(v: &View<'_>) -> Result<Vec<Section>> {
-    let entries = newest_entries(&v.rune.path(store::DECISIONS), 3)?;
+    let entries = v.newest(store::DECISIONS, 3)?;
     let lines = entries
         .iter()
         .map(|e| {
@@ -295,16 +309,27 @@ fn progress_section(v: &View<'_>, entry: &str) -> Vec<Section> {
 /// points and follow-ups (by their stamps), newest first.
 fn notes_section(v: &View<'_>) -> Result<Vec<Section>> {
     const SHOWN: [&str; 3] = ["Active Topics", "Attention Points", "Follow-Up Items"];
-    let Some(found) = file_section_items(&v.rune.path(store::NOTES), &SHOWN)? else {
+    // Each section's newest five items.
+    let found = v.shown.borrow_mut().get(v.rune, store::NOTES, "sections", |p| {
+        Ok(file_section_items(p, &SHOWN)?.map(|found| {
+            found
+                .into_iter()
+                .map(|items| {
+                    let mut items = newest_first(items, item_time);
+                    items.truncate(5);
+                    items
+                })
+                .collect::<Vec<_>>()
+        }))
+    })?;
+    let Some(found) = found else {
         return Ok(Vec::new());
     };
     let mut lines = Vec::new();
     for (name, items) in SHOWN.into_iter().zip(found) {
-        let mut items = newest_first(items, item_time);
         if items.is_empty() {
             continue;
         }
-        items.truncate(5);
         let shown: Vec<(String, Verdict)> = items
             .iter()
             .map(|i| {
@@ -361,10 +386,54 @@ fn task_notes_section(v: &View<'_>) -> Result<Vec<Section>> {
 
 /// Learnings: the top 5 (confidence, then recency) when there are 10+, else the latest.
 fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
-    let Some((text, _)) = store::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL)? else {
+    let top = on_file >= 10;
+    let kind = if top { "top5" } else { "last5" };
+    let shown = v
+        .shown
+        .borrow_mut()
+        .get(v.rune, store::LEARNINGS, kind, |p| shown_learnings(p, top))?;
+    let Some(raws) = shown else {
         return Ok(Vec::new());
     };
-    let top = on_file >= 10;
+    let lines = raws
+        .iter()
+        .filter_map(|raw| Some((raw, serde_json::from_str::<learn::Record>(raw).ok()?)))
+        .map(|(raw, r)| {
+            let age = time::parse(&r.ts)
+                .map_or_else(|| "undated".into(), |t| crate::core::time::age(t, v.now));
+            let by = author::other(
+                Some(r.by.as_str()).filter(|b| !b.is_empty()),
+                v.me.as_deref(),
+            );
+            let age = author::with_age("", by, &age);
+            (
+                format!(
+                    "- {} `{}` ({:.1}, {age}): {}",
+                    r.kind, r.key, r.confidence, r.insight
+                ),
+                v.trust.verdict(store::LEARNINGS, raw),
+            )
+        })
+        .collect();
+    let title = if top { "Top learnings" } else { "Learnings" };
+    let mut out = if top {
+        v.sections(store::LEARNINGS, title, lines, 50)
+    } else {
+        v.sections_in_order(store::LEARNINGS, title, lines, 50)
+    };
+    for s in &mut out {
+        s.source = Some("baton bridge learnings".into());
+    }
+    Ok(out)
+}
+
+/// The lines of the learnings shown (at most five, in the order shown), from the file's
+/// tail: with `top`, the most confident winners (newest first among equals); else the
+/// newest winners. `None` when the file does not exist.
+fn shown_learnings(path: &Path, top: bool) -> Result<Option<Vec<String>>> {
+    let Some((text, _)) = store::read_tail(path, LEARN_TAIL)? else {
+        return Ok(None);
+    };
     // Each record with the line it came from (its provenance is the line's).
     let (raws, records): (Vec<&str>, Vec<learn::Record>) = text
         .lines()
@@ -393,36 +462,7 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
         shown.reverse();
     }
     shown.truncate(5);
-    let lines = shown
-        .iter()
-        .map(|&i| {
-            let r = &records[i];
-            let age = time::parse(&r.ts)
-                .map_or_else(|| "undated".into(), |t| crate::core::time::age(t, v.now));
-            let by = author::other(
-                Some(r.by.as_str()).filter(|b| !b.is_empty()),
-                v.me.as_deref(),
-            );
-            let age = author::with_age("", by, &age);
-            (
-                format!(
-                    "- {} `{}` ({:.1}, {age}): {}",
-                    r.kind, r.key, r.confidence, r.insight
-                ),
-                v.trust.verdict(store::LEARNINGS, raws[i]),
-            )
-        })
-        .collect();
-    let title = if top { "Top learnings" } else { "Learnings" };
-    let mut out = if top {
-        v.sections(store::LEARNINGS, title, lines, 50)
-    } else {
-        v.sections_in_order(store::LEARNINGS, title, lines, 50)
-    };
-    for s in &mut out {
-        s.source = Some("baton bridge learnings".into());
-    }
-    Ok(out)
+    Ok(Some(shown.iter().map(|&i| raws[i].to_string()).collect()))
 }
 
 /// Instincts: the stale ones are pruned (the spec prunes at load), the strongest shown.

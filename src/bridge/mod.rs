@@ -54,6 +54,7 @@ mod review;
 mod rules;
 mod save;
 mod scan_cache;
+mod shown;
 mod status;
 mod store;
 

@@ -771,6 +771,54 @@ fn load_over_a_large_folder_stays_in_budget() {
     eprintln!("large .rune/ SessionStart: cold {cold_took:?}, warm {took:?} (debug build, spawn included)");
 }
 
+/// The kept extracts of the memory files (`<cache>/baton/integrity/<key>.shown.json`).
+fn shown_cache(p: &Project) -> std::path::PathBuf {
+    let dir = p.home.path().join(".cache/baton/integrity");
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|f| f.to_string_lossy().ends_with(".shown.json"))
+        .unwrap_or_else(|| panic!("no .shown.json in {}", dir.display()))
+}
+
+/// Issue 15: a session start keeps what it showed of the big memory files (the newest
+/// decisions and conventions, the notes' sections, the top learnings) and shows the same from
+/// it while they are unchanged; a file that changed is read again.
+#[test]
+fn issue_15_a_session_start_shows_the_kept_extracts_until_a_file_changes() {
+    let p = Project::new();
+    big_rune(&p);
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let event = p.event("SessionStart");
+    p.hook("SessionStart", event.as_bytes());
+    let kept = p.hook("SessionStart", event.as_bytes());
+    let cache = shown_cache(&p);
+    std::fs::remove_file(&cache).unwrap();
+    let fresh = p.hook("SessionStart", event.as_bytes());
+    assert_eq!(kept.stdout, fresh.stdout, "kept extracts show what a read shows");
+    let ctx = context(&fresh);
+    assert!(ctx.contains("Choice number 4987"), "{ctx}");
+    assert!(ctx.contains("Sessions migration"), "{ctx}");
+
+    // The kept extract is what is shown while the file is unchanged (marked here by hand)…
+    let text = std::fs::read_to_string(&cache).unwrap();
+    assert!(text.contains("Choice number 4987"), "{text}");
+    std::fs::write(&cache, text.replace("Choice number 4987", "Choice kept aside")).unwrap();
+    let ctx = context(&p.hook("SessionStart", event.as_bytes()));
+    assert!(ctx.contains("Choice kept aside"), "{ctx}");
+    // … and a save that changes the file is read again at once.
+    let out = bridge(
+        &p,
+        &["save"],
+        "decisions:\n  - {title: Choice made today, context: c, decision: d, rationale: r, impact: x}\n",
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let ctx = context(&p.hook("SessionStart", event.as_bytes()));
+    assert!(ctx.contains("Choice made today"), "{ctx}");
+    assert!(!ctx.contains("Choice kept aside"), "{ctx}");
+}
+
 #[test]
 fn the_integrity_cache_sees_an_edit_that_restores_the_mtime() {
     let p = Project::new();
