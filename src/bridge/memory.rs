@@ -310,18 +310,21 @@ fn progress_section(v: &View<'_>, entry: &str) -> Vec<Section> {
 fn notes_section(v: &View<'_>) -> Result<Vec<Section>> {
     const SHOWN: [&str; 3] = ["Active Topics", "Attention Points", "Follow-Up Items"];
     // Each section's newest five items.
-    let found = v.shown.borrow_mut().get(v.rune, store::NOTES, "sections", |p| {
-        Ok(file_section_items(p, &SHOWN)?.map(|found| {
-            found
-                .into_iter()
-                .map(|items| {
-                    let mut items = newest_first(items, item_time);
-                    items.truncate(5);
-                    items
-                })
-                .collect::<Vec<_>>()
-        }))
-    })?;
+    let found = v
+        .shown
+        .borrow_mut()
+        .get(v.rune, store::NOTES, "sections", |p| {
+            Ok(file_section_items(p, &SHOWN)?.map(|found| {
+                found
+                    .into_iter()
+                    .map(|items| {
+                        let mut items = newest_first(items, item_time);
+                        items.truncate(5);
+                        items
+                    })
+                    .collect::<Vec<_>>()
+            }))
+        })?;
     let Some(found) = found else {
         return Ok(Vec::new());
     };

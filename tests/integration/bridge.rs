@@ -796,7 +796,10 @@ fn issue_15_a_session_start_shows_the_kept_extracts_until_a_file_changes() {
     let cache = shown_cache(&p);
     std::fs::remove_file(&cache).unwrap();
     let fresh = p.hook("SessionStart", event.as_bytes());
-    assert_eq!(kept.stdout, fresh.stdout, "kept extracts show what a read shows");
+    assert_eq!(
+        kept.stdout, fresh.stdout,
+        "kept extracts show what a read shows"
+    );
     let ctx = context(&fresh);
     assert!(ctx.contains("Choice number 4987"), "{ctx}");
     assert!(ctx.contains("Sessions migration"), "{ctx}");
@@ -804,7 +807,11 @@ fn issue_15_a_session_start_shows_the_kept_extracts_until_a_file_changes() {
     // The kept extract is what is shown while the file is unchanged (marked here by hand)…
     let text = std::fs::read_to_string(&cache).unwrap();
     assert!(text.contains("Choice number 4987"), "{text}");
-    std::fs::write(&cache, text.replace("Choice number 4987", "Choice kept aside")).unwrap();
+    std::fs::write(
+        &cache,
+        text.replace("Choice number 4987", "Choice kept aside"),
+    )
+    .unwrap();
     let ctx = context(&p.hook("SessionStart", event.as_bytes()));
     assert!(ctx.contains("Choice kept aside"), "{ctx}");
     // … and a save that changes the file is read again at once.
