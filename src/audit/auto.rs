@@ -177,10 +177,7 @@ pub(crate) fn discard_if_empty(store: &Store, id: &str) -> Result<bool> {
     // session.json last: until it goes, the folder is still a session anyone can read.
     let _ = std::fs::remove_file(dir.join(SESSION));
     let _ = std::fs::remove_dir(&dir);
-    index::update(store, |i| {
-        i.sessions.retain(|e| e.id != id);
-        Ok(())
-    })?;
+    index::record_removal(store, id)?;
     Ok(true)
 }
 

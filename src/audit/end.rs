@@ -86,10 +86,7 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
 
     let mut entry = Entry::from_meta(&meta);
     entry.stats = Some(stats);
-    index::update(store, |i| {
-        index::upsert(i, entry);
-        Ok(())
-    })?;
+    index::record_upsert(store, entry)?;
     store::write_meta(store, &meta)?;
     if store.current()?.as_deref() == Some(id.as_str()) {
         store.clear_current()?;

@@ -145,7 +145,7 @@ fn session_start(
 ) -> Result<Contribution> {
     lifecycle::abandon_orphans(store, project.now());
     let (current, note) = auto::at_session_start(store, project, claude, source)?;
-    let (index, _) = index::load(store)?;
+    let index = index::recent(store)?;
     let mut body = match &current {
         Some(id) => recap(store, &index, id)?,
         None => "No audit session is current and audit.auto_start is off, so this session's \

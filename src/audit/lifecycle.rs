@@ -65,10 +65,7 @@ pub(crate) fn begin(
     }
     store::write_meta(store, &meta)?;
     store.set_current(&id)?;
-    index::update(store, |i| {
-        index::upsert(i, Entry::from_meta(&meta));
-        Ok(())
-    })?;
+    index::record_upsert(store, Entry::from_meta(&meta))?;
     Ok(meta)
 }
 
@@ -122,7 +119,7 @@ pub(crate) const ORPHAN_AFTER: chrono::Duration = chrono::Duration::minutes(10);
 /// no file of theirs changed for `ORPHAN_AFTER`. Reads only the sessions the index lists as
 /// in progress (a handful), so it does not grow with the history. Returns the ids closed.
 pub(crate) fn abandon_orphans(store: &Store, now: chrono::DateTime<chrono::Utc>) -> Vec<String> {
-    let Ok((idx, _)) = index::load(store) else {
+    let Ok(idx) = index::recent(store) else {
         return Vec::new();
     };
     let current = store.current().ok().flatten();
@@ -145,11 +142,7 @@ pub(crate) fn abandon_orphans(store: &Store, now: chrono::DateTime<chrono::Utc>)
         meta.status = "abandoned".into();
         meta.end_time = Some(now);
         if store::write_meta(store, &meta).is_ok()
-            && index::update(store, |i| {
-                index::upsert(i, Entry::from_meta(&meta));
-                Ok(())
-            })
-            .is_ok()
+            && index::record_upsert(store, Entry::from_meta(&meta)).is_ok()
         {
             closed.push(e.id.clone());
         }
@@ -214,15 +207,16 @@ fn settle_ended(store: &Store, id: &str) -> Result<usize> {
             return Ok(moved);
         };
         let persisted = super::persist::load(store)?;
-        let stats = side.stats(&persisted);
-        index::update(store, |i| {
-            if let Some(e) = i.sessions.iter_mut().find(|e| e.id == id) {
-                if e.stats.is_some() {
-                    e.stats = Some(stats);
-                }
-            }
-            Ok(())
-        })?;
+        // The figures of an entry that has them (one older than the index's end keeps its
+        // own until a command counts them again).
+        if let Some(mut entry) = index::recent(store)?
+            .get(id)
+            .filter(|e| e.stats.is_some())
+            .cloned()
+        {
+            entry.stats = Some(side.stats(&persisted));
+            index::record_upsert(store, entry)?;
+        }
     }
     Ok(moved)
 }

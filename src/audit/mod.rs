@@ -10,6 +10,7 @@ mod day;
 mod end;
 mod handler;
 mod index;
+mod index_file;
 mod integrity;
 mod lifecycle;
 mod own;
@@ -106,43 +107,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             crate::out!("{}", project.redact(&text));
             Ok(0)
         }
-        Command::End { session, json } => {
-            if let Some(id) = auto::discard_empty_to_end(&store, session.as_deref())? {
-                if json {
-                    crate::outln!(
-                        "{}",
-                        serde_json::json!({"session_id": id, "status": "removed", "integrity_ok": true, "problems": []})
-                    );
-                } else {
-                    crate::outln!(
-                        "Session {id} was started by the hooks and recorded nothing: removed it, \
-                         there is nothing to end or summarise."
-                    );
-                }
-                return Ok(0);
-            }
-            let ended = end::end(&store, project, session.as_deref())?;
-            // The prompt or Bash call that ran this is reported after it: it joins this session.
-            store.set_last_ended(&ended.id)?;
-            if json {
-                crate::outln!(
-                    "{}",
-                    serde_json::json!({
-                        "session_id": ended.id,
-                        "status": "completed",
-                        "integrity_ok": ended.problems.is_empty(),
-                        "problems": ended.problems,
-                    })
-                );
-            } else {
-                crate::out!("{}", project.redact(&ended.summary));
-                crate::outln!(
-                    "\nSummary written to {}",
-                    store.run_dir(&ended.id)?.join(store::SUMMARY).display()
-                );
-            }
-            Ok(0)
-        }
+        Command::End { session, json } => end_command(&store, project, session.as_deref(), json),
         Command::Persist { correction_id, to } => {
             crate::outln!(
                 "{}",
@@ -164,7 +129,10 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Status { json } => status::show(&store, project, json),
         Command::Reindex => {
             let i = index::update(&store, |i| {
-                *i = index::rebuild(&store);
+                *i = index::Index {
+                    seq: i.seq,
+                    ..index::rebuild(&store)
+                };
                 Ok(())
             })?;
             crate::outln!(
@@ -175,4 +143,47 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             Ok(0)
         }
     }
+}
+
+/// `baton audit end [--session ID] [--json]`.
+fn end_command(store: &Store, project: &Project, session: Option<&str>, json: bool) -> Result<i32> {
+    let discarded = auto::discard_empty_to_end(store, session)?;
+    // What `end` recorded in the index's journal goes into index.json at once.
+    if let Some(id) = discarded {
+        index::fold(store)?;
+        if json {
+            crate::outln!(
+                "{}",
+                serde_json::json!({"session_id": id, "status": "removed", "integrity_ok": true, "problems": []})
+            );
+        } else {
+            crate::outln!(
+                "Session {id} was started by the hooks and recorded nothing: removed it, \
+                 there is nothing to end or summarise."
+            );
+        }
+        return Ok(0);
+    }
+    let ended = end::end(store, project, session)?;
+    index::fold(store)?;
+    // The prompt or Bash call that ran this is reported after it: it joins this session.
+    store.set_last_ended(&ended.id)?;
+    if json {
+        crate::outln!(
+            "{}",
+            serde_json::json!({
+                "session_id": ended.id,
+                "status": "completed",
+                "integrity_ok": ended.problems.is_empty(),
+                "problems": ended.problems,
+            })
+        );
+    } else {
+        crate::out!("{}", project.redact(&ended.summary));
+        crate::outln!(
+            "\nSummary written to {}",
+            store.run_dir(&ended.id)?.join(store::SUMMARY).display()
+        );
+    }
+    Ok(0)
 }

@@ -575,25 +575,7 @@ fn parse_lines(text: &str) -> impl Iterator<Item = Record> + '_ {
 /// The last `max` bytes of `path` from a line boundary, and whether that is all of it
 /// (a missing file: empty and whole).
 fn read_tail(path: &Path, max: u64) -> Result<(String, bool)> {
-    use std::io::{Read, Seek, SeekFrom};
-    let Some(mut f) = fsx::open_regular(path)? else {
-        return Ok((String::new(), true));
-    };
-    let len = f.metadata().map_err(|e| Error::io("stat", path, e))?.len();
-    let start = len.saturating_sub(max);
-    f.seek(SeekFrom::Start(start))
-        .map_err(|e| Error::io("seek", path, e))?;
-    let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes)
-        .map_err(|e| Error::io("read", path, e))?;
-    let mut text = String::from_utf8_lossy(&bytes).into_owned();
-    if start > 0 {
-        match text.find('\n') {
-            Some(i) => text.drain(..=i),
-            None => text.drain(..),
-        };
-    }
-    Ok((text, start == 0))
+    Ok(fsx::read_tail(path, max)?.unwrap_or((String::new(), true)))
 }
 
 #[cfg(test)]

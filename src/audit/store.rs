@@ -4,6 +4,7 @@
 //! ```text
 //! .boo/                      0700, `.gitignore` with `*` unless `audit.shared`
 //!   index.json               one entry per session (see index.rs)
+//!   index.journal.jsonl      the hooks' changes to it since it was written (index_file.rs)
 //!   persisted.jsonl          `baton audit persist` marks
 //!   reports/daily_YYYYMMDD.md
 //!   runs/.current_session    the current session's id
@@ -179,6 +180,12 @@ impl Store {
     /// `runs/` itself. `ensure` first.
     pub(crate) fn start_lock(&self) -> Result<fsx::FolderLock> {
         fsx::FolderLock::acquire(&self.runs(), LOCK_WAIT)
+    }
+
+    /// The lock that serialises writes to the session index and its journal: on `.boo/`
+    /// itself. `ensure` first.
+    pub(crate) fn index_lock(&self) -> Result<fsx::FolderLock> {
+        fsx::FolderLock::acquire(&self.dir, LOCK_WAIT)
     }
 
     /// The lock that serialises ending session `id`: on its run folder itself.

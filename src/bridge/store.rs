@@ -320,24 +320,7 @@ pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
 /// The last `max_bytes` of a file (starting at a line boundary), and whether that is all
 /// of it. `None` when missing.
 pub(crate) fn read_tail(path: &Path, max_bytes: u64) -> Result<Option<(String, bool)>> {
-    let Some(mut f) = fsx::open_regular(path)? else {
-        return Ok(None);
-    };
-    let len = f.metadata().map_err(|e| Error::io("stat", path, e))?.len();
-    let start = len.saturating_sub(max_bytes);
-    f.seek(SeekFrom::Start(start))
-        .map_err(|e| Error::io("seek", path, e))?;
-    let mut buf = Vec::new();
-    f.read_to_end(&mut buf)
-        .map_err(|e| Error::io("read", path, e))?;
-    let mut text = String::from_utf8_lossy(&buf).into_owned();
-    if start > 0 {
-        match text.find('\n') {
-            Some(i) => text.drain(..=i),
-            None => text.drain(..),
-        };
-    }
-    Ok(Some((text, start == 0)))
+    fsx::read_tail(path, max_bytes)
 }
 
 /// The text of `path` from the first line that starts at or after byte `offset`, and where

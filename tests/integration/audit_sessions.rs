@@ -101,7 +101,10 @@ fn texts(recs: &[Value]) -> Vec<String> {
 }
 
 /// The session ids in the index, oldest first, with their task and status.
+/// The index as a command leaves it (hooks record their changes in its journal; any audit
+/// command folds them in).
 fn index(p: &Project) -> Vec<(String, String, String)> {
+    baton(p, None, &["audit", "status"]);
     let text = std::fs::read_to_string(p.root.join(".boo/index.json")).unwrap_or_default();
     let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
     v["sessions"]
@@ -589,4 +592,47 @@ fn issue_12_a_hook_lets_go_of_an_automatic_session_too_big_to_end() {
             .len()
             > 8 << 20
     );
+}
+
+/// Issue 15: the hooks never rewrite the session index, which holds every session ever
+/// recorded: they append their changes to its journal (one numbered line each), and the
+/// next audit command folds them into index.json.
+#[test]
+fn issue_15_hooks_journal_their_index_changes_and_a_command_folds_them_in() {
+    let p = Project::new();
+    let index_json = p.root.join(".boo/index.json");
+    let journal = p.root.join(".boo/index.journal.jsonl");
+    start(&p, "cs-a", "startup");
+    bash(&p, "cs-a", "cargo test", 1);
+    end_session(&p, "cs-a");
+    start(&p, "cs-b", "startup");
+    let written = std::fs::read(&index_json).unwrap();
+    bash(&p, "cs-b", "cargo build", 2);
+    end_session(&p, "cs-b");
+    start(&p, "cs-c", "startup");
+    assert_eq!(
+        std::fs::read(&index_json).unwrap(),
+        written,
+        "no hook rewrote it"
+    );
+    let lines: Vec<Value> = std::fs::read_to_string(&journal)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let seqs: Vec<u64> = lines.iter().map(|l| l["seq"].as_u64().unwrap()).collect();
+    assert!(
+        seqs.len() >= 2 && seqs.windows(2).all(|w| w[1] == w[0] + 1),
+        "{lines:?}"
+    );
+    // The recap already knows the ended session from the journal.
+    let recap = start(&p, "cs-c", "resume").json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let b = index(&p);
+    assert_eq!(std::fs::read_to_string(&journal).unwrap(), "", "folded");
+    let statuses: Vec<&str> = b.iter().map(|e| e.2.as_str()).collect();
+    assert_eq!(statuses, ["completed", "completed", "in_progress"], "{b:?}");
+    assert!(recap.contains(&b[1].0), "{recap}");
 }

@@ -21,7 +21,9 @@ mod read;
 pub use folder_lock::FolderLock;
 pub use inside::{check_inside, ensure_dir_in, join_inside};
 pub use lock::{LockOptions, MkdirLock, Ownerless, OWNERLESS_GRACE};
-pub use read::{open_limited, open_regular, read_bytes_limited, read_limited, read_lossy, Limit};
+pub use read::{
+    open_limited, open_regular, read_bytes_limited, read_limited, read_lossy, read_tail, Limit,
+};
 
 use super::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};

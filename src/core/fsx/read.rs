@@ -133,6 +133,32 @@ pub fn read_lossy(path: &Path, limit: Limit) -> Result<Option<String>> {
     )
 }
 
+/// The last `max` bytes of `path` from the first line that starts in them (all of it when
+/// it is shorter), read lossily, and whether that is the whole file. `Ok(None)` when it does
+/// not exist. For logs read from their end: what is newest without reading what is old.
+pub fn read_tail(path: &Path, max: u64) -> Result<Option<(String, bool)>> {
+    use std::io::{Seek, SeekFrom};
+    let Some(mut f) = open_regular(path)? else {
+        return Ok(None);
+    };
+    let len = f.metadata().map_err(|e| Error::io("stat", path, e))?.len();
+    let start = len.saturating_sub(max);
+    f.seek(SeekFrom::Start(start))
+        .map_err(|e| Error::io("seek", path, e))?;
+    let mut bytes = Vec::new();
+    f.take(max)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("read", path, e))?;
+    let mut text = String::from_utf8_lossy(&bytes).into_owned();
+    if start > 0 {
+        match text.find('\n') {
+            Some(i) => text.drain(..=i),
+            None => text.drain(..),
+        };
+    }
+    Ok(Some((text, start == 0)))
+}
+
 /// The text of `path`, at most `limit.max` bytes; `Ok(None)` when it does not exist. Text
 /// that is not UTF-8 is an error naming the file.
 pub fn read_limited(path: &Path, limit: Limit) -> Result<Option<String>> {

@@ -1,0 +1,216 @@
+//! How the session index lies on disk, so that a hook's work on it does not grow with the
+//! number of sessions:
+//!
+//! * `index.json` holds every session, one entry a line, and ends with a line naming the
+//!   sessions in progress and the last journal change it includes:
+//!   ```text
+//!   {"version":2,"sessions":[
+//!   {"id":"adhoc_20261130_1015",...},
+//!   {"id":"adhoc_20261130_1420",...}
+//!   ],"seq":7,"unfinished":["adhoc_20261130_1420"]}
+//!   ```
+//!   It is still one JSON document (`Index`) for anything that reads it whole. A hook reads
+//!   only its end: the newest sessions (entries are in start order) and the ids of the
+//!   unfinished ones.
+//! * `index.journal.jsonl` holds what hooks changed since: one line a change, numbered
+//!   (`{"seq":8,"upsert":{entry}}`, `{"seq":9,"remove":"id"}`). A hook appends a line (synced)
+//!   instead of rewriting the index; the index is rewritten with the journal folded in by a
+//!   command, or by a hook once the journal passes `JOURNAL_MAX`. A change whose number the
+//!   index already holds is not applied again, so a rewrite that a crash cut off before the
+//!   journal was emptied changes nothing.
+//!
+//! Everything that writes either file holds the index lock (`Store::index_lock`). A reader
+//! takes no lock: it reads the journal first, then the index, so a rewrite in between leaves
+//! it the newer index and changes that index already holds.
+
+use super::store::Store;
+use crate::core::error::{Error, Result};
+use crate::core::fsx;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::PathBuf;
+
+/// The index's end a hook reads: the newest sessions (a dozen or more) and the closing line.
+const TAIL: u64 = 16 * 1024;
+/// The index's end read for its closing line alone.
+const CLOSING: u64 = 4 * 1024;
+/// The journal's size past which a hook folds it into the index.
+pub(super) const JOURNAL_MAX: u64 = 64 * 1024;
+
+/// One change a hook made to the index (`E`: an entry).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct Line<E> {
+    pub(super) seq: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) upsert: Option<E>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) remove: Option<String>,
+}
+
+/// What the index's end says: its last entries (or the whole index, when short), the last
+/// journal change it holds, and the sessions in progress.
+pub(super) enum End<E> {
+    /// The whole index: short enough to read at once.
+    Whole(String),
+    /// The last entries, oldest first, with the closing line's fields.
+    Tail {
+        entries: Vec<E>,
+        seq: u64,
+        unfinished: Vec<String>,
+    },
+}
+
+/// The closing line's fields.
+#[derive(Deserialize)]
+struct Closing {
+    #[serde(default)]
+    seq: u64,
+    #[serde(default)]
+    unfinished: Vec<String>,
+}
+
+pub(super) fn journal_file(store: &Store) -> PathBuf {
+    store.dir.join("index.journal.jsonl")
+}
+
+/// The index as text: `version`, `entries` one a line, then the closing line with `seq` and
+/// the ids of `unfinished` sessions.
+pub(super) fn render<E: Serialize>(
+    version: u32,
+    entries: &[E],
+    seq: u64,
+    unfinished: &[&str],
+) -> Result<String> {
+    let mut text = format!("{{\"version\":{version},\"sessions\":[\n");
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            text.push_str(",\n");
+        }
+        text.push_str(&line(e)?);
+    }
+    text.push_str(&format!(
+        "\n],\"seq\":{seq},\"unfinished\":{}}}\n",
+        line(&unfinished)?
+    ));
+    Ok(text)
+}
+
+/// `value` as one line of JSON.
+fn line<T: Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| Error::Internal(format!("serialize index: {e}")))
+}
+
+/// The index read from its end. `None` when there is no index, or its end is not laid out
+/// as `render` writes it (an older version's index, a broken one): the caller reads it whole.
+pub(super) fn read_end<E: DeserializeOwned>(store: &Store) -> Option<End<E>> {
+    read_end_within(store, TAIL)
+}
+
+/// The index's closing line (`End::Tail` with no entries), or the whole index when short.
+fn closing_of(store: &Store) -> Option<End<serde::de::IgnoredAny>> {
+    let (text, whole) = fsx::read_tail(&store.index_file(), CLOSING).ok()??;
+    if whole {
+        return Some(End::Whole(text));
+    }
+    let closing = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    let closing: Closing =
+        serde_json::from_str(&format!("{{{}", closing.strip_prefix("],")?)).ok()?;
+    Some(End::Tail {
+        entries: Vec::new(),
+        seq: closing.seq,
+        unfinished: closing.unfinished,
+    })
+}
+
+/// `read_end` of the last `max` bytes.
+fn read_end_within<E: DeserializeOwned>(store: &Store, max: u64) -> Option<End<E>> {
+    let (text, whole) = fsx::read_tail(&store.index_file(), max).ok()??;
+    if whole {
+        return Some(End::Whole(text));
+    }
+    let mut lines = text.lines().rev().skip_while(|l| l.trim().is_empty());
+    let closing = lines.next()?.strip_prefix("],")?;
+    let closing: Closing = serde_json::from_str(&format!("{{{closing}")).ok()?;
+    let mut entries: Vec<E> = lines
+        .map(|l| serde_json::from_str::<E>(l.strip_suffix(',').unwrap_or(l)).ok())
+        .collect::<Option<Vec<_>>>()?;
+    entries.reverse();
+    Some(End::Tail {
+        entries,
+        seq: closing.seq,
+        unfinished: closing.unfinished,
+    })
+}
+
+/// The changes in the journal after `seq`, in order; a torn or foreign line is skipped.
+pub(super) fn journal_after<E: DeserializeOwned>(store: &Store, seq: u64) -> Result<Vec<Line<E>>> {
+    let Some(text) = fsx::read_lossy(&journal_file(store), fsx::Limit::STATE)? else {
+        return Ok(Vec::new());
+    };
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Line<E>>(l).ok())
+        .filter(|c| c.seq > seq)
+        .collect())
+}
+
+/// The number of the last change made: the journal's last, else the one the index holds.
+fn last_seq(store: &Store) -> u64 {
+    /// Just the number of a journal line or an index.
+    #[derive(Deserialize)]
+    struct Seq {
+        #[serde(default)]
+        seq: u64,
+    }
+    let journal = fsx::read_tail(&journal_file(store), 16 * 1024)
+        .ok()
+        .flatten()
+        .and_then(|(text, _)| {
+            text.lines()
+                .rev()
+                .find_map(|l| serde_json::from_str::<Seq>(l).ok())
+        });
+    let index = || match closing_of(store)? {
+        End::Whole(text) => serde_json::from_str::<Seq>(&text).ok(),
+        End::Tail { seq, .. } => Some(Seq { seq }),
+    };
+    journal.or_else(index).map_or(0, |s| s.seq)
+}
+
+/// Appends `change` (numbered after the last one) to the journal and syncs it; the index
+/// lock must be held. Returns the journal's size after.
+pub(super) fn append<E: Serialize>(store: &Store, mut change: Line<E>) -> Result<u64> {
+    change.seq = last_seq(store) + 1;
+    let path = journal_file(store);
+    let mut line = serde_json::to_vec(&change)
+        .map_err(|e| Error::Internal(format!("serialize index change: {e}")))?;
+    line.push(b'\n');
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(store.file_mode())
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&path)
+        .map_err(|e| Error::io("open for append", &path, e))?;
+    f.write_all(&line)
+        .map_err(|e| Error::io("append to", &path, e))?;
+    f.sync_data().map_err(|e| Error::io("sync", &path, e))?;
+    Ok(f.metadata().map_or(0, |m| m.len()))
+}
+
+/// Empties the journal once the index holds its changes (the index lock must be held). Not
+/// synced: a journal that comes back after a crash holds only changes the index has.
+pub(super) fn clear_journal(store: &Store) {
+    let path = journal_file(store);
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() > 0) {
+        if let Ok(f) = std::fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)
+        {
+            let _ = f.set_len(0);
+        }
+    }
+}
