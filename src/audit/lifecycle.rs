@@ -34,7 +34,7 @@ impl<'a> Origin<'a> {
     pub(crate) fn auto(claude: &'a str) -> Origin<'a> {
         Origin {
             task: store::AUTO_TASK,
-            started_by: "auto",
+            started_by: store::AUTO_STARTER,
             claude_session: Some(claude).filter(|c| !c.is_empty()),
         }
     }
@@ -49,8 +49,9 @@ pub(crate) fn begin(
     baseline: Baseline,
 ) -> Result<SessionMeta> {
     // Records a hook appended to a session after it ended (see `after_append`) and that no
-    // one moved yet: into their trails before a new session begins.
-    sweep_ended(store);
+    // one moved yet: into their trails before a new session begins. A command looks at every
+    // session; a hook's automatic start at the recent ones.
+    sweep_ended(store, origin.started_by != store::AUTO_STARTER);
     let now = project.now();
     let id = store::claim_new_id(store, now)?;
     let mut meta = SessionMeta::new(&id, origin.task, now);
@@ -173,10 +174,27 @@ pub(crate) fn after_append(store: &Store, id: &str) -> Result<()> {
     settle_ended(store, id).map(|_| ())
 }
 
-/// Moves leftovers of every ended session into its trail (errors are skipped: this is
-/// housekeeping on the way to something else).
-pub(crate) fn sweep_ended(store: &Store) {
-    for id in store.session_ids() {
+/// Moves leftovers of ended sessions into their trails (errors are skipped: this is
+/// housekeeping on the way to something else): of every session (`everything`), or of those
+/// `index::recent` holds, so a hook does not look at every session ever recorded. Leftovers
+/// are records a hook appended while `end` ran, so they belong to a session that ended
+/// lately; an older one's are moved by `baton audit end --session ID` or the next command
+/// that begins a session.
+pub(crate) fn sweep_ended(store: &Store, everything: bool) {
+    let ids = if everything {
+        store.session_ids()
+    } else {
+        index::recent(store)
+            .map(|i| {
+                i.sessions
+                    .into_iter()
+                    .filter(|e| e.status != "in_progress")
+                    .map(|e| e.id)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for id in ids {
         let Ok(dir) = store.run_dir(&id) else {
             continue;
         };
@@ -314,5 +332,15 @@ mod tests {
         let trail = std::fs::read_to_string(dir.join(TRAIL)).unwrap();
         assert_eq!(trail.lines().count(), 2, "{trail}");
         assert_eq!(std::fs::read_to_string(dir.join(BUFFER)).unwrap(), "");
+
+        // A hook's automatic start sweeps the sessions that ended lately, which the index's
+        // end holds (here: all of them).
+        super::super::end::end(&store, &project, None).unwrap();
+        let next = store.session_ids().pop().unwrap();
+        let dir = store.run_dir(&next).unwrap();
+        fsx::append_line(&dir.join(BUFFER), &line("b2"), 0o600).unwrap();
+        begin(&store, &project, Origin::auto("cs-x"), Baseline::Skip).unwrap();
+        let trail = std::fs::read_to_string(dir.join(TRAIL)).unwrap();
+        assert!(trail.contains("\"b2\""), "{trail}");
     }
 }

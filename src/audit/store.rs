@@ -39,6 +39,9 @@ pub(crate) const STATUSES: [&str; 3] = ["in_progress", "completed", "abandoned"]
 /// `/baton:start` names it.
 pub(crate) const AUTO_TASK: &str = "(auto)";
 
+/// `started_by` of a session the hooks began.
+pub(crate) const AUTO_STARTER: &str = "auto";
+
 /// How long a command or hook waits for the audit's locks (session start and end, the index).
 pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(5);
 
@@ -268,7 +271,7 @@ impl SessionMeta {
 
     /// Whether the hooks started it and nobody has named it yet.
     pub(crate) fn is_auto(&self) -> bool {
-        self.started_by.as_deref() == Some("auto")
+        self.started_by.as_deref() == Some(AUTO_STARTER)
     }
 
     /// Whether the status is one the audit knows.
