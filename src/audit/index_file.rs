@@ -32,8 +32,9 @@ use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 
-/// The index's end a hook reads: the newest sessions (a dozen or more) and the closing line.
-const TAIL: u64 = 16 * 1024;
+/// The index's end a hook reads: the newest sessions (eight or more; their figures take about
+/// a kilobyte each) and the closing line.
+const TAIL: u64 = 8 * 1024;
 /// The index's end read for its closing line alone.
 const CLOSING: u64 = 4 * 1024;
 /// The journal's size past which a hook folds it into the index.

@@ -165,10 +165,16 @@ impl Store {
         self.set_pointer(&self.last_ended_file(), id)
     }
 
-    /// Writes session id `id` to the pointer file `path` under `runs/`.
+    /// Writes session id `id` to the pointer file `path` under `runs/`. Its temp file is made
+    /// in `.boo/`: `runs/` holds a folder per session ever recorded.
     fn set_pointer(&self, path: &Path, id: &str) -> Result<()> {
         fsx::check_inside(&self.root, &self.runs())?;
-        fsx::atomic_write(path, format!("{id}\n").as_bytes(), self.file_mode())
+        fsx::atomic_write_staged(
+            path,
+            &self.dir,
+            format!("{id}\n").as_bytes(),
+            self.file_mode(),
+        )
     }
 
     pub(crate) fn clear_current(&self) -> Result<()> {

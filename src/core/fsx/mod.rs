@@ -1,8 +1,9 @@
 //! File-system primitives that keep state whole and private:
 //!
 //! * `atomic_write`: temp file in the same directory, fsync, rename (a reader sees the old
-//!   file or the new one, never half of either); `replace_file` the same without the
-//!   fsyncs, for derived state rebuilt when lost;
+//!   file or the new one, never half of either); `atomic_write_staged` with the temp file in
+//!   another folder of the same file system (for a file in a crowded folder);
+//!   `replace_file` the same without the fsyncs, for derived state rebuilt when lost;
 //! * `append_line`: one whole line in one `write` under an advisory lock, so parallel hooks
 //!   never interleave or lose records (no fsync: this runs on the hook hot path);
 //! * `MkdirLock` (lock.rs): a lock that is a directory, with a timeout and recovery of stale
@@ -152,12 +153,30 @@ pub fn replace_file(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     replace(path, bytes, mode, false)
 }
 
+/// `atomic_write`, with the temp file made in `staging` (a folder on the same file system,
+/// such as the parent of `path`'s folder) instead of beside `path`: for a small file in a
+/// folder of thousands of entries (`.boo/runs/.current_session`), where a writer's look for
+/// temp files a killed writer left would otherwise read every entry at every write.
+pub fn atomic_write_staged(path: &Path, staging: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    match replace_via(path, staging, bytes, mode, true) {
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::CrossesDevices => {
+            replace(path, bytes, mode, true)
+        }
+        other => other,
+    }
+}
+
 fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
+    replace_via(path, &parent_of(path)?, bytes, mode, durable)
+}
+
+/// Writes `bytes` to a temp file in `staging`, then renames it to `path`.
+fn replace_via(path: &Path, staging: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
     let dir = parent_of(path)?;
     let name = path
         .file_name()
         .ok_or_else(|| Error::Internal(format!("no file name in {}", path.display())))?;
-    let tmp = dir.join(format!(
+    let tmp = staging.join(format!(
         ".{}.tmp.{}.{}",
         name.to_string_lossy(),
         std::process::id(),
@@ -184,7 +203,7 @@ fn replace(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> {
     if let Some(d) = durable.then(|| File::open(&dir).ok()).flatten() {
         let _ = d.sync_all();
     }
-    sweep_temp_files(&dir, Some(&name.to_string_lossy()));
+    sweep_temp_files(staging, Some(&name.to_string_lossy()));
     Ok(())
 }
 
@@ -382,6 +401,39 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("latest.md")]);
+    }
+
+    #[test]
+    fn a_staged_write_makes_its_temp_file_in_the_staging_folder_and_sweeps_only_there() {
+        let t = tempfile::tempdir().unwrap();
+        let crowded = t.path().join("runs");
+        fs::create_dir(&crowded).unwrap();
+        let p = crowded.join(".current_session");
+        let here = crowded.join("..current_session.tmp.2147483632.1");
+        let staged = t.path().join("..current_session.tmp.2147483632.2");
+        fs::write(&here, "half").unwrap();
+        fs::write(&staged, "half").unwrap();
+        let victim = t.path().join("victim");
+        fs::write(&victim, "keep me").unwrap();
+        std::os::unix::fs::symlink(&victim, &p).unwrap();
+        atomic_write_staged(&p, t.path(), b"id\n", PRIVATE_FILE).unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "id\n");
+        assert!(!fs::symlink_metadata(&p).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
+        assert_eq!(mode_of(&p), 0o600);
+        assert!(
+            !staged.exists(),
+            "a leftover in the staging folder is swept"
+        );
+        assert!(here.exists(), "the crowded folder is not read");
+        atomic_write_staged(&p, t.path(), b"next\n", PRIVATE_FILE).unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "next\n");
+        let staging: Vec<_> = fs::read_dir(t.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n.to_string_lossy().contains(".tmp."))
+            .collect();
+        assert!(staging.is_empty(), "{staging:?}");
     }
 
     type Write = fn(&Path, &[u8], u32) -> Result<()>;
