@@ -899,6 +899,35 @@ fn session_records(project: &Path, n: usize) -> Result<(), String> {
     w.flush().map_err(|e| e.to_string())
 }
 
+/// `n` ended audit sessions before this one, each with its run folder (session.json and a
+/// trail of five tool calls): a year or so of use. `baton audit reindex` then lists them.
+fn history(project: &Path, n: usize) -> Result<(), String> {
+    for i in 0..n {
+        let (month, day, hour, minute) = (1 + i / 400 % 12, 1 + i / 16 % 25, 8 + i / 4 % 4, i % 4 * 15);
+        let id = format!("adhoc_2025{month:02}{day:02}_{hour:02}{minute:02}");
+        let dir = project.join(".boo/runs").join(&id);
+        let stamp = |m: usize| format!("2025-{month:02}-{day:02}T{hour:02}:{:02}:00Z", minute + m);
+        write(
+            &dir.join("session.json"),
+            &format!(
+                "{{\"session_id\":\"{id}\",\"task\":\"(auto)\",\"start_time\":\"{}\",\"status\":\"completed\",\"expected_record_types\":[\"data\",\"change\",\"conversation\"],\"end_time\":\"{}\",\"started_by\":\"auto\",\"integrity\":[]}}\n",
+                stamp(0),
+                stamp(10)
+            ),
+        )?;
+        let mut trail = String::new();
+        for k in 0..5 {
+            let _ = writeln!(
+                trail,
+                "{{\"claude_session\":\"s-{i}\",\"duration_ms\":12,\"id\":\"t-{i}-{k}\",\"input\":\"cargo test --quiet\",\"outcome\":\"ok\",\"tool\":\"Bash\",\"tool_use_id\":\"toolu_{i}_{k}\",\"ts\":\"{}\",\"type\":\"data\"}}",
+                stamp(k)
+            );
+        }
+        write(&dir.join("audit_trail.jsonl"), &trail)?;
+    }
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cases.
 
@@ -1191,9 +1220,16 @@ fn bridge_save_cases(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
 /// of that memory would have after the first session: a session start then reads reviewed
 /// memory, as in a project whose memory baton wrote.
 fn reviewed(sb: &Sandbox, project: &Path) -> Result<(), String> {
+    baton_command(sb, project, &["bridge", "review", "--all"])
+}
+
+/// Runs `baton ARGS` in `project` as the user would from a terminal (setup, untimed).
+fn baton_command(sb: &Sandbox, project: &Path, args: &[&str]) -> Result<(), String> {
     let baton = sb.plugin_root.join("bin/baton").to_string_lossy().into_owned();
+    let mut argv = vec![baton];
+    argv.extend(args.iter().map(|a| a.to_string()));
     let spec = Spec {
-        argv: vec![baton, "bridge".into(), "review".into(), "--all".into()],
+        argv,
         // The user's own terminal, not Claude Code's shell.
         env: sb.env(project, "").into_iter().filter(|(k, _)| k != "CLAUDECODE").collect(),
         cwd: project.to_path_buf(),
@@ -1201,7 +1237,7 @@ fn reviewed(sb: &Sandbox, project: &Path) -> Result<(), String> {
     };
     let s = run_once(&spec, b"")?;
     if s.exit != Exit::Code(0) {
-        return Err(format!("setup: bridge review in {} exited {}: {}", project.display(), s.exit.label(), String::from_utf8_lossy(&s.stderr)));
+        return Err(format!("setup: baton {} in {} exited {}: {}", args.join(" "), project.display(), s.exit.label(), String::from_utf8_lossy(&s.stderr)));
     }
     Ok(())
 }
@@ -1249,6 +1285,15 @@ fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
         once(sb, o, &session, "Stop", Duration::from_secs(600))?;
         eprintln!("setup: {} records in the large session ({:.1} s)", o.records, t.elapsed().as_secs_f64());
         cases.extend(cases_for(sb, o, &format!("session-{}", short(o.records)), &session, o.large_runs, &[])?);
+
+        // A long history: 3,000 ended sessions in the audit index (a year or so of use).
+        let history = sb.repo("history")?;
+        active_state(o, &history)?;
+        reviewed(sb, &history)?;
+        generated(&["history", &history.to_string_lossy(), "3000"])?;
+        baton_command(sb, &history, &["audit", "reindex"])?;
+        once(sb, o, &history, "SessionStart", Duration::from_secs(60))?;
+        cases.extend(cases_for(sb, o, "history-3k", &history, o.large_runs, &[("SessionStart after a session end", "SessionStart", Before::SessionEnd)])?);
 
         cases.extend(bridge_save_cases(sb, o)?);
     }
@@ -1373,6 +1418,9 @@ fn generate(args: &[String]) -> Result<(), String> {
         [kind, project] if kind == "large-memory" => large_memory(Path::new(project)),
         [kind, project, n] if kind == "records" => {
             session_records(Path::new(project), n.parse().map_err(|_| "bad count")?)
+        }
+        [kind, project, n] if kind == "history" => {
+            history(Path::new(project), n.parse().map_err(|_| "bad count")?)
         }
         [kind, path, mb] if kind == "decisions" => {
             decisions(Path::new(path), mb.parse().map_err(|_| "bad size")?)
