@@ -47,14 +47,7 @@ impl FolderLock {
                 Err(TryLockError::WouldBlock) => {}
                 Err(TryLockError::Error(e)) => return Err(Error::io("lock", dir, e)),
             }
-            let waited = start.elapsed();
-            if waited >= timeout {
-                return Err(Error::LockTimeout {
-                    path: dir.to_path_buf(),
-                    waited_ms: waited.as_millis(),
-                });
-            }
-            std::thread::sleep(POLL.min(timeout.saturating_sub(waited)));
+            super::lock::wait_before_retry(dir, start, timeout, POLL)?;
         }
     }
 

@@ -126,14 +126,7 @@ impl MkdirLock {
                 }
                 Err(e) => return Err(Error::io("create lock", path, e)),
             }
-            let waited = start.elapsed();
-            if waited >= timeout {
-                return Err(Error::LockTimeout {
-                    path: path.to_path_buf(),
-                    waited_ms: waited.as_millis(),
-                });
-            }
-            std::thread::sleep(POLL.min(timeout.saturating_sub(waited)));
+            wait_before_retry(path, start, timeout, POLL)?;
         }
     }
 
@@ -182,6 +175,25 @@ impl Drop for MkdirLock {
             let _ = fs::remove_dir_all(&self.path);
         }
     }
+}
+
+/// Sleeps `poll` (less when the wait would pass `timeout` since `start`) before a lock at
+/// `path` is tried again; the timeout error once it has passed.
+pub(super) fn wait_before_retry(
+    path: &Path,
+    start: Instant,
+    timeout: Duration,
+    poll: Duration,
+) -> Result<()> {
+    let waited = start.elapsed();
+    if waited >= timeout {
+        return Err(Error::LockTimeout {
+            path: path.to_path_buf(),
+            waited_ms: waited.as_millis(),
+        });
+    }
+    std::thread::sleep(poll.min(timeout.saturating_sub(waited)));
+    Ok(())
 }
 
 /// The owner of the lock at `path` when the lock is stale under `opts`.
