@@ -544,7 +544,7 @@ const USAGE: &str = "Usage: scripts/bench-hooks [--runs N] [--large-runs N] [--r
 
 Hook latency as Claude Code runs it (hooks/hooks.json: exec form without a shell, SessionStart
 through /bin/sh -c), next to the spawn floor (/bin/true exec'd the same way; through the shell,
-/bin/sh -c 'exec /bin/true'), in four repositories: empty, active, large memory, large audit session. Prints p50/p95, the
+/bin/sh -c 'exec /bin/true'), in five repositories: empty, active, large memory, large audit session, long history. Prints p50/p95, the
 ratio p50/floor p50, and the peak RSS; writes JSON.
 
   --runs N        timed runs per case (default 200; 3 warm-up runs are added and discarded)
