@@ -836,6 +836,63 @@ impl Finder {
     }
 }
 
+/// The longest text `table_candidates` is meant for.
+pub const TABLE_TEXT_MAX: usize = 4096;
+
+/// `Finder::of_table(table).candidates(text)` without building the finder, for a short text
+/// (up to `TABLE_TEXT_MAX` bytes: a memory file's new lines, a prompt). Each word of the table
+/// is looked for where the finder would look for it, and a set of the text's pairs of bytes
+/// rules out at once every word that begins with a pair the text lacks. Building the finder
+/// of a table of thousands of words (a third of a millisecond) costs more than this for such
+/// a text; a process that reads long texts builds it once.
+pub fn table_candidates(table: Table<'_>, text: &str) -> Vec<bool> {
+    if table.iter().all(Option::is_none) {
+        return vec![true; table.len()];
+    }
+    let lowered = lower(text);
+    let hay = lowered.as_bytes();
+    // One bit per pair of bytes the text holds.
+    let mut pairs = vec![0u64; 1024];
+    for w in hay.windows(2) {
+        let k = usize::from(w[0]) << 8 | usize::from(w[1]);
+        pairs[k >> 6] |= 1 << (k & 63);
+    }
+    let has = |word: &str| -> bool {
+        if let Some(start) = word.strip_prefix(ANCHORED) {
+            return lowered.starts_with(start);
+        }
+        let (mark, plain) = Mark::of(word);
+        match plain.as_bytes() {
+            [] => false,
+            [b] => memchr::memchr_iter(*b, hay).any(|at| mark.holds(hay, at)),
+            p @ [a, b, ..] => {
+                let k = usize::from(*a) << 8 | usize::from(*b);
+                if pairs[k >> 6] & (1 << (k & 63)) == 0 {
+                    return false;
+                }
+                let finder = memchr::memmem::Finder::new(p);
+                let mut from = 0;
+                while let Some(i) = finder.find(&hay[from..]) {
+                    if mark.holds(hay, from + i) {
+                        return true;
+                    }
+                    from += i + 1;
+                }
+                false
+            }
+        }
+    };
+    table
+        .iter()
+        .map(|pattern| {
+            pattern.is_none_or(|alts| {
+                alts.iter()
+                    .any(|clauses| clauses.iter().all(|words| words.iter().any(|w| has(w))))
+            })
+        })
+        .collect()
+}
+
 /// Whether a word found at `at` in `hay` may start at a word boundary: nothing before it, or
 /// a character that is not an ASCII letter, digit or `_`. A character outside ASCII before it
 /// could be a word character or not as the pattern reads it, so it does not rule it out.
