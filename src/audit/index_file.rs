@@ -32,11 +32,15 @@ use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 
-/// The index's end a hook reads: the newest sessions (eight or more; their figures take about
-/// a kilobyte each) and the closing line.
+/// The index's end a hook reads first: the newest sessions (their figures take about a
+/// kilobyte each) and the closing line. A longer end is read when this does not hold
+/// `NEWEST` whole entries (a session that changed many files) or the whole closing line (many
+/// sessions in progress).
 const TAIL: u64 = 8 * 1024;
-/// The index's end read for its closing line alone.
+/// The index's end read first for its closing line alone.
 const CLOSING: u64 = 4 * 1024;
+/// The newest sessions a hook's read of the index holds (the recap shows five).
+const NEWEST: usize = 8;
 /// The journal's size past which a hook folds it into the index.
 pub(super) const JOURNAL_MAX: u64 = 64 * 1024;
 
@@ -103,46 +107,64 @@ fn line<T: Serialize>(value: &T) -> Result<String> {
     serde_json::to_string(value).map_err(|e| Error::Internal(format!("serialize index: {e}")))
 }
 
-/// The index read from its end. `None` when there is no index, or its end is not laid out
-/// as `render` writes it (an older version's index, a broken one): the caller reads it whole.
+/// The index read from its end: at least the newest `NEWEST` entries and the closing line
+/// (the window read grows until they are whole). `None` when there is no index, or its end is
+/// not laid out as `render` writes it (an older version's index, a broken one): the caller
+/// reads it whole.
 pub(super) fn read_end<E: DeserializeOwned>(store: &Store) -> Option<End<E>> {
-    read_end_within(store, TAIL)
+    read_end_with(store, TAIL, NEWEST)
 }
 
 /// The index's closing line (`End::Tail` with no entries), or the whole index when short.
 fn closing_of(store: &Store) -> Option<End<serde::de::IgnoredAny>> {
-    let (text, whole) = fsx::read_tail(&store.index_file(), CLOSING).ok()??;
-    if whole {
-        return Some(End::Whole(text));
+    match read_end_with::<serde::de::IgnoredAny>(store, CLOSING, 0)? {
+        End::Tail {
+            seq, unfinished, ..
+        } => Some(End::Tail {
+            entries: Vec::new(),
+            seq,
+            unfinished,
+        }),
+        whole @ End::Whole(_) => Some(whole),
     }
-    let closing = text.lines().rev().find(|l| !l.trim().is_empty())?;
-    let closing: Closing =
-        serde_json::from_str(&format!("{{{}", closing.strip_prefix("],")?)).ok()?;
-    Some(End::Tail {
-        entries: Vec::new(),
-        seq: closing.seq,
-        unfinished: closing.unfinished,
-    })
 }
 
-/// `read_end` of the last `max` bytes.
-fn read_end_within<E: DeserializeOwned>(store: &Store, max: u64) -> Option<End<E>> {
-    let (text, whole) = fsx::read_tail(&store.index_file(), max).ok()??;
-    if whole {
-        return Some(End::Whole(text));
+/// `read_end` from a first window of `max` bytes, until it holds `at_least` whole entries
+/// (or all there are) and the whole closing line; the window grows fourfold each time.
+fn read_end_with<E: DeserializeOwned>(
+    store: &Store,
+    mut max: u64,
+    at_least: usize,
+) -> Option<End<E>> {
+    loop {
+        let (text, whole) = fsx::read_tail(&store.index_file(), max).ok()??;
+        if whole {
+            return Some(End::Whole(text));
+        }
+        // The window starts after its first line break: its first line is whole.
+        let mut lines = text.lines().rev().skip_while(|l| l.trim().is_empty());
+        match lines.next() {
+            // The closing line is longer than the window.
+            None => {}
+            Some(last) => {
+                let closing: Closing =
+                    serde_json::from_str(&format!("{{{}", last.strip_prefix("],")?)).ok()?;
+                let mut entries: Vec<E> = lines
+                    .take_while(|l| !l.starts_with("{\"version\""))
+                    .map(|l| serde_json::from_str::<E>(l.strip_suffix(',').unwrap_or(l)).ok())
+                    .collect::<Option<Vec<_>>>()?;
+                if entries.len() >= at_least {
+                    entries.reverse();
+                    return Some(End::Tail {
+                        entries,
+                        seq: closing.seq,
+                        unfinished: closing.unfinished,
+                    });
+                }
+            }
+        }
+        max = max.saturating_mul(4);
     }
-    let mut lines = text.lines().rev().skip_while(|l| l.trim().is_empty());
-    let closing = lines.next()?.strip_prefix("],")?;
-    let closing: Closing = serde_json::from_str(&format!("{{{closing}")).ok()?;
-    let mut entries: Vec<E> = lines
-        .map(|l| serde_json::from_str::<E>(l.strip_suffix(',').unwrap_or(l)).ok())
-        .collect::<Option<Vec<_>>>()?;
-    entries.reverse();
-    Some(End::Tail {
-        entries,
-        seq: closing.seq,
-        unfinished: closing.unfinished,
-    })
 }
 
 /// The changes in the journal after `seq`, in order; a torn or foreign line is skipped.
@@ -189,16 +211,33 @@ pub(super) fn append<E: Serialize>(store: &Store, mut change: Line<E>) -> Result
         .map_err(|e| Error::Internal(format!("serialize index change: {e}")))?;
     line.push(b'\n');
     let mut f = std::fs::OpenOptions::new()
+        .read(true)
         .append(true)
         .create(true)
         .mode(store.file_mode())
         .custom_flags(libc::O_NOFOLLOW)
         .open(&path)
         .map_err(|e| Error::io("open for append", &path, e))?;
+    // A line a failed write left without its end (a full disk) would swallow this one.
+    if !ends_with_newline(&mut f) {
+        line.insert(0, b'\n');
+    }
     f.write_all(&line)
         .map_err(|e| Error::io("append to", &path, e))?;
     f.sync_data().map_err(|e| Error::io("sync", &path, e))?;
     Ok(f.metadata().map_or(0, |m| m.len()))
+}
+
+/// Whether the open file `f` is empty or ends with a line break.
+fn ends_with_newline(f: &mut std::fs::File) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    if f.metadata().map_or(true, |m| m.len() == 0) {
+        return true;
+    }
+    let mut last = [0u8; 1];
+    f.seek(SeekFrom::End(-1))
+        .and_then(|_| f.read_exact(&mut last))
+        .map_or(true, |()| last[0] == b'\n')
 }
 
 /// Empties the journal once the index holds its changes (the index lock must be held). Not

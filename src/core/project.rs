@@ -79,7 +79,7 @@ pub struct Project {
     repo: OnceCell<std::result::Result<Option<Repo>, String>>,
     git: OnceCell<std::result::Result<GitState, String>>,
     head: OnceCell<std::result::Result<Option<git::Head>, String>>,
-    /// The last `work_since` asked and its answer (a session start asks twice).
+    /// The first `work_since` asked and its answer (a session start asks it twice).
     work: OnceCell<(String, Option<git::Work>)>,
     /// The folder was named on the command line (`--root`): the user chose it, so it may hold
     /// state outside a git work tree (datarim's writer is called so on any folder).
@@ -213,7 +213,7 @@ impl Project {
     }
 
     /// The user's work committed since commit `from` (`git::work_since`, baton's own state
-    /// folders left out); `None` when git cannot say. The last answer is kept for the run.
+    /// folders left out); `None` when git cannot say. The first answer is kept for the run.
     pub fn work_since(&self, from: &str) -> Option<git::Work> {
         if let Some((asked, work)) = self.work.get() {
             if asked == from {
@@ -475,7 +475,7 @@ mod tests {
             .unwrap()
     }
 
-    /// The repository is opened once per run, and `work_since` keeps its last answer: a
+    /// The repository is opened once per run, and `work_since` keeps its first answer: a
     /// question about another commit gets its own answer, not the kept one.
     #[test]
     fn work_since_answers_each_commit_asked_and_sees_one_repository() {

@@ -6,6 +6,10 @@
 //!
 //! Two holders exclude each other only when they lock the same folder, and only through this
 //! lock: the folder's files are read and written as usual meanwhile.
+//!
+//! Where the file system cannot lock a folder (NFS emulates `flock` with a write lock, which
+//! a folder opened for reading cannot take), the lock is a `MkdirLock` inside the folder
+//! (`.baton.lock`) instead: created and removed each time, broken when its holder is gone.
 
 use crate::core::error::{Error, Result};
 use std::fs::{File, OpenOptions, TryLockError};
@@ -16,12 +20,23 @@ use std::time::{Duration, Instant};
 /// How often a waiting caller tries again.
 const POLL: Duration = Duration::from_millis(5);
 
+/// The lock directory used where a folder cannot be locked.
+const FALLBACK: &str = ".baton.lock";
+
 /// A held folder lock; dropping it (or the process ending) releases it.
 #[derive(Debug)]
 pub struct FolderLock {
-    /// The open folder the lock is held on.
-    _held: File,
+    _held: Held,
     path: PathBuf,
+}
+
+/// What holds the lock.
+#[derive(Debug)]
+enum Held {
+    /// The open folder, locked.
+    Folder { _file: File },
+    /// The lock directory inside it (a file system that cannot lock a folder).
+    Directory { _lock: super::MkdirLock },
 }
 
 impl FolderLock {
@@ -40,21 +55,46 @@ impl FolderLock {
             match held.try_lock() {
                 Ok(()) => {
                     return Ok(FolderLock {
-                        _held: held,
+                        _held: Held::Folder { _file: held },
                         path: dir.to_path_buf(),
                     })
                 }
                 Err(TryLockError::WouldBlock) => {}
+                Err(TryLockError::Error(e)) if cannot_lock_folders(&e) => {
+                    return FolderLock::in_directory(dir, timeout.saturating_sub(start.elapsed()));
+                }
                 Err(TryLockError::Error(e)) => return Err(Error::io("lock", dir, e)),
             }
             super::lock::wait_before_retry(dir, start, timeout, POLL)?;
         }
     }
 
+    /// The lock as a `MkdirLock` inside `dir`, for a file system that cannot lock a folder.
+    fn in_directory(dir: &Path, timeout: Duration) -> Result<FolderLock> {
+        let lock = super::MkdirLock::acquire(&dir.join(FALLBACK), timeout, STALE_AFTER)?;
+        Ok(FolderLock {
+            _held: Held::Directory { _lock: lock },
+            path: dir.to_path_buf(),
+        })
+    }
+
     /// The folder locked.
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// How old a fallback lock directory may grow before it is taken over (its holder hung).
+const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// Whether `e`, from locking a folder, says this file system cannot lock folders at all
+/// (NFS: `EBADF` for a write lock on a folder opened for reading; `ENOLCK`, `EOPNOTSUPP`,
+/// `EINVAL` elsewhere), rather than that locking failed this time.
+fn cannot_lock_folders(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EBADF | libc::ENOLCK | libc::EOPNOTSUPP | libc::EINVAL)
+    )
 }
 
 #[cfg(test)]
@@ -71,6 +111,25 @@ mod tests {
         drop(held);
         FolderLock::acquire(t.path(), Duration::from_millis(50)).unwrap();
         assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 0);
+    }
+
+    /// Where folders cannot be locked, the lock directory inside the folder excludes just the
+    /// same and goes when dropped.
+    #[test]
+    fn the_fallback_lock_excludes_and_leaves_nothing() {
+        let t = tempfile::tempdir().unwrap();
+        let held = FolderLock::in_directory(t.path(), Duration::from_secs(1)).unwrap();
+        assert!(t.path().join(FALLBACK).is_dir());
+        let err = FolderLock::in_directory(t.path(), Duration::from_millis(50)).unwrap_err();
+        assert!(matches!(err, Error::LockTimeout { .. }), "{err}");
+        drop(held);
+        assert_eq!(std::fs::read_dir(t.path()).unwrap().count(), 0);
+        assert!(cannot_lock_folders(&std::io::Error::from_raw_os_error(
+            libc::EBADF
+        )));
+        assert!(!cannot_lock_folders(&std::io::Error::from_raw_os_error(
+            libc::EIO
+        )));
     }
 
     #[test]
