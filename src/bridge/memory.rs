@@ -54,7 +54,7 @@ impl View<'_> {
     fn newest(&self, file: &str, n: usize) -> Result<Vec<String>> {
         self.shown
             .borrow_mut()
-            .get(self.rune, file, &format!("newest{n}"), |p| {
+            .get(self.rune, file, &format!("newest{n}"), self.red, |p| {
                 newest_entries(p, n)
             })
     }
@@ -313,7 +313,7 @@ fn notes_section(v: &View<'_>) -> Result<Vec<Section>> {
     let found = v
         .shown
         .borrow_mut()
-        .get(v.rune, store::NOTES, "sections", |p| {
+        .get(v.rune, store::NOTES, "sections", v.red, |p| {
             Ok(file_section_items(p, &SHOWN)?.map(|found| {
                 found
                     .into_iter()
@@ -394,7 +394,9 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
     let shown = v
         .shown
         .borrow_mut()
-        .get(v.rune, store::LEARNINGS, kind, |p| shown_learnings(p, top))?;
+        .get(v.rune, store::LEARNINGS, kind, v.red, |p| {
+            shown_learnings(p, top)
+        })?;
     let Some(raws) = shown else {
         return Ok(Vec::new());
     };

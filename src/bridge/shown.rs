@@ -9,15 +9,18 @@
 //! provenance verdicts are worked out from that text afresh at every start, and the
 //! integrity verdict that decides whether a file is shown at all is the scan's. An extract
 //! is kept only when the file's stamp was the same before and after the read and is older
-//! than a second (a second write within a timestamp's tick would not change it). A cache
-//! that cannot be read counts as empty; one that cannot be written is skipped: the files are
-//! read again next time.
+//! than a second (a second write within a timestamp's tick would not change it), and only
+//! when the redactor finds nothing in it (DESIGN: every byte baton persists passes the
+//! redactor; an extract with a secret in it is read from the file every time instead). A
+//! cache that cannot be read counts as empty; one that cannot be written is skipped: the
+//! files are read again next time.
 
 use super::scan_cache::{self, Stamp};
 use super::store::Rune;
 use crate::core::ctx::Env;
 use crate::core::error::Result;
 use crate::core::fsx;
+use crate::core::redact::Redactor;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -71,12 +74,14 @@ impl Shown {
     }
 
     /// `extract` (named `kind`) of the memory file `name`: the kept one while the file's
-    /// stamp is unchanged, else `extract(path)`, kept when the stamp allows.
+    /// stamp is unchanged, else `extract(path)`, kept when the stamp allows and `red` finds
+    /// nothing in it.
     pub(crate) fn get<T: Serialize + DeserializeOwned>(
         &mut self,
         rune: &Rune,
         name: &str,
         kind: &str,
+        red: &Redactor,
         extract: impl FnOnce(&Path) -> Result<T>,
     ) -> Result<T> {
         let path = rune.path(name);
@@ -92,7 +97,10 @@ impl Shown {
         }
         let value = extract(&path)?;
         let settled = before.filter(|s| !s.is_racy() && Stamp::of(&path).as_ref() == Some(s));
-        match settled.zip(serde_json::to_value(&value).ok()) {
+        let shown = serde_json::to_value(&value)
+            .ok()
+            .filter(|v| nothing_to_redact(v, red));
+        match settled.zip(shown) {
             Some((stamp, shown)) => {
                 self.kept.files.insert(key, Extract { stamp, shown });
                 self.changed = true;
@@ -121,6 +129,16 @@ impl Shown {
     }
 }
 
+/// Whether `red` would take nothing out of any text in `value`.
+fn nothing_to_redact(value: &serde_json::Value, red: &Redactor) -> bool {
+    match value {
+        serde_json::Value::String(s) => red.redact(s).count == 0,
+        serde_json::Value::Array(items) => items.iter().all(|v| nothing_to_redact(v, red)),
+        serde_json::Value::Object(map) => map.values().all(|v| nothing_to_redact(v, red)),
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::disallowed_methods)] // tests set up their files directly
 mod tests {
@@ -143,6 +161,7 @@ mod tests {
     #[test]
     fn an_extract_is_reused_while_the_file_is_unchanged_and_made_again_after_any_change() {
         let (_t, rune, env) = setup();
+        let redactor = Redactor::with_extra(&[]);
         let p = rune.path("notes.md");
         std::fs::write(&p, "one\n").unwrap();
         let first_mtime = std::fs::metadata(&p).unwrap().modified().unwrap();
@@ -150,7 +169,7 @@ mod tests {
         let calls = Cell::new(0);
         let read = |shown: &mut Shown| {
             shown
-                .get(&rune, "notes.md", "all", |path| {
+                .get(&rune, "notes.md", "all", &redactor, |path| {
                     calls.set(calls.get() + 1);
                     Ok(std::fs::read_to_string(path).unwrap())
                 })
@@ -190,19 +209,51 @@ mod tests {
         std::fs::remove_file(&p).unwrap();
         let mut s = Shown::read(&env, &rune);
         let gone = s
-            .get(&rune, "notes.md", "all", |path| Ok(path.exists()))
+            .get(&rune, "notes.md", "all", &redactor, |path| Ok(path.exists()))
             .unwrap();
         assert!(!gone);
+    }
+
+    /// An extract with a secret in it is not written to the cache: it is read each time.
+    #[test]
+    fn an_extract_holding_a_secret_is_never_kept() {
+        let (_t, rune, env) = setup();
+        let red = Redactor::with_extra(&[]);
+        let p = rune.path("decisions.md");
+        std::fs::write(&p, "x\n").unwrap();
+        settle();
+        // Assembled at run time: this file holds no string a secret scanner would flag.
+        let secret = ["AKIA", "IOSFODNN7EXAMPLE"].concat();
+        let calls = Cell::new(0);
+        for _ in 0..2 {
+            let mut s = Shown::read(&env, &rune);
+            let got = s
+                .get(&rune, "decisions.md", "newest3", &red, |_| {
+                    calls.set(calls.get() + 1);
+                    Ok(vec![format!(
+                        "## [2026-11-30 10:15] Decision: key {secret}"
+                    )])
+                })
+                .unwrap();
+            assert!(got[0].contains(&secret));
+            s.write();
+            if let Some(path) = &s.path {
+                let kept = std::fs::read_to_string(path).unwrap_or_default();
+                assert!(!kept.contains(&secret), "{kept}");
+            }
+        }
+        assert_eq!(calls.get(), 2, "read from the file both times");
     }
 
     #[test]
     fn a_broken_or_foreign_cache_counts_as_empty() {
         let (_t, rune, env) = setup();
+        let red = Redactor::with_extra(&[]);
         let p = rune.path("notes.md");
         std::fs::write(&p, "one\n").unwrap();
         settle();
         let mut s = Shown::read(&env, &rune);
-        s.get(&rune, "notes.md", "all", |_| Ok(1u32)).unwrap();
+        s.get(&rune, "notes.md", "all", &red, |_| Ok(1u32)).unwrap();
         s.write();
         let cache = s.path.clone().unwrap();
         assert!(cache.to_string_lossy().ends_with(".shown.json"));
@@ -218,12 +269,18 @@ mod tests {
         ] {
             std::fs::write(&cache, broken).unwrap();
             let mut s = Shown::read(&env, &rune);
-            assert_eq!(s.get(&rune, "notes.md", "all", |_| Ok(2u32)).unwrap(), 2);
+            assert_eq!(
+                s.get(&rune, "notes.md", "all", &red, |_| Ok(2u32)).unwrap(),
+                2
+            );
         }
         // A kept value of another shape is extracted again.
         let mut s = Shown::read(&env, &rune);
-        s.get(&rune, "notes.md", "all", |_| Ok("text".to_string()))
+        s.get(&rune, "notes.md", "all", &red, |_| Ok("text".to_string()))
             .unwrap();
-        assert_eq!(s.get(&rune, "notes.md", "all", |_| Ok(3u32)).unwrap(), 3);
+        assert_eq!(
+            s.get(&rune, "notes.md", "all", &red, |_| Ok(3u32)).unwrap(),
+            3
+        );
     }
 }
