@@ -209,7 +209,13 @@ mod tests {
         std::fs::remove_file(&p).unwrap();
         let mut s = Shown::read(&env, &rune);
         let gone = s
-            .get(&rune, "notes.md", "all", &redactor, |path| Ok(path.exists()))
+            .get(
+                &rune,
+                "notes.md",
+                "all",
+                &redactor,
+                |path| Ok(path.exists()),
+            )
             .unwrap();
         assert!(!gone);
     }
