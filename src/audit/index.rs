@@ -136,8 +136,30 @@ pub(crate) fn load(store: &Store) -> Result<(Index, Option<String>)> {
 /// least eight) and every unfinished one, with the journal applied. It grows with the
 /// sessions in progress, never with the history; an index laid out by an older version is
 /// read whole once (and laid out anew by the next rewrite).
+///
+/// Read once per `Store` (one hook run): later calls get that read with the run's own
+/// changes (`record_upsert`, `record_removal`) applied, and a rewrite drops it.
 pub(crate) fn recent(store: &Store) -> Result<Index> {
-    let journal = index_file::journal_after(store, 0)?;
+    if let Some(index) = kept(store).as_deref() {
+        return Ok(index.clone());
+    }
+    let index = read_recent(store)?;
+    *store.recent.borrow_mut() = Some(Box::new(index.clone()));
+    Ok(index)
+}
+
+/// What `recent` read this run (see `Store::recent`).
+fn kept(store: &Store) -> Option<std::cell::RefMut<'_, Index>> {
+    std::cell::RefMut::filter_map(store.recent.borrow_mut(), |kept| {
+        kept.as_mut()?.downcast_mut::<Index>()
+    })
+    .ok()
+}
+
+/// `recent`, read from the files.
+fn read_recent(store: &Store) -> Result<Index> {
+    // The journal before the index: see `index_file`.
+    let journal = index_file::read_journal(store)?;
     let end = index_file::read_end::<Entry>(store);
     let mut index = match end {
         Some(index_file::End::Tail {
@@ -170,7 +192,8 @@ pub(crate) fn recent(store: &Store) -> Result<Index> {
         None if store.index_file().exists() => return update(store, |_| Ok(())),
         None => return load(store).map(|(i, _)| i),
     };
-    apply(&mut index, journal);
+    let changes = index_file::last_changes(&journal, index.seq);
+    apply(&mut index, changes);
     sort(&mut index);
     Ok(index)
 }
@@ -214,14 +237,16 @@ pub(crate) fn record_removal(store: &Store, id: &str) -> Result<()> {
 fn record(store: &Store, upsert: Option<Entry>, remove: Option<String>) -> Result<()> {
     store.ensure()?;
     let _lock = store.index_lock()?;
-    let size = index_file::append(
-        store,
-        index_file::Line {
-            seq: 0,
-            upsert,
-            remove,
-        },
-    )?;
+    let line = index_file::Line {
+        seq: 0,
+        upsert,
+        remove,
+    };
+    let (seq, size) = index_file::append(store, line.clone())?;
+    if let Some(mut index) = kept(store) {
+        apply(&mut index, vec![index_file::Line { seq, ..line }]);
+        sort(&mut index);
+    }
     // The change is recorded; folding the journal in is housekeeping the next fold redoes.
     if size > index_file::JOURNAL_MAX {
         let _ = rewrite(store, |_| Ok(()));
@@ -243,6 +268,7 @@ pub(crate) fn update(
 
 /// `update` with the lock held.
 fn rewrite(store: &Store, change: impl FnOnce(&mut Index) -> Result<()>) -> Result<Index> {
+    store.recent.borrow_mut().take();
     let path = store.index_file();
     let journal = index_file::journal_after::<Entry>(store, 0)?;
     let read = fsx::read_limited(&path, fsx::Limit::STATE)
@@ -368,6 +394,7 @@ mod tests {
             root: t.to_path_buf(),
             dir: t.join(".boo"),
             shared: false,
+            recent: std::cell::RefCell::default(),
         };
         s.ensure().unwrap();
         s
@@ -449,6 +476,30 @@ mod tests {
     }
 
     #[test]
+    fn a_run_reads_the_index_once_and_sees_its_own_changes() {
+        let t = tempfile::tempdir().unwrap();
+        let s = store(t.path());
+        big(&s, 20);
+        assert_eq!(recent(&s).unwrap().last(1)[0].id, entry(19, "").id);
+        // Another process's change after the read: this run keeps what it read ...
+        let other = store(t.path());
+        record_upsert(&other, entry(30, "in_progress")).unwrap();
+        assert!(recent(&s).unwrap().get(&entry(30, "").id).is_none());
+        // ... with its own changes applied, in start order.
+        record_upsert(&s, entry(25, "in_progress")).unwrap();
+        record_removal(&s, &entry(19, "").id).unwrap();
+        let r = recent(&s).unwrap();
+        assert_eq!(r.last(2)[1].id, entry(25, "").id);
+        assert_eq!(r.last(2)[0].id, entry(18, "").id);
+        assert_eq!(r.seq, 3);
+        // A rewrite drops what was read: the next read sees every change.
+        update(&s, |_| Ok(())).unwrap();
+        let ids = ids(&recent(&s).unwrap());
+        assert_eq!(ids[ids.len() - 2..], [entry(25, "").id, entry(30, "").id]);
+        assert_eq!(recent(&store(t.path())).unwrap(), recent(&s).unwrap());
+    }
+
+    #[test]
     fn changes_the_index_holds_are_not_applied_again() {
         let t = tempfile::tempdir().unwrap();
         let s = store(t.path());
@@ -513,7 +564,8 @@ mod tests {
             &text[..80]
         );
         assert!(text.ends_with("\n],\"seq\":0,\"unfinished\":[]}\n"));
-        assert!(recent(&s).unwrap().sessions.len() < 500);
+        // The next hook (another run: its own store) reads the end.
+        assert!(recent(&store(t.path())).unwrap().sessions.len() < 500);
     }
 
     #[test]

@@ -169,14 +169,68 @@ fn read_end_with<E: DeserializeOwned>(
 
 /// The changes in the journal after `seq`, in order; a torn or foreign line is skipped.
 pub(super) fn journal_after<E: DeserializeOwned>(store: &Store, seq: u64) -> Result<Vec<Line<E>>> {
-    let Some(text) = fsx::read_lossy(&journal_file(store), fsx::Limit::STATE)? else {
-        return Ok(Vec::new());
-    };
-    Ok(text
-        .lines()
+    Ok(changes(&read_journal(store)?, seq))
+}
+
+/// The changes of journal `text` after `seq`, in order; a torn or foreign line is skipped.
+fn changes<E: DeserializeOwned>(text: &str, seq: u64) -> Vec<Line<E>> {
+    text.lines()
         .filter_map(|l| serde_json::from_str::<Line<E>>(l).ok())
         .filter(|c| c.seq > seq)
-        .collect())
+        .collect()
+}
+
+/// The journal's text (empty when there is none).
+pub(super) fn read_journal(store: &Store) -> Result<String> {
+    Ok(fsx::read_lossy(&journal_file(store), fsx::Limit::STATE)?.unwrap_or_default())
+}
+
+/// A journal line with only the ids it changes: read without parsing the entry.
+#[derive(Deserialize)]
+struct Head {
+    seq: u64,
+    #[serde(default)]
+    upsert: Option<HeadId>,
+    #[serde(default)]
+    remove: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct HeadId {
+    id: String,
+}
+
+/// The changes of journal `text` after `seq` that decide where each session ends up: of the
+/// lines `changes` returns, the last one that changes each session (in order).
+/// Applied in order, they leave the index as all of them would, but a hook parses one entry
+/// a session however often the journal changed it.
+pub(super) fn last_changes<E: DeserializeOwned>(text: &str, seq: u64) -> Vec<Line<E>> {
+    let heads: Vec<(&str, Head)> = text
+        .lines()
+        .filter_map(|l| Some((l, serde_json::from_str::<Head>(l).ok()?)))
+        .filter(|(_, h)| h.seq > seq)
+        .collect();
+    let mut decided: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut kept = Vec::new();
+    // Newest first: the first line that parses whole and changes a session decides it.
+    for (l, head) in heads.iter().rev() {
+        let ids: Vec<&str> = head
+            .remove
+            .iter()
+            .map(String::as_str)
+            .chain(head.upsert.iter().map(|u| u.id.as_str()))
+            .collect();
+        if !ids.is_empty() && ids.iter().all(|id| decided.contains(id)) {
+            continue;
+        }
+        let Ok(line) = serde_json::from_str::<Line<E>>(l) else {
+            continue;
+        };
+        decided.extend(ids);
+        kept.push(line);
+    }
+    kept.reverse();
+    kept
 }
 
 /// The number of the last change made: the journal's last, else the one the index holds.
@@ -203,8 +257,8 @@ fn last_seq(store: &Store) -> u64 {
 }
 
 /// Appends `change` (numbered after the last one) to the journal and syncs it; the index
-/// lock must be held. Returns the journal's size after.
-pub(super) fn append<E: Serialize>(store: &Store, mut change: Line<E>) -> Result<u64> {
+/// lock must be held. Returns the number it got and the journal's size after.
+pub(super) fn append<E: Serialize>(store: &Store, mut change: Line<E>) -> Result<(u64, u64)> {
     change.seq = last_seq(store) + 1;
     let path = journal_file(store);
     let mut line = serde_json::to_vec(&change)
@@ -225,7 +279,7 @@ pub(super) fn append<E: Serialize>(store: &Store, mut change: Line<E>) -> Result
     f.write_all(&line)
         .map_err(|e| Error::io("append to", &path, e))?;
     f.sync_data().map_err(|e| Error::io("sync", &path, e))?;
-    Ok(f.metadata().map_or(0, |m| m.len()))
+    Ok((change.seq, f.metadata().map_or(0, |m| m.len())))
 }
 
 /// Whether the open file `f` is empty or ends with a line break.
@@ -252,5 +306,86 @@ pub(super) fn clear_journal(store: &Store) {
         {
             let _ = f.set_len(0);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// An entry with a field that can fail to parse while its id still reads.
+    #[derive(Debug, Clone, PartialEq, Deserialize)]
+    struct Entry {
+        id: String,
+        n: u32,
+    }
+
+    /// Where the sessions end up when `lines` are applied in order, and the last number.
+    fn applied(lines: Vec<Line<Entry>>) -> (BTreeMap<String, Entry>, u64) {
+        let mut sessions = BTreeMap::new();
+        let mut seq = 0;
+        for line in lines {
+            if let Some(id) = line.remove {
+                sessions.remove(&id);
+            }
+            if let Some(e) = line.upsert {
+                sessions.insert(e.id.clone(), e);
+            }
+            seq = seq.max(line.seq);
+        }
+        (sessions, seq)
+    }
+
+    /// A journal of `len` lines over five sessions: upserts, removals, upserts whose entry
+    /// does not parse, a line that changes two sessions, a line that changes none, torn lines.
+    fn journal(seed: &mut u64, len: u64) -> String {
+        let mut next = || {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            *seed >> 33
+        };
+        let mut text = String::new();
+        for seq in 1..=len {
+            let id = format!("s{}", next() % 5);
+            let other = format!("s{}", next() % 5);
+            let line = match next() % 20 {
+                0..=10 => format!(
+                    r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":{}}}}}"#,
+                    next() % 9
+                ),
+                11..=13 => format!(r#"{{"seq":{seq},"remove":"{id}"}}"#),
+                14 | 15 => format!(r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":"bad"}}}}"#),
+                16 => {
+                    format!(r#"{{"seq":{seq},"remove":"{other}","upsert":{{"id":"{id}","n":1}}}}"#)
+                }
+                17 => format!(r#"{{"seq":{seq}}}"#),
+                18 => format!(r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":"#),
+                _ => format!(
+                    r#"{{"seq":{seq},"remove":"{other}","upsert":{{"id":"{id}","n":"x"}}}}"#
+                ),
+            };
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn the_last_change_of_each_session_leaves_what_all_changes_leave() {
+        let mut seed = 7;
+        let mut parsed_fewer = false;
+        for round in 0..3000 {
+            let len = 1 + round % 40;
+            let text = journal(&mut seed, len);
+            let held = seed % (len + 1);
+            let all = changes::<Entry>(&text, held);
+            let last = last_changes::<Entry>(&text, held);
+            parsed_fewer |= last.len() < all.len();
+            assert!(last.iter().all(|l| l.seq > held));
+            assert_eq!(applied(last), applied(all), "after {held}:\n{text}");
+        }
+        assert!(parsed_fewer, "some journal changed a session twice");
     }
 }

@@ -185,6 +185,7 @@ mod tests {
             root: t.path().to_path_buf(),
             dir: t.path().to_path_buf(),
             shared: false,
+            recent: std::cell::RefCell::default(),
         };
         std::fs::write(
             store.persisted_file(),

@@ -21,6 +21,8 @@ use crate::core::error::{Error, Result};
 use crate::core::fsx;
 use chrono::{DateTime, SubsecRound, Utc};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -46,7 +48,7 @@ pub(crate) const AUTO_STARTER: &str = "auto";
 pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(5);
 
 /// The audit's directory layout for one project.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct Store {
     /// The project root: every folder below it is checked for links on the way.
     pub(crate) root: PathBuf,
@@ -54,6 +56,21 @@ pub(crate) struct Store {
     pub(crate) dir: PathBuf,
     /// Whether the trail is meant to be committed (`audit.shared`).
     pub(crate) shared: bool,
+    /// What `index::recent` read, with this run's own changes to the index applied since,
+    /// so a hook reads the index's end and journal once however many of its steps ask. The
+    /// index owns the type; a clone starts without it.
+    pub(crate) recent: RefCell<Option<Box<dyn Any + Send>>>,
+}
+
+impl Clone for Store {
+    fn clone(&self) -> Store {
+        Store {
+            root: self.root.clone(),
+            dir: self.dir.clone(),
+            shared: self.shared,
+            recent: RefCell::default(),
+        }
+    }
 }
 
 impl Store {
@@ -62,6 +79,7 @@ impl Store {
             root: root.to_path_buf(),
             dir: root.join(&config.paths.audit),
             shared: config.audit.shared,
+            recent: RefCell::new(None),
         }
     }
 
@@ -352,6 +370,7 @@ mod tests {
             root: t.to_path_buf(),
             dir: t.join(".boo"),
             shared: false,
+            recent: std::cell::RefCell::default(),
         }
     }
 
