@@ -200,6 +200,48 @@ struct HeadId {
     id: String,
 }
 
+impl Head {
+    /// The head of journal line `l`: read straight off a line laid out as `append` writes
+    /// it, else parsed.
+    fn of(l: &str) -> Option<Head> {
+        Head::as_written(l).or_else(|| serde_json::from_str(l).ok())
+    }
+
+    /// `{"seq":N,"upsert":{"id":"ID",…}}` or `{"seq":N,"remove":"ID"}`, with a plain id and
+    /// no escape anywhere (so no key is spelled otherwise, and a `"remove"` further on is a
+    /// key or a value: either way the parser reads that line). The rest of the line is not
+    /// looked at: a line is used only once it parses whole.
+    fn as_written(l: &str) -> Option<Head> {
+        if l.contains('\\') {
+            return None;
+        }
+        let rest = l.strip_prefix("{\"seq\":")?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let seq = rest[..digits].parse().ok()?;
+        let rest = &rest[digits..];
+        let plain = |id: &str| {
+            !id.is_empty()
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        };
+        if let Some(r) = rest.strip_prefix(",\"upsert\":{\"id\":\"") {
+            let (id, _) = r.split_once('"')?;
+            return (plain(id) && !r.contains("\"remove\"")).then(|| Head {
+                seq,
+                upsert: Some(HeadId { id: id.into() }),
+                remove: None,
+            });
+        }
+        let id = rest.strip_prefix(",\"remove\":\"")?.strip_suffix("\"}")?;
+        plain(id).then(|| Head {
+            seq,
+            upsert: None,
+            remove: Some(id.into()),
+        })
+    }
+}
+
 /// The changes of journal `text` after `seq` that decide where each session ends up: of the
 /// lines `changes` returns, the last one that changes each session (in order).
 /// Applied in order, they leave the index as all of them would, but a hook parses one entry
@@ -207,7 +249,7 @@ struct HeadId {
 pub(super) fn last_changes<E: DeserializeOwned>(text: &str, seq: u64) -> Vec<Line<E>> {
     let heads: Vec<(&str, Head)> = text
         .lines()
-        .filter_map(|l| Some((l, serde_json::from_str::<Head>(l).ok()?)))
+        .filter_map(|l| Some((l, Head::of(l)?)))
         .filter(|(_, h)| h.seq > seq)
         .collect();
     let mut decided: std::collections::HashSet<&str> = std::collections::HashSet::new();
@@ -350,7 +392,7 @@ mod tests {
         for seq in 1..=len {
             let id = format!("s{}", next() % 5);
             let other = format!("s{}", next() % 5);
-            let line = match next() % 20 {
+            let line = match next() % 26 {
                 0..=10 => format!(
                     r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":{}}}}}"#,
                     next() % 9
@@ -362,8 +404,22 @@ mod tests {
                 }
                 17 => format!(r#"{{"seq":{seq}}}"#),
                 18 => format!(r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":"#),
-                _ => format!(
+                19 => format!(
                     r#"{{"seq":{seq},"remove":"{other}","upsert":{{"id":"{id}","n":"x"}}}}"#
+                ),
+                // Changes further on in the line, a key spelled with an escape, a number
+                // with a leading zero, repeated keys.
+                20 => {
+                    format!(r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":2}},"remove":"{other}"}}"#)
+                }
+                21 => format!(
+                    r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":3}},"remo\u0076e":"{other}"}}"#
+                ),
+                22 => format!(r#"{{"seq":0{seq},"remove":"{id}"}}"#),
+                23 => format!(r#"{{"seq":{seq},"remove":"{id}","upsert":null}}"#),
+                24 => format!(r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":4,"id":"{other}"}}}}"#),
+                _ => format!(
+                    r#"{{"seq":{seq},"upsert":{{"id":"{id}","n":5}},"upsert":{{"id":"{other}","n":6}}}}"#
                 ),
             };
             text.push_str(&line);
