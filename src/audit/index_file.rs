@@ -130,7 +130,8 @@ fn closing_of(store: &Store) -> Option<End<serde::de::IgnoredAny>> {
 }
 
 /// `read_end` from a first window of `max` bytes, until it holds `at_least` whole entries
-/// (or all there are) and the whole closing line; the window grows fourfold each time.
+/// (or all there are) and the whole closing line; the window grows fourfold each time, up to
+/// the bound of a state file (past it: `None`, and the caller's whole read reports the size).
 fn read_end_with<E: DeserializeOwned>(
     store: &Store,
     mut max: u64,
@@ -163,7 +164,10 @@ fn read_end_with<E: DeserializeOwned>(
                 }
             }
         }
-        max = max.saturating_mul(4);
+        if max >= fsx::Limit::STATE.max {
+            return None;
+        }
+        max = max.saturating_mul(4).min(fsx::Limit::STATE.max);
     }
 }
 
@@ -426,6 +430,21 @@ mod tests {
             text.push('\n');
         }
         text
+    }
+
+    /// An index whose end never closes within a state file's bound (a hostile or broken
+    /// one) is not read further: the caller's bounded whole read takes over.
+    #[test]
+    fn the_end_is_not_looked_for_past_a_state_files_bound() {
+        let t = tempfile::tempdir().unwrap();
+        let store = Store::new(t.path(), &crate::core::config::Config::default());
+        store.ensure().unwrap();
+        let big = usize::try_from(fsx::Limit::STATE.max).unwrap() + 1024;
+        let mut text = String::from("{\"version\":2,\"sessions\":[\n");
+        text.push_str(&"x".repeat(big));
+        std::fs::write(store.index_file(), text).unwrap();
+        assert!(read_end::<serde::de::IgnoredAny>(&store).is_none());
+        assert!(closing_of(&store).is_none());
     }
 
     #[test]
