@@ -36,7 +36,7 @@ pub(crate) fn split_entries(text: &str) -> Vec<String> {
 /// The newest `n` entries of a markdown log by their stamps, newest first, each text once:
 /// where a merge put an entry does not change what is shown. Read from the last 64 KB.
 pub(crate) fn newest_entries(path: &Path, n: usize) -> Result<Vec<String>> {
-    let Some((text, _)) = store::read_tail(path, ORDER_TAIL)? else {
+    let Some((text, _)) = fsx::read_tail(path, ORDER_TAIL)? else {
         return Ok(Vec::new());
     };
     let mut all = newest_first(split_entries(&text), |e| store::parse_stamp(heading_of(e)));

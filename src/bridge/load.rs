@@ -800,8 +800,7 @@ const SESSION_TAIL: u64 = 16 * 1024;
 
 /// The newest session-log line by its stamp that is not a session end.
 fn last_session_line(view: &View<'_>) -> Result<Option<String>> {
-    let Some((text, _)) = store::read_tail(&view.rune.path(store::SESSION_LOG), SESSION_TAIL)?
-    else {
+    let Some((text, _)) = fsx::read_tail(&view.rune.path(store::SESSION_LOG), SESSION_TAIL)? else {
         return Ok(None);
     };
     let lines: Vec<&str> = text

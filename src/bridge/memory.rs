@@ -16,6 +16,7 @@ use super::shown::Shown;
 use super::store::{self, Rune};
 use crate::core::budget::Section;
 use crate::core::error::Result;
+use crate::core::fsx;
 use crate::core::redact::Redactor;
 use crate::core::time;
 use chrono::{DateTime, Utc};
@@ -361,8 +362,7 @@ fn notes_section(v: &View<'_>) -> Result<Vec<Section>> {
 /// Task notes (autonomous loops): what worked, failed, is left, and the key context, from
 /// the file's tail, newest first.
 fn task_notes_section(v: &View<'_>) -> Result<Vec<Section>> {
-    let Some((text, _)) = store::read_tail(&v.rune.path(store::TASK_NOTES), TASK_NOTES_TAIL)?
-    else {
+    let Some((text, _)) = fsx::read_tail(&v.rune.path(store::TASK_NOTES), TASK_NOTES_TAIL)? else {
         return Ok(Vec::new());
     };
     let mut lines = Vec::new();
@@ -436,7 +436,7 @@ fn learnings_section(v: &View<'_>, on_file: usize) -> Result<Vec<Section>> {
 /// tail: with `top`, the most confident winners (newest first among equals); else the
 /// newest winners. `None` when the file does not exist.
 fn shown_learnings(path: &Path, top: bool) -> Result<Option<Vec<String>>> {
-    let Some((text, _)) = store::read_tail(path, LEARN_TAIL)? else {
+    let Some((text, _)) = fsx::read_tail(path, LEARN_TAIL)? else {
         return Ok(None);
     };
     // Each record with the line it came from (its provenance is the line's).
@@ -563,7 +563,7 @@ fn cross_project_learnings(v: &View<'_>, dir: &Path) -> Vec<Section> {
             .get_or_init(|| {
                 let tail = v
                     .ok(store::LEARNINGS)
-                    .then(|| store::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL));
+                    .then(|| fsx::read_tail(&v.rune.path(store::LEARNINGS), LEARN_TAIL));
                 match tail {
                     Some(Ok(Some((t, _)))) => learn::parse(&t),
                     _ => Vec::new(),

@@ -4,6 +4,7 @@
 
 use super::entries::{heading_of, newest_first, progress_items, split_entries};
 use super::store::{self, Rune};
+use crate::core::fsx;
 use crate::core::project::Project;
 use chrono::{DateTime, Utc};
 
@@ -35,7 +36,7 @@ pub(crate) fn blocked_items(project: &Project, until: DateTime<Utc>) -> Vec<Stri
 fn newest_before(path: &std::path::Path, until: DateTime<Utc>) -> Option<String> {
     let mut window: u64 = 64 * 1024;
     loop {
-        let (text, whole) = store::read_tail(path, window).ok()??;
+        let (text, whole) = fsx::read_tail(path, window).ok()??;
         let entries = newest_first(split_entries(&text), |e| store::parse_stamp(heading_of(e)));
         let found = entries
             .into_iter()

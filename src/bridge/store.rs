@@ -317,12 +317,6 @@ pub(crate) fn read_opt(path: &Path) -> Result<Option<String>> {
     fsx::read_lossy(path, fsx::Limit::DOCUMENT)
 }
 
-/// The last `max_bytes` of a file (starting at a line boundary), and whether that is all
-/// of it. `None` when missing.
-pub(crate) fn read_tail(path: &Path, max_bytes: u64) -> Result<Option<(String, bool)>> {
-    fsx::read_tail(path, max_bytes)
-}
-
 /// The text of `path` from the first line that starts at or after byte `offset`, and where
 /// that line starts. `None` when missing, or when those bytes are not UTF-8 (the offsets of
 /// a lossy text would not be the file's).
@@ -533,11 +527,14 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let p = t.path().join("f");
         std::fs::write(&p, "aaaa\nbbbb\ncccc\n").unwrap();
-        assert_eq!(read_tail(&p, 7).unwrap().unwrap(), ("cccc\n".into(), false));
         assert_eq!(
-            read_tail(&p, 100).unwrap().unwrap(),
+            fsx::read_tail(&p, 7).unwrap().unwrap(),
+            ("cccc\n".into(), false)
+        );
+        assert_eq!(
+            fsx::read_tail(&p, 100).unwrap().unwrap(),
             ("aaaa\nbbbb\ncccc\n".into(), true)
         );
-        assert!(read_tail(&t.path().join("none"), 7).unwrap().is_none());
+        assert!(fsx::read_tail(&t.path().join("none"), 7).unwrap().is_none());
     }
 }
