@@ -40,8 +40,8 @@ impl<'a> Origin<'a> {
     }
 }
 
-/// Creates a session: a new id and run dir, `session.json`, `.current_session`, an index
-/// entry.
+/// Creates a session: a new id and run dir, `session.json`, an index entry, then
+/// `.current_session`.
 pub(crate) fn begin(
     store: &Store,
     project: &Project,
@@ -64,9 +64,11 @@ pub(crate) fn begin(
             meta.git_baseline = Some(BASELINE_AT_START.into());
         }
     }
+    // Durable first (the file, then its index line), the pointer to it last: see
+    // `Store::set_pointer`.
     store::write_meta(store, &meta)?;
-    store.set_current(&id)?;
     index::record_upsert(store, Entry::from_meta(&meta))?;
+    store.set_current(&id)?;
     Ok(meta)
 }
 
@@ -277,6 +279,25 @@ mod tests {
 
     fn line(id: &str) -> String {
         format!("{{\"id\":\"{id}\",\"ts\":\"2026-11-30T10:16:00.000Z\",\"type\":\"data\",\"tool\":\"Read\",\"outcome\":\"ok\"}}")
+    }
+
+    /// The pointer to a new session is written last and not synced (`Store::set_pointer`):
+    /// a session whose index line could not be written is never made current.
+    #[test]
+    fn a_session_the_index_does_not_know_is_not_made_current() {
+        let t = tempfile::tempdir().unwrap();
+        let store = Store::new(t.path(), &Config::default());
+        let project = project(t.path());
+        store.ensure().unwrap();
+        // Where the index's journal goes, a folder: the line cannot be appended.
+        std::fs::create_dir(store.dir.join("index.journal.jsonl")).unwrap();
+        assert!(begin(&store, &project, named("t"), Baseline::Skip).is_err());
+        assert_eq!(store.current().unwrap(), None);
+        std::fs::remove_dir(store.dir.join("index.journal.jsonl")).unwrap();
+        let id = begin(&store, &project, named("t"), Baseline::Skip)
+            .unwrap()
+            .session_id;
+        assert_eq!(store.current().unwrap(), Some(id));
     }
 
     /// A hook read `.current_session`, `end` ran to completion (last move included), then the

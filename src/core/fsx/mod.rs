@@ -1,9 +1,9 @@
 //! File-system primitives that keep state whole and private:
 //!
 //! * `atomic_write`: temp file in the same directory, fsync, rename (a reader sees the old
-//!   file or the new one, never half of either); `atomic_write_staged` with the temp file in
-//!   another folder of the same file system (for a file in a crowded folder);
-//!   `replace_file` the same without the fsyncs, for derived state rebuilt when lost;
+//!   file or the new one, never half of either); `replace_file` the same without the
+//!   fsyncs, for derived state rebuilt when lost, and `replace_file_staged` with its temp
+//!   file in another folder of the same file system (for a file in a crowded folder);
 //! * `append_line`: one whole line in one `write` under an advisory lock, so parallel hooks
 //!   never interleave or lose records (no fsync: this runs on the hook hot path);
 //! * `MkdirLock` (lock.rs): a lock that is a directory, with a timeout and recovery of stale
@@ -153,14 +153,14 @@ pub fn replace_file(path: &Path, bytes: &[u8], mode: u32) -> Result<()> {
     replace(path, bytes, mode, false)
 }
 
-/// `atomic_write`, with the temp file made in `staging` (a folder on the same file system,
+/// `replace_file`, with the temp file made in `staging` (a folder on the same file system,
 /// such as the parent of `path`'s folder) instead of beside `path`: for a small file in a
 /// folder of thousands of entries (`.boo/runs/.current_session`), where a writer's look for
 /// temp files a killed writer left would otherwise read every entry at every write.
-pub fn atomic_write_staged(path: &Path, staging: &Path, bytes: &[u8], mode: u32) -> Result<()> {
-    match replace_via(path, staging, bytes, mode, true) {
+pub fn replace_file_staged(path: &Path, staging: &Path, bytes: &[u8], mode: u32) -> Result<()> {
+    match replace_via(path, staging, bytes, mode, false) {
         Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::CrossesDevices => {
-            replace(path, bytes, mode, true)
+            replace(path, bytes, mode, false)
         }
         other => other,
     }
@@ -416,7 +416,7 @@ mod tests {
         let victim = t.path().join("victim");
         fs::write(&victim, "keep me").unwrap();
         std::os::unix::fs::symlink(&victim, &p).unwrap();
-        atomic_write_staged(&p, t.path(), b"id\n", PRIVATE_FILE).unwrap();
+        replace_file_staged(&p, t.path(), b"id\n", PRIVATE_FILE).unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "id\n");
         assert!(!fs::symlink_metadata(&p).unwrap().file_type().is_symlink());
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
@@ -426,7 +426,7 @@ mod tests {
             "a leftover in the staging folder is swept"
         );
         assert!(here.exists(), "the crowded folder is not read");
-        atomic_write_staged(&p, t.path(), b"next\n", PRIVATE_FILE).unwrap();
+        replace_file_staged(&p, t.path(), b"next\n", PRIVATE_FILE).unwrap();
         assert_eq!(fs::read_to_string(&p).unwrap(), "next\n");
         let staging: Vec<_> = fs::read_dir(t.path())
             .unwrap()
