@@ -18,7 +18,7 @@
 
 use super::index::{self, Entry};
 use super::integrity;
-use super::sidecar::{self, Caller};
+use super::sidecar::{self, Caller, Fold};
 use super::store::{self, Store, SUMMARY};
 use super::summary;
 use crate::core::error::{Error, Result};
@@ -119,7 +119,7 @@ fn which(store: &Store, session: Option<&str>) -> Result<String> {
 
 /// Buffer → pending → trail, the session's summary kept along.
 fn move_all(dir: &Path, mode: u32) -> Result<()> {
-    sidecar::flush(dir, mode, Caller::Command)?;
+    sidecar::flush(dir, mode, Caller::Command, Fold::Now)?;
     sidecar::settle(dir, mode)?;
     Ok(())
 }

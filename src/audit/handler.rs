@@ -18,7 +18,7 @@ use super::own::{self, Own};
 use super::prompt;
 use super::record::Record;
 use super::recover;
-use super::sidecar::{self, Caller};
+use super::sidecar::{self, Caller, Fold};
 use super::store::{self, Store, BUFFER};
 use super::tool_call;
 use crate::core::budget::Section;
@@ -80,13 +80,17 @@ impl Handler for AuditHandler {
                     },
                 )?;
             }
-            EventKind::Stop { .. } | EventKind::PreCompact { .. } => {
-                lifecycle::flush(&store)?;
+            // After every turn: the summary folds what moved only now and then (`Fold`).
+            EventKind::Stop { .. } => {
+                lifecycle::flush(&store, Fold::WhenDue)?;
+            }
+            EventKind::PreCompact { .. } => {
+                lifecycle::flush(&store, Fold::Now)?;
             }
             // The buffer moves to pending; then this Claude session's automatic session ends
             // with it (any other current session keeps going).
             EventKind::SessionEnd { .. } => {
-                lifecycle::flush(&store)?;
+                lifecycle::flush(&store, Fold::Now)?;
                 auto::at_session_end(&store, project, claude)?;
             }
             EventKind::SessionStart { source } => {

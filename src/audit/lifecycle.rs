@@ -1,7 +1,7 @@
 //! Sessions coming into being and the buffer moving on: shared by the hooks and the CLI.
 
 use super::index::{self, Entry};
-use super::sidecar::{self, Caller};
+use super::sidecar::{self, Caller, Fold};
 use super::store::{self, SessionMeta, Store, BUFFER, PENDING};
 use crate::core::error::{Error, Result};
 use crate::core::git::GitState;
@@ -220,7 +220,7 @@ fn settle_ended(store: &Store, id: &str) -> Result<usize> {
     }
     let dir = store.run_dir(id)?;
     let mode = store.file_mode();
-    sidecar::flush(&dir, mode, Caller::Hook)?;
+    sidecar::flush(&dir, mode, Caller::Hook, Fold::Now)?;
     let moved = sidecar::settle(&dir, mode)?;
     if moved > 0 {
         let Some(side) = sidecar::current(&dir, mode, Caller::Hook, false)? else {
@@ -243,7 +243,7 @@ fn settle_ended(store: &Store, id: &str) -> Result<usize> {
 
 /// Moves the current session's buffer to its pending file (a hook: Stop, PreCompact,
 /// SessionEnd). Returns the lines moved.
-pub(crate) fn flush(store: &Store) -> Result<usize> {
+pub(crate) fn flush(store: &Store, fold: Fold) -> Result<usize> {
     let Some(id) = store.current()? else {
         return Ok(0);
     };
@@ -251,7 +251,7 @@ pub(crate) fn flush(store: &Store) -> Result<usize> {
     if !dir.is_dir() {
         return Ok(0);
     }
-    sidecar::flush(&dir, store.file_mode(), Caller::Hook)
+    sidecar::flush(&dir, store.file_mode(), Caller::Hook, fold)
 }
 
 #[cfg(test)]

@@ -10,13 +10,18 @@
 //! twice collapses, as a read of the files collapses it), and the unreadable lines.
 //!
 //! It is updated where the buffer moves, inside the move (`trail::drain_with`, under the locks
-//! of the buffer and the pending file): never on PostToolUse, which stays one append. It is
-//! derived data, so it is written without fsync: what a crash costs is a rebuild. Each write
-//! records the pending file's and the trail's size, inode and mtime; a summary whose marks
-//! differ from the files (a crash between a move and its write, a hand edit, a union merge, a
-//! session from before this file existed) is stale. The CLI then rebuilds it from the files,
-//! once; a hook rebuilds it only when the files are small, and otherwise reads a bounded tail
-//! (`View::records` is then unknown).
+//! of the buffer and the pending file): never on PostToolUse, which stays one append. A Stop
+//! (after every turn) leaves it behind, and folds only at a session's first move and when the
+//! pending file grows past a multiple of `FOLD_EVERY` (32 KB); PreCompact, SessionEnd and
+//! `end` fold at once. It is derived data, so it is written without fsync: what a crash costs
+//! is a rebuild. Each write records the pending file's and the trail's size, inode and mtime,
+//! and a hash of the pending file's last 64 bytes. A summary whose pending file has only grown
+//! since (same inode, those bytes the same) is caught up: the reader folds what was appended
+//! after its mark (a reader holding the pending file's lock also saves it). A summary whose
+//! marks differ otherwise from the files (a hand edit, a union merge, a session from before
+//! this format) is stale. The CLI then rebuilds it from the files, once; a hook rebuilds it
+//! only when the files are small, and otherwise reads a bounded tail (`View::records` is then
+//! unknown).
 
 use super::record::{self, Kind, Record};
 use super::stats::Stats;
@@ -27,11 +32,12 @@ use crate::core::fsx;
 use crate::core::hash::fnv1a;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 /// The format; another one is stale.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Records kept for the recap.
 const LAST: usize = 20;
 /// Ids of the last records kept: a record moved again within this window collapses.
@@ -45,6 +51,16 @@ const HOOK_REBUILD_MAX: u64 = 1024 * 1024;
 const HOOK_TAIL: u64 = 256 * 1024;
 /// The most of a buffer a hook reads.
 const HOOK_BUFFER_MAX: u64 = 8 * 1024 * 1024;
+/// A Stop folds what it moved into the summary only when the pending file grows past a
+/// multiple of this; below, the summary stays behind and the next reader or move catches up
+/// (folds what was appended since its mark), so a reader folds at most this much plus one
+/// move, and a Stop neither reads nor writes the summary.
+const FOLD_EVERY: u64 = 32 * 1024;
+/// The most a catch-up folds; a summary further behind is stale.
+const CATCH_UP_MAX: u64 = HOOK_BUFFER_MAX;
+/// The bytes before a summary's mark on the pending file it keeps a hash of: a catch-up
+/// checks them, to know the file only grew since.
+const GUARD: usize = 64;
 
 /// A file as the summary last saw it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,11 +101,64 @@ struct Problem {
 }
 
 /// One of the last records: its id, a hash of its line, whether the trail has it yet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Written as one string, `<hash: 16 hex digits><t|p><id>`: a summary holds `RECENT` of
+/// them, and every reader parses them all (as objects they took most of its time).
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Recent {
     id: String,
     hash: u64,
     in_trail: bool,
+}
+
+impl Serialize for Recent {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let flag = if self.in_trail { 't' } else { 'p' };
+        s.collect_str(&format_args!("{:016x}{flag}{}", self.hash, self.id))
+    }
+}
+
+impl<'de> Deserialize<'de> for Recent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Recent, D::Error> {
+        struct Text;
+        impl serde::de::Visitor<'_> for Text {
+            type Value = Recent;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string: 16 hex digits, t or p, an id")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<Recent, E> {
+                let bad = || E::invalid_value(serde::de::Unexpected::Str(s), &self);
+                let hash = s
+                    .get(..16)
+                    .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .and_then(|h| u64::from_str_radix(h, 16).ok())
+                    .ok_or_else(bad)?;
+                let in_trail = match s.as_bytes().get(16) {
+                    Some(b't') => true,
+                    Some(b'p') => false,
+                    _ => return Err(bad()),
+                };
+                Ok(Recent {
+                    id: s[17..].to_string(),
+                    hash,
+                    in_trail,
+                })
+            }
+        }
+        d.deserialize_str(Text)
+    }
+}
+
+/// One of the last records, as its JSON.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+struct Last(Box<serde_json::value::RawValue>);
+
+impl PartialEq for Last {
+    fn eq(&self, other: &Last) -> bool {
+        self.0.get() == other.0.get()
+    }
 }
 
 /// The summary of one session's moved records.
@@ -99,6 +168,8 @@ pub(crate) struct Sidecar {
     version: u32,
     pending: Mark,
     trail: Mark,
+    /// FNV-1a of the last `GUARD` bytes of the pending file at its mark.
+    pending_end: u64,
     /// Lines of the pending file and of the trail, blank and unreadable ones included (line
     /// numbers of problems).
     pending_lines: u64,
@@ -108,8 +179,9 @@ pub(crate) struct Sidecar {
     changed: Vec<String>,
     /// `change` records that name no file (Bash commands whose target is not known).
     pathless_changes: u64,
-    /// The last records, oldest first.
-    last: VecDeque<Record>,
+    /// The last records, oldest first, as JSON kept unparsed (a move reads and writes the
+    /// summary but never looks at them; the view parses them).
+    last: VecDeque<Last>,
     /// The ids of the last records, a hash of each line, and whether it is in the trail yet
     /// (else in the pending file).
     recent: VecDeque<Recent>,
@@ -163,11 +235,52 @@ impl Sidecar {
         self.exact && self.problem_count == self.problems.len() as u64
     }
 
-    /// Whether the summary describes the files of `dir` as they are now.
-    fn matches(&self, dir: &Path) -> bool {
-        self.version == VERSION
-            && self.pending.same(&Mark::of(&dir.join(PENDING)))
-            && self.trail.same(&Mark::of(&dir.join(TRAIL)))
+    /// Brings the summary up to the files of `dir` when they are what it saw, the pending
+    /// file perhaps grown since (records a move appended without folding them): folds what
+    /// was appended after its mark, up to the last whole line. Returns whether the summary
+    /// now describes the files; false when it is stale (another trail, a pending file
+    /// rewritten, replaced or shrunk, too far behind).
+    fn catch_up(&mut self, dir: &Path) -> bool {
+        if self.version != VERSION || !self.trail.same(&Mark::of(&dir.join(TRAIL))) {
+            return false;
+        }
+        let path = dir.join(PENDING);
+        let now = Mark::of(&path);
+        if self.pending.same(&now) {
+            return true;
+        }
+        // Not grown, yet not what it saw: rewritten (a grown file is checked below).
+        let seen = self.pending.len;
+        if now.len <= seen
+            || (seen > 0 && now.ino != self.pending.ino)
+            || now.len - seen > CATCH_UP_MAX
+        {
+            return false;
+        }
+        let from = seen.saturating_sub(GUARD as u64);
+        let Some(bytes) = read_range(&path, from, now.len - from) else {
+            return false;
+        };
+        let Ok(known) = usize::try_from(seen - from) else {
+            return false;
+        };
+        if bytes.len() < known || fnv1a(&bytes[..known]) != self.pending_end {
+            return false;
+        }
+        // A write under way (a reader without the pending file's lock) ends the part taken.
+        let whole = bytes
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(known, |i| (i + 1).max(known));
+        self.fold(&bytes[known..whole], PENDING);
+        let end = from + whole as u64;
+        self.pending = Mark {
+            len: end,
+            ino: now.ino,
+            mtime_ns: if end == now.len { now.mtime_ns } else { 0 },
+        };
+        self.pending_end = fnv1a(&bytes[whole.saturating_sub(GUARD)..whole]);
+        true
     }
 
     /// Folds the lines of `block`, appended to `file` (the pending file or the trail).
@@ -185,14 +298,14 @@ impl Sidecar {
                 continue;
             }
             match record::parse::<Record>(&text) {
-                Ok(r) => self.add(r, fnv1a(line), file == TRAIL),
+                Ok(r) => self.add(&r, fnv1a(line), file == TRAIL),
                 Err(why) => self.problem(file, n, why),
             }
         }
     }
 
     /// Adds one record, unless its id came within the last `RECENT` records.
-    fn add(&mut self, r: Record, hash: u64, in_trail: bool) {
+    fn add(&mut self, r: &Record, hash: u64, in_trail: bool) {
         if let Some(id) = r.id.as_deref() {
             if let Some(seen) = self.recent.iter().find(|x| x.id == id) {
                 self.exact &= seen.hash == hash;
@@ -207,8 +320,10 @@ impl Sidecar {
                 self.recent.pop_front();
             }
         }
-        self.count(&r);
-        self.last.push_back(r);
+        self.count(r);
+        if let Ok(raw) = serde_json::value::to_raw_value(r) {
+            self.last.push_back(Last(raw));
+        }
         if self.last.len() > LAST {
             self.last.pop_front();
         }
@@ -255,8 +370,10 @@ impl Sidecar {
     /// Takes the marks of the files of `dir` as they are now (a move, under its locks) and
     /// writes the summary.
     fn save(&mut self, dir: &Path, mode: u32) {
-        self.pending = Mark::of(&dir.join(PENDING));
+        let pending = dir.join(PENDING);
+        self.pending = Mark::of(&pending);
         self.trail = Mark::of(&dir.join(TRAIL));
+        self.pending_end = end_hash(&pending, self.pending.len);
         self.write(dir, mode);
     }
 
@@ -277,13 +394,38 @@ fn lines(block: &[u8]) -> impl Iterator<Item = &[u8]> {
         .filter(move |_| !block.is_empty())
 }
 
-/// The summary of `dir` if it describes the files as they are now.
-fn load_current(dir: &Path) -> Option<Sidecar> {
+/// The summary of `dir` brought up to the files as they are now (`Sidecar::catch_up`), and
+/// whether that folded anything; `None` when it is missing or stale.
+fn load_current(dir: &Path) -> Option<(Sidecar, bool)> {
     let path = dir.join(SIDECAR);
     let bytes = fsx::read_bytes_limited(&path, fsx::Limit::STATE).ok()??;
-    serde_json::from_slice::<Sidecar>(&bytes)
-        .ok()
-        .filter(|s| s.matches(dir))
+    let mut side = serde_json::from_slice::<Sidecar>(&bytes).ok()?;
+    let before = side.pending.clone();
+    side.catch_up(dir).then(|| {
+        let folded = side.pending != before;
+        (side, folded)
+    })
+}
+
+/// `len` bytes of `path` from byte `from` (fewer at its end); `None` when it cannot be read.
+fn read_range(path: &Path, from: u64, len: u64) -> Option<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = fsx::open_regular(path).ok()??;
+    f.seek(SeekFrom::Start(from)).ok()?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).ok()?);
+    f.take(len).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// FNV-1a of the last `GUARD` bytes of the first `len` of `path` (0, which no hash of them
+/// is, when they cannot be read: a catch-up then finds the summary stale).
+fn end_hash(path: &Path, len: u64) -> u64 {
+    let from = len.saturating_sub(GUARD as u64);
+    match read_range(path, from, len - from) {
+        Some(b) if b.len() as u64 == len - from => fnv1a(&b),
+        _ if len == 0 => fnv1a(b""),
+        _ => 0,
+    }
 }
 
 /// The summary rebuilt from the trail and the pending file: every line read, repeats
@@ -336,7 +478,7 @@ fn rebuild(dir: &Path) -> Result<Sidecar> {
         };
         if let Some((r, hash)) = slots[source].take() {
             let trail = r.id.as_ref().is_some_and(|id| in_trail.contains(id));
-            side.add(r, hash, trail);
+            side.add(&r, hash, trail);
         }
     }
     Ok(side)
@@ -360,41 +502,60 @@ impl Caller {
     }
 }
 
+/// When a move of the buffer folds what it moved into the summary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fold {
+    /// At once (PreCompact, SessionEnd, `end`: a reader follows, or the session ends).
+    Now,
+    /// Only when the pending file grows past a multiple of `FOLD_EVERY` (Stop, after every
+    /// turn): else the summary stays behind, and the next reader or move catches up.
+    WhenDue,
+}
+
 /// The move of the buffer to the pending file, folding what moved into the summary.
 struct Flush<'a> {
     dir: &'a Path,
     mode: u32,
     caller: Caller,
-    side: Option<Sidecar>,
+    fold: Fold,
 }
 
 impl Observer for Flush<'_> {
     fn plan(&mut self, _: &[u8], _: &Path) -> Result<Option<Vec<u8>>> {
-        self.side = load_current(self.dir).or_else(|| {
+        Ok(None)
+    }
+
+    fn done(&mut self, appended: &[u8]) {
+        // A session's first move writes its summary whatever `fold` says, so a reader never
+        // has to rebuild one.
+        if self.fold == Fold::WhenDue && fs::symlink_metadata(self.dir.join(SIDECAR)).is_ok() {
+            let now = Mark::of(&self.dir.join(PENDING)).len;
+            let before = now.saturating_sub(appended.len() as u64);
+            if now / FOLD_EVERY == before / FOLD_EVERY {
+                return;
+            }
+        }
+        // Caught up, what moved is folded; a rebuild reads it with the rest.
+        let side = load_current(self.dir).map(|(s, _)| s).or_else(|| {
             self.caller
                 .may_rebuild(self.dir)
                 .then(|| rebuild(self.dir).ok())
                 .flatten()
         });
-        Ok(None)
-    }
-
-    fn done(&mut self, appended: &[u8]) {
-        if let Some(side) = &mut self.side {
-            side.fold(appended, PENDING);
+        if let Some(mut side) = side {
             side.save(self.dir, self.mode);
         }
     }
 }
 
 /// Moves the buffer of the session in `dir` to its pending file (Stop, PreCompact, SessionEnd,
-/// `end`). Returns the lines moved.
-pub(crate) fn flush(dir: &Path, mode: u32, caller: Caller) -> Result<usize> {
+/// `end`), folding what moved into the summary as `fold` says. Returns the lines moved.
+pub(crate) fn flush(dir: &Path, mode: u32, caller: Caller, fold: Fold) -> Result<usize> {
     let mut flush = Flush {
         dir,
         mode,
         caller,
-        side: None,
+        fold,
     };
     trail::drain_with(&dir.join(BUFFER), &dir.join(PENDING), mode, &mut flush)
 }
@@ -412,7 +573,7 @@ impl Observer for Settle<'_> {
         // Lines whose record the trail has are left out (a late hook's repeat, a rerun after a
         // crash). A summary that matches the files knows the trail's last records; one that
         // does not means a move may have died half-way, so the trail is read.
-        self.side = load_current(self.dir);
+        self.side = load_current(self.dir).map(|(s, _)| s);
         let Some(side) = &self.side else {
             return trail::filter_known(block, dst).map(Some);
         };
@@ -460,7 +621,10 @@ pub(crate) fn current(
     exact: bool,
 ) -> Result<Option<Sidecar>> {
     let _held = lock(&dir.join(PENDING))?;
-    if let Some(side) = load_current(dir).filter(|s| !exact || s.exact()) {
+    if let Some((mut side, folded)) = load_current(dir).filter(|(s, _)| !exact || s.exact()) {
+        if folded {
+            side.save(dir, mode);
+        }
         return Ok(Some(side));
     }
     if !caller.may_rebuild(dir) {
@@ -468,6 +632,7 @@ pub(crate) fn current(
     }
     let (pending, trail) = (Mark::of(&dir.join(PENDING)), Mark::of(&dir.join(TRAIL)));
     let mut side = rebuild(dir)?;
+    side.pending_end = end_hash(&dir.join(PENDING), pending.len);
     side.pending = pending;
     side.trail = trail;
     side.write(dir, mode);
@@ -521,8 +686,9 @@ pub(crate) fn view(dir: &Path, mode: u32, caller: Caller) -> Result<View> {
         Ok(None) => None,
         Err(e) => return Err(e),
     };
-    let side =
-        load_current(dir).or_else(|| caller.may_rebuild(dir).then(|| rebuild(dir).ok()).flatten());
+    let side = load_current(dir)
+        .map(|(s, _)| s)
+        .or_else(|| caller.may_rebuild(dir).then(|| rebuild(dir).ok()).flatten());
     let (buffer, whole) = read_tail(&buffer_path, HOOK_BUFFER_MAX)?;
     drop(held);
     let mut seen: HashSet<String> = HashSet::new();
@@ -530,7 +696,7 @@ pub(crate) fn view(dir: &Path, mode: u32, caller: Caller) -> Result<View> {
     let mut moved: Vec<Record> = Vec::new();
     if let Some(s) = &side {
         seen.extend(s.recent.iter().map(|r| r.id.clone()));
-        moved.extend(s.last.iter().cloned());
+        moved.extend(s.last.iter().filter_map(|l| record::parse(l.0.get()).ok()));
         view.changed.extend(s.changed.iter().cloned());
     } else {
         let (tail, _) = read_tail(&dir.join(PENDING), HOOK_TAIL)?;
@@ -582,6 +748,11 @@ fn read_tail(path: &Path, max: u64) -> Result<(String, bool)> {
 #[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {
     use super::*;
+
+    /// The summary as a reader finds it (caught up), or `None` when stale.
+    fn loaded(dir: &Path) -> Option<Sidecar> {
+        load_current(dir).map(|(s, _)| s)
+    }
     use crate::audit::trail::Records;
     use serde_json::json;
     use std::io::Write;
@@ -659,17 +830,27 @@ mod tests {
 
     #[test]
     fn the_summary_of_moves_is_what_a_read_of_the_files_gives() {
+        the_summary_is_what_a_read_gives(Fold::Now);
+    }
+
+    /// Stop's moves fold only now and then; the settle and the readers catch up.
+    #[test]
+    fn the_summary_of_moves_that_fold_when_due_is_what_a_read_gives() {
+        the_summary_is_what_a_read_gives(Fold::WhenDue);
+    }
+
+    fn the_summary_is_what_a_read_gives(fold: Fold) {
         let t = tempfile::tempdir().unwrap();
         let dir = t.path();
         for (i, batch) in batches().iter().enumerate() {
             append(&dir.join(BUFFER), batch);
-            assert!(flush(dir, 0o600, Caller::Hook).unwrap() > 0);
+            assert!(flush(dir, 0o600, Caller::Hook, fold).unwrap() > 0);
             if i == 3 {
                 // `end` half-way through: the trail takes what moved so far.
                 settle(dir, 0o600).unwrap();
             }
         }
-        let side = load_current(dir).expect("kept up to date by every move");
+        let side = loaded(dir).expect("kept up to date by every move");
         assert!(side.exact(), "repeats were the same records");
         let all = read_all(dir);
         let none = HashMap::new();
@@ -695,7 +876,7 @@ mod tests {
         assert_eq!(side.pathless_changes(), 24);
         // The rest to the trail: the lines are renumbered, the figures stay.
         settle(dir, 0o600).unwrap();
-        let side = load_current(dir).unwrap();
+        let side = loaded(dir).unwrap();
         let all = read_all(dir);
         let mut problems = side.problems("s");
         problems.sort();
@@ -708,20 +889,103 @@ mod tests {
         assert_eq!(rebuild(dir).unwrap().stats, side.stats);
     }
 
+    /// Changes the byte `back` bytes before the end of `path`, in place (same inode, same
+    /// length).
+    fn edit_before_end(path: &Path, back: u64) {
+        use std::io::{Seek, SeekFrom};
+        let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        let len = f.metadata().unwrap().len();
+        f.seek(SeekFrom::Start(len - back)).unwrap();
+        f.write_all(b"~").unwrap();
+    }
+
+    /// Records appended to the pending file after the summary's mark (a Stop's move, a move
+    /// that died before its summary was written) are folded by the next reader, and saved by
+    /// the next one that holds the lock.
+    #[test]
+    fn a_summary_behind_a_grown_pending_file_catches_up() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path();
+        append(&dir.join(BUFFER), &batches()[0]);
+        flush(dir, 0o600, Caller::Hook, Fold::Now).unwrap();
+        let saved = std::fs::read(dir.join(SIDECAR)).unwrap();
+        let before = loaded(dir).unwrap().records();
+        append(
+            &dir.join(BUFFER),
+            &format!("{}\n", rec(900, "change", &json!({"path": "late.rs"}))),
+        );
+        flush(dir, 0o600, Caller::Hook, Fold::WhenDue).unwrap();
+        assert_eq!(
+            std::fs::read(dir.join(SIDECAR)).unwrap(),
+            saved,
+            "a Stop's small move leaves the summary as it was"
+        );
+        let v = view(dir, 0o600, Caller::Hook).unwrap();
+        assert_eq!(v.records, Some(before + 1));
+        assert_eq!(v.changed.last().map(String::as_str), Some("late.rs"));
+        assert_eq!(v.last.last().unwrap().id(), "t-900");
+        // A line still being written is left for later.
+        let half = rec(901, "data", &json!({}));
+        append(&dir.join(PENDING), &half[..half.len() / 2]);
+        assert_eq!(loaded(dir).unwrap().records(), before + 1);
+        append(
+            &dir.join(PENDING),
+            &format!("{}\n", &half[half.len() / 2..]),
+        );
+        let side = current(dir, 0o600, Caller::Hook, false).unwrap().unwrap();
+        assert_eq!(side.records(), before + 2);
+        assert_ne!(std::fs::read(dir.join(SIDECAR)).unwrap(), saved, "saved");
+        assert_eq!(side.stats, rebuild(dir).unwrap().stats);
+        // Shrunk or replaced: stale.
+        std::fs::write(dir.join(PENDING), "").unwrap();
+        assert!(loaded(dir).is_none());
+    }
+
+    /// A Stop writes the summary at the session's first move and when the pending file
+    /// passes a multiple of `FOLD_EVERY`; between, the summary is never more than that behind.
+    #[test]
+    fn a_stop_folds_when_the_pending_file_passes_a_multiple_of_fold_every() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path();
+        let (mut n, mut saves) = (0, 0);
+        while Mark::of(&dir.join(PENDING)).len < 3 * FOLD_EVERY {
+            let first = !dir.join(SIDECAR).exists();
+            let mut text = String::new();
+            for i in n..n + 10 {
+                text.push_str(&rec(i, "data", &json!({})));
+                text.push('\n');
+            }
+            n += 10;
+            append(&dir.join(BUFFER), &text);
+            let before = Mark::of(&dir.join(PENDING)).len;
+            flush(dir, 0o600, Caller::Hook, Fold::WhenDue).unwrap();
+            let after = Mark::of(&dir.join(PENDING)).len;
+            let summary: Sidecar =
+                serde_json::from_slice(&std::fs::read(dir.join(SIDECAR)).unwrap()).unwrap();
+            let due = first || before / FOLD_EVERY != after / FOLD_EVERY;
+            assert_eq!(summary.pending.len == after, due, "at {after}");
+            assert!(after - summary.pending.len < FOLD_EVERY);
+            saves += usize::from(due);
+        }
+        assert_eq!(saves, 4, "the first move and three multiples");
+        assert_eq!(loaded(dir).unwrap().records(), n as u64);
+    }
+
     #[test]
     fn a_stale_summary_is_rebuilt_by_a_command_and_bounded_in_a_hook() {
         let t = tempfile::tempdir().unwrap();
         let dir = t.path();
         for batch in batches() {
             append(&dir.join(BUFFER), &batch);
-            flush(dir, 0o600, Caller::Hook).unwrap();
+            flush(dir, 0o600, Caller::Hook, Fold::Now).unwrap();
         }
-        // A move that died before its summary was written: the pending file grew.
+        // The pending file edited in place (a byte the summary saw, changed), then grown.
+        edit_before_end(&dir.join(PENDING), 10);
         append(
             &dir.join(PENDING),
             &format!("{}\n", rec(900, "change", &json!({"path": "late.rs"}))),
         );
-        assert!(load_current(dir).is_none(), "stale");
+        assert!(loaded(dir).is_none(), "stale");
         let v = view(dir, 0o600, Caller::Hook).unwrap();
         assert_eq!(
             v.records,
@@ -729,10 +993,10 @@ mod tests {
             "small files: rebuilt"
         );
         assert!(v.changed.contains(&"late.rs".to_string()));
-        assert!(load_current(dir).is_none(), "a hook's view writes nothing");
+        assert!(loaded(dir).is_none(), "a hook's view writes nothing");
         let side = current(dir, 0o600, Caller::Command, true).unwrap().unwrap();
         assert_eq!(side.records(), read_all(dir).records.len() as u64);
-        assert!(load_current(dir).is_some(), "the command wrote it");
+        assert!(loaded(dir).is_some(), "the command wrote it");
     }
 
     #[test]
@@ -779,15 +1043,12 @@ mod tests {
         let side = current(dir, 0o600, Caller::Command, true).unwrap().unwrap();
         assert_eq!(side.records(), 1);
         assert!(!dir.join(PENDING).exists() && !dir.join(BUFFER).exists());
-        assert!(load_current(dir).is_some());
+        assert!(loaded(dir).is_some());
         append(
             &dir.join(TRAIL),
             &format!("{}\n", rec(2, "data", &json!({}))),
         );
-        assert!(
-            load_current(dir).is_none(),
-            "the trail changed after the summary"
-        );
+        assert!(loaded(dir).is_none(), "the trail changed after the summary");
     }
 
     /// The buffer is read with the summary, and a record the summary has collapses.
@@ -796,8 +1057,8 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let dir = t.path();
         append(&dir.join(BUFFER), &batches()[0]);
-        flush(dir, 0o600, Caller::Hook).unwrap();
-        let before = load_current(dir).unwrap().records();
+        flush(dir, 0o600, Caller::Hook, Fold::Now).unwrap();
+        let before = loaded(dir).unwrap().records();
         append(
             &dir.join(BUFFER),
             &format!(
@@ -823,13 +1084,13 @@ mod tests {
             &dir.join(BUFFER),
             &format!("{}\n", rec(1, "data", &json!({}))),
         );
-        flush(dir, 0o600, Caller::Hook).unwrap();
+        flush(dir, 0o600, Caller::Hook, Fold::Now).unwrap();
         append(
             &dir.join(BUFFER),
             &format!("{}\n", rec(1, "data", &json!({"outcome": "error"}))),
         );
-        flush(dir, 0o600, Caller::Hook).unwrap();
-        assert!(!load_current(dir).unwrap().exact());
+        flush(dir, 0o600, Caller::Hook, Fold::Now).unwrap();
+        assert!(!loaded(dir).unwrap().exact());
         let side = current(dir, 0o600, Caller::Command, true).unwrap().unwrap();
         assert!(side.exact());
         assert_eq!(
@@ -851,7 +1112,7 @@ mod tests {
                 rec(2, "data", &json!({}))
             ),
         );
-        flush(dir, 0o600, Caller::Command).unwrap();
+        flush(dir, 0o600, Caller::Command, Fold::Now).unwrap();
         settle(dir, 0o600).unwrap();
         append(
             &dir.join(BUFFER),
@@ -861,10 +1122,10 @@ mod tests {
                 rec(3, "data", &json!({}))
             ),
         );
-        flush(dir, 0o600, Caller::Hook).unwrap();
+        flush(dir, 0o600, Caller::Hook, Fold::Now).unwrap();
         assert_eq!(settle(dir, 0o600).unwrap(), 1);
         let trail = std::fs::read_to_string(dir.join(TRAIL)).unwrap();
         assert_eq!(trail.lines().count(), 3, "{trail}");
-        assert_eq!(load_current(dir).unwrap().records(), 3);
+        assert_eq!(loaded(dir).unwrap().records(), 3);
     }
 }

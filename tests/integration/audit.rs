@@ -963,14 +963,19 @@ fn a_garbled_current_session_file_heals_instead_of_failing_every_call() {
     assert_eq!(current(&p), "adhoc_20261130_1015_2");
 }
 
-/// Overwrites `path` in place with bytes that read as no record, keeping its size, inode and
-/// mtime: a reader that parses the file sees nothing, the session's summary still matches it.
+/// Overwrites every line of `path` but the last in place with bytes that read as no record,
+/// keeping its size, inode and mtime: a reader that parses the file sees one record, the
+/// session's summary still matches it.
 fn blank_out_keeping_the_stamp(path: &Path) {
     let meta = std::fs::metadata(path).unwrap();
     let mtime = meta.modified().unwrap();
+    let text = std::fs::read(path).unwrap();
+    // The last line stays: the summary keeps a hash of the file's last 64 bytes, to know at
+    // the next move that the file only grew.
+    let body = text.strip_suffix(b"\n").unwrap();
+    let last = body.iter().rposition(|&b| b == b'\n').unwrap() + 1;
     let mut f = std::fs::OpenOptions::new().write(true).open(path).unwrap();
-    f.write_all(&vec![b' '; usize::try_from(meta.len()).unwrap()])
-        .unwrap();
+    f.write_all(&vec![b' '; last]).unwrap();
     f.set_modified(mtime).unwrap();
 }
 
@@ -1021,6 +1026,47 @@ fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
         summary.contains("- Records: 8 (change 2, data 6)"),
         "{summary}"
     );
+}
+
+/// A Stop after the session's first move leaves the summary as it was (it neither reads nor
+/// writes it: a Stop runs after every turn); the next reader catches up on what moved since,
+/// so the recap and `end` count every record.
+#[test]
+fn issue_15_stops_leave_the_summary_behind_and_readers_catch_up() {
+    let p = Project::new();
+    for n in 0..3 {
+        p.hook("PostToolUse", tool_event(&p, n).as_bytes());
+    }
+    p.hook("Stop", simple_event(&p, "Stop").as_bytes());
+    let dir = runs(&p).join(current(&p));
+    let first = std::fs::read(dir.join("summary.json")).unwrap();
+    for n in 3..9 {
+        p.hook("PostToolUse", tool_event(&p, n).as_bytes());
+        if n % 2 == 0 {
+            p.hook("Stop", simple_event(&p, "Stop").as_bytes());
+        }
+    }
+    assert_eq!(std::fs::read(dir.join("summary.json")).unwrap(), first);
+    assert!(std::fs::read_to_string(dir.join("audit_pending.jsonl"))
+        .unwrap()
+        .contains("echo call-8"));
+
+    let again = p
+        .event("SessionStart")
+        .replace("e9fc0000-0000-4000-8000-000000000001", "cs-1")
+        .replace("startup", "compact");
+    let out = p.hook("SessionStart", again.as_bytes());
+    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(ctx.contains("; 9 records"), "{ctx}");
+    assert!(ctx.contains("echo call-8"), "{ctx}");
+
+    let out = audit(&p, &["end", "--json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let summary = std::fs::read_to_string(dir.join("session_summary.md")).unwrap();
+    assert!(summary.contains("- Records: 9 (data 9)"), "{summary}");
 }
 
 /// `secs` after 2026-11-30T00:00:00Z, as a `SystemTime`.
