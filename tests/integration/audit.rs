@@ -979,6 +979,20 @@ fn blank_out_keeping_the_stamp(path: &Path) {
     f.set_modified(mtime).unwrap();
 }
 
+/// What SessionStart adds to the context when Claude session `cs-1` (the one the test
+/// events name) starts again after a compaction: its automatic audit session goes on.
+fn compaction_start_context(p: &Project) -> String {
+    let again = p
+        .event("SessionStart")
+        .replace("e9fc0000-0000-4000-8000-000000000001", "cs-1")
+        .replace("startup", "compact");
+    let out = p.hook("SessionStart", again.as_bytes());
+    out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 /// SessionStart's recap, PreCompact's checkpoint and `end` read the session's summary
 /// (`summary.json`, kept by every move of the buffer) and the buffer, not the records: they
 /// cost the same at the millionth record as at the first (2M records read took 36 s).
@@ -998,15 +1012,7 @@ fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
     blank_out_keeping_the_stamp(&dir.join("audit_pending.jsonl"));
 
     // The same Claude session starts again (a compaction): its automatic session goes on.
-    let again = p
-        .event("SessionStart")
-        .replace("e9fc0000-0000-4000-8000-000000000001", "cs-1")
-        .replace("startup", "compact");
-    let out = p.hook("SessionStart", again.as_bytes());
-    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let ctx = compaction_start_context(&p);
     assert!(ctx.contains("; 8 records"), "{ctx}");
     assert!(ctx.contains("echo call-9"), "{ctx}");
 
@@ -1051,15 +1057,7 @@ fn issue_15_stops_leave_the_summary_behind_and_readers_catch_up() {
         .unwrap()
         .contains("echo call-8"));
 
-    let again = p
-        .event("SessionStart")
-        .replace("e9fc0000-0000-4000-8000-000000000001", "cs-1")
-        .replace("startup", "compact");
-    let out = p.hook("SessionStart", again.as_bytes());
-    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let ctx = compaction_start_context(&p);
     assert!(ctx.contains("; 9 records"), "{ctx}");
     assert!(ctx.contains("echo call-8"), "{ctx}");
 
