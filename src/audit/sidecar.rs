@@ -237,7 +237,7 @@ impl Sidecar {
 
     /// Brings the summary up to the files of `dir` when they are what it saw, the pending
     /// file perhaps grown since (records a move appended without folding them): folds what
-    /// was appended after its mark, up to the last whole line. Returns whether the summary
+    /// was appended after its mark. Returns whether the summary
     /// now describes the files; false when it is stale (another trail, a pending file
     /// rewritten, replaced or shrunk, too far behind).
     fn catch_up(&mut self, dir: &Path) -> bool {
@@ -264,22 +264,18 @@ impl Sidecar {
         let Ok(known) = usize::try_from(seen - from) else {
             return false;
         };
-        if bytes.len() < known || fnv1a(&bytes[..known]) != self.pending_end {
+        // Only a move appends to the pending file, under the locks every reader takes (the
+        // buffer's) or every saver holds (the pending file's): a last line without its newline
+        // is what a move killed half-way left, which a rebuild reads as a read does.
+        if bytes.len() as u64 != now.len - from
+            || bytes.last() != Some(&b'\n')
+            || fnv1a(&bytes[..known]) != self.pending_end
+        {
             return false;
         }
-        // A write under way (a reader without the pending file's lock) ends the part taken.
-        let whole = bytes
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(known, |i| (i + 1).max(known));
-        self.fold(&bytes[known..whole], PENDING);
-        let end = from + whole as u64;
-        self.pending = Mark {
-            len: end,
-            ino: now.ino,
-            mtime_ns: if end == now.len { now.mtime_ns } else { 0 },
-        };
-        self.pending_end = fnv1a(&bytes[whole.saturating_sub(GUARD)..whole]);
+        self.fold(&bytes[known..], PENDING);
+        self.pending = now;
+        self.pending_end = fnv1a(&bytes[bytes.len().saturating_sub(GUARD)..]);
         true
     }
 
@@ -927,10 +923,10 @@ mod tests {
         assert_eq!(v.records, Some(before + 1));
         assert_eq!(v.changed.last().map(String::as_str), Some("late.rs"));
         assert_eq!(v.last.last().unwrap().id(), "t-900");
-        // A line still being written is left for later.
+        // A last line without its newline (a move killed half-way): stale, until it is whole.
         let half = rec(901, "data", &json!({}));
         append(&dir.join(PENDING), &half[..half.len() / 2]);
-        assert_eq!(loaded(dir).unwrap().records(), before + 1);
+        assert!(loaded(dir).is_none());
         append(
             &dir.join(PENDING),
             &format!("{}\n", &half[half.len() / 2..]),
@@ -974,19 +970,24 @@ mod tests {
         assert_eq!(loaded(dir).unwrap().records(), n as u64);
     }
 
+    /// Lines `line(0)`, `line(1)` … until they are over the most a hook rebuilds; and how many.
+    fn lines_over_the_rebuild_bound(line: impl Fn(usize) -> String) -> (String, usize) {
+        let (mut text, mut n) = (String::new(), 0);
+        while text.len() as u64 <= HOOK_REBUILD_MAX {
+            text.push_str(&line(n));
+            text.push('\n');
+            n += 1;
+        }
+        (text, n)
+    }
+
     /// A first move larger than a hook may rebuild (the setup of the 2M-record bench, a long
     /// turn) still leaves a summary: it is folded from the block, not read back.
     #[test]
     fn a_first_move_over_the_rebuild_bound_writes_the_summary() {
         let t = tempfile::tempdir().unwrap();
         let dir = t.path();
-        let mut text = String::new();
-        let mut n = 0;
-        while text.len() as u64 <= HOOK_REBUILD_MAX {
-            text.push_str(&rec(n, "data", &json!({})));
-            text.push('\n');
-            n += 1;
-        }
+        let (text, n) = lines_over_the_rebuild_bound(|n| rec(n, "data", &json!({})));
         append(&dir.join(BUFFER), &text);
         flush(dir, 0o600, Caller::Hook, Fold::WhenDue).unwrap();
         assert_eq!(loaded(dir).unwrap().records(), n as u64);
@@ -1024,18 +1025,14 @@ mod tests {
     fn over_large_files_a_hook_reads_only_the_tail() {
         let t = tempfile::tempdir().unwrap();
         let dir = t.path();
-        let mut big = String::new();
-        let mut n = 0;
-        while big.len() as u64 <= HOOK_REBUILD_MAX {
+        let (big, n) = lines_over_the_rebuild_bound(|n| {
             let path = if n == 0 {
                 "first.rs".to_string()
             } else {
                 format!("f{}.rs", n % 3)
             };
-            big.push_str(&rec(n, "change", &json!({"path": path})));
-            big.push('\n');
-            n += 1;
-        }
+            rec(n, "change", &json!({"path": path}))
+        });
         std::fs::write(dir.join(PENDING), &big).unwrap();
         append(
             &dir.join(BUFFER),
