@@ -53,8 +53,8 @@ const HOOK_TAIL: u64 = 256 * 1024;
 const HOOK_BUFFER_MAX: u64 = 8 * 1024 * 1024;
 /// A Stop folds what it moved into the summary only when the pending file grows past a
 /// multiple of this; below, the summary stays behind and the next reader or move catches up
-/// (folds what was appended since its mark), so a reader folds at most this much plus one
-/// move, and a Stop neither reads nor writes the summary.
+/// (folds what was appended since its mark), so a reader folds less than this much, and a
+/// Stop neither reads nor writes the summary.
 const FOLD_EVERY: u64 = 32 * 1024;
 /// The most a catch-up folds; a summary further behind is stale.
 const CATCH_UP_MAX: u64 = HOOK_BUFFER_MAX;
