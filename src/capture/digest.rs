@@ -73,6 +73,14 @@ pub(crate) struct Digest {
     /// When the session last did work in the project: its newest tool call that can change
     /// something (an edit, a command, a task update; not a read or a search), RFC 3339.
     pub(crate) last_work: Option<String>,
+    /// When the session last stated what it was doing — its last work, or the start of the
+    /// turn it was cut off in — on baton's clock: the transcript's time, never later than
+    /// the update that read it (so it orders against saves, which baton dates).
+    pub(crate) stated: Option<String>,
+    /// Its last act of work was followed by a save through baton (a checkpoint, a bridge
+    /// save, a handoff): the session ended its work by saying what comes next.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) saved_last: bool,
     /// What the newest subagents were launched for.
     pub(crate) subagents: Vec<String>,
     pub(crate) branch: Option<String>,
@@ -197,6 +205,7 @@ impl Digest {
             &mut self.ended,
             &mut self.updated,
             &mut self.last_work,
+            &mut self.stated,
         ] {
             *t = t.as_deref().and_then(normal_time);
         }

@@ -334,9 +334,12 @@ impl<'a> Fold<'a> {
         let input = input.unwrap_or(&empty);
         if is_work(name, &input.command.0) {
             self.turn().work += 1;
+            self.digest.saved_last = false;
             if let Some(at) = &self.at {
                 self.digest.last_work = Some(at.clone());
             }
+        } else if name == "Bash" && is_save(&input.command.0) {
+            self.digest.saved_last = true;
         }
         let mut target = input.file_path.0.clone();
         match name {
@@ -526,6 +529,33 @@ pub(crate) fn is_work(name: &str, command: &str) -> bool {
         );
     }
     !LOOKING_COMMANDS.contains(&program)
+}
+
+/// baton's commands that save what comes next (`bridge save`, `bridge checkpoint`,
+/// `handoff write`, `relay handoff`).
+const SAVES: &[[&str; 2]] = &[
+    ["bridge", "save"],
+    ["bridge", "checkpoint"],
+    ["handoff", "write"],
+    ["relay", "handoff"],
+];
+
+/// Whether a Bash command runs one of baton's saves.
+pub(crate) fn is_save(command: &str) -> bool {
+    command
+        .split(['\n', ';', '|', '&'])
+        .map(|segment| {
+            segment
+                .split_whitespace()
+                .skip_while(|w| w.contains('='))
+                .take(3)
+                .collect::<Vec<&str>>()
+        })
+        .any(|w| {
+            w.len() == 3
+                && w[0].rsplit('/').next() == Some("baton")
+                && SAVES.iter().any(|s| w[1] == s[0] && w[2] == s[1])
+        })
 }
 
 /// Adds `id` to `seen` (the newest `MAX_SEEN`); `true` when it was already there.
@@ -1072,6 +1102,9 @@ mod tests {
         assert!(!is_work("Bash", "git status"));
         assert!(!is_work("Bash", "baton bridge checkpoint"));
         assert!(!is_work("mcp__plugin_baton_baton__recall", ""));
+        assert!(is_save("/opt/p/bin/baton bridge checkpoint <<'EOF'"));
+        assert!(is_save("cd x && baton handoff write --session S"));
+        assert!(!is_save("baton bridge status") && !is_save("echo baton bridge save"));
     }
 
     #[test]

@@ -26,9 +26,13 @@ pub(crate) enum Intent {
     Nothing,
 }
 
-/// When the session last stated its intent: its newest work, or the start of the turn it was
-/// cut off in, whichever is later.
+/// When the session last stated its intent (its newest work, or the start of the turn it was
+/// cut off in), on baton's clock (`Digest::stated`); the transcript's time for a digest that
+/// has none.
 pub(crate) fn stated_at(d: &Digest) -> Option<DateTime<Utc>> {
+    if let Some(t) = d.stated.as_deref().and_then(time::parse) {
+        return Some(t);
+    }
     let work = d.last_work.as_deref().and_then(time::parse);
     let cut = d
         .open_turn

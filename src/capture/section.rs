@@ -87,7 +87,8 @@ pub(crate) fn resume_point(d: &Digest) -> Option<ResumePoint> {
         "baton capture show",
         intent::stated_at(d),
         action,
-    );
+    )
+    .span(d.started.as_deref().and_then(time::parse), d.saved_last);
     Some(if specific { p } else { p.generic() })
 }
 

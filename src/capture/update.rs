@@ -134,10 +134,17 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
     let plan = transcript::plan(&file, stored.cursor.as_ref())
         .map_err(|e| Error::io("inspect", r.transcript, e))?;
     if plan.restarted {
+        // A note a session start left (no cursor yet) keeps when the session started.
+        let started = stored
+            .cursor
+            .is_none()
+            .then(|| stored.digest.started.take());
         stored = Stored::default();
+        stored.digest.started = started.flatten();
     }
     stored.digest.session_id = r.sid.to_string();
     stored.transcript = Some(r.transcript.to_path_buf());
+    let before = Stated::of(&stored.digest);
     let outcome = {
         let mut fold = Fold::new(&mut stored.digest, &mut stored.carry, &project.root);
         let outcome = transcript::read(file, &plan, r.deadline, &mut |line| {
@@ -153,6 +160,7 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
         outcome
     };
     stored.cursor = Some(outcome.cursor);
+    note_stated(&mut stored.digest, &before, project.now());
     stored.digest.counts.bytes_read += outcome.bytes;
     stored.digest.counts.long_lines += outcome.long_lines;
     finish(project, &mut stored, r.sid, trigger);
@@ -160,6 +168,39 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
     stored.carry.finalize(&|s| project.redact(s));
     store::save(r.base, r.digest_path, &stored)?;
     Ok(true)
+}
+
+/// What a session had stated before an update read more of it.
+struct Stated {
+    last_work: Option<String>,
+    cut_off: Option<String>,
+}
+
+impl Stated {
+    fn of(d: &super::digest::Digest) -> Stated {
+        Stated {
+            last_work: d.last_work.clone(),
+            cut_off: d.open_turn.as_ref().and_then(|t| t.started.clone()),
+        }
+    }
+}
+
+/// Dates what the update read anew of the session's intent (new work, a turn under way) on
+/// baton's clock: the transcript's time, but never later than now.
+fn note_stated(d: &mut super::digest::Digest, before: &Stated, now: DateTime<Utc>) {
+    let after = Stated::of(d);
+    let new_work = after.last_work != before.last_work;
+    let new_turn = after.cut_off.is_some() && after.cut_off != before.cut_off;
+    if !new_work && !new_turn {
+        return;
+    }
+    let newest = [after.last_work, after.cut_off]
+        .iter()
+        .flatten()
+        .filter_map(|t| time::parse(t))
+        .max();
+    let at = newest.map_or(now, |t| t.min(now));
+    d.stated = Some(time::rfc3339(at));
 }
 
 /// At a session start: notes the starting session's transcript in its digest (so a crash

@@ -155,6 +155,11 @@ pub struct ResumePoint {
     pub finished: bool,
     /// A session whose action names nothing more specific than the request it was cut off in.
     pub generic: bool,
+    /// A session: when it started (a save written since may be its own).
+    pub span_start: Option<DateTime<Utc>>,
+    /// A session whose last act of work was followed by a save through baton: its own save,
+    /// not its work, is its last word.
+    pub saved_last: bool,
 }
 
 impl ResumePoint {
@@ -183,6 +188,8 @@ impl ResumePoint {
             session: None,
             finished: false,
             generic: false,
+            span_start: None,
+            saved_last: false,
         }
     }
 
@@ -227,6 +234,14 @@ impl ResumePoint {
     #[must_use]
     pub fn untrusted(mut self, why: impl Into<String>) -> Self {
         self.doubt = Some(why.into());
+        self
+    }
+
+    /// A session that started at `start` and ended its work with a save (`saved_last`).
+    #[must_use]
+    pub fn span(mut self, start: Option<DateTime<Utc>>, saved_last: bool) -> Self {
+        self.span_start = start;
+        self.saved_last = saved_last;
         self
     }
 
@@ -293,6 +308,20 @@ pub fn choose<'p>(points: &'p [ResumePoint], log: &Log) -> Choice<'p> {
     let Some(first) = live.first().copied() else {
         return Choice::Nothing;
     };
+    if first.session.is_some() && first.saved_last {
+        // The session ended its work with a save: that save (written since it started) is
+        // its last word, not what its record says.
+        if let Some(save) = live.iter().find(|p| {
+            p.session.is_none()
+                && p.precedence == Precedence::Explicit
+                && matches!((p.written, first.span_start), (Some(w), Some(s)) if w >= s)
+        }) {
+            return Choice::Next {
+                point: save,
+                via: None,
+            };
+        }
+    }
     if first.finished {
         return Choice::Finished(first);
     }
@@ -715,6 +744,22 @@ mod tests {
             next_line(&s),
             "Next: \"implement the backoff, then its tests\""
         );
+    }
+
+    // Case: a session that ended its work with a save (its own): the save is its last word,
+    // whatever the clocks say (dates on baton's clock, work on the transcript's).
+    #[test]
+    fn a_session_that_ended_its_work_with_a_save_leaves_that_save_current() {
+        let saved = cp("2026-12-01T11:00:00Z", "implement the backoff");
+        let own = digest("2026-12-01T11:00:05Z", "").span(t("2026-12-01T10:00:00Z"), true);
+        let s = fresh(&[saved.clone(), own.clone()]).unwrap();
+        assert_eq!(next_line(&s), "Next: \"implement the backoff\"");
+        // A save from before the session started is not its own: its work supersedes it.
+        let before = cp("2026-12-01T09:00:00Z", "implement the backoff");
+        assert!(fresh(&[before, own]).is_none());
+        // Work after the save (not saved last): the work is the newer word.
+        let worked_on = digest("2026-12-01T11:00:05Z", "").span(t("2026-12-01T10:00:00Z"), false);
+        assert!(fresh(&[saved, worked_on]).is_none());
     }
 
     // Case: a session offered the save went on from it and was cut off saying nothing more.
