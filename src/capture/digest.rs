@@ -118,6 +118,9 @@ pub(crate) struct TurnNote {
     pub(crate) ended: Option<String>,
     /// Tool calls that did work (see `Digest::last_work`).
     pub(crate) work: u32,
+    /// Claude Code's id of the prompt that started it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) prompt_id: Option<String>,
     /// The user's next prompt corrected it: its conclusion was not taken.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) corrected: bool,
@@ -213,6 +216,17 @@ impl Digest {
         keep_last(&mut self.failures, MAX_FAILURES);
         keep_last(&mut self.corrections, MAX_CORRECTIONS);
         keep_last(&mut self.subagents, MAX_SUBAGENTS);
+    }
+}
+
+impl Digest {
+    /// The newest finished turn that did work, with a conclusion the user did not correct
+    /// (a chat turn answers a question; it concludes no work).
+    pub(crate) fn last_conclusion(&self) -> Option<&TurnNote> {
+        self.turns
+            .iter()
+            .rev()
+            .find(|t| t.work > 0 && !t.corrected && !t.conclusion.trim().is_empty())
     }
 }
 

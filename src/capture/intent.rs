@@ -72,7 +72,7 @@ pub(crate) fn of(d: &Digest) -> Intent {
     if let Some(task) = task("in_progress") {
         return open(format!("Continue task {}", task_name(task)), true);
     }
-    if let Some(item) = last_work_turn(d).and_then(|t| left_open(&t.conclusion)) {
+    if let Some(item) = d.last_conclusion().and_then(|t| left_open(&t.conclusion)) {
         return open(format!("Pick up what was left open: {item}"), true);
     }
     if let Some(task) = task("pending") {
@@ -92,11 +92,6 @@ fn task_name(t: &Task) -> String {
         Some(id) => format!("#{id}: {subject}"),
         None => format!(": {subject}"),
     }
-}
-
-/// The newest finished turn that did work and whose conclusion the user did not correct.
-fn last_work_turn(d: &Digest) -> Option<&TurnNote> {
-    d.turns.iter().rev().find(|t| t.work > 0 && !t.corrected)
 }
 
 /// Prompts that only say "go on" (they name no work of their own).
@@ -220,6 +215,37 @@ pub(crate) fn left_open(conclusion: &str) -> Option<String> {
         .map_or(sentence, |l| sentence[l.len()..].trim_start());
     let item = item.trim_end_matches(['.', ';', ',', ' ']).trim();
     (!item.is_empty()).then(|| clip_words(item, ACTION_CHARS))
+}
+
+/// Words that say a sentence is a plan (what the assistant meant to do next), not a finding.
+const PLAN_MARKS: &[&str] = &[
+    "i'll ",
+    "i will ",
+    "i'm going to",
+    "i am going to",
+    "going to ",
+    "let me ",
+    "next",
+    "i plan",
+    "plan:",
+    "we should",
+    "i would",
+    "i can ",
+    "i'd ",
+];
+
+/// The sentences of a conclusion the user corrected that state findings rather than the plan
+/// the correction rejected (`None` when nothing but the plan is left).
+pub(crate) fn findings(conclusion: &str) -> Option<String> {
+    let text = one_line(conclusion);
+    let kept: Vec<&str> = sentences(&text)
+        .into_iter()
+        .filter(|s| {
+            let lower = format!("{} ", s.to_lowercase());
+            !PLAN_MARKS.iter().any(|m| lower.contains(m))
+        })
+        .collect();
+    (!kept.is_empty()).then(|| kept.join(" "))
 }
 
 /// `text` cut into sentences (at `. `, `! `, `? `, `; ` and the end), trimmed, non-empty.

@@ -26,6 +26,8 @@ use crate::core::handler::Contribution;
 use crate::core::project::Project;
 use crate::core::resume::Start;
 
+/// How long a start after a compaction waits, at most, for the transcript to be written out.
+const COMPACT_SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
 /// Digests looked at, most recently updated first, for the newest other session.
 const LOOKED_AT: usize = 5;
 
@@ -35,6 +37,12 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
     let start = Start::of_source(source);
     // Best effort, both: a start never fails for them.
     let _ = update::register(project, common);
+    if start == Start::Compact {
+        // The compaction's last lines are being written: read them with the rest.
+        if let Ok(Some(path)) = super::transcript::locate(project, common) {
+            super::transcript::settle(&path, COMPACT_SETTLE);
+        }
+    }
     update::catch_up(
         project,
         (start == Start::Fresh).then_some(sid),

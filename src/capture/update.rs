@@ -35,6 +35,9 @@ pub(crate) enum Trigger<'a> {
     /// transcript, which may not have the last line yet.
     Stop {
         last_assistant: Option<&'a str>,
+        /// The prompt whose turn ended: the turn the Stop ends, when the transcript already
+        /// shows it (a later turn's prompt may not be written yet).
+        prompt_id: Option<&'a str>,
     },
     PreCompact,
     SessionEnd {
@@ -46,6 +49,17 @@ pub(crate) enum Trigger<'a> {
 }
 
 impl Trigger<'_> {
+    /// How long to wait, at most, for Claude Code to finish writing the turn that just ended
+    /// (`transcript::settle`): at PreCompact (a compaction takes seconds anyway) and at
+    /// SessionEnd; never on Stop, which the user waits for at every turn.
+    fn settle(self) -> Option<Duration> {
+        match self {
+            Trigger::PreCompact => Some(Duration::from_millis(500)),
+            Trigger::SessionEnd { .. } => Some(Duration::from_millis(200)),
+            Trigger::Stop { .. } | Trigger::CatchUp => None,
+        }
+    }
+
     /// How long the transcript read may take.
     fn budget(self) -> Duration {
         match self {
@@ -88,13 +102,16 @@ pub(crate) fn update(
     common: &Common,
     trigger: Trigger,
 ) -> Result<Option<PathBuf>> {
-    let started = Instant::now();
     let Some(path) = transcript::locate(project, common)? else {
         return Ok(None);
     };
     let Some(base) = store::write_base(project) else {
         return Ok(None);
     };
+    if let Some(cap) = trigger.settle() {
+        transcript::settle(&path, cap);
+    }
+    let started = Instant::now();
     let sid = common.session_id.as_str();
     let dir = store::sessions_dir(&base, project);
     let digest_path = store::digest_path(&dir, sid);
@@ -151,10 +168,14 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
             fold.line(line);
         })
         .map_err(|e| Error::io("read", r.transcript, e))?;
-        if let Trigger::Stop { last_assistant } = trigger {
+        if let Trigger::Stop {
+            last_assistant,
+            prompt_id,
+        } = trigger
+        {
             // Only once the whole transcript is read: a Stop ends the turn under way.
             if !outcome.cut_short {
-                fold.stop(last_assistant, &time::rfc3339(project.now()));
+                fold.stop(last_assistant, prompt_id, &time::rfc3339(project.now()));
             }
         }
         outcome
@@ -284,6 +305,7 @@ fn finish(project: &Project, stored: &mut Stored, sid: &str, trigger: Trigger) {
     let d = &mut stored.digest;
     if let Trigger::Stop {
         last_assistant: Some(text),
+        ..
     } = trigger
     {
         if !text.trim().is_empty() {
@@ -384,6 +406,7 @@ mod tests {
                 &common,
                 Trigger::Stop {
                     last_assistant: None,
+                    prompt_id: None,
                 },
             )
             .unwrap()?;
@@ -492,6 +515,7 @@ mod tests {
             &s.common(&s.transcript),
             Trigger::Stop {
                 last_assistant: Some(&format!("Done; the key was {aws}")),
+                prompt_id: None,
             },
         )
         .unwrap()
@@ -600,6 +624,7 @@ mod tests {
         let mut stored = Stored::default();
         let stop = Trigger::Stop {
             last_assistant: None,
+            prompt_id: None,
         };
         let end = Trigger::SessionEnd { reason: "other" };
         assert!(git_due(&stored, stop, at("2026-11-30T10:00:00Z")));
@@ -629,6 +654,7 @@ mod tests {
             &s.common(&s.transcript),
             Trigger::Stop {
                 last_assistant: Some("fresher words"),
+                prompt_id: None,
             },
         )
         .unwrap()
