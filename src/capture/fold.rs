@@ -20,6 +20,7 @@ use super::bash;
 use super::digest::{keep_last, Digest, Failure, MAX_CORRECTIONS, MAX_SUBAGENTS};
 use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
 use super::tasks;
+use crate::core::correction;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -74,25 +75,6 @@ const NOT_A_PROMPT: &[&str] = &[
     "<user-memory-input>",
     "[Request interrupted",
     "Caveat: The messages below",
-];
-
-/// How a correction of the agent starts (compared lower-case, as a whole word or phrase).
-const CORRECTION_STARTS: &[&str] = &[
-    "no",
-    "nope",
-    "don't",
-    "dont",
-    "do not",
-    "stop",
-    "actually",
-    "that's wrong",
-    "thats wrong",
-    "that is wrong",
-    "that's not",
-    "instead",
-    "revert",
-    "undo",
-    "wrong",
 ];
 
 /// One update's folding: the digest, its carry, and the project root for relative paths.
@@ -206,7 +188,7 @@ impl<'a> Fold<'a> {
             d.first_request = Some(trimmed.to_string());
         }
         d.latest_request = Some(trimmed.to_string());
-        if is_correction(trimmed) {
+        if correction::classify(trimmed).is_some() {
             d.corrections.push(trimmed.to_string());
             keep_last(&mut d.corrections, MAX_CORRECTIONS);
         }
@@ -442,30 +424,6 @@ pub(crate) fn error_line(text: &str) -> (Option<String>, Option<i64>) {
         .any(|w| l.contains(w))
     });
     (named.or(lines.first()).cloned(), exit)
-}
-
-/// Whether a prompt corrects the agent: it starts with one of `CORRECTION_STARTS` as a whole
-/// word or phrase.
-pub(crate) fn is_correction(prompt: &str) -> bool {
-    let start: String = prompt
-        .trim_start()
-        .chars()
-        .take(20)
-        .map(|c| {
-            if c == '\u{2019}' {
-                '\''
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
-        .collect();
-    CORRECTION_STARTS.iter().any(|w| {
-        start.starts_with(w)
-            && !start[w.len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphanumeric() || c == '\'')
-    })
 }
 
 #[cfg(test)]
@@ -837,35 +795,27 @@ mod tests {
         assert_eq!(d.files, ["a.ipynb", "src/lib.rs", "log.txt", "notes.txt"]);
     }
 
+    /// A prompt that corrects the agent lands in `corrections`, as `core::correction` reads
+    /// it; issue 34: "And no, don't …" and "No — don't …" did not (they were read by their
+    /// first word only).
     #[test]
-    fn corrections_are_prompts_that_correct() {
-        for yes in [
-            "no, the other file",
-            "No.",
-            "Don't touch the tests",
-            "do not push",
-            "stop",
-            "Actually, use tabs",
-            "that's wrong",
-            "That’s wrong",
-            "instead use serde",
-            "revert that",
-            "undo it",
-        ] {
-            assert!(is_correction(yes), "{yes}");
-        }
-        for no in [
-            "now run the tests",
-            "nothing else",
-            "stopwatch",
-            "notes first",
-            "insteadof",
-            "please continue",
-        ] {
-            assert!(!is_correction(no), "{no}");
-        }
-        let (d, _) = fold(&[prompt("build it"), prompt("no, in Rust")]);
-        assert_eq!(d.corrections, ["no, in Rust"]);
+    fn issue_34_corrections_are_read_by_structure() {
+        let (d, _) = fold(&[
+            prompt("build it"),
+            prompt("And no, don't use the global config, read it from the project file"),
+            prompt("Don't forget to add tests"),
+            prompt("No — don't put the helper in utils.rs, it belongs in core"),
+            prompt("now run the tests"),
+            prompt("no, in Rust"),
+        ]);
+        assert_eq!(
+            d.corrections,
+            [
+                "And no, don't use the global config, read it from the project file",
+                "No — don't put the helper in utils.rs, it belongs in core",
+                "no, in Rust",
+            ]
+        );
     }
 
     #[test]
