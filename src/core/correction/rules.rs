@@ -406,12 +406,26 @@ fn at_start(t: &Text<'_>, i: usize) -> Verdict {
 /// in the first sentence: a redirection ("use X instead") unless it asks, and "you …
 /// the wrong …".
 pub(super) fn anywhere(t: &Text<'_>, head: usize) -> Option<Rule> {
+    // The phrases by their first word: each word of the start is looked up, not compared
+    // with every phrase (a 600-byte prompt has over a hundred words).
+    let mut by_first: Vec<(&str, usize)> = ANYWHERE
+        .iter()
+        .enumerate()
+        .map(|(k, (p, _))| (p.split(' ').next().unwrap_or(p), k))
+        .collect();
+    by_first.sort_unstable();
     for i in head..t.len() {
-        for (phrase, rule) in ANYWHERE {
+        let Some(word) = t.word(i) else { continue };
+        let from = by_first.partition_point(|(first, _)| *first < word);
+        for (_, k) in by_first[from..]
+            .iter()
+            .take_while(|(first, _)| *first == word)
+        {
+            let (phrase, rule) = ANYWHERE[*k];
             if let Some(end) = t.phrase(i, phrase) {
                 let negated = phrase.ends_with(" not") || phrase.ends_with(" never");
                 if !(negated && after_not(t, end) == Request) {
-                    return Some(*rule);
+                    return Some(rule);
                 }
             }
         }

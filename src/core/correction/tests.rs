@@ -116,6 +116,14 @@ fn only_the_start_of_a_long_prompt_is_read() {
     assert_eq!(classify("  \n "), None);
 }
 
+/// `rules::anywhere` looks phrases up by their first word: none may start with a wildcard.
+#[test]
+fn phrases_found_anywhere_start_with_a_word() {
+    for (p, _) in words::ANYWHERE {
+        assert!(!p.starts_with('*'), "{p}");
+    }
+}
+
 /// Words are read whole: a correction word inside another word is not one.
 #[test]
 fn words_are_read_whole() {

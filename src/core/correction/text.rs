@@ -186,6 +186,14 @@ impl<'a> Text<'a> {
     /// Where `phrase` (words separated by spaces; `*ing` matches a word ending in `ing`)
     /// ends when it starts at `i`.
     pub(super) fn phrase(&self, i: usize, phrase: &str) -> Option<usize> {
+        // Most tries fail on the first word: compare it before splitting the phrase.
+        let first = self.word(i)?;
+        let opens = phrase.starts_with('*')
+            || (phrase.starts_with(first)
+                && matches!(phrase.as_bytes().get(first.len()), None | Some(b' ')));
+        if !opens {
+            return None;
+        }
         let mut k = i;
         for p in phrase.split(' ') {
             let w = self.word(k)?;
