@@ -145,12 +145,14 @@ fn negation(t: &Text<'_>, i: usize) -> Verdict {
     bare_no(t, i, j)
 }
 
-/// "no, I haven't installed it": a pronoun, an auxiliary, "not" (but "no, I don't want …").
+/// "no, I haven't installed it", "no, it doesn't need to …": a pronoun, an auxiliary, "not"
+/// (but "no, I don't want …" rejects).
 fn answers(t: &Text<'_>, j: usize) -> bool {
+    let rejects = is_in(t.word(j), &["i", "we"]) && is_in(t.word(j + 3), ANSWER_REJECTS);
     is_in(t.word(j), ANSWER_SUBJECTS)
         && is_in(t.word(j + 1), ANSWER_AUX)
         && t.word(j + 2) == Some("not")
-        && !is_in(t.word(j + 3), ANSWER_REJECTS)
+        && !rejects
 }
 
 /// "no" followed straight by a word.
