@@ -4,13 +4,13 @@
 use super::text::{Kind, Text};
 use super::words::{
     ACTUALLY, ACTUALLY_ADDS, ANSWER_AUX, ANSWER_REJECTS, ANSWER_SUBJECTS, ANYWHERE, AT_START,
-    BACK_THEN, BACK_VERBS, DE_NL_IMPERATIVES, DE_NL_REQUEST, DONT_REQUEST, ES_CLITICS, ES_REQUEST,
-    FILLERS, FILLER_PHRASES, GO_BACK_TO, INSTEAD, INSTEAD_NOT, INTERRUPTS, INTERRUPT_AGREE,
-    INTERRUPT_THEN, IT_REQUEST, NEGATIONS, NE_REQUEST, NOT_BEFORE_YOU, NOT_REQUEST, NOT_WORDS,
-    NOT_WORDS_REQUEST, NO_I_THEN, NO_MORE, NO_REQUEST, NO_THEN, PARTICIPLES, PAS_REQUEST,
-    PT_IMPERATIVES, PT_REQUEST, REDIRECT_START, REPLIES, RESTORE_WHAT, RU_NEGATED, RU_REQUEST,
-    STOP_ALONE, STOP_FOREIGN, STOP_WHAT, UNDO_FOREIGN, UNDO_HISTORY, UNDO_NOUNS, UNDO_VERBS,
-    UNDO_WHAT, YOU_ADVERBS, YOU_DID,
+    BACK_THEN, BACK_VERBS, DE_NL_IMPERATIVES, DE_NL_REQUEST, DONT_REQUEST, ENGLISH, ES_CLITICS,
+    ES_REQUEST, FILLERS, FILLER_PHRASES, GO_BACK_TO, INSTEAD, INSTEAD_NOT, INTERRUPTS,
+    INTERRUPT_AGREE, INTERRUPT_THEN, IT_REQUEST, NEGATIONS, NE_REQUEST, NOT_BEFORE_YOU,
+    NOT_REQUEST, NOT_WORDS, NOT_WORDS_REQUEST, NO_I_THEN, NO_MORE, NO_REQUEST, NO_THEN,
+    PARTICIPLES, PAS_REQUEST, PT_IMPERATIVES, PT_REQUEST, REDIRECT_START, REPLIES, RESTORE_WHAT,
+    RU_NEGATED, RU_REQUEST, SPANISH, STOP_ALONE, STOP_FOREIGN, STOP_WHAT, UNDO_FOREIGN,
+    UNDO_HISTORY, UNDO_NOUNS, UNDO_VERBS, UNDO_WHAT, YOU_ADVERBS, YOU_DID,
 };
 use super::Rule::{self, Complaint, NegatedImperative, Negation, Redirection, Stop, Undo};
 
@@ -64,7 +64,8 @@ pub(super) fn lead(t: &Text<'_>, i: usize) -> Verdict {
 }
 
 /// "wait, don't push", "hold on, that's the production database": a halt, unless what
-/// follows agrees or asks.
+/// follows agrees ("wait, you're right") or is not about the agent's work ("wait, is the
+/// server still running?").
 fn interrupt(t: &Text<'_>, i: usize) -> Verdict {
     let Some(mut j) = t.any(i, INTERRUPTS) else {
         return Unknown;
@@ -185,17 +186,6 @@ fn bare_no(t: &Text<'_>, i: usize, j: usize) -> Verdict {
         Unknown
     }
 }
-
-/// Words that tell Spanish from English in a sentence (`no` starts both).
-const SPANISH: &[&str] = &[
-    "el", "la", "los", "las", "de", "del", "que", "con", "por", "para", "esa", "ese", "eso",
-    "esto", "esta", "este", "un", "una", "todavía", "nada", "aquí", "y", "lo", "mi", "tu", "su",
-    "al", "más", "ya",
-];
-const ENGLISH: &[&str] = &[
-    "the", "to", "an", "is", "are", "in", "for", "of", "and", "it", "this", "that", "with", "on",
-    "be", "yet", "please", "any", "my", "your", "now", "here", "needed",
-];
 
 /// Spanish `no` + a verb in the negative imperative (`-es`, `-as`: "no toques", "no lo
 /// hagas"), in a sentence that reads as Spanish ("No changes needed" is English).

@@ -196,7 +196,7 @@ pub(super) const DE_NL_IMPERATIVES: &[&str] = &[
 /// ... unless the clause says this ("vergiss nicht", "maak je geen zorgen").
 #[rustfmt::skip]
 pub(super) const DE_NL_REQUEST: &[&str] = &[
-    "sorgen", "zorgen", "vergiss", "vergeet", "dir", "je geen zorgen",
+    "sorgen", "zorgen", "vergiss", "vergeet", "dir",
 ];
 
 /// French: after a leading `ne`/`n'`, not a correction ("n'oublie pas", "ne t'inquiète pas").
@@ -211,6 +211,20 @@ pub(super) const PAS_REQUEST: &[&str] = &[
     "urgent", "besoin",
 ];
 
+/// Words that tell Spanish from English in a sentence (`no` starts both).
+#[rustfmt::skip]
+pub(super) const SPANISH: &[&str] = &[
+    "el", "la", "los", "las", "de", "del", "que", "con", "por", "para", "esa", "ese", "eso",
+    "esto", "esta", "este", "un", "una", "todavía", "nada", "aquí", "y", "lo", "mi", "tu", "su",
+    "al", "más", "ya",
+];
+/// ... and English.
+#[rustfmt::skip]
+pub(super) const ENGLISH: &[&str] = &[
+    "the", "to", "an", "is", "are", "in", "for", "of", "and", "it", "this", "that", "with", "on",
+    "be", "yet", "please", "any", "my", "your", "now", "here", "needed",
+];
+
 /// Spanish object pronouns between `no` and its verb ("no lo toques").
 #[rustfmt::skip]
 pub(super) const ES_CLITICS: &[&str] = &[
@@ -220,7 +234,7 @@ pub(super) const ES_CLITICS: &[&str] = &[
 #[rustfmt::skip]
 pub(super) const ES_REQUEST: &[&str] = &[
     "olvides", "olvidés", "preocupes", "dudes", "tienes", "necesitas", "crees", "creas", "sabes",
-    "estás", "más", "jamás", "veces", "apures", "agobies",
+    "apures", "agobies",
 ];
 /// Italian: `non` + these is not a correction ("non dimenticare", "non preoccuparti").
 #[rustfmt::skip]
