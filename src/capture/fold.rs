@@ -22,6 +22,7 @@ use super::digest::{
 };
 use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
 use super::tasks;
+use crate::core::correction;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -79,25 +80,6 @@ const NOT_A_PROMPT: &[&str] = &[
     "<user-memory-input>",
     "[Request interrupted",
     "Caveat: The messages below",
-];
-
-/// How a correction of the agent starts (compared lower-case, as a whole word or phrase).
-const CORRECTION_STARTS: &[&str] = &[
-    "no",
-    "nope",
-    "don't",
-    "dont",
-    "do not",
-    "stop",
-    "actually",
-    "that's wrong",
-    "thats wrong",
-    "that is wrong",
-    "that's not",
-    "instead",
-    "revert",
-    "undo",
-    "wrong",
 ];
 
 /// One update's folding: the digest, its carry, and the project root for relative paths.
@@ -213,15 +195,15 @@ impl<'a> Fold<'a> {
         if trimmed.is_empty() || NOT_A_PROMPT.iter().any(|p| trimmed.starts_with(p)) {
             return;
         }
-        let correction = is_correction(trimmed);
-        self.start_turn(trimmed, at, correction);
+        let corrects = correction::classify(trimmed).is_some();
+        self.start_turn(trimmed, at, corrects);
         let d = &mut *self.digest;
         d.counts.prompts += 1;
         if d.first_request.is_none() {
             d.first_request = Some(trimmed.to_string());
         }
         d.latest_request = Some(trimmed.to_string());
-        if correction {
+        if corrects {
             d.corrections.push(trimmed.to_string());
             keep_last(&mut d.corrections, MAX_CORRECTIONS);
         }
@@ -664,30 +646,6 @@ pub(crate) fn error_line(text: &str) -> (Option<String>, Option<i64>) {
         .any(|w| l.contains(w))
     });
     (named.or(lines.first()).cloned(), exit)
-}
-
-/// Whether a prompt corrects the agent: it starts with one of `CORRECTION_STARTS` as a whole
-/// word or phrase.
-pub(crate) fn is_correction(prompt: &str) -> bool {
-    let start: String = prompt
-        .trim_start()
-        .chars()
-        .take(20)
-        .map(|c| {
-            if c == '\u{2019}' {
-                '\''
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
-        .collect();
-    CORRECTION_STARTS.iter().any(|w| {
-        start.starts_with(w)
-            && !start[w.len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphanumeric() || c == '\'')
-    })
 }
 
 #[cfg(test)]
@@ -1199,35 +1157,27 @@ mod tests {
         assert!(!is_save("baton bridge status") && !is_save("echo baton bridge save"));
     }
 
+    /// A prompt that corrects the agent lands in `corrections`, as `core::correction` reads
+    /// it; issue 34: "And no, don't …" and "No — don't …" did not (they were read by their
+    /// first word only).
     #[test]
-    fn corrections_are_prompts_that_correct() {
-        for yes in [
-            "no, the other file",
-            "No.",
-            "Don't touch the tests",
-            "do not push",
-            "stop",
-            "Actually, use tabs",
-            "that's wrong",
-            "That’s wrong",
-            "instead use serde",
-            "revert that",
-            "undo it",
-        ] {
-            assert!(is_correction(yes), "{yes}");
-        }
-        for no in [
-            "now run the tests",
-            "nothing else",
-            "stopwatch",
-            "notes first",
-            "insteadof",
-            "please continue",
-        ] {
-            assert!(!is_correction(no), "{no}");
-        }
-        let (d, _) = fold(&[prompt("build it"), prompt("no, in Rust")]);
-        assert_eq!(d.corrections, ["no, in Rust"]);
+    fn issue_34_corrections_are_read_by_structure() {
+        let (d, _) = fold(&[
+            prompt("build it"),
+            prompt("And no, don't use the global config, read it from the project file"),
+            prompt("Don't forget to add tests"),
+            prompt("No — don't put the helper in utils.rs, it belongs in core"),
+            prompt("now run the tests"),
+            prompt("no, in Rust"),
+        ]);
+        assert_eq!(
+            d.corrections,
+            [
+                "And no, don't use the global config, read it from the project file",
+                "No — don't put the helper in utils.rs, it belongs in core",
+                "no, in Rust",
+            ]
+        );
     }
 
     #[test]
