@@ -138,6 +138,8 @@ fn records(scan: &mut Scan<'_>, store: &Store, dir: &Path, rel: &str, id: &str) 
 
 /// A record as a document; `None` for record types recall does not show (an `anomaly`).
 fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
+    let mut answer = None;
+    let failed = r.failed();
     let (kind, title, text, author) = match &r.kind {
         k @ (RecordKind::Data | RecordKind::Change) => {
             let kind = if *k == RecordKind::Change {
@@ -155,7 +157,10 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
                     text.push_str(&format!(" (exit {code})"));
                 }
                 if let Some(e) = &r.error {
-                    text.push_str(&format!(": {e}"));
+                    text.push_str(": ");
+                    let start = text.len();
+                    text.push_str(e);
+                    answer = Some(start..text.len());
                 }
             }
             let verb = if r.failed() { " (failed)" } else { "" };
@@ -171,6 +176,7 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
         ),
         RecordKind::UserCorrection => {
             let mut text = r.text().to_string();
+            answer = Some(0..text.len());
             if let Some(to) = r.persisted_to.as_ref().filter(|t| !t.is_empty()) {
                 text.push_str(&format!(" · persisted to {}", to.join(", ")));
             }
@@ -190,6 +196,8 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
     doc.id = r.id;
     doc.session = Some(session.to_string());
     doc.author = Some(author);
+    doc.failed = failed;
+    doc.answer.extend(answer);
     doc.text = text;
     Some(doc)
 }

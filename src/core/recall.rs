@@ -13,6 +13,7 @@
 
 use chrono::{DateTime, Utc};
 use regex::Regex;
+use std::ops::Range;
 use std::path::Path;
 
 /// What a document is about. The names are what `--kind` takes.
@@ -118,6 +119,38 @@ pub struct Doc {
     pub title: String,
     /// The body that is searched along with the title.
     pub text: String,
+    /// The parts of `text` that answer questions about it (a decision's decision and
+    /// rationale, a turn's conclusion, a failure's error lines), as byte ranges in order:
+    /// they weigh more than the rest of the body, and the excerpt is cut from them first.
+    pub answer: Vec<Range<usize>>,
+    /// A failure: a tool call that failed, an error a session met, a learning of type error.
+    pub failed: bool,
+    /// Whether the entry can be trusted as the user's or a reviewed save, where the store
+    /// says (the project's memory); `None` for records of what happened (the audit trail).
+    pub trust: Option<Trust>,
+}
+
+/// How far an entry can be trusted (DESIGN.md, Trust).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trust {
+    /// Written through baton here, or accepted by `baton bridge review`.
+    Reviewed,
+    /// Not written through baton here (a hand edit, a teammate's pull, another tool), and
+    /// nobody accepted it yet: its origin, as far as known.
+    Unreviewed(String),
+    /// The integrity scan flagged it: the rule that did.
+    Suspicious(String),
+}
+
+impl Trust {
+    /// The name `--json` gives it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Trust::Reviewed => "reviewed",
+            Trust::Unreviewed(_) => "unreviewed",
+            Trust::Suspicious(_) => "suspicious",
+        }
+    }
 }
 
 impl Doc {
@@ -134,6 +167,51 @@ impl Doc {
             path: None,
             title: title.into(),
             text: String::new(),
+            answer: Vec::new(),
+            failed: false,
+            trust: None,
+        }
+    }
+
+    /// Appends `part` to the text on a line of its own; with `answer`, as a part that answers.
+    pub fn push(&mut self, part: &str, answer: bool) {
+        if !self.text.is_empty() {
+            self.text.push('\n');
+        }
+        let start = self.text.len();
+        self.text.push_str(part);
+        if answer && !part.is_empty() {
+            self.answer.push(start..self.text.len());
+        }
+    }
+
+    /// Marks as answering the lines of the text that start (after spaces) with one of
+    /// `labels` (`**Decision:**`, `**Rationale:**`), each to the next labelled line.
+    pub fn mark_labelled(&mut self, labels: &[&str]) {
+        let mut at = 0;
+        let mut open: Option<usize> = None;
+        let mut spans = Vec::new();
+        for line in self.text.split_inclusive('\n') {
+            let t = line.trim_start();
+            let labelled = t.starts_with("**") || t.starts_with('#');
+            if labelled {
+                if let Some(s) = open.take() {
+                    spans.push(s..at);
+                }
+                if labels.iter().any(|l| t.starts_with(l)) {
+                    open = Some(at);
+                }
+            }
+            at += line.len();
+        }
+        if let Some(s) = open {
+            spans.push(s..at);
+        }
+        for s in spans {
+            let end = s.start + self.text[s.clone()].trim_end().len();
+            if end > s.start {
+                self.answer.push(s.start..end);
+            }
         }
     }
 }

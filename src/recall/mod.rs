@@ -21,11 +21,14 @@
 //! | mcp.rs | the MCP server (JSON-RPC 2.0 over stdio) |
 
 mod excerpt;
+mod intent;
 mod mcp;
 mod query;
 mod rank;
 mod render;
 mod search;
+mod terms;
+mod thesaurus;
 mod timeline;
 mod when;
 mod words;

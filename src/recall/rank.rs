@@ -1,45 +1,80 @@
-//! Ranking: BM25 over words (k1 = 1.2, b = 0.75), each query word and each phrase scoring on
-//! its own, with three adjustments that make "what did we decide about the cache?" answer
-//! well:
+//! Ranking: BM25F over terms (k1 = 1.2, b = 0.75), each query word and each phrase scoring
+//! on its own, its frequency weighed by the field it stands in — the title
+//! (`TITLE_WEIGHT`), the parts of the body that answer (`ANSWER_WEIGHT`: a decision's
+//! rationale, a turn's conclusion, an error line), the rest of the body (1) — and then:
 //!
-//! * a title word counts twice (a heading says what an entry is about);
 //! * the share of the query's parts a document matches multiplies its score, so a document
 //!   with all the words beats one that repeats a rare one;
-//! * documents of a kind the question names ("decide" → decisions) count `HINT_BOOST` times,
-//!   and newer documents a little more (`RECENCY`, halving every `HALF_LIFE_DAYS`; more when
-//!   the question asks for the last or latest).
+//! * a prior by kind (`prior`): what someone saved or said — decisions, learnings,
+//!   corrections, conventions, a session's conclusions — above raw tool calls, whose input
+//!   repeats the words they searched for;
+//! * the kinds the question points at (intent.rs) count `HINT_BOOST` times, failures
+//!   `FAILURE_BOOST` times when it asks what failed;
+//! * newer documents a little more (`RECENCY`, halving every `HALF_LIFE_DAYS`: a tie-breaker;
+//!   more when the question asks for the last or latest).
 //!
-//! The document frequencies come from the documents that passed the prefilter (a document
-//! without any query word has none of them), the document count from everything the stores
-//! hold in range. Very broad queries keep the `KEEP` best candidates by a provisional score
-//! whenever more than `KEEP_MAX` pile up, so memory stays bounded over a million records.
+//! Near-duplicates (the same text again: a retried command, a correction repeated) collapse
+//! into the best of them, which says how many it stands for.
+//!
+//! The document frequencies come from the documents that passed the prefilter, the
+//! document count from everything the stores hold in range. Very broad queries keep the
+//! `KEEP` best candidates by a provisional score whenever more than `KEEP_MAX` pile up, so
+//! memory stays bounded over a million records.
 
 use super::query::{Query, Term};
-use super::words::each_word;
+use super::terms::each_term;
 use crate::core::recall::{Doc, Kind};
 use chrono::{DateTime, Utc};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 /// How much a title word counts against a body word.
-const TITLE_WEIGHT: f32 = 2.0;
-/// The factor for documents of a kind the question names.
+const TITLE_WEIGHT: f32 = 2.5;
+/// How much a word in a part that answers counts against a body word.
+const ANSWER_WEIGHT: f32 = 1.8;
+/// The factor for documents of a kind the question points at.
 const HINT_BOOST: f32 = 1.6;
+/// The factor for failures when the question asks what failed.
+const FAILURE_BOOST: f32 = 1.8;
 /// The most a document gains for being new (`RECENT` when the question asks for it).
-const RECENCY: f32 = 0.15;
+const RECENCY: f32 = 0.05;
 const RECENT: f32 = 0.6;
 const HALF_LIFE_DAYS: f32 = 30.0;
+/// How much of a document's score its coverage of the question decides (the exponent).
+const COVERAGE_POWER: f32 = 1.5;
 /// Candidates kept when pruning, and the number that triggers it.
 const KEEP: usize = 2_000;
 const KEEP_MAX: usize = 10_000;
+/// Two documents of a kind whose first words overlap this much are one.
+const DUPLICATE: f32 = 0.85;
+/// Words of a document compared for near-duplicates.
+const SIGNATURE_WORDS: usize = 48;
+
+/// The prior of a document by what it is: saved knowledge and what the user said above
+/// what a tool was asked.
+fn prior(doc: &Doc) -> f32 {
+    match doc.kind {
+        Kind::Decision => 1.4,
+        Kind::Learning | Kind::Correction => 1.3,
+        Kind::Convention => 1.25,
+        Kind::Session => 1.2,
+        Kind::Note | Kind::Handoff => 1.1,
+        Kind::Progress => 1.0,
+        Kind::Packet => 0.9,
+        Kind::Prompt => 0.75,
+        Kind::Tool | Kind::Change if doc.failed => 0.9,
+        Kind::Change => 0.6,
+        Kind::Tool => 0.5,
+    }
+}
 
 /// A document that matched, with what the score needs.
 struct Candidate {
     doc: Doc,
     /// Weighted term frequency per query part (words, then phrases).
     tf: Vec<f32>,
-    /// Words in the document.
+    /// Terms in the document.
     len: f32,
 }
 
@@ -48,11 +83,14 @@ struct Candidate {
 pub(crate) struct Ranked {
     pub(crate) doc: Doc,
     pub(crate) score: f32,
+    /// Near-duplicates it stands for.
+    pub(crate) similar: usize,
 }
 
 /// Collects matching documents and ranks them.
 pub(crate) struct Ranker<'q> {
     query: &'q Query,
+    weights: Vec<f32>,
     now: DateTime<Utc>,
     candidates: Vec<Candidate>,
     /// Documents containing each part.
@@ -67,6 +105,7 @@ impl<'q> Ranker<'q> {
     pub(crate) fn new(query: &'q Query, now: DateTime<Utc>) -> Ranker<'q> {
         Ranker {
             query,
+            weights: query.unit_weights(),
             now,
             candidates: Vec::new(),
             df: vec![0; query.units()],
@@ -84,10 +123,7 @@ impl<'q> Ranker<'q> {
     pub(crate) fn add(&mut self, doc: Doc) {
         let q = self.query;
         let mut tf = vec![0.0f32; q.units()];
-        let mut len = 0usize;
-        for (text, weight) in [(&doc.title, TITLE_WEIGHT), (&doc.text, 1.0)] {
-            len += count_into(text, q, weight, &mut tf);
-        }
+        let len = count_into(&doc, q, &mut tf);
         let phrases_ok = tf[q.terms.len()..].iter().all(|f| *f > 0.0);
         if !phrases_ok || tf.iter().all(|f| *f == 0.0) {
             return;
@@ -116,16 +152,33 @@ impl<'q> Ranker<'q> {
         }
     }
 
-    /// The `limit` best documents, best first; `docs` is how many documents the stores hold
-    /// (the N of BM25).
+    /// The `limit` best documents, best first, near-duplicates collapsed; `docs` is how many
+    /// documents the stores hold (the N of BM25).
     pub(crate) fn finish(mut self, docs: u64, limit: usize) -> Vec<Ranked> {
         let n = docs.max(self.matched);
-        let scores = self.keep_best(n, limit);
-        self.candidates
-            .into_iter()
-            .zip(scores)
-            .map(|(c, score)| Ranked { doc: c.doc, score })
-            .collect()
+        let scores = self.keep_best(n, limit.saturating_mul(4).max(limit + 8));
+        let mut out: Vec<(Ranked, HashSet<String>)> = Vec::new();
+        for (c, score) in self.candidates.into_iter().zip(scores) {
+            let sig = signature(&c.doc);
+            if let Some((kept, _)) = out
+                .iter_mut()
+                .find(|(r, s)| r.doc.kind == c.doc.kind && overlap(s, &sig) >= DUPLICATE)
+            {
+                kept.similar += 1;
+                continue;
+            }
+            if out.len() < limit {
+                out.push((
+                    Ranked {
+                        doc: c.doc,
+                        score,
+                        similar: 0,
+                    },
+                    sig,
+                ));
+            }
+        }
+        out.into_iter().map(|(r, _)| r).collect()
     }
 
     /// Scores every candidate over `n` documents, keeps the best `k` (best first) and
@@ -170,18 +223,23 @@ impl<'q> Ranker<'q> {
     fn score(&self, c: &Candidate, idf: &[f32], avg: &HashMap<Kind, f32>) -> f32 {
         let avgdl = avg.get(&c.doc.kind).copied().unwrap_or(1.0);
         let mut score = 0.0;
-        let mut parts = 0u16;
+        let (mut got, mut all) = (0.0f32, 0.0f32);
         for (i, &f) in c.tf.iter().enumerate() {
+            let w = self.weights[i];
+            all += w;
             if f > 0.0 {
-                parts += 1;
-                score += idf[i] * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * c.len / avgdl));
+                got += w;
+                score += w * idf[i] * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * c.len / avgdl));
             }
         }
-        #[allow(clippy::cast_precision_loss)] // a handful of query parts
-        let coverage = f32::from(parts) / self.query.units().max(1) as f32;
-        score *= coverage;
+        score *= (got / all.max(f32::EPSILON)).powf(COVERAGE_POWER);
+        score *= prior(&c.doc);
+        let intent = &self.query.intent;
         if self.query.hints.contains(&c.doc.kind) {
             score *= HINT_BOOST;
+        }
+        if intent.failure && c.doc.failed {
+            score *= FAILURE_BOOST;
         }
         if let Some(ts) = c.doc.ts {
             #[allow(clippy::cast_precision_loss)] // days: far below 2^24
@@ -193,24 +251,42 @@ impl<'q> Ranker<'q> {
     }
 }
 
-/// Adds the weighted matches of `text`'s words to `tf` (query words first, then phrases) and
-/// returns how many words `text` has.
-fn count_into(text: &str, q: &Query, weight: f32, tf: &mut [f32]) -> usize {
+/// Adds the weighted matches of the document's terms to `tf` (query words first, then
+/// phrases) and returns how many terms it has.
+fn count_into(doc: &Doc, q: &Query, tf: &mut [f32]) -> usize {
+    let mut n = count_field(&doc.title, q, tf, &|_| TITLE_WEIGHT);
+    let answer = &doc.answer;
+    n += count_field(&doc.text, q, tf, &|at| {
+        if answer.iter().any(|r| r.contains(&at)) {
+            ANSWER_WEIGHT
+        } else {
+            1.0
+        }
+    });
+    n
+}
+
+fn count_field(text: &str, q: &Query, tf: &mut [f32], weight: &dyn Fn(usize) -> f32) -> usize {
     let words = q.terms.len();
     let mut progress = vec![0usize; q.phrases.len()];
     let mut n = 0;
-    each_word(text, |_, _, w| {
-        n += 1;
-        for (i, t) in q.terms.iter().enumerate() {
-            let m = t.weight(w);
+    each_term(text, |s, _, t, extra| {
+        let mut field = None;
+        for (i, qt) in q.terms.iter().enumerate() {
+            let m = qt.weight(t);
             if m > 0.0 {
-                tf[i] += m * weight;
+                let w = *field.get_or_insert_with(|| weight(s));
+                tf[i] += m * w;
             }
         }
+        if extra {
+            return;
+        }
+        n += 1;
         for (p, phrase) in q.phrases.iter().enumerate() {
-            progress[p] = advance(phrase, progress[p], w);
+            progress[p] = advance(phrase, progress[p], t);
             if progress[p] == phrase.len() {
-                tf[words + p] += weight;
+                tf[words + p] += *field.get_or_insert_with(|| weight(s));
                 progress[p] = 0;
             }
         }
@@ -226,6 +302,31 @@ fn advance(phrase: &[Term], done: usize, w: &str) -> usize {
         // A broken run may start again at this word.
         usize::from(done > 0 && phrase[0].weight(w) > 0.0)
     }
+}
+
+/// The first words of a document's title and text, for the near-duplicate test.
+fn signature(doc: &Doc) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut n = 0;
+    for text in [&doc.title, &doc.text] {
+        each_term(text, |_, _, t, extra| {
+            if !extra && n < SIGNATURE_WORDS {
+                n += 1;
+                out.insert(t.to_string());
+            }
+        });
+    }
+    out
+}
+
+/// The Jaccard overlap of two signatures.
+#[allow(clippy::cast_precision_loss)] // a few dozen words
+fn overlap(a: &HashSet<String>, b: &HashSet<String>) -> f32 {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 1.0;
+    }
+    a.intersection(b).count() as f32 / union as f32
 }
 
 #[cfg(test)]

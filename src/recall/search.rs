@@ -8,13 +8,14 @@
 use super::excerpt::excerpt;
 use super::query::Query;
 use super::rank::Ranker;
-use super::words::words;
+use super::terms::terms;
 use crate::core::error::Result;
 use crate::core::project::Project;
-use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats, Scope};
+use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats, Scope, Trust};
 use crate::core::time;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 /// Characters of a hit's excerpt.
@@ -51,12 +52,25 @@ pub(crate) struct Hit {
     pub(crate) session: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) author: Option<String>,
+    /// `reviewed`, `unreviewed` or `suspicious`, where the store says (the project's memory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) trust: Option<&'static str>,
+    /// Why it is not trusted: its origin, or the integrity rule that flagged it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) trust_note: Option<String>,
     pub(crate) title: String,
     /// The matched words marked `**…**`.
     pub(crate) excerpt: String,
     pub(crate) score: f32,
+    /// Near-duplicates this hit stands for (left out of the list).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub(crate) similar: usize,
     #[serde(skip)]
     pub(crate) at: Option<DateTime<Utc>>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What a search found.
@@ -81,10 +95,10 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
         prefilter: Some(req.query.prefilter()?),
     };
     let mut ranker = Ranker::new(&req.query, project.now());
-    let asked = words(&req.query.text);
+    let asked = asked_terms(&req.query);
     let (stats, stores) = {
         let mut sink = |d: Doc| {
-            if !is_the_question(&d, &asked) {
+            if !is_a_question(&d, &asked) {
                 ranker.add(d);
             }
         };
@@ -96,7 +110,7 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
     let hits = ranker
         .finish(stats.docs, req.limit)
         .into_iter()
-        .map(|r| hit(project, &req.query, &r.doc, r.score))
+        .map(|r| hit(project, &req.query, &r.doc, r.score, r.similar))
         .collect();
     Ok(Outcome {
         hits,
@@ -107,20 +121,50 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
     })
 }
 
-/// Whether `doc` is the user asking this very question (the audit records the prompt, or
-/// `/baton:recall …`, before the search runs): it would match every word and answer nothing.
-fn is_the_question(doc: &Doc, asked: &[String]) -> bool {
-    if doc.kind != Kind::Prompt {
-        return false;
-    }
-    let said = words(&doc.text);
-    let rest = match said.as_slice() {
-        [b, r, rest @ ..] if b == "baton" && r == "recall" => rest,
-        [r, rest @ ..] if r == "recall" => rest,
-        all => all,
-    };
-    rest == asked
+/// The terms of the question's searched words.
+fn asked_terms(query: &Query) -> Vec<String> {
+    query.terms.iter().map(|t| t.term.clone()).collect()
 }
+
+/// Whether `doc` is someone asking rather than answering: a call of recall itself (the
+/// prompt `/baton:recall …`, a `baton recall` command, the MCP tool), or a prompt that asks
+/// a question about the same things (the current prompt, an earlier one that asked the
+/// same): it holds the question's words and answers nothing.
+fn is_a_question(doc: &Doc, asked: &[String]) -> bool {
+    let calls_recall = |s: &str| {
+        let s = s.trim_start();
+        s.starts_with("/baton:recall")
+            || s.starts_with("baton recall")
+            || s.contains("baton__recall")
+            || s.starts_with("recall ")
+    };
+    match doc.kind {
+        Kind::Tool => {
+            calls_recall(&doc.title) || calls_recall(doc.title.split(": ").nth(1).unwrap_or(""))
+        }
+        Kind::Prompt => {
+            if calls_recall(&doc.text) {
+                return true;
+            }
+            let text = doc.text.trim();
+            let first = text.split_whitespace().next().unwrap_or("").to_lowercase();
+            let question = text.ends_with('?') || QUESTION_WORDS.contains(&first.as_str());
+            if !question || asked.is_empty() {
+                return false;
+            }
+            let said = terms(text);
+            let shared = asked.iter().filter(|t| said.contains(t)).count();
+            shared * 2 >= asked.len()
+        }
+        _ => false,
+    }
+}
+
+/// Words a question to recall starts with.
+const QUESTION_WORDS: &[&str] = &[
+    "what", "why", "when", "where", "who", "which", "how", "did", "do", "does", "is", "are", "was",
+    "were", "can", "could", "remind", "recall",
+];
 
 /// Runs every reader of the project's stores (and, with `global`, the user's) that can give
 /// a wanted kind; returns the names of those that ran.
@@ -141,10 +185,17 @@ pub(crate) fn run_sources(
 }
 
 /// A ranked document as shown: every part redacted, the excerpt cut from the redacted text.
-fn hit(project: &Project, query: &Query, doc: &Doc, score: f32) -> Hit {
+fn hit(project: &Project, query: &Query, doc: &Doc, score: f32, similar: usize) -> Hit {
     let red = |s: &str| project.redact(s);
-    let text = red(&doc.text);
-    let (excerpt, lines_before) = excerpt(&text, query, EXCERPT_WIDTH);
+    let (text, answer) = redact_parts(project, &doc.text, &doc.answer);
+    let (excerpt, lines_before) = excerpt(&text, &answer, query, EXCERPT_WIDTH);
+    let (trust, trust_note) = match &doc.trust {
+        None => (None, None),
+        Some(t @ Trust::Reviewed) => (Some(t.as_str()), None),
+        Some(t @ (Trust::Unreviewed(why) | Trust::Suspicious(why))) => {
+            (Some(t.as_str()), Some(red(why)))
+        }
+    };
     Hit {
         kind: doc.kind.as_str(),
         ts: doc.ts.map(time::rfc3339),
@@ -153,9 +204,46 @@ fn hit(project: &Project, query: &Query, doc: &Doc, score: f32) -> Hit {
         id: doc.id.as_deref().map(red),
         session: doc.session.as_deref().map(red),
         author: doc.author.as_deref().map(red),
+        trust,
+        trust_note,
         title: red(&doc.title),
         excerpt,
         score: (score * 1000.0).round() / 1000.0,
+        similar,
         at: doc.ts,
     }
+}
+
+/// `text` redacted part by part, so the parts that answer still point at their text.
+fn redact_parts(
+    project: &Project,
+    text: &str,
+    answer: &[Range<usize>],
+) -> (String, Vec<Range<usize>>) {
+    let mut cuts: Vec<usize> = answer
+        .iter()
+        .flat_map(|r| [r.start, r.end])
+        .filter(|&i| i <= text.len() && text.is_char_boundary(i))
+        .collect();
+    cuts.push(0);
+    cuts.push(text.len());
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut out = String::with_capacity(text.len());
+    let mut map = vec![(0usize, 0usize)];
+    for w in cuts.windows(2) {
+        out.push_str(&project.redact(&text[w[0]..w[1]]));
+        map.push((w[1], out.len()));
+    }
+    let at = |i: usize| {
+        map.iter()
+            .find(|(old, _)| *old == i)
+            .map_or(0, |(_, new)| *new)
+    };
+    let spans = answer
+        .iter()
+        .map(|r| at(r.start)..at(r.end))
+        .filter(|r| r.start < r.end)
+        .collect();
+    (out, spans)
 }

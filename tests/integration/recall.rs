@@ -923,7 +923,8 @@ fn hits_name_kind_date_source_line_and_mark_the_words() {
     assert_eq!(out.code, 0, "{out:?}");
     let first = out.stdout.split("\n\n").nth(1).unwrap();
     assert!(
-        first.starts_with("1. decision · 2026-08-04 10:15 · .rune/decisions.md:"),
+        // Written by hand, not through baton: unreviewed, and quoted.
+        first.starts_with("1. decision · 2026-08-04 10:15 · ⚠ unreviewed · .rune/decisions.md:"),
         "{}",
         out.stdout
     );

@@ -1,0 +1,247 @@
+//! What a question asks for, beyond its words: "what did the user say about …" wants the
+//! user's corrections and prompts, "why did we …" decisions and learnings, "what failed …"
+//! failures, "what is still open" progress and sessions, "when …" dated records, "last" the
+//! newest. The words that only say so ("did the user say", "why", "still") are not searched
+//! for; a failure word is searched for at a lower weight (a record that says FAILED is one).
+
+use super::words::is_stop;
+use crate::core::recall::Kind;
+
+/// What a question asks for.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Intent {
+    /// Kinds it points at.
+    pub(crate) kinds: Vec<Kind>,
+    /// It asks what failed or broke.
+    pub(crate) failure: bool,
+    /// It asks when something happened.
+    pub(crate) when: bool,
+    /// It asks for the newest answer.
+    pub(crate) recent: bool,
+}
+
+/// How a word of a question is taken.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Role {
+    /// Searched for, at this weight.
+    Search(f32),
+    /// Says what is asked for; not searched for.
+    Intent,
+    /// A question word or filler.
+    Filler,
+}
+
+/// The weight of a failure word that is also searched for.
+const FAILURE_WORD_WEIGHT: f32 = 0.5;
+
+/// Verbs of speech: "the user said / asked / wanted / corrected …".
+const SPEECH: &[&str] = &[
+    "ask",
+    "asked",
+    "asking",
+    "asks",
+    "complain",
+    "complained",
+    "correct",
+    "corrected",
+    "corrects",
+    "insist",
+    "insisted",
+    "mention",
+    "mentioned",
+    "prefer",
+    "preferred",
+    "request",
+    "requested",
+    "say",
+    "said",
+    "says",
+    "tell",
+    "told",
+    "want",
+    "wanted",
+    "wants",
+    "wrote",
+];
+
+/// Who speaks in "what did the user say".
+const SPEAKERS: &[&str] = &["he", "i", "she", "someone", "they", "user", "users", "you"];
+
+/// Words that ask what failed.
+const FAILURE: &[&str] = &[
+    "break", "breaking", "breaks", "broke", "broken", "crash", "crashed", "crashes", "error",
+    "errored", "errors", "fail", "failed", "failing", "fails", "failure", "failures", "red",
+];
+
+/// Words that ask what is still to do.
+const OPEN: &[&str] = &[
+    "left",
+    "outstanding",
+    "pending",
+    "remaining",
+    "remains",
+    "still",
+    "todo",
+    "unfinished",
+    "unresolved",
+];
+
+/// Filler of developers' questions beyond the stop words.
+const FILLER: &[&str] = &[
+    "actually",
+    "again",
+    "ago",
+    "anything",
+    "anyway",
+    "back",
+    "earlier",
+    "exactly",
+    "happen",
+    "happened",
+    "kind",
+    "know",
+    "mean",
+    "meant",
+    "please",
+    "previously",
+    "really",
+    "remember",
+    "remind",
+    "something",
+    "sort",
+    "stuff",
+    "thing",
+    "things",
+    "think",
+    "thought",
+    "way",
+];
+
+/// The intent of a question's words (lower-cased, in order) and the role of each word.
+pub(crate) fn read(words: &[String]) -> (Intent, Vec<Role>) {
+    let mut intent = Intent::default();
+    let mut roles: Vec<Role> = words.iter().map(|_| Role::Search(1.0)).collect();
+    let add = |intent: &mut Intent, kinds: &[Kind]| {
+        for k in kinds {
+            if !intent.kinds.contains(k) {
+                intent.kinds.push(*k);
+            }
+        }
+    };
+    for (i, w) in words.iter().enumerate() {
+        let w = w.as_str();
+        let spoken = SPEECH.contains(&w)
+            && words[i.saturating_sub(3)..i]
+                .iter()
+                .any(|p| SPEAKERS.contains(&p.as_str()));
+        if spoken {
+            add(&mut intent, &[Kind::Correction, Kind::Prompt]);
+            roles[i] = Role::Intent;
+            for j in i.saturating_sub(3)..i {
+                if SPEAKERS.contains(&words[j].as_str()) {
+                    roles[j] = Role::Filler;
+                }
+            }
+            continue;
+        }
+        if let Some(kinds) = kinds_named(w) {
+            add(&mut intent, kinds);
+            roles[i] = Role::Intent;
+        } else if FAILURE.contains(&w) {
+            intent.failure = true;
+            roles[i] = Role::Search(FAILURE_WORD_WEIGHT);
+        } else if OPEN.contains(&w)
+            || (matches!(w, "open" | "do" | "done")
+                && words.iter().any(|x| OPEN.contains(&x.as_str())))
+        {
+            add(
+                &mut intent,
+                &[Kind::Progress, Kind::Session, Kind::Note, Kind::Handoff],
+            );
+            roles[i] = Role::Intent;
+        } else if matches!(w, "last" | "latest" | "recent" | "recently" | "newest") {
+            intent.recent = true;
+            roles[i] = Role::Filler;
+        } else if w == "when" {
+            intent.when = true;
+            roles[i] = Role::Filler;
+        } else if w == "why" {
+            add(&mut intent, &[Kind::Decision, Kind::Learning]);
+            roles[i] = Role::Filler;
+        } else if is_stop(w) || FILLER.contains(&w) {
+            roles[i] = Role::Filler;
+        }
+    }
+    (intent, roles)
+}
+
+/// The kinds a word names ("decide" → decisions).
+fn kinds_named(word: &str) -> Option<&'static [Kind]> {
+    Some(match word {
+        "decide" | "decided" | "decides" | "deciding" | "decision" | "decisions" | "chose"
+        | "choose" | "chosen" | "choice" | "agreed" | "pick" | "picked" | "opted" | "settled" => {
+            &[Kind::Decision, Kind::Learning]
+        }
+        "correct" | "corrected" | "corrects" | "correction" | "corrections" => &[Kind::Correction],
+        "convention" | "conventions" | "invariant" | "invariants" | "rule" | "rules" => {
+            &[Kind::Convention]
+        }
+        "learn" | "learned" | "learnt" | "learning" | "learnings" | "lesson" | "lessons"
+        | "instinct" | "instincts" | "gotcha" | "gotchas" => &[Kind::Learning],
+        "prompt" | "prompted" => &[Kind::Prompt],
+        "handoff" | "handoffs" => &[Kind::Handoff],
+        "packet" | "packets" => &[Kind::Packet],
+        "progress" | "far" => &[Kind::Progress, Kind::Session],
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recall::words::words;
+
+    fn roles(q: &str) -> (Intent, Vec<(String, Role)>) {
+        let ws = words(q);
+        let (i, r) = read(&ws);
+        (i, ws.into_iter().zip(r).collect())
+    }
+
+    fn searched(q: &str) -> Vec<String> {
+        roles(q)
+            .1
+            .into_iter()
+            .filter(|(_, r)| matches!(r, Role::Search(_)))
+            .map(|(w, _)| w)
+            .collect()
+    }
+
+    #[test]
+    fn what_the_user_said_asks_for_corrections_and_prompts() {
+        let (i, _) = roles("what did the user say about logging");
+        assert_eq!(i.kinds, vec![Kind::Correction, Kind::Prompt]);
+        assert_eq!(
+            searched("what did the user say about logging"),
+            vec!["logging"]
+        );
+        // "user" on its own is a word like any other.
+        assert_eq!(
+            searched("the user table schema"),
+            vec!["user", "table", "schema"]
+        );
+    }
+
+    #[test]
+    fn why_failed_and_open_questions() {
+        let (i, _) = roles("why did we pick sqlite");
+        assert_eq!(i.kinds, vec![Kind::Decision, Kind::Learning]);
+        assert_eq!(searched("why did we pick sqlite"), vec!["sqlite"]);
+        let (i, r) = roles("what broke in the nightly build");
+        assert!(i.failure);
+        assert_eq!(r[1].1, Role::Search(FAILURE_WORD_WEIGHT));
+        let (i, _) = roles("what is still open on the importer");
+        assert!(i.kinds.contains(&Kind::Progress));
+        let (i, _) = roles("when did the deploy last fail");
+        assert!(i.when && i.recent && i.failure);
+    }
+}
