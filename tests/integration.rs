@@ -44,6 +44,8 @@ mod provenance;
 mod readme;
 #[path = "integration/recall.rs"]
 mod recall;
+#[path = "integration/recall_quality.rs"]
+mod recall_quality;
 #[path = "integration/relay.rs"]
 mod relay;
 #[path = "integration/resume_here.rs"]

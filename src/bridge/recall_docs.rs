@@ -380,7 +380,6 @@ fn learnings(scan: &mut Scan<'_>, check: &Checker<'_>) {
         doc.author = Some(r.by.clone())
             .filter(|s| !s.is_empty())
             .or_else(|| Some(r.skill.clone()).filter(|s| !s.is_empty()));
-        doc.failed = r.kind == "error";
         doc.push(&r.insight, true);
         if !r.files.is_empty() {
             doc.text

@@ -55,16 +55,19 @@ fn session_doc(r: &Recap, d: &Digest, id: &str) -> Doc {
         .as_deref()
         .or(r.first_request.as_deref())
         .unwrap_or("(no request captured)");
-    let mut doc = Doc::new(
-        Kind::Session,
-        r.digest_path.display().to_string(),
-        format!("Claude session {}: {request}", short(id)),
-    );
+    // With turns kept, each is its own document with its request: this one is the
+    // session's overview (its tasks, failures, corrections and files).
+    let title = if d.turns.is_empty() {
+        format!("Claude session {}: {request}", short(id))
+    } else {
+        format!("Claude session {} (overview)", short(id))
+    };
+    let mut doc = Doc::new(Kind::Session, r.digest_path.display().to_string(), title);
     doc.ts = r.last_activity.or(r.started);
     doc.id = Some(id.to_string());
     doc.session = Some(id.to_string());
     doc.author = Some("captured".into());
-    if let Some(first) = &r.first_request {
+    if let Some(first) = r.first_request.as_ref().filter(|_| d.turns.is_empty()) {
         doc.push(&format!("asked: {first}"), false);
     }
     for t in &r.tasks {
@@ -83,7 +86,8 @@ fn session_doc(r: &Recap, d: &Digest, id: &str) -> Doc {
     if !r.files.is_empty() {
         doc.push(&format!("files: {}", r.files.join(", ")), false);
     }
-    if let Some(last) = &r.last_assistant {
+    // A kept turn is its own document, with its conclusion: the last words only when none is.
+    if let Some(last) = r.last_assistant.as_ref().filter(|_| d.turns.is_empty()) {
         doc.push(&format!("last words: {last}"), true);
     }
     doc

@@ -123,7 +123,8 @@ pub struct Doc {
     /// rationale, a turn's conclusion, a failure's error lines), as byte ranges in order:
     /// they weigh more than the rest of the body, and the excerpt is cut from them first.
     pub answer: Vec<Range<usize>>,
-    /// A failure: a tool call that failed, an error a session met, a learning of type error.
+    /// A failure: a tool call that failed, an error a session met, a sentinel that halted a
+    /// loop.
     pub failed: bool,
     /// Whether the entry can be trusted as the user's or a reviewed save, where the store
     /// says (the project's memory); `None` for records of what happened (the audit trail).

@@ -38,8 +38,16 @@ pub(crate) fn excerpt(
         .collect();
     let start = match (all.is_empty(), answer.first()) {
         (true, Some(r)) if text.is_char_boundary(r.start) => r.start,
-        _ if answering.is_empty() => best_start(text, &all, width),
-        _ => best_start(text, &answering, width),
+        _ if answering.is_empty() => best_start(text, &all, width).0,
+        _ => {
+            // A short answer is shown from its start: the words before the match say what
+            // it is about.
+            let (start, hit) = best_start(text, &answering, width);
+            match answer.iter().find(|r| r.contains(&hit)) {
+                Some(r) if text[r.start..hit].chars().count() < width / 2 => r.start,
+                _ => start,
+            }
+        }
     };
     let hits = all;
     let end = end_at(text, start, width);
@@ -69,9 +77,9 @@ pub(crate) fn excerpt(
     (collapse(&out), lines_before)
 }
 
-/// The byte offset to start at: a little before the matched word whose window holds the
-/// most distinct query words (the first such word), at a word boundary.
-fn best_start(text: &str, hits: &[(usize, usize, String)], width: usize) -> usize {
+/// The byte offset to start at — a little before the matched word whose window holds the
+/// most distinct query words (the first such word), at a word boundary — and that word's.
+fn best_start(text: &str, hits: &[(usize, usize, String)], width: usize) -> (usize, usize) {
     let mut best: Option<(usize, usize)> = None;
     for (i, (s, _, _)) in hits.iter().enumerate() {
         let distinct: HashSet<&str> = hits[i..]
@@ -84,7 +92,7 @@ fn best_start(text: &str, hits: &[(usize, usize, String)], width: usize) -> usiz
         }
     }
     let Some((_, first)) = best else {
-        return 0;
+        return (0, 0);
     };
     // Back up LEAD characters, then forward to the start of a word.
     let back = text[..first]
@@ -93,12 +101,13 @@ fn best_start(text: &str, hits: &[(usize, usize, String)], width: usize) -> usiz
         .nth(LEAD.saturating_sub(1))
         .map_or(0, |(i, _)| i);
     if back == 0 {
-        return 0;
+        return (0, first);
     }
-    text[back..first]
+    let start = text[back..first]
         .char_indices()
         .find(|(_, c)| c.is_whitespace())
-        .map_or(back, |(i, c)| back + i + c.len_utf8())
+        .map_or(back, |(i, c)| back + i + c.len_utf8());
+    (start, first)
 }
 
 /// The byte offset `width` characters after `start`, moved back to a space when one is near.

@@ -29,6 +29,47 @@ pub(crate) enum Role {
     Intent,
     /// A question word or filler.
     Filler,
+    /// Part of an idiom that means this word ("takes so long" → slow).
+    Means(&'static str),
+}
+
+/// Idioms of questions and the word they mean: the idiom's last word is searched as it.
+const IDIOMS: &[(&[&str], &str)] = &[
+    (&["so", "long"], "slow"),
+    (&["too", "long"], "slow"),
+    (&["take", "long"], "slow"),
+    (&["takes", "long"], "slow"),
+    (&["taking", "long"], "slow"),
+    (&["went", "red"], "failed"),
+    (&["turned", "red"], "failed"),
+    (&["go", "with"], "decided"),
+    (&["went", "with"], "decided"),
+];
+
+/// Marks the idioms of `words` in `roles`; the decision idioms add their kinds.
+fn idioms(words: &[String], roles: &mut [Role], intent: &mut Intent) {
+    for (pattern, means) in IDIOMS {
+        for start in 0..words.len().saturating_sub(pattern.len() - 1) {
+            let here = &words[start..start + pattern.len()];
+            if here.iter().zip(pattern.iter()).all(|(w, p)| w == p) {
+                for r in &mut roles[start..start + pattern.len()] {
+                    *r = Role::Filler;
+                }
+                if let Some(kinds) = kinds_named(means) {
+                    for k in kinds {
+                        if !intent.kinds.contains(k) {
+                            intent.kinds.push(*k);
+                        }
+                    }
+                } else {
+                    roles[start + pattern.len() - 1] = Role::Means(means);
+                    if *means == "failed" {
+                        intent.failure = true;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The weight of a failure word that is also searched for.
@@ -69,8 +110,9 @@ const SPEAKERS: &[&str] = &["he", "i", "she", "someone", "they", "user", "users"
 
 /// Words that ask what failed.
 const FAILURE: &[&str] = &[
-    "break", "breaking", "breaks", "broke", "broken", "crash", "crashed", "crashes", "error",
-    "errored", "errors", "fail", "failed", "failing", "fails", "failure", "failures", "red",
+    "blocked", "break", "breaking", "breaks", "broke", "broken", "crash", "crashed", "crashes",
+    "error", "errored", "errors", "fail", "failed", "failing", "fails", "failure", "failures",
+    "halted", "red", "stopped", "stuck",
 ];
 
 /// Words that ask what is still to do.
@@ -86,35 +128,88 @@ const OPEN: &[&str] = &[
     "unresolved",
 ];
 
-/// Filler of developers' questions beyond the stop words.
+/// Filler of developers' questions beyond the stop words, and the pieces of contractions
+/// (`don't` → don, t).
 const FILLER: &[&str] = &[
     "actually",
     "again",
     "ago",
     "anything",
     "anyway",
+    "aren",
     "back",
+    "couldn",
+    "d",
+    "didn",
+    "doesn",
+    "don",
     "earlier",
     "exactly",
     "happen",
     "happened",
+    "happens",
+    "isn",
     "kind",
     "know",
+    "ll",
+    "m",
     "mean",
     "meant",
     "please",
     "previously",
+    "re",
     "really",
+    "regarding",
     "remember",
     "remind",
+    "s",
+    "shouldn",
     "something",
     "sort",
     "stuff",
+    "t",
     "thing",
     "things",
     "think",
     "thought",
+    "ve",
+    "wasn",
     "way",
+    "weren",
+    "won",
+    "wouldn",
+];
+
+/// Verbs and nouns so general that a question's other words say what it is about: searched
+/// for at `LIGHT_WEIGHT` ("what does the logging use?").
+const LIGHT: &[&str] = &[
+    "code", "file", "files", "make", "need", "needed", "needs", "run", "running", "runs", "thing",
+    "use", "used", "uses", "using", "work", "worked", "working", "works",
+];
+
+/// The weight of a light word.
+const LIGHT_WEIGHT: f32 = 0.3;
+
+/// Words that ask how things are done here: conventions (searched for as well, but "should").
+const CONVENTION_CUES: &[&str] = &[
+    "format",
+    "formatted",
+    "formatting",
+    "naming",
+    "should",
+    "style",
+];
+
+/// Words that ask about a file change.
+const CHANGE_CUES: &[&str] = &[
+    "changed", "edit", "edited", "edits", "modified", "modify", "touch", "touched", "wrote",
+    "written",
+];
+
+/// Words that ask for a warning or a tip: notes and learnings.
+const CAUTION_CUES: &[&str] = &[
+    "beware", "careful", "caution", "pitfall", "pitfalls", "risk", "risks", "tip", "tips", "trick",
+    "tricks", "watch",
 ];
 
 /// The intent of a question's words (lower-cased, in order) and the role of each word.
@@ -159,6 +254,20 @@ pub(crate) fn read(words: &[String]) -> (Intent, Vec<Role>) {
                 &[Kind::Progress, Kind::Session, Kind::Note, Kind::Handoff],
             );
             roles[i] = Role::Intent;
+        } else if CONVENTION_CUES.contains(&w) {
+            add(&mut intent, &[Kind::Convention]);
+            if w == "should" {
+                roles[i] = Role::Filler;
+            }
+        } else if CHANGE_CUES.contains(&w) {
+            add(&mut intent, &[Kind::Change]);
+            roles[i] = Role::Intent;
+        } else if CAUTION_CUES.contains(&w) {
+            add(&mut intent, &[Kind::Note, Kind::Learning]);
+            roles[i] = Role::Intent;
+        } else if matches!(w, "leave" | "stopped" | "paused") && i > 0 && words[i - 1] == "we" {
+            add(&mut intent, &[Kind::Handoff, Kind::Progress, Kind::Session]);
+            roles[i] = Role::Intent;
         } else if matches!(w, "last" | "latest" | "recent" | "recently" | "newest") {
             intent.recent = true;
             roles[i] = Role::Filler;
@@ -170,6 +279,21 @@ pub(crate) fn read(words: &[String]) -> (Intent, Vec<Role>) {
             roles[i] = Role::Filler;
         } else if is_stop(w) || FILLER.contains(&w) {
             roles[i] = Role::Filler;
+        } else if LIGHT.contains(&w) {
+            roles[i] = Role::Search(LIGHT_WEIGHT);
+        }
+    }
+    idioms(words, &mut roles, &mut intent);
+    // "What happens when the delivery fails?" asks how things are meant to work.
+    let asks_behaviour = words
+        .windows(2)
+        .any(|w| matches!(w[0].as_str(), "happens" | "happen") && w[1] == "when");
+    if asks_behaviour {
+        intent.failure = false;
+        for k in [Kind::Decision, Kind::Convention] {
+            if !intent.kinds.contains(&k) {
+                intent.kinds.push(k);
+            }
         }
     }
     (intent, roles)

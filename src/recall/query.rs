@@ -5,9 +5,10 @@
 //! the other words of its thesaurus groups (thesaurus.rs) at a lower weight. What the question
 //! asks for beyond its words — corrections, decisions, failures, open work, the newest —
 //! is its intent (intent.rs); those words and the question's filler are not searched for.
-//! "quoted phrases" must match in order, and so must words joined by `. _ / : '` (a path
+//! "quoted phrases" must match in order, and so must words joined by `. _ / :` (a path
 //! `src/main.rs`, an identifier `user_correction`); words joined by `-` (`end-to-end`,
-//! `read-only`, `WL-012`) are one compound term. `word*` asks for a prefix. Regex syntax means
+//! `read-only`, `WL-012`) are one compound term (its parts count too, less); a contraction's
+//! pieces (`don't`, `what's`) are filler. `word*` asks for a prefix. Regex syntax means
 //! nothing here: `.*` is punctuation.
 //!
 //! Bad queries are usage errors that say what to do: empty, longer than `MAX_CHARS`, more
@@ -16,7 +17,7 @@
 use super::intent::{self, Intent, Role};
 use super::terms::{spellings, term};
 use super::thesaurus::{synonyms, SYNONYM_WEIGHT};
-use super::words::words;
+use super::words::{is_stop, words};
 use crate::core::error::{Error, Result};
 use crate::core::recall::Kind;
 use regex::Regex;
@@ -27,6 +28,8 @@ pub(crate) const MAX_CHARS: usize = 500;
 pub(crate) const MAX_WORDS: usize = 16;
 /// How much a form that only shares a stem's beginning counts (`failur` / `fail`).
 const NEAR_WEIGHT: f32 = 0.6;
+/// How much a part of a hyphenated compound counts in the question.
+const PART_WEIGHT: f32 = 0.5;
 /// How much an explicit prefix match (`migrat*`) counts.
 const PREFIX_WEIGHT: f32 = 0.75;
 /// The shortest stem that matches its longer or shorter forms by their beginning.
@@ -120,7 +123,13 @@ fn near(a: &str, b: &str) -> bool {
 /// The prefilter's pattern for a term: its beginning (what a near form shares), or the word
 /// on its own when short (a letter or two would make every line a candidate).
 fn needle(t: &str) -> String {
-    let t = t.trim_end_matches(['i', 'e']);
+    // A stem's `i` stands for a `y` (`retri`): the text has the word without it.
+    let trimmed = t.trim_end_matches(['i', 'e']);
+    let t = if trimmed.chars().count() >= NEAR_MIN {
+        trimmed
+    } else {
+        t
+    };
     let n = t.chars().count();
     if n < NEAR_MIN {
         return whole(t);
@@ -202,6 +211,7 @@ impl Query {
                         t.weight = weight;
                         q.add_term(t);
                     }
+                    Role::Means(word) => q.add_term(Term::new(word, false)),
                     _ if explicit => q.add_term(Term::new(w, true)),
                     _ => set_aside.push(w.clone()),
                 }
@@ -227,6 +237,12 @@ impl Query {
                 let mut t = Term::new(&ws.concat(), false);
                 t.word = ws.join("-");
                 self.add_term(t);
+                // Its parts count too, less: a text may write them apart ("in process").
+                for w in ws.iter().filter(|w| !is_stop(w) && w.chars().count() > 2) {
+                    let mut part = Term::new(w, false);
+                    part.weight = PART_WEIGHT;
+                    self.add_term(part);
+                }
             }
             _ => self
                 .phrases
@@ -296,7 +312,7 @@ impl Query {
 }
 
 /// Whether `chunk`'s words are joined the way a path, an identifier, an id or a date joins
-/// them (one of `. _ - / : '` between each two, and nothing else): then they are one
+/// them (one of `. _ - / :` between each two, and nothing else): then they are one
 /// compound or a phrase (`src/main.rs`, `user_correction`, `WL-012`). Other punctuation
 /// (`cache.*(lru|lfu)`) only separates words.
 fn joined(chunk: &str) -> bool {
@@ -308,7 +324,7 @@ fn joined(chunk: &str) -> bool {
                 words += 1;
             }
             gap = 0;
-        } else if "._-/:'".contains(c) && gap == 0 && words > 0 {
+        } else if "._-/:".contains(c) && gap == 0 && words > 0 {
             gap = 1;
         } else {
             return false;
@@ -374,9 +390,10 @@ mod tests {
     fn only_path_like_punctuation_joins_words_into_a_phrase() {
         for (q, phrases, terms) in [
             ("src/main.rs", 1, 0),
-            ("WL-012", 0, 1),
-            ("end-to-end", 0, 1),
-            ("don't", 1, 0),
+            // A compound and its parts (of three letters or more).
+            ("WL-012", 0, 2),
+            ("end-to-end", 0, 2),
+            ("don't", 0, 2),
             ("cache.*(eviction|lru)+", 0, 3),
             ("a--b", 0, 1),
         ] {
@@ -412,7 +429,7 @@ mod tests {
         assert!(re.is_match("the End-to-End suite"));
         assert!(re.is_match("the database"));
         let q = Query::parse("end-to-end").unwrap();
-        assert_eq!(q.terms.len(), 1);
+        assert_eq!(q.terms[0].term, "endtoend");
         assert!(q.prefilter().unwrap().is_match("run the e2e tests"));
     }
 

@@ -34,9 +34,11 @@ const TITLE_WEIGHT: f32 = 2.5;
 /// How much a word in a part that answers counts against a body word.
 const ANSWER_WEIGHT: f32 = 1.8;
 /// The factor for documents of a kind the question points at.
-const HINT_BOOST: f32 = 1.6;
+const HINT_BOOST: f32 = 1.8;
+/// The least prior of a kind the question asks for.
+const HINTED_PRIOR: f32 = 1.2;
 /// The factor for failures when the question asks what failed.
-const FAILURE_BOOST: f32 = 1.8;
+const FAILURE_BOOST: f32 = 1.6;
 /// The most a document gains for being new (`RECENT` when the question asks for it).
 const RECENCY: f32 = 0.05;
 const RECENT: f32 = 0.6;
@@ -233,10 +235,12 @@ impl<'q> Ranker<'q> {
             }
         }
         score *= (got / all.max(f32::EPSILON)).powf(COVERAGE_POWER);
-        score *= prior(&c.doc);
         let intent = &self.query.intent;
+        // A kind the question asks for is not held back by its prior.
         if self.query.hints.contains(&c.doc.kind) {
-            score *= HINT_BOOST;
+            score *= prior(&c.doc).max(HINTED_PRIOR) * HINT_BOOST;
+        } else {
+            score *= prior(&c.doc);
         }
         if intent.failure && c.doc.failed {
             score *= FAILURE_BOOST;

@@ -8,7 +8,8 @@
 use super::excerpt::excerpt;
 use super::query::Query;
 use super::rank::Ranker;
-use super::terms::terms;
+use super::terms::{term, terms};
+use super::words::{is_stop, words};
 use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats, Scope, Trust};
@@ -96,9 +97,11 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
     };
     let mut ranker = Ranker::new(&req.query, project.now());
     let asked = asked_terms(&req.query);
+    let wants_prompts =
+        req.query.hints.contains(&Kind::Prompt) || req.kinds.contains(&Kind::Prompt);
     let (stats, stores) = {
         let mut sink = |d: Doc| {
-            if !is_a_question(&d, &asked) {
+            if !is_a_question(&d, &asked, wants_prompts) {
                 ranker.add(d);
             }
         };
@@ -128,9 +131,9 @@ fn asked_terms(query: &Query) -> Vec<String> {
 
 /// Whether `doc` is someone asking rather than answering: a call of recall itself (the
 /// prompt `/baton:recall …`, a `baton recall` command, the MCP tool), or a prompt that asks
-/// a question about the same things (the current prompt, an earlier one that asked the
-/// same): it holds the question's words and answers nothing.
-fn is_a_question(doc: &Doc, asked: &[String]) -> bool {
+/// a question (the current prompt, an earlier one that asked the same) — unless the search
+/// asks what the user asked, and then still the one that asks about the same things.
+fn is_a_question(doc: &Doc, asked: &[String], wants_prompts: bool) -> bool {
     let calls_recall = |s: &str| {
         let s = s.trim_start();
         s.starts_with("/baton:recall")
@@ -147,12 +150,26 @@ fn is_a_question(doc: &Doc, asked: &[String]) -> bool {
                 return true;
             }
             let text = doc.text.trim();
+            let said = terms(text);
+            // The question itself, typed as a prompt (this very search, or the same before):
+            // no word of it that the question does not have.
+            let content: Vec<String> = words(text)
+                .iter()
+                .filter(|w| !is_stop(w))
+                .map(|w| term(w))
+                .collect();
+            if !content.is_empty() && content.iter().all(|t| asked.contains(t)) {
+                return true;
+            }
             let first = text.split_whitespace().next().unwrap_or("").to_lowercase();
             let question = text.ends_with('?') || QUESTION_WORDS.contains(&first.as_str());
-            if !question || asked.is_empty() {
+            if !question {
                 return false;
             }
-            let said = terms(text);
+            // A question answers nothing, unless the question asks what was asked.
+            if !wants_prompts {
+                return true;
+            }
             let shared = asked.iter().filter(|t| said.contains(t)).count();
             shared * 2 >= asked.len()
         }

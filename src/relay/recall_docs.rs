@@ -64,7 +64,8 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
             };
             let mut doc = Doc::new(Kind::Packet, Layout::show(rel), clip(&title, 160));
             doc.line = Some(1);
-            doc.text = text;
+            doc.failed = s == Sentinel::NeedsHuman;
+            doc.push(&text, true);
             scan.doc(doc);
         }
     }

@@ -1153,7 +1153,7 @@ fn another_users_audit_trail_is_not_searched() {
         "{\"id\":\"p-1\",\"ts\":\"2026-11-30T10:00:00Z\",\"type\":\"conversation\",\"role\":\"user\",\"text\":\"the private plan\"}\n",
     );
     let hit = |p: &Project| {
-        recall_json(p, &["private plan"])["hits"]
+        recall_json(p, &["private"])["hits"]
             .as_array()
             .unwrap()
             .len()
@@ -1164,7 +1164,7 @@ fn another_users_audit_trail_is_not_searched() {
         .args(["-R", "65534", p.root.join(".boo").to_str().unwrap()])
         .output();
     if chown.is_ok_and(|o| o.status.success()) {
-        let v = recall_json(&p, &["private plan"]);
+        let v = recall_json(&p, &["private"]);
         assert_eq!(v["hits"].as_array().unwrap().len(), 0, "{v}");
         assert!(
             v["withheld"][0]
