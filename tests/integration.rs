@@ -46,6 +46,8 @@ mod readme;
 mod recall;
 #[path = "integration/recall_quality.rs"]
 mod recall_quality;
+#[path = "integration/recall_trust.rs"]
+mod recall_trust;
 #[path = "integration/relay.rs"]
 mod relay;
 #[path = "integration/resume_here.rs"]

@@ -195,6 +195,7 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
     doc.line = Some(line);
     doc.id = r.id;
     doc.session = Some(session.to_string());
+    doc.alias.clone_from(&r.claude_session);
     doc.author = Some(author);
     doc.failed = failed;
     doc.answer.extend(answer);

@@ -20,6 +20,7 @@
 //! promoted instinct scanned on its own.
 
 use super::author;
+use super::compact::SESSION_END;
 use super::entries::heading_of;
 use super::global::{self, Promoted};
 use super::integrity::{self, Report, Scanner, Status};
@@ -255,7 +256,10 @@ fn markdown(scan: &mut Scan<'_>, check: &Checker<'_>, name: &str, kind: Kind, sh
             }
         }
         Shape::Lines => {
-            for (i, l) in text.lines().enumerate().filter(|(_, l)| l.starts_with('[')) {
+            // A hook's "(session end …)" line says only that a session ended: the
+            // timeline has each session's span, and it answers no question.
+            let lines = text.lines().enumerate();
+            for (i, l) in lines.filter(|(_, l)| l.starts_with('[') && !l.contains(SESSION_END)) {
                 let (bare, by) = author::split_line(l);
                 let mut doc =
                     Doc::new(kind, &source, clip(&one_line(strip_stamp(bare)), TITLE_MAX));

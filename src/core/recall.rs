@@ -111,6 +111,9 @@ pub struct Doc {
     pub id: Option<String>,
     /// The session it belongs to (an audit session id, a handoff session id, a loop id).
     pub session: Option<String>,
+    /// Another id of that session: the Claude Code session an audit record was made in (the
+    /// id capture's digests go by), so a timeline shows each session once.
+    pub alias: Option<String>,
     /// Who wrote it, where the store says (`user`, `agent`, a subagent, `operator`, a skill).
     pub author: Option<String>,
     /// The project file it is about, when it names one (the file a change touched).
@@ -164,6 +167,7 @@ impl Doc {
             line: None,
             id: None,
             session: None,
+            alias: None,
             author: None,
             path: None,
             title: title.into(),
