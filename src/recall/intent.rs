@@ -56,11 +56,7 @@ fn idioms(words: &[String], roles: &mut [Role], intent: &mut Intent) {
                     *r = Role::Filler;
                 }
                 if let Some(kinds) = kinds_named(means) {
-                    for k in kinds {
-                        if !intent.kinds.contains(k) {
-                            intent.kinds.push(*k);
-                        }
-                    }
+                    intent.ask(kinds);
                 } else {
                     roles[start + pattern.len() - 1] = Role::Means(means);
                     if *means == "failed" {
@@ -212,75 +208,34 @@ const CAUTION_CUES: &[&str] = &[
     "tricks", "watch",
 ];
 
+impl Intent {
+    /// Adds `kinds` to what the question points at.
+    fn ask(&mut self, kinds: &[Kind]) {
+        for k in kinds {
+            if !self.kinds.contains(k) {
+                self.kinds.push(*k);
+            }
+        }
+    }
+}
+
 /// The intent of a question's words (lower-cased, in order) and the role of each word.
 pub(crate) fn read(words: &[String]) -> (Intent, Vec<Role>) {
     let mut intent = Intent::default();
     let mut roles: Vec<Role> = words.iter().map(|_| Role::Search(1.0)).collect();
-    let add = |intent: &mut Intent, kinds: &[Kind]| {
-        for k in kinds {
-            if !intent.kinds.contains(k) {
-                intent.kinds.push(*k);
-            }
-        }
-    };
-    for (i, w) in words.iter().enumerate() {
-        let w = w.as_str();
-        let spoken = SPEECH.contains(&w)
-            && words[i.saturating_sub(3)..i]
-                .iter()
-                .any(|p| SPEAKERS.contains(&p.as_str()));
-        if spoken {
-            add(&mut intent, &[Kind::Correction, Kind::Prompt]);
+    for i in 0..words.len() {
+        let w = words[i].as_str();
+        let before = &words[i.saturating_sub(3)..i];
+        if SPEECH.contains(&w) && before.iter().any(|p| SPEAKERS.contains(&p.as_str())) {
+            intent.ask(&[Kind::Correction, Kind::Prompt]);
             roles[i] = Role::Intent;
             for j in i.saturating_sub(3)..i {
                 if SPEAKERS.contains(&words[j].as_str()) {
                     roles[j] = Role::Filler;
                 }
             }
-            continue;
-        }
-        if let Some(kinds) = kinds_named(w) {
-            add(&mut intent, kinds);
-            roles[i] = Role::Intent;
-        } else if FAILURE.contains(&w) {
-            intent.failure = true;
-            roles[i] = Role::Search(FAILURE_WORD_WEIGHT);
-        } else if OPEN.contains(&w)
-            || (matches!(w, "open" | "do" | "done")
-                && words.iter().any(|x| OPEN.contains(&x.as_str())))
-        {
-            add(
-                &mut intent,
-                &[Kind::Progress, Kind::Session, Kind::Note, Kind::Handoff],
-            );
-            roles[i] = Role::Intent;
-        } else if CONVENTION_CUES.contains(&w) {
-            add(&mut intent, &[Kind::Convention]);
-            if w == "should" {
-                roles[i] = Role::Filler;
-            }
-        } else if CHANGE_CUES.contains(&w) {
-            add(&mut intent, &[Kind::Change]);
-            roles[i] = Role::Intent;
-        } else if CAUTION_CUES.contains(&w) {
-            add(&mut intent, &[Kind::Note, Kind::Learning]);
-            roles[i] = Role::Intent;
-        } else if matches!(w, "leave" | "stopped" | "paused") && i > 0 && words[i - 1] == "we" {
-            add(&mut intent, &[Kind::Handoff, Kind::Progress, Kind::Session]);
-            roles[i] = Role::Intent;
-        } else if matches!(w, "last" | "latest" | "recent" | "recently" | "newest") {
-            intent.recent = true;
-            roles[i] = Role::Filler;
-        } else if w == "when" {
-            intent.when = true;
-            roles[i] = Role::Filler;
-        } else if w == "why" {
-            add(&mut intent, &[Kind::Decision, Kind::Learning]);
-            roles[i] = Role::Filler;
-        } else if is_stop(w) || FILLER.contains(&w) {
-            roles[i] = Role::Filler;
-        } else if LIGHT.contains(&w) {
-            roles[i] = Role::Search(LIGHT_WEIGHT);
+        } else if let Some(role) = role_of(words, i, &mut intent) {
+            roles[i] = role;
         }
     }
     idioms(words, &mut roles, &mut intent);
@@ -290,13 +245,57 @@ pub(crate) fn read(words: &[String]) -> (Intent, Vec<Role>) {
         .any(|w| matches!(w[0].as_str(), "happens" | "happen") && w[1] == "when");
     if asks_behaviour {
         intent.failure = false;
-        for k in [Kind::Decision, Kind::Convention] {
-            if !intent.kinds.contains(&k) {
-                intent.kinds.push(k);
-            }
-        }
+        intent.ask(&[Kind::Decision, Kind::Convention]);
     }
     (intent, roles)
+}
+
+/// The role of word `i` when it says more than what to search for (what it asks adds to
+/// `intent`); `None` for a word searched as it is.
+fn role_of(words: &[String], i: usize, intent: &mut Intent) -> Option<Role> {
+    let w = words[i].as_str();
+    let open_question = words.iter().any(|x| OPEN.contains(&x.as_str()));
+    Some(if let Some(kinds) = kinds_named(w) {
+        intent.ask(kinds);
+        Role::Intent
+    } else if FAILURE.contains(&w) {
+        intent.failure = true;
+        Role::Search(FAILURE_WORD_WEIGHT)
+    } else if OPEN.contains(&w) || (matches!(w, "open" | "do" | "done") && open_question) {
+        intent.ask(&[Kind::Progress, Kind::Session, Kind::Note, Kind::Handoff]);
+        Role::Intent
+    } else if CONVENTION_CUES.contains(&w) {
+        intent.ask(&[Kind::Convention]);
+        if w == "should" {
+            Role::Filler
+        } else {
+            return None;
+        }
+    } else if CHANGE_CUES.contains(&w) {
+        intent.ask(&[Kind::Change]);
+        Role::Intent
+    } else if CAUTION_CUES.contains(&w) {
+        intent.ask(&[Kind::Note, Kind::Learning]);
+        Role::Intent
+    } else if matches!(w, "leave" | "paused") && i > 0 && words[i - 1] == "we" {
+        intent.ask(&[Kind::Handoff, Kind::Progress, Kind::Session]);
+        Role::Intent
+    } else if matches!(w, "last" | "latest" | "recent" | "recently" | "newest") {
+        intent.recent = true;
+        Role::Filler
+    } else if w == "when" {
+        intent.when = true;
+        Role::Filler
+    } else if w == "why" {
+        intent.ask(&[Kind::Decision, Kind::Learning]);
+        Role::Filler
+    } else if is_stop(w) || FILLER.contains(&w) {
+        Role::Filler
+    } else if LIGHT.contains(&w) {
+        Role::Search(LIGHT_WEIGHT)
+    } else {
+        return None;
+    })
 }
 
 /// The kinds a word names ("decide" → decisions).

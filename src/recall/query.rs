@@ -43,7 +43,7 @@ pub(crate) struct Term {
     /// The word as typed, lower-cased.
     pub(crate) word: String,
     /// Its term (terms.rs).
-    pub(crate) term: String,
+    pub(crate) norm: String,
     /// How much it counts in the question (a failure word counts less).
     pub(crate) weight: f32,
     /// Other terms that count as a match, with their weight (synonyms, expansion).
@@ -62,7 +62,7 @@ impl Term {
             .collect();
         Term {
             word: word.to_string(),
-            term: t,
+            norm: t,
             weight: 1.0,
             alts,
             prefix: explicit.then(|| word.to_string()),
@@ -72,11 +72,11 @@ impl Term {
     /// How well the record's term `token` matches: 1 for the term itself, less for a near
     /// form, a synonym or the asked prefix, 0 for no match.
     pub(crate) fn weight(&self, token: &str) -> f32 {
-        if token == self.term {
+        if token == self.norm {
             return 1.0;
         }
         let mut best = 0.0f32;
-        if near(token, &self.term) {
+        if near(token, &self.norm) {
             best = NEAR_WEIGHT;
         }
         if let Some(p) = &self.prefix {
@@ -100,8 +100,8 @@ impl Term {
             out.push(needle(t));
             out.extend(spellings(t).iter().map(|s| whole(s)));
         };
-        add(&mut out, &self.term);
-        if self.word != self.term && self.word.chars().all(char::is_alphanumeric) {
+        add(&mut out, &self.norm);
+        if self.word != self.norm && self.word.chars().all(char::is_alphanumeric) {
             out.push(needle(&self.word));
         }
         for (alt, _) in &self.alts {
@@ -268,7 +268,7 @@ impl Query {
 
     /// Adds `t` unless the query has its term already.
     pub(crate) fn add_term(&mut self, t: Term) {
-        if !self.terms.iter().any(|x| x.term == t.term) {
+        if !self.terms.iter().any(|x| x.norm == t.norm) {
             self.terms.push(t);
         }
     }
@@ -292,7 +292,7 @@ impl Query {
     pub(crate) fn prefilter(&self) -> Result<Regex> {
         let mut needles: Vec<String> = self.terms.iter().flat_map(Term::needles).collect();
         for p in &self.phrases {
-            if let Some(longest) = p.iter().max_by_key(|t| t.term.len()) {
+            if let Some(longest) = p.iter().max_by_key(|t| t.norm.len()) {
                 needles.extend(longest.needles());
             }
         }
@@ -429,7 +429,7 @@ mod tests {
         assert!(re.is_match("the End-to-End suite"));
         assert!(re.is_match("the database"));
         let q = Query::parse("end-to-end").unwrap();
-        assert_eq!(q.terms[0].term, "endtoend");
+        assert_eq!(q.terms[0].norm, "endtoend");
         assert!(q.prefilter().unwrap().is_match("run the e2e tests"));
     }
 

@@ -70,6 +70,7 @@ pub(crate) struct Hit {
     pub(crate) at: Option<DateTime<Utc>>,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }
@@ -126,7 +127,7 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
 
 /// The terms of the question's searched words.
 fn asked_terms(query: &Query) -> Vec<String> {
-    query.terms.iter().map(|t| t.term.clone()).collect()
+    query.terms.iter().map(|t| t.norm.clone()).collect()
 }
 
 /// Whether `doc` is someone asking rather than answering: a call of recall itself (the

@@ -319,7 +319,7 @@ mod tests {
     fn spans_point_into_the_text() {
         let mut got = Vec::new();
         each_term("Fix sign-in", |s, e, t, j| {
-            got.push((s, e, t.to_string(), j))
+            got.push((s, e, t.to_string(), j));
         });
         assert_eq!(got[0], (0, 3, "fix".into(), false));
         assert_eq!(got.last().unwrap(), &(4, 11, "signin".into(), true));
