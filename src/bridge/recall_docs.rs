@@ -45,6 +45,7 @@ pub(crate) const RECALL_DOCS: DocSource = DocSource {
     ],
     scope: Scope::Project,
     read,
+    indexed: true,
 };
 
 /// The reader of the user's cross-project store (promoted instincts).
@@ -53,6 +54,7 @@ pub(crate) const RECALL_GLOBAL_DOCS: DocSource = DocSource {
     kinds: &[Kind::Learning],
     scope: Scope::User,
     read: read_global,
+    indexed: false,
 };
 
 /// Characters of an item used as its title.
@@ -140,11 +142,15 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
         rune: &rune,
     };
     for (name, kind, shape) in names {
-        if scan.wants(kind) && allowed(scan, &name) {
+        if scan.wants(kind) && allowed(scan, &name) && scan.visit(&[&rune.path(&name)]) {
             markdown(scan, &check, &name, kind, shape);
         }
     }
-    if scan.wants(Kind::Learning) && allowed(scan, store::LEARNINGS) {
+    let learnings_file = rune.path(store::LEARNINGS);
+    if scan.wants(Kind::Learning)
+        && allowed(scan, store::LEARNINGS)
+        && scan.visit(&[&learnings_file])
+    {
         learnings(scan, &check);
     }
 }

@@ -19,6 +19,7 @@ pub(crate) const RECALL_DOCS: DocSource = DocSource {
     kinds: &[Kind::Session],
     scope: Scope::Project,
     read,
+    indexed: true,
 };
 
 fn read(project: &Project, scan: &mut Scan<'_>) {
@@ -29,7 +30,7 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
     for base in store::read_bases(project) {
         let dir = store::sessions_dir(&base, project);
         for (id, path, _) in store::list(&dir) {
-            if !seen.insert(id.clone()) {
+            if !seen.insert(id.clone()) || !scan.visit(&[&path]) {
                 continue;
             }
             let Some(stored) = store::load(&path) else {

@@ -263,11 +263,22 @@ pub struct ScanStats {
 /// How many corrupt lines are named; the rest are only counted.
 const CORRUPT_EXAMPLES: usize = 5;
 
+/// What decides which files a scan reads: recall's private index, which holds the documents
+/// of the files it has read before and answers for them itself.
+pub trait Gate {
+    /// Whether to read the file at `paths[0]`, whose documents also depend on the rest of
+    /// `paths`: false when the index holds its documents as they are.
+    fn visit(&mut self, paths: &[&Path]) -> bool;
+    /// A line of the file being read that could not be read (`file:line: why`).
+    fn corrupt(&mut self, _example: &str) {}
+}
+
 /// One search's pass over the stores: the readers call it, it filters and hands on.
 pub struct Scan<'a> {
     filter: &'a Filter,
     sink: &'a mut dyn FnMut(Doc),
     stats: ScanStats,
+    gate: Option<&'a mut dyn Gate>,
 }
 
 impl<'a> Scan<'a> {
@@ -277,7 +288,27 @@ impl<'a> Scan<'a> {
             filter,
             sink,
             stats: ScanStats::default(),
+            gate: None,
         }
+    }
+
+    /// The same, reading only the files `gate` lets through.
+    pub fn gated(
+        filter: &'a Filter,
+        sink: &'a mut dyn FnMut(Doc),
+        gate: &'a mut dyn Gate,
+    ) -> Scan<'a> {
+        Scan {
+            gate: Some(gate),
+            ..Scan::new(filter, sink)
+        }
+    }
+
+    /// Whether the reader should read the file at `paths[0]` (whose documents also depend
+    /// on the other `paths`): always, but when recall's index holds its documents as they
+    /// are. A reader asks before it reads a file, and then hands on every document of it.
+    pub fn visit(&mut self, paths: &[&Path]) -> bool {
+        self.gate.as_mut().is_none_or(|g| g.visit(paths))
     }
 
     /// What was counted so far.
@@ -377,11 +408,21 @@ impl<'a> Scan<'a> {
 
     /// A line or entry that could not be read: skipped, counted, and named while few.
     pub fn corrupt(&mut self, source: &str, line: usize, why: &str) {
-        self.stats.corrupt += 1;
-        if self.stats.corrupt_examples.len() < CORRUPT_EXAMPLES {
-            self.stats
-                .corrupt_examples
-                .push(format!("{source}:{line}: {why}"));
+        let example = format!("{source}:{line}: {why}");
+        if let Some(g) = self.gate.as_mut() {
+            g.corrupt(&example);
+        }
+        self.add_corrupt(1, std::iter::once(example));
+    }
+
+    /// Lines counted as unreadable elsewhere (recall's index remembers those of the files it
+    /// holds), with the first few named.
+    pub fn add_corrupt(&mut self, n: u64, examples: impl IntoIterator<Item = String>) {
+        self.stats.corrupt += n;
+        for e in examples {
+            if self.stats.corrupt_examples.len() < CORRUPT_EXAMPLES {
+                self.stats.corrupt_examples.push(e);
+            }
         }
     }
 

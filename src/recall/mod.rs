@@ -21,6 +21,7 @@
 //! | mcp.rs | the MCP server (JSON-RPC 2.0 over stdio) |
 
 mod excerpt;
+mod index;
 mod intent;
 mod mcp;
 mod query;

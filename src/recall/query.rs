@@ -92,6 +92,26 @@ impl Term {
         best
     }
 
+    /// What the index looks up for this word: terms to find as they are (the word's, its
+    /// synonyms', the shorter forms it is near), and beginnings of terms that may be its
+    /// longer near forms or the prefix asked for; the caller checks each with `weight`.
+    pub(crate) fn lookups(&self) -> (Vec<String>, Vec<String>) {
+        let mut exact = vec![self.norm.clone()];
+        exact.extend(self.alts.iter().map(|(a, _)| a.clone()));
+        let n = self.norm.len();
+        for k in NEAR_MIN.max(n.saturating_sub(NEAR_SPAN))..n {
+            if self.norm.is_char_boundary(k) {
+                exact.push(self.norm[..k].to_string());
+            }
+        }
+        let mut prefixes = Vec::new();
+        if n >= NEAR_MIN {
+            prefixes.push(self.norm.clone());
+        }
+        prefixes.extend(self.prefix.clone());
+        (exact, prefixes)
+    }
+
     /// What the prefilter looks for in a record's raw text: the beginning of each form (a
     /// short one on its own), and the abbreviations and compounds that give it.
     fn needles(&self) -> Vec<String> {

@@ -78,6 +78,8 @@ struct Candidate {
     tf: Vec<f32>,
     /// Terms in the document.
     len: f32,
+    /// The file the index found it in (its document is read again to be shown).
+    from_index: Option<String>,
 }
 
 /// A ranked document.
@@ -87,6 +89,8 @@ pub(crate) struct Ranked {
     pub(crate) score: f32,
     /// Near-duplicates it stands for.
     pub(crate) similar: usize,
+    /// The file the index found it in: `doc` holds only what the ranking needs.
+    pub(crate) from_index: Option<String>,
 }
 
 /// Collects matching documents and ranks them.
@@ -123,9 +127,19 @@ impl<'q> Ranker<'q> {
 
     /// Takes `doc` when it matches the query (every phrase, and at least one part).
     pub(crate) fn add(&mut self, doc: Doc) {
+        let mut tf = vec![0.0f32; self.query.units()];
+        let len = count_into(&doc, self.query, &mut tf);
+        self.push(doc, tf, len, None);
+    }
+
+    /// Takes a document the index found in `file`, with its weighted term frequencies and
+    /// length as `add` would have counted them.
+    pub(crate) fn add_counted(&mut self, doc: Doc, tf: Vec<f32>, len: usize, file: String) {
+        self.push(doc, tf, len, Some(file));
+    }
+
+    fn push(&mut self, doc: Doc, tf: Vec<f32>, len: usize, from_index: Option<String>) {
         let q = self.query;
-        let mut tf = vec![0.0f32; q.units()];
-        let len = count_into(&doc, q, &mut tf);
         let phrases_ok = tf[q.terms.len()..].iter().all(|f| *f > 0.0);
         if !phrases_ok || tf.iter().all(|f| *f == 0.0) {
             return;
@@ -146,6 +160,7 @@ impl<'q> Ranker<'q> {
             doc,
             tf,
             len: len as f32,
+            from_index,
         });
         if self.candidates.len() > KEEP_MAX {
             // An estimate of the document count: what matched so far, at least.
@@ -154,33 +169,21 @@ impl<'q> Ranker<'q> {
         }
     }
 
-    /// The `limit` best documents, best first, near-duplicates collapsed; `docs` is how many
-    /// documents the stores hold (the N of BM25).
+    /// The best documents, best first: enough for `limit` hits once near-duplicates are
+    /// collapsed (`collapse`); `docs` is how many documents the stores hold (the N of BM25).
     pub(crate) fn finish(mut self, docs: u64, limit: usize) -> Vec<Ranked> {
         let n = docs.max(self.matched);
         let scores = self.keep_best(n, limit.saturating_mul(4).max(limit + 8));
-        let mut out: Vec<(Ranked, HashSet<String>)> = Vec::new();
-        for (c, score) in self.candidates.into_iter().zip(scores) {
-            let sig = signature(&c.doc);
-            if let Some((kept, _)) = out
-                .iter_mut()
-                .find(|(r, s)| r.doc.kind == c.doc.kind && overlap(s, &sig) >= DUPLICATE)
-            {
-                kept.similar += 1;
-                continue;
-            }
-            if out.len() < limit {
-                out.push((
-                    Ranked {
-                        doc: c.doc,
-                        score,
-                        similar: 0,
-                    },
-                    sig,
-                ));
-            }
-        }
-        out.into_iter().map(|(r, _)| r).collect()
+        self.candidates
+            .into_iter()
+            .zip(scores)
+            .map(|(c, score)| Ranked {
+                doc: c.doc,
+                score,
+                similar: 0,
+                from_index: c.from_index,
+            })
+            .collect()
     }
 
     /// Scores every candidate over `n` documents, keeps the best `k` (best first) and
@@ -255,31 +258,58 @@ impl<'q> Ranker<'q> {
     }
 }
 
-/// Adds the weighted matches of the document's terms to `tf` (query words first, then
-/// phrases) and returns how many terms it has.
-fn count_into(doc: &Doc, q: &Query, tf: &mut [f32]) -> usize {
-    let mut n = count_field(&doc.title, q, tf, &|_| TITLE_WEIGHT);
+/// Near-duplicates collapsed: the first `limit` documents that are not one of an earlier
+/// one's near-duplicates, each saying how many it stands for.
+pub(crate) fn collapse(ranked: Vec<Ranked>, limit: usize) -> Vec<Ranked> {
+    let mut out: Vec<(Ranked, HashSet<String>)> = Vec::new();
+    for r in ranked {
+        let sig = signature(&r.doc);
+        if let Some((kept, _)) = out
+            .iter_mut()
+            .find(|(k, s)| k.doc.kind == r.doc.kind && overlap(s, &sig) >= DUPLICATE)
+        {
+            kept.similar += 1;
+            continue;
+        }
+        if out.len() < limit {
+            out.push((r, sig));
+        }
+    }
+    out.into_iter().map(|(r, _)| r).collect()
+}
+
+/// Calls `f(field, term, weight, extra)` for every term of a document, in order: the
+/// title's (field 0) at `TITLE_WEIGHT`, the text's (field 1) at `ANSWER_WEIGHT` in the parts
+/// that answer and 1 elsewhere; `extra` for a compound's or camelCase word's extra term.
+/// The ranking and the index count a document by it alike.
+pub(crate) fn each_weighted(doc: &Doc, mut f: impl FnMut(usize, &str, f32, bool)) {
+    each_term(&doc.title, |_, _, t, extra| f(0, t, TITLE_WEIGHT, extra));
     let answer = &doc.answer;
-    n += count_field(&doc.text, q, tf, &|at| {
-        if answer.iter().any(|r| r.contains(&at)) {
+    each_term(&doc.text, |s, _, t, extra| {
+        let w = if answer.iter().any(|r| r.contains(&s)) {
             ANSWER_WEIGHT
         } else {
             1.0
-        }
+        };
+        f(1, t, w, extra);
     });
-    n
 }
 
-fn count_field(text: &str, q: &Query, tf: &mut [f32], weight: &dyn Fn(usize) -> f32) -> usize {
+/// Adds the weighted matches of the document's terms to `tf` (query words first, then
+/// phrases) and returns how many terms it has (extras not counted).
+fn count_into(doc: &Doc, q: &Query, tf: &mut [f32]) -> usize {
     let words = q.terms.len();
     let mut progress = vec![0usize; q.phrases.len()];
-    let mut n = 0;
-    each_term(text, |s, _, t, extra| {
-        let mut field = None;
+    let (mut n, mut at_field) = (0, 0);
+    each_weighted(doc, |field, t, w, extra| {
+        if field != at_field {
+            // A phrase runs within one field.
+            progress.iter_mut().for_each(|p| *p = 0);
+            at_field = field;
+        }
         for (i, qt) in q.terms.iter().enumerate() {
             let m = qt.weight(t);
             if m > 0.0 {
-                let w = *field.get_or_insert_with(|| weight(s));
                 tf[i] += m * w;
             }
         }
@@ -290,7 +320,7 @@ fn count_field(text: &str, q: &Query, tf: &mut [f32], weight: &dyn Fn(usize) -> 
         for (p, phrase) in q.phrases.iter().enumerate() {
             progress[p] = advance(phrase, progress[p], t);
             if progress[p] == phrase.len() {
-                tf[words + p] += *field.get_or_insert_with(|| weight(s));
+                tf[words + p] += w;
                 progress[p] = 0;
             }
         }

@@ -1,13 +1,14 @@
-//! One search: every store's reader (the project's `doc_sources`, each owned by the subsystem
-//! that writes the store) is run over one `Scan` whose filter is the query's kinds, time range
-//! and prefilter; what passes is ranked (rank.rs); the best hits are redacted and get their
-//! excerpt. Nothing is indexed: a streaming scan of a busy year of state (a million audit
-//! records, 10,000 decisions, 50,000 learnings) takes well under a second (docs/recall.md),
-//! so there is no derived state to keep current, and nothing on the hook path.
+//! One search: recall's private index (index/) is brought up to date and gives the
+//! documents it holds that match; every store's reader (the project's `doc_sources`, each
+//! owned by the subsystem that writes the store) runs over one `Scan` whose filter is the
+//! query's kinds, time range and prefilter, and reads only what the index does not hold (or
+//! everything, without an index); what matches is ranked (rank.rs); the best documents the
+//! index found are read again from their files; the hits are redacted and get their excerpt.
 
 use super::excerpt::excerpt;
+use super::index::{identity, Index, OnlyGate};
 use super::query::Query;
-use super::rank::Ranker;
+use super::rank::{collapse, Ranked, Ranker};
 use super::terms::{term, terms};
 use super::words::{is_stop, words};
 use crate::core::error::Result;
@@ -16,6 +17,7 @@ use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats, Scope, Trust};
 use crate::core::time;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
@@ -87,9 +89,25 @@ pub(crate) struct Outcome {
     pub(crate) elapsed: Duration,
 }
 
-/// Runs `req` over the project's stores.
+/// Runs `req` over the project's stores, through the project's index when there is one.
 pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
+    let mut index = Index::open(project);
+    search_with(project, req, index.as_mut())
+}
+
+/// Runs `req` with `index` (kept open by `baton mcp` between calls): the index is brought up
+/// to date, gives the documents it holds that match, and the readers read only what it does
+/// not hold. A query with phrases, or an index that cannot be updated, is a plain scan.
+pub(crate) fn search_with(
+    project: &Project,
+    req: &Request,
+    index: Option<&mut Index>,
+) -> Result<Outcome> {
     let started = Instant::now();
+    let index: Option<&Index> = match index {
+        Some(i) if req.query.phrases.is_empty() => i.update(project).is_ok().then_some(&*i),
+        _ => None,
+    };
     let filter = Filter {
         kinds: req.kinds.clone(),
         since: req.since,
@@ -97,6 +115,10 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
         prefilter: Some(req.query.prefilter()?),
     };
     let mut ranker = Ranker::new(&req.query, project.now());
+    let indexed = match index {
+        Some(ix) => ix.candidates(&req.query, &filter, &mut ranker)?,
+        None => 0,
+    };
     let asked = asked_terms(&req.query);
     let wants_prompts =
         req.query.hints.contains(&Kind::Prompt) || req.kinds.contains(&Kind::Prompt);
@@ -106,13 +128,27 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
                 ranker.add(d);
             }
         };
-        let mut scan = Scan::new(&filter, &mut sink);
+        let mut gate = index.map(Index::search_gate);
+        let mut scan = match gate.as_mut() {
+            Some(g) => Scan::gated(&filter, &mut sink, g),
+            None => Scan::new(&filter, &mut sink),
+        };
         let stores = run_sources(project, &mut scan, req.global);
+        if let Some(ix) = index {
+            let (n, examples) = ix.corrupt();
+            scan.add_corrupt(n, examples);
+        }
         (scan.into_stats(), stores)
     };
+    let mut stats = stats;
+    stats.docs += indexed;
     let matched = ranker.matched();
-    let hits = ranker
-        .finish(stats.docs, req.limit)
+    let ranked = ranker.finish(stats.docs, req.limit);
+    let ranked: Vec<Ranked> = read_again(project, ranked)
+        .into_iter()
+        .filter(|r| r.from_index.is_none() || !is_a_question(&r.doc, &asked, wants_prompts))
+        .collect();
+    let hits = collapse(ranked, req.limit)
         .into_iter()
         .map(|r| hit(project, &req.query, &r.doc, r.score, r.similar))
         .collect();
@@ -123,6 +159,47 @@ pub(crate) fn search(project: &Project, req: &Request) -> Result<Outcome> {
         stores,
         elapsed: started.elapsed(),
     })
+}
+
+/// The documents the index found, read again from their files to be shown (what the index
+/// keeps is only what the ranking needs); one whose file changed meanwhile is left out.
+fn read_again(project: &Project, ranked: Vec<Ranked>) -> Vec<Ranked> {
+    let files: HashSet<String> = ranked.iter().filter_map(|r| r.from_index.clone()).collect();
+    if files.is_empty() {
+        return ranked;
+    }
+    type Id = (String, Option<usize>, Option<String>);
+    let wanted: HashSet<Id> = ranked
+        .iter()
+        .filter(|r| r.from_index.is_some())
+        .map(|r| identity(&r.doc))
+        .collect();
+    let mut found: HashMap<Id, Doc> = HashMap::new();
+    {
+        let filter = Filter::default();
+        let mut sink = |d: Doc| {
+            let id = identity(&d);
+            if wanted.contains(&id) {
+                found.insert(id, d);
+            }
+        };
+        let mut gate = OnlyGate(files);
+        let mut scan = Scan::gated(&filter, &mut sink, &mut gate);
+        for source in project.doc_sources() {
+            if source.indexed && source.scope == Scope::Project {
+                (source.read)(project, &mut scan);
+            }
+        }
+    }
+    ranked
+        .into_iter()
+        .filter_map(|mut r| {
+            if r.from_index.is_some() {
+                r.doc = found.remove(&identity(&r.doc))?;
+            }
+            Some(r)
+        })
+        .collect()
 }
 
 /// The terms of the question's searched words.

@@ -18,6 +18,7 @@ pub(crate) const RECALL_DOCS: DocSource = DocSource {
     kinds: &[Kind::Packet],
     scope: Scope::Project,
     read,
+    indexed: false,
 };
 
 /// Commits of the branch looked at for earlier packets (first parents, newest first): bounds
