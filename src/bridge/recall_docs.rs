@@ -226,7 +226,8 @@ fn answer_labels(kind: Kind) -> &'static [&'static str] {
 
 /// Whether `doc` may match the search (its trust is worth judging).
 fn may_match(scan: &Scan<'_>, doc: &Doc) -> bool {
-    scan.may_match(&doc.title) || scan.may_match(&doc.text)
+    scan.wants_at(&doc.source, doc.line)
+        && (scan.may_match(&doc.title) || scan.may_match(&doc.text))
 }
 
 fn markdown(scan: &mut Scan<'_>, check: &Checker<'_>, name: &str, kind: Kind, shape: Shape) {
@@ -359,13 +360,16 @@ fn learnings(scan: &mut Scan<'_>, check: &Checker<'_>) {
         return;
     };
     let source = rune.show(store::LEARNINGS);
+    // Read again for a search that found some in its index: the file is as it was then, so
+    // the lines it names are each their key's latest.
+    let only = scan.only_lines(&source);
     let mut records = Vec::new();
     let mut lines = Vec::new();
     let mut raws = Vec::new();
     for (i, l) in text
         .lines()
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
+        .filter(|(i, l)| !l.trim().is_empty() && only.as_ref().is_none_or(|o| o.contains(&(i + 1))))
     {
         match serde_json::from_str::<learn::Record>(l) {
             Ok(r) => {
@@ -376,7 +380,12 @@ fn learnings(scan: &mut Scan<'_>, check: &Checker<'_>) {
             Err(e) => scan.corrupt(&source, i + 1, &format!("not a learning ({e})")),
         }
     }
-    for at in learn::winners(&records) {
+    let winners = if only.is_some() {
+        (0..records.len()).collect()
+    } else {
+        learn::winners(&records)
+    };
+    for at in winners {
         let r = records[at].clone();
         let line = Some(lines[at]);
         let mut doc = Doc::new(

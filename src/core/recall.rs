@@ -13,6 +13,7 @@
 
 use chrono::{DateTime, Utc};
 use regex::Regex;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::Path;
 
@@ -242,6 +243,9 @@ pub struct Filter {
     /// Only documents that match this (case-insensitive alternation of the query's words);
     /// none: every document.
     pub prefilter: Option<Regex>,
+    /// Only the documents at these lines of these sources (recall reads again the
+    /// documents its index found); none: all.
+    pub only: Option<HashMap<String, HashSet<usize>>>,
 }
 
 /// What a scan counted, for the summary line and `--json`.
@@ -348,6 +352,21 @@ impl<'a> Scan<'a> {
         !ends_before && !starts_after
     }
 
+    /// The lines of `source` wanted, when the search wants only some documents (a reader
+    /// parses just those); `None`: every line may be.
+    pub fn only_lines(&self, source: &str) -> Option<HashSet<usize>> {
+        let only = self.filter.only.as_ref()?;
+        Some(only.get(source).cloned().unwrap_or_default())
+    }
+
+    /// Whether the document at `line` of `source` is wanted (see `only_lines`).
+    pub fn wants_at(&self, source: &str, line: Option<usize>) -> bool {
+        match (&self.filter.only, line) {
+            (Some(only), Some(l)) => only.get(source).is_some_and(|ls| ls.contains(&l)),
+            _ => true,
+        }
+    }
+
     /// Whether `text` may match the query (always, without a query).
     pub fn may_match(&self, text: &str) -> bool {
         self.filter
@@ -392,7 +411,8 @@ impl<'a> Scan<'a> {
     /// Hands on `doc` when its kind, time and text pass the filter; counts it either way
     /// (when its kind and time are wanted).
     pub fn doc(&mut self, doc: Doc) {
-        if !self.wants(doc.kind) || !self.in_range(doc.ts) {
+        if !self.wants(doc.kind) || !self.in_range(doc.ts) || !self.wants_at(&doc.source, doc.line)
+        {
             return;
         }
         self.stats.docs += 1;

@@ -13,8 +13,9 @@
 //! runs answers `isError: true` with the reason. Every result's text is at most `RESULT_CAP`
 //! characters, redacted, and opens with a line saying that it is quoted data.
 
+use super::index::Index;
 use super::query::Query;
-use super::search::{search, Request};
+use super::search::{search_with, Request};
 use super::timeline::{self, timeline};
 use super::{render, when};
 use crate::core::error::Error;
@@ -52,6 +53,8 @@ pub(crate) fn serve(project: &Project) -> i32 {
     }));
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
+    // recall's index, opened at the first search and kept open between calls.
+    let mut index: Option<Index> = None;
     loop {
         match read_line(&mut input) {
             Line::End => return 0,
@@ -61,7 +64,7 @@ pub(crate) fn serve(project: &Project) -> i32 {
                 "message too long (over 1 MiB); skipped",
             )),
             Line::Text(line) => {
-                if let Some(reply) = handle(project, &line) {
+                if let Some(reply) = handle_with(project, &line, &mut index) {
                     answer(&reply);
                 }
             }
@@ -97,7 +100,13 @@ fn read_line(input: &mut impl BufRead) -> Line {
 }
 
 /// The answer to one message line; `None` for a notification or a blank line.
+#[cfg(test)]
 pub(crate) fn handle(project: &Project, line: &str) -> Option<Value> {
+    handle_with(project, line, &mut None)
+}
+
+/// The answer to one message line, searching with `index` (opened when first needed).
+fn handle_with(project: &Project, line: &str, index: &mut Option<Index>) -> Option<Value> {
     let line = line.trim();
     if line.is_empty() {
         return None;
@@ -141,7 +150,7 @@ pub(crate) fn handle(project: &Project, line: &str) -> Option<Value> {
         "initialize" => result(&id, &initialize(&params)),
         "ping" => result(&id, &json!({})),
         "tools/list" => result(&id, &json!({ "tools": tools() })),
-        "tools/call" => match catch_unwind(AssertUnwindSafe(|| call(project, &params))) {
+        "tools/call" => match catch_unwind(AssertUnwindSafe(|| call(project, &params, index))) {
             Ok(Ok(v)) => result(&id, &v),
             Ok(Err(why)) => error(&id, INVALID_PARAMS, &why),
             // The server stays up for the next call; the panic hook said what happened.
@@ -215,7 +224,7 @@ fn tools() -> Value {
 }
 
 /// `tools/call`: `Err` is a -32602 message (unknown tool, bad arguments).
-fn call(project: &Project, params: &Value) -> Result<Value, String> {
+fn call(project: &Project, params: &Value, index: &mut Option<Index>) -> Result<Value, String> {
     let name = params
         .get("name")
         .and_then(Value::as_str)
@@ -226,7 +235,7 @@ fn call(project: &Project, params: &Value) -> Result<Value, String> {
         Some(_) => return Err("\"arguments\" must be an object".into()),
     };
     let outcome = match name {
-        "recall" => recall_tool(project, &args)?,
+        "recall" => recall_tool(project, &args, index)?,
         "timeline" => timeline_tool(project, &args)?,
         other => {
             return Err(format!(
@@ -306,7 +315,11 @@ fn usage(tool: &str, e: &Error) -> String {
 
 type ToolOutcome = Result<String, Error>;
 
-fn recall_tool(project: &Project, args: &Map<String, Value>) -> Result<ToolOutcome, String> {
+fn recall_tool(
+    project: &Project,
+    args: &Map<String, Value>,
+    index: &mut Option<Index>,
+) -> Result<ToolOutcome, String> {
     const TOOL: &str = "recall";
     check_fields(args, &["query", "kind", "since", "until", "limit"], TOOL)?;
     let raw = string_arg(args, "query", TOOL)?.ok_or("recall: query is required")?;
@@ -335,7 +348,10 @@ fn recall_tool(project: &Project, args: &Map<String, Value>) -> Result<ToolOutco
         limit: limit_arg(args, TOOL, 10, 50)?,
         global: false,
     };
-    Ok(search(project, &req).map(|out| {
+    if index.is_none() {
+        *index = Index::open(project);
+    }
+    Ok(search_with(project, &req, index.as_mut()).map(|out| {
         let mut text = render::text(&out, &req, Some(RESULT_CAP - PREAMBLE_ROOM));
         if render::any_untrusted(&out) {
             text.insert_str(0, UNREVIEWED);

@@ -55,8 +55,8 @@ const SIGNATURE_WORDS: usize = 48;
 
 /// The prior of a document by what it is: saved knowledge and what the user said above
 /// what a tool was asked.
-fn prior(doc: &Doc) -> f32 {
-    match doc.kind {
+fn prior(kind: Kind, failed: bool) -> f32 {
+    match kind {
         Kind::Decision => 1.4,
         Kind::Learning | Kind::Correction => 1.3,
         Kind::Convention => 1.25,
@@ -65,21 +65,63 @@ fn prior(doc: &Doc) -> f32 {
         Kind::Progress => 1.0,
         Kind::Packet => 0.9,
         Kind::Prompt => 0.75,
-        Kind::Tool | Kind::Change if doc.failed => 0.9,
+        Kind::Tool | Kind::Change if failed => 0.9,
         Kind::Change => 0.6,
         Kind::Tool => 0.5,
     }
 }
 
+/// A document the index holds: where (segment, number), and what the score needs of it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IndexedDoc {
+    pub(crate) at: (u32, u32),
+    pub(crate) kind: Kind,
+    pub(crate) ts: Option<DateTime<Utc>>,
+    pub(crate) failed: bool,
+}
+
+/// What matched: a document read now, or one the index holds (made a `Doc` only if it
+/// ranks among the best).
+enum Item {
+    Read(Doc),
+    Indexed(IndexedDoc),
+}
+
+impl Item {
+    fn kind(&self) -> Kind {
+        match self {
+            Item::Read(d) => d.kind,
+            Item::Indexed(i) => i.kind,
+        }
+    }
+    fn ts(&self) -> Option<DateTime<Utc>> {
+        match self {
+            Item::Read(d) => d.ts,
+            Item::Indexed(i) => i.ts,
+        }
+    }
+    fn failed(&self) -> bool {
+        match self {
+            Item::Read(d) => d.failed,
+            Item::Indexed(i) => i.failed,
+        }
+    }
+    /// A stable order among equals: the place a read document stands, an indexed one's.
+    fn place(&self) -> (&str, usize, (u32, u32)) {
+        match self {
+            Item::Read(d) => (d.source.as_str(), d.line.unwrap_or(0), (0, 0)),
+            Item::Indexed(i) => ("", 0, i.at),
+        }
+    }
+}
+
 /// A document that matched, with what the score needs.
 struct Candidate {
-    doc: Doc,
+    item: Item,
     /// Weighted term frequency per query part (words, then phrases).
     tf: Vec<f32>,
     /// Terms in the document.
     len: f32,
-    /// The file the index found it in (its document is read again to be shown).
-    from_index: Option<String>,
 }
 
 /// A ranked document.
@@ -129,16 +171,16 @@ impl<'q> Ranker<'q> {
     pub(crate) fn add(&mut self, doc: Doc) {
         let mut tf = vec![0.0f32; self.query.units()];
         let len = count_into(&doc, self.query, &mut tf);
-        self.push(doc, tf, len, None);
+        self.push(Item::Read(doc), tf, len);
     }
 
-    /// Takes a document the index found in `file`, with its weighted term frequencies and
-    /// length as `add` would have counted them.
-    pub(crate) fn add_counted(&mut self, doc: Doc, tf: Vec<f32>, len: usize, file: String) {
-        self.push(doc, tf, len, Some(file));
+    /// Takes a document the index holds, with its weighted term frequencies and length as
+    /// `add` would have counted them.
+    pub(crate) fn add_indexed(&mut self, doc: IndexedDoc, tf: Vec<f32>, len: usize) {
+        self.push(Item::Indexed(doc), tf, len);
     }
 
-    fn push(&mut self, doc: Doc, tf: Vec<f32>, len: usize, from_index: Option<String>) {
+    fn push(&mut self, item: Item, tf: Vec<f32>, len: usize) {
         let q = self.query;
         let phrases_ok = tf[q.terms.len()..].iter().all(|f| *f > 0.0);
         if !phrases_ok || tf.iter().all(|f| *f == 0.0) {
@@ -150,17 +192,16 @@ impl<'q> Ranker<'q> {
                 *d += 1;
             }
         }
-        let e = self.lengths.entry(doc.kind).or_insert((0.0, 0));
+        let e = self.lengths.entry(item.kind()).or_insert((0.0, 0));
         #[allow(clippy::cast_precision_loss)] // word counts far below 2^52
         let words = len as f64;
         e.0 += words;
         e.1 += 1;
         #[allow(clippy::cast_precision_loss)] // word counts far below 2^24
         self.candidates.push(Candidate {
-            doc,
+            item,
             tf,
             len: len as f32,
-            from_index,
         });
         if self.candidates.len() > KEEP_MAX {
             // An estimate of the document count: what matched so far, at least.
@@ -171,17 +212,32 @@ impl<'q> Ranker<'q> {
 
     /// The best documents, best first: enough for `limit` hits once near-duplicates are
     /// collapsed (`collapse`); `docs` is how many documents the stores hold (the N of BM25).
-    pub(crate) fn finish(mut self, docs: u64, limit: usize) -> Vec<Ranked> {
+    /// An indexed document is made by `indexed` (what the ranking needs, and its file).
+    pub(crate) fn finish(
+        mut self,
+        docs: u64,
+        limit: usize,
+        indexed: &dyn Fn(&IndexedDoc) -> Option<(Doc, String)>,
+    ) -> Vec<Ranked> {
         let n = docs.max(self.matched);
         let scores = self.keep_best(n, limit.saturating_mul(4).max(limit + 8));
         self.candidates
             .into_iter()
             .zip(scores)
-            .map(|(c, score)| Ranked {
-                doc: c.doc,
-                score,
-                similar: 0,
-                from_index: c.from_index,
+            .filter_map(|(c, score)| {
+                let (doc, from_index) = match c.item {
+                    Item::Read(d) => (d, None),
+                    Item::Indexed(i) => {
+                        let (d, file) = indexed(&i)?;
+                        (d, Some(file))
+                    }
+                };
+                Some(Ranked {
+                    doc,
+                    score,
+                    similar: 0,
+                    from_index,
+                })
             })
             .collect()
     }
@@ -210,9 +266,8 @@ impl<'q> Ranker<'q> {
             .collect();
         let order = |(sa, a): &(f32, Candidate), (sb, b): &(f32, Candidate)| {
             sb.total_cmp(sa)
-                .then_with(|| b.doc.ts.cmp(&a.doc.ts))
-                .then_with(|| a.doc.source.cmp(&b.doc.source))
-                .then_with(|| a.doc.line.cmp(&b.doc.line))
+                .then_with(|| b.item.ts().cmp(&a.item.ts()))
+                .then_with(|| a.item.place().cmp(&b.item.place()))
         };
         // The best k first (a partial selection), then only those sorted.
         if k < scored.len() {
@@ -226,7 +281,8 @@ impl<'q> Ranker<'q> {
     }
 
     fn score(&self, c: &Candidate, idf: &[f32], avg: &HashMap<Kind, f32>) -> f32 {
-        let avgdl = avg.get(&c.doc.kind).copied().unwrap_or(1.0);
+        let kind = c.item.kind();
+        let avgdl = avg.get(&kind).copied().unwrap_or(1.0);
         let mut score = 0.0;
         let (mut got, mut all) = (0.0f32, 0.0f32);
         for (i, &f) in c.tf.iter().enumerate() {
@@ -240,15 +296,16 @@ impl<'q> Ranker<'q> {
         score *= (got / all.max(f32::EPSILON)).powf(COVERAGE_POWER);
         let intent = &self.query.intent;
         // A kind the question asks for is not held back by its prior.
-        if self.query.hints.contains(&c.doc.kind) {
-            score *= prior(&c.doc).max(HINTED_PRIOR) * HINT_BOOST;
+        let prior = prior(kind, c.item.failed());
+        if self.query.hints.contains(&kind) {
+            score *= prior.max(HINTED_PRIOR) * HINT_BOOST;
         } else {
-            score *= prior(&c.doc);
+            score *= prior;
         }
-        if intent.failure && c.doc.failed {
+        if intent.failure && c.item.failed() {
             score *= FAILURE_BOOST;
         }
-        if let Some(ts) = c.doc.ts {
+        if let Some(ts) = c.item.ts() {
             #[allow(clippy::cast_precision_loss)] // days: far below 2^24
             let age_days = ((self.now - ts).num_seconds().max(0) as f32) / 86_400.0;
             let weight = if self.query.recent { RECENT } else { RECENCY };
@@ -383,7 +440,10 @@ mod tests {
         for d in docs {
             r.add(d);
         }
-        r.finish(n, 10).into_iter().map(|r| r.doc.title).collect()
+        r.finish(n, 10, &|_| None)
+            .into_iter()
+            .map(|r| r.doc.title)
+            .collect()
     }
 
     #[test]
@@ -463,7 +523,7 @@ mod tests {
         r.add(doc(Kind::Tool, "needle rare", "", "2026-11-29T00:00:00Z"));
         assert!(r.candidates.len() <= KEEP_MAX);
         assert_eq!(r.matched(), 30_001);
-        let top = r.finish(1_000_000, 3);
+        let top = r.finish(1_000_000, 3, &|_| None);
         assert_eq!(top[0].doc.title, "needle rare");
     }
 }

@@ -113,6 +113,7 @@ pub(crate) fn search_with(
         since: req.since,
         until: req.until,
         prefilter: Some(req.query.prefilter()?),
+        only: None,
     };
     let mut ranker = Ranker::new(&req.query, project.now());
     let indexed = match index {
@@ -143,7 +144,7 @@ pub(crate) fn search_with(
     let mut stats = stats;
     stats.docs += indexed;
     let matched = ranker.matched();
-    let ranked = ranker.finish(stats.docs, req.limit);
+    let ranked = ranker.finish(stats.docs, req.limit, &|d| index.and_then(|ix| ix.made(d)));
     let ranked: Vec<Ranked> = read_again(project, ranked)
         .into_iter()
         .filter(|r| r.from_index.is_none() || !is_a_question(&r.doc, &asked, wants_prompts))
@@ -174,9 +175,17 @@ fn read_again(project: &Project, ranked: Vec<Ranked>) -> Vec<Ranked> {
         .filter(|r| r.from_index.is_some())
         .map(|r| identity(&r.doc))
         .collect();
+    let mut only: HashMap<String, HashSet<usize>> = HashMap::new();
+    for (source, line, _) in &wanted {
+        let lines = only.entry(source.clone()).or_default();
+        lines.extend(*line);
+    }
     let mut found: HashMap<Id, Doc> = HashMap::new();
     {
-        let filter = Filter::default();
+        let filter = Filter {
+            only: Some(only),
+            ..Filter::default()
+        };
         let mut sink = |d: Doc| {
             let id = identity(&d);
             if wanted.contains(&id) {

@@ -24,7 +24,7 @@
 mod segment;
 
 use super::query::Query;
-use super::rank::{each_weighted, Ranker};
+use super::rank::{each_weighted, IndexedDoc, Ranker};
 use crate::core::error::Result;
 use crate::core::fsx;
 use crate::core::project::Project;
@@ -65,6 +65,10 @@ pub(crate) struct Index {
     manifest: Manifest,
     segments: Vec<Segment>,
     held: HashMap<String, Held>,
+    /// Live documents per segment and kind (as `Kind::ALL` orders them).
+    counts: Vec<[u64; 12]>,
+    /// The segments `held` and `counts` were computed for.
+    counted: Vec<PathBuf>,
 }
 
 impl Index {
@@ -82,6 +86,8 @@ impl Index {
             manifest: Manifest::default(),
             segments: Vec::new(),
             held: HashMap::new(),
+            counts: Vec::new(),
+            counted: Vec::new(),
         };
         if index.load().is_err() {
             index.manifest = Manifest::default();
@@ -98,17 +104,34 @@ impl Index {
         };
         let m: Manifest = serde_json::from_str(&text)
             .map_err(|e| crate::core::error::Error::Internal(format!("recall index: {e}")))?;
+        // Segments never change: those already loaded are kept (`baton mcp` keeps the index
+        // open, and reads only what another search added).
+        let mut loaded: HashMap<PathBuf, Segment> = self
+            .segments
+            .drain(..)
+            .map(|s| (s.path.clone(), s))
+            .collect();
         let mut segments = Vec::new();
         for name in &m.segments {
-            segments.push(Segment::load(&self.dir.join(name))?);
+            let path = self.dir.join(name);
+            match loaded.remove(&path) {
+                Some(s) => segments.push(s),
+                None => segments.push(Segment::load(&path)?),
+            }
         }
         self.manifest = m;
         self.segments = segments;
         Ok(())
     }
 
-    /// Which segment holds each file now: the newest that names it, unless it says gone.
+    /// Which segment holds each file now (the newest that names it, unless it says gone),
+    /// and how many live documents each holds; kept when the segments are what they were.
     fn compute_held(&mut self) {
+        let names: Vec<&PathBuf> = self.segments.iter().map(|s| &s.path).collect();
+        if self.counts.len() == names.len() && names == self.counted.iter().collect::<Vec<_>>() {
+            return;
+        }
+        self.counted = self.segments.iter().map(|s| s.path.clone()).collect();
         self.held.clear();
         for (si, s) in self.segments.iter().enumerate() {
             for (fi, f) in s.files.iter().enumerate() {
@@ -127,6 +150,7 @@ impl Index {
                 }
             }
         }
+        self.counts = self.count_kinds();
     }
 
     /// Whether the file `key` of segment `si` (its number `file`) is the current view.
@@ -286,32 +310,66 @@ impl Index {
         let units = q.units();
         let mut in_range = 0u64;
         for (si, s) in self.segments.iter().enumerate() {
-            let mut acc: HashMap<u32, Vec<f32>> = HashMap::new();
+            // Frequencies per document and part, in one flat array; the documents touched.
+            let mut acc = vec![0.0f32; s.doc_count() * units];
+            let mut touched: Vec<u32> = Vec::new();
             for (ui, term) in q.terms.iter().enumerate() {
                 for e in matching(s, term) {
                     let w = term.weight(&e.term);
                     for (d, tf) in s.postings(e)? {
-                        acc.entry(d).or_insert_with(|| vec![0.0; units])[ui] += w * tf;
+                        let at = d as usize * units;
+                        let Some(row) = acc.get_mut(at..at + units) else {
+                            continue;
+                        };
+                        if row.iter().all(|f| *f == 0.0) {
+                            touched.push(d);
+                        }
+                        row[ui] += w * tf;
                     }
                 }
             }
             in_range += self.count_in(si, filter);
-            for (d, tf) in acc {
+            let seg = u32::try_from(si).unwrap_or(u32::MAX);
+            for d in touched {
                 let Some(rec) = s.doc(d as usize) else {
                     continue;
                 };
                 if !self.live(si, rec.file) || !wanted(&rec, filter) {
                     continue;
                 }
-                let key = s.files[rec.file as usize].key.clone();
-                ranker.add_counted(lite(s, &rec), tf, rec.len as usize, key);
+                let at = d as usize * units;
+                let doc = IndexedDoc {
+                    at: (seg, d),
+                    kind: rec.kind,
+                    ts: rec.ts.and_then(|t| DateTime::<Utc>::from_timestamp(t, 0)),
+                    failed: rec.failed,
+                };
+                ranker.add_indexed(doc, acc[at..at + units].to_vec(), rec.len as usize);
             }
         }
         Ok(in_range)
     }
 
-    /// Live documents of segment `si` within the filter's kinds and range.
+    /// An indexed document as the ranking and `read_again` need it, and its file's key.
+    pub(crate) fn made(&self, d: &IndexedDoc) -> Option<(Doc, String)> {
+        let s = self.segments.get(d.at.0 as usize)?;
+        let rec = s.doc(d.at.1 as usize)?;
+        let key = s.files.get(rec.file as usize)?.key.clone();
+        Some((lite(s, &rec), key))
+    }
+
+    /// Live documents of segment `si` within the filter's kinds and range (counted once per
+    /// kind for a search without a range).
     fn count_in(&self, si: usize, filter: &Filter) -> u64 {
+        if filter.since.is_none() && filter.until.is_none() {
+            let per_kind = &self.counts[si];
+            return Kind::ALL
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| filter.kinds.is_empty() || filter.kinds.contains(k))
+                .map(|(i, _)| per_kind[i])
+                .sum();
+        }
         let s = &self.segments[si];
         let live: Vec<bool> = (0..s.files.len())
             .map(|f| self.live(si, u32::try_from(f).unwrap_or(u32::MAX)))
@@ -320,6 +378,27 @@ impl Index {
             .filter_map(|n| s.doc(n))
             .filter(|r| live.get(r.file as usize).copied().unwrap_or(false) && wanted(r, filter))
             .count() as u64
+    }
+
+    /// Live documents per segment and kind.
+    fn count_kinds(&self) -> Vec<[u64; 12]> {
+        self.segments
+            .iter()
+            .enumerate()
+            .map(|(si, s)| {
+                let live: Vec<bool> = (0..s.files.len())
+                    .map(|f| self.live(si, u32::try_from(f).unwrap_or(u32::MAX)))
+                    .collect();
+                let mut counts = [0u64; 12];
+                for r in (0..s.doc_count()).filter_map(|n| s.doc(n)) {
+                    if live.get(r.file as usize).copied().unwrap_or(false) {
+                        let k = Kind::ALL.iter().position(|k| *k == r.kind).unwrap_or(0);
+                        counts[k] += 1;
+                    }
+                }
+                counts
+            })
+            .collect()
     }
 
     /// A gate for a search's own pass: it reads only what the index does not hold.
