@@ -49,10 +49,17 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
         scan.withheld(format!("{shown}/: private to another user, not searched"));
         return;
     }
+    // The ids are the names of runs/'s folders (a link is no folder: `file_type` does not
+    // follow it), and runs/ itself was checked above: each run folder is inside.
+    let runs = store.runs();
     for id in store.session_ids() {
-        if let Ok(dir) = store.run_dir(&id) {
-            session(scan, &store, &dir, &format!("{shown}/runs/{id}"), &id);
-        }
+        session(
+            scan,
+            &store,
+            &runs.join(&id),
+            &format!("{shown}/runs/{id}"),
+            &id,
+        );
     }
 }
 

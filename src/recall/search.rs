@@ -104,9 +104,12 @@ pub(crate) fn search_with(
     index: Option<&mut Index>,
 ) -> Result<Outcome> {
     let started = Instant::now();
-    let index: Option<&Index> = match index {
-        Some(i) if req.query.phrases.is_empty() => i.update(project).is_ok().then_some(&*i),
-        _ => None,
+    let (index, withheld): (Option<&Index>, Vec<String>) = match index {
+        Some(i) if req.query.phrases.is_empty() => match i.update(project) {
+            Ok(withheld) => (Some(&*i), withheld),
+            Err(_) => (None, Vec::new()),
+        },
+        _ => (None, Vec::new()),
     };
     let filter = Filter {
         kinds: req.kinds.clone(),
@@ -129,15 +132,15 @@ pub(crate) fn search_with(
                 ranker.add(d);
             }
         };
-        let mut gate = index.map(Index::search_gate);
-        let mut scan = match gate.as_mut() {
-            Some(g) => Scan::gated(&filter, &mut sink, g),
-            None => Scan::new(&filter, &mut sink),
-        };
-        let stores = run_sources(project, &mut scan, req.global);
+        let mut scan = Scan::new(&filter, &mut sink);
+        // The index's update has just read the indexed stores: only the others are read.
+        let stores = run_sources_but(project, &mut scan, req.global, index.is_some());
         if let Some(ix) = index {
             let (n, examples) = ix.corrupt();
             scan.add_corrupt(n, examples);
+            for w in withheld {
+                scan.withheld(w);
+            }
         }
         (scan.into_stats(), stores)
     };
@@ -277,12 +280,25 @@ pub(crate) fn run_sources(
     scan: &mut Scan<'_>,
     global: bool,
 ) -> Vec<&'static str> {
+    run_sources_but(project, scan, global, false)
+}
+
+/// `run_sources`; with `indexed` (the index just read them), the indexed readers are named
+/// as run but not run again.
+fn run_sources_but(
+    project: &Project,
+    scan: &mut Scan<'_>,
+    global: bool,
+    indexed: bool,
+) -> Vec<&'static str> {
     let mut ran = Vec::new();
     for source in project.doc_sources() {
         if (source.scope == Scope::User && !global) || !scan.wants_any(source.kinds) {
             continue;
         }
-        (source.read)(project, scan);
+        if !(indexed && source.indexed && source.scope == Scope::Project) {
+            (source.read)(project, scan);
+        }
         ran.push(source.name);
     }
     ran

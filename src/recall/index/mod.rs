@@ -164,8 +164,9 @@ impl Index {
     }
 
     /// Brings the index up to date with the stores: reads what changed since, marks what
-    /// is gone, writes a segment for it; merges segments when too many pile up.
-    pub(crate) fn update(&mut self, project: &Project) -> Result<()> {
+    /// is gone, writes a segment for it; merges segments when too many pile up. Returns
+    /// what the readers did not search, and why (`not searched: …`).
+    pub(crate) fn update(&mut self, project: &Project) -> Result<Vec<String>> {
         let _lock = fsx::FolderLock::acquire(&self.dir, LOCK_WAIT)?;
         // Another search may have updated it meanwhile.
         if self.load().is_err() {
@@ -179,7 +180,7 @@ impl Index {
             writer: SegmentWriter::default(),
             current: None,
         });
-        {
+        let withheld = {
             let filter = Filter::default();
             let mut sink = |d: Doc| updater.borrow_mut().take(&d);
             let mut gate = UpdateGate(&updater);
@@ -189,7 +190,8 @@ impl Index {
                     (source.read)(project, &mut scan);
                 }
             }
-        }
+            scan.into_stats().withheld
+        };
         let mut u = updater.into_inner();
         let gone: Vec<String> = self
             .held
@@ -212,7 +214,7 @@ impl Index {
         if self.segments.len() > MAX_SEGMENTS {
             self.merge()?;
         }
-        Ok(())
+        Ok(withheld)
     }
 
     /// Writes `w` as the newest segment and names it in the manifest.
@@ -291,11 +293,6 @@ impl Index {
         }
         examples.sort();
         (n, examples)
-    }
-
-    /// Whether the index holds the file `key` (a search's readers skip it).
-    fn holds(&self, key: &str) -> bool {
-        self.held.contains_key(key)
     }
 
     /// Hands the ranker every indexed document that matches a word of `q` (a query with no
@@ -399,11 +396,6 @@ impl Index {
                 counts
             })
             .collect()
-    }
-
-    /// A gate for a search's own pass: it reads only what the index does not hold.
-    pub(crate) fn search_gate(&self) -> SearchGate<'_> {
-        SearchGate(self)
     }
 }
 
@@ -530,17 +522,6 @@ impl Gate for UpdateGate<'_, '_> {
 
     fn corrupt(&mut self, example: &str) {
         self.0.borrow_mut().corrupt(example);
-    }
-}
-
-/// A search's gate: the files the index holds are not read again.
-pub(crate) struct SearchGate<'i>(&'i Index);
-
-impl Gate for SearchGate<'_> {
-    fn visit(&mut self, paths: &[&Path]) -> bool {
-        paths
-            .first()
-            .is_none_or(|p| !self.0.holds(&p.to_string_lossy()))
     }
 }
 
