@@ -44,6 +44,8 @@ mod provenance;
 mod readme;
 #[path = "integration/recall.rs"]
 mod recall;
+#[path = "integration/recall_index.rs"]
+mod recall_index;
 #[path = "integration/recall_quality.rs"]
 mod recall_quality;
 #[path = "integration/recall_trust.rs"]

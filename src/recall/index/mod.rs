@@ -206,6 +206,7 @@ impl Index {
                 fp: Vec::new(),
                 corrupt: 0,
                 examples: Vec::new(),
+                kinds: [0; 12],
             });
         }
         if !u.writer.files.is_empty() {
@@ -253,7 +254,12 @@ impl Index {
             for (fi, f) in s.files.iter().enumerate() {
                 let fi = u32::try_from(fi).unwrap_or(u32::MAX);
                 if !f.gone && self.live(si, fi) {
-                    files.insert(fi, w.file(f.clone()));
+                    // The writer counts the kinds again as the documents come.
+                    let rec = FileRec {
+                        kinds: [0; 12],
+                        ..f.clone()
+                    };
+                    files.insert(fi, w.file(rec));
                 }
             }
             let mut terms: Vec<HashMap<String, f32>> = vec![HashMap::new(); s.doc_count()];
@@ -377,20 +383,18 @@ impl Index {
             .count() as u64
     }
 
-    /// Live documents per segment and kind.
+    /// Live documents per segment and kind: the sum over its live files.
     fn count_kinds(&self) -> Vec<[u64; 12]> {
         self.segments
             .iter()
             .enumerate()
             .map(|(si, s)| {
-                let live: Vec<bool> = (0..s.files.len())
-                    .map(|f| self.live(si, u32::try_from(f).unwrap_or(u32::MAX)))
-                    .collect();
                 let mut counts = [0u64; 12];
-                for r in (0..s.doc_count()).filter_map(|n| s.doc(n)) {
-                    if live.get(r.file as usize).copied().unwrap_or(false) {
-                        let k = Kind::ALL.iter().position(|k| *k == r.kind).unwrap_or(0);
-                        counts[k] += 1;
+                for (fi, f) in s.files.iter().enumerate() {
+                    if self.live(si, u32::try_from(fi).unwrap_or(u32::MAX)) {
+                        for (c, k) in counts.iter_mut().zip(f.kinds) {
+                            *c += u64::from(k);
+                        }
                     }
                 }
                 counts
@@ -472,6 +476,7 @@ impl Updater<'_> {
             fp,
             corrupt: 0,
             examples: Vec::new(),
+            kinds: [0; 12],
         }));
         true
     }

@@ -22,7 +22,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"BRIX";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Bytes of one document record.
 const DOC_BYTES: usize = 32;
 /// Bytes of one posting.
@@ -45,6 +45,8 @@ pub(crate) struct FileRec {
     /// Its lines that could not be read, and the first few of them (`file:line: why`).
     pub(crate) corrupt: u32,
     pub(crate) examples: Vec<String>,
+    /// Its documents per kind (as `Kind::ALL` orders them).
+    pub(crate) kinds: [u32; 12],
 }
 
 /// What the ranking needs of a document, and where to find it again.
@@ -246,12 +248,17 @@ impl<'a> Reader<'a> {
         for _ in 0..n {
             examples.push(self.string()?);
         }
+        let mut kinds = [0u32; 12];
+        for k in &mut kinds {
+            *k = self.u32()?;
+        }
         Some(FileRec {
             key,
             gone,
             fp,
             corrupt,
             examples,
+            kinds,
         })
     }
 }
@@ -288,6 +295,10 @@ impl SegmentWriter {
     /// Adds a document and its terms' weighted frequencies.
     pub(crate) fn doc(&mut self, rec: DocRec, terms: HashMap<String, f32>) {
         let n = u32::try_from(self.docs.len()).unwrap_or(NONE);
+        let kind = Kind::ALL.iter().position(|k| *k == rec.kind).unwrap_or(0);
+        if let Some(f) = self.files.get_mut(rec.file as usize) {
+            f.kinds[kind] += 1;
+        }
         self.docs.push(rec);
         for (t, tf) in terms {
             self.postings.entry(t).or_default().push((n, tf));
@@ -318,6 +329,9 @@ impl SegmentWriter {
             files.push(u8::try_from(examples.len()).unwrap_or(0));
             for e in examples {
                 put_str(&mut files, e);
+            }
+            for k in f.kinds {
+                put_u32(&mut files, k);
             }
         }
         let mut docs = Vec::with_capacity(self.docs.len() * DOC_BYTES);
@@ -387,6 +401,7 @@ mod tests {
             fp: vec![[10, 20, 30]],
             corrupt: 2,
             examples: vec!["a.jsonl:4: not JSON".into()],
+            kinds: [0; 12],
         });
         let source = w.string("a.jsonl");
         let rec = DocRec {
@@ -410,6 +425,7 @@ mod tests {
         assert_eq!(s.doc(0), Some(rec));
         assert_eq!(s.files[0].fp, vec![[10, 20, 30]]);
         assert_eq!((s.files[0].corrupt, s.files[0].examples.len()), (2, 1));
+        assert_eq!(s.files[0].kinds[5], 1, "one correction");
         assert_eq!(s.strings[s.doc(0).unwrap().source as usize], "a.jsonl");
         let e = s.entry("cache").unwrap();
         assert_eq!(s.postings(e).unwrap(), vec![(0, 2.5)]);
