@@ -80,11 +80,13 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
 }
 
 /// The digest of the other session of this project that stated its intent last (did work,
-/// or was cut off), among the most recently updated few.
+/// or was cut off), among the most recently updated few — not one still running in another
+/// terminal (it is not where anything was left off, and its work is not to be taken over).
 fn newest_other<'a>(recent: &'a [(String, Stored)], sid: &str) -> Option<&'a Digest> {
+    let me = crate::core::proc::host();
     recent
         .iter()
-        .filter(|(id, _)| id != sid)
+        .filter(|(id, s)| id != sid && !s.running(me))
         .map(|(_, s)| &s.digest)
         .filter(|d| section::worth_saying(d))
         .max_by_key(|d| intent::stated_at(d))

@@ -58,6 +58,34 @@ pub(crate) struct Stored {
     /// The session's transcript, as its events named it (checked again before each read):
     /// where a later session start catches up what a session cut off never read.
     pub(crate) transcript: Option<PathBuf>,
+    /// The Claude Code process that ran the session's last hook: while it runs, the session
+    /// is running (in another terminal), not cut off.
+    pub(crate) host: Option<crate::core::proc::Process>,
+}
+
+/// How recently a transcript must have changed for a session whose process cannot be looked
+/// up (no `/proc`) to count as still running.
+const RECENT: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl Stored {
+    /// Whether the session may still be running in another Claude Code process than `me`
+    /// (the one running this hook): it has not ended and its process runs (or, where that
+    /// cannot be told, its transcript changed in the last minute). Such a session is not cut
+    /// off, and is not taken over. One Claude Code process runs one session at a time: an
+    /// earlier session of this very process (before a `/clear`) is over.
+    pub(crate) fn running(&self, me: Option<crate::core::proc::Process>) -> bool {
+        if self.digest.ended.is_some() || (self.host.is_some() && self.host == me) {
+            return false;
+        }
+        if let Some(alive) = self.host.and_then(crate::core::proc::alive) {
+            return alive;
+        }
+        self.transcript
+            .as_deref()
+            .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age < RECENT)
+    }
 }
 
 /// The folder new digests are written to: the plugin's data folder, else XDG state.

@@ -115,8 +115,11 @@ pub(crate) fn update(
     let sid = common.session_id.as_str();
     let dir = store::sessions_dir(&base, project);
     let digest_path = store::digest_path(&dir, sid);
-    let stored = store::load(&digest_path).unwrap_or_default();
+    let mut stored = store::load(&digest_path).unwrap_or_default();
     let new = stored.cursor.is_none();
+    // This hook's parent is the session's Claude Code process (a catch-up, run by another
+    // session, leaves it as it was).
+    stored.host = crate::core::proc::host();
     let read = Read {
         base: &base,
         digest_path: &digest_path,
@@ -156,8 +159,10 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
             .cursor
             .is_none()
             .then(|| stored.digest.started.take());
+        let host = stored.host;
         stored = Stored::default();
         stored.digest.started = started.flatten();
+        stored.host = host;
     }
     stored.digest.session_id = r.sid.to_string();
     stored.transcript = Some(r.transcript.to_path_buf());
@@ -235,13 +240,25 @@ pub(crate) fn register(project: &Project, common: &Common) -> Result<()> {
     };
     let dir = store::sessions_dir(&base, project);
     let digest_path = store::digest_path(&dir, &common.session_id);
+    let host = crate::core::proc::host();
     if std::fs::symlink_metadata(&digest_path).is_ok() {
-        return Ok(());
+        // A session started again (`--continue`, `--resume`, a compaction): it runs, in this
+        // process.
+        let Some(mut stored) = store::load(&digest_path) else {
+            return Ok(());
+        };
+        if stored.host == host && stored.digest.ended.is_none() {
+            return Ok(());
+        }
+        stored.host = host;
+        stored.digest.ended = None;
+        return store::save(&base, &digest_path, &stored);
     }
     let mut stored = Stored::default();
     stored.digest.session_id.clone_from(&common.session_id);
     stored.digest.started = Some(time::rfc3339(project.now()));
     stored.transcript = Some(path);
+    stored.host = host;
     store::save(&base, &digest_path, &stored)
 }
 
@@ -259,12 +276,15 @@ pub(crate) fn catch_up(
         return Vec::new();
     };
     let dir = store::sessions_dir(&base, project);
+    let me = crate::core::proc::host();
     let mut out = Vec::new();
     for (sid, digest_path, _) in store::list(&dir).into_iter().take(CATCH_UP_LOOKS_AT) {
         let Some(stored) = store::load(&digest_path) else {
             continue;
         };
-        let behind = Some(sid.as_str()) != except && started.elapsed() < budget;
+        // A session still running in another terminal reads its own transcript.
+        let behind =
+            Some(sid.as_str()) != except && started.elapsed() < budget && !stored.running(me);
         let grown = stored
             .transcript
             .as_deref()

@@ -25,6 +25,7 @@ pub mod io;
 pub mod jsonl;
 pub mod needles;
 pub mod paths;
+pub mod proc;
 pub mod project;
 pub mod recall;
 pub mod recap;
