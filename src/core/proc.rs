@@ -32,7 +32,7 @@ fn look_up_host() -> Option<Process> {
     let parent = std::os::unix::process::parent_id();
     let stat = read_stat(parent)?;
     if SHELLS.contains(&stat.comm.as_str()) {
-        return read_stat(stat.ppid).map(|s| s.process);
+        return read_stat(stat.parent).map(|s| s.process);
     }
     Some(stat.process)
 }
@@ -50,11 +50,12 @@ pub fn alive(p: Process) -> Option<bool> {
 struct Stat {
     process: Process,
     comm: String,
-    ppid: u32,
+    parent: u32,
 }
 
 /// `/proc/<pid>/stat`: its name (in parentheses, which may hold spaces and parentheses),
 /// then fields 3 on; the parent is field 4, the start time field 22.
+#[allow(clippy::disallowed_methods)] // a kernel file of /proc: no link, no FIFO, a few bytes
 fn read_stat(pid: u32) -> Option<Stat> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let open = text.find('(')?;
@@ -62,12 +63,12 @@ fn read_stat(pid: u32) -> Option<Stat> {
     let comm = text.get(open + 1..close)?.to_string();
     let fields: Vec<&str> = text.get(close + 1..)?.split_whitespace().collect();
     // fields[0] is field 3 (the state).
-    let ppid = fields.get(1)?.parse().ok()?;
+    let parent = fields.get(1)?.parse().ok()?;
     let started = fields.get(19)?.parse().ok()?;
     Some(Stat {
         process: Process { pid, started },
         comm,
-        ppid,
+        parent,
     })
 }
 
