@@ -33,9 +33,9 @@ pub(crate) use handler::CaptureHandler;
 pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::io;
+use crate::core::io::outln;
 use crate::core::project::Project;
 use crate::core::recap::Recap;
-use crate::outln;
 use std::path::Path;
 
 /// The reader other subsystems get (`Project::session_recap`): the recap of session

@@ -56,18 +56,17 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
-/// `print!` for the CLI: see `write_stdout`.
-#[macro_export]
+/// `print!` for the CLI: see `write_stdout`. Path-addressed (`use crate::core::io::out`).
 macro_rules! out {
     ($($arg:tt)*) => { $crate::core::io::write_stdout(format_args!($($arg)*)) };
 }
 
 /// `println!` for the CLI: see `write_stdout`.
-#[macro_export]
 macro_rules! outln {
     () => { $crate::core::io::write_stdout(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::core::io::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
 }
+pub(crate) use {out, outln};
 
 /// Prints `text` as it is.
 pub fn print(text: &str) {

@@ -5,7 +5,6 @@
 //! rules alone costs a millisecond; a test derives them from the patterns and fails, with the
 //! table to paste, when a rule changes without them.
 
-use super::rules::{BASE64_RUN, BASE64_RUN_LEN, RULES};
 use crate::core::needles::{self, Finder};
 use std::sync::OnceLock;
 
@@ -465,35 +464,12 @@ pub(super) fn candidates(text: &str, rules: usize) -> Vec<bool> {
         finder().candidates(text)
     };
     may.resize(rules, true);
-    for (i, rule) in RULES.iter().enumerate().take(rules) {
-        if rule.pattern == BASE64_RUN {
-            may[i] = may[i] && has_base64_run(text);
-        }
-    }
     may
-}
-
-/// Whether `text` holds a run of `BASE64_RUN_LEN` characters of the base64 alphabet (what
-/// every match of `BASE64_RUN` holds).
-fn has_base64_run(text: &str) -> bool {
-    let mut run = 0;
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
-            run += 1;
-            if run >= BASE64_RUN_LEN {
-                return true;
-            }
-        } else {
-            run = 0;
-        }
-    }
-    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regex::Regex;
 
     /// The table looked up directly gives what the finder built from it gives, on generated
     /// short texts made of the table's own words (in any case, run together or apart, at
@@ -541,21 +517,6 @@ mod tests {
                 needles::table_candidates(NEEDLES, text),
                 finder.candidates(text)
             );
-        }
-    }
-
-    #[test]
-    fn the_base64_gate_agrees_with_the_pattern() {
-        let re = Regex::new(BASE64_RUN).expect("pattern");
-        let run = "aB3+/".repeat(BASE64_RUN_LEN);
-        for text in [
-            run[..BASE64_RUN_LEN].to_string(),
-            format!("x {} y", &run[..BASE64_RUN_LEN - 1]),
-            format!("é{}==", &run[..BASE64_RUN_LEN + 7]),
-            format!("{}-{}", &run[..60], &run[..60]),
-            "plain words".to_string(),
-        ] {
-            assert_eq!(has_base64_run(&text), re.is_match(&text), "{text}");
         }
     }
 }

@@ -1,12 +1,10 @@
-//! Committing the files a command wrote: the guard first, then the paths as pathspecs, then
-//! the commit itself through the `git` CLI (hooks and signing honoured) or, with no `git` on
-//! PATH and nothing to honour, through libgit2.
+//! What a commit of the files a command wrote is: its options, its outcome, its pathspecs
+//! sorted by how they are staged, and the index operations around it (`guarded` runs it).
 
-use super::guard::{self, Refusal};
-use super::{cli, hooks, pathspec};
+use super::guard::Refusal;
+use super::pathspec::under;
 use crate::core::error::{Error, Result};
-use crate::core::exec;
-use git2::{ErrorCode, Repository};
+use git2::Repository;
 use std::fmt;
 use std::path::Path;
 use std::time::Duration;
@@ -77,64 +75,6 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Commits exactly `paths` (files or folders the command wrote, relative to `project_dir`
-/// or absolute; deletions included) with `message`, on the current branch, through the
-/// guard: see the module doc for when it refuses. Staged changes elsewhere stay staged and
-/// out of the commit; nothing outside `paths` is touched. `Err` only for a repository that
-/// cannot be opened or read.
-pub fn commit_paths_guarded(
-    project_dir: &Path,
-    paths: &[&Path],
-    message: &str,
-    opts: &CommitOptions<'_>,
-) -> Result<Outcome> {
-    let repo = match Repository::discover(project_dir) {
-        Ok(r) => r,
-        Err(e) if e.code() == ErrorCode::NotFound => return Ok(Outcome::NoGit),
-        Err(e) => return Err(git_err("open", &e)),
-    };
-    if let Some(why) = guard::blocker(&repo, project_dir) {
-        let shown = pathspec::shown(project_dir, repo.workdir(), paths);
-        return Ok(Outcome::refused(why, &shown));
-    }
-    let Some(top) = repo.workdir() else {
-        return Ok(Outcome::refused(Refusal::Bare, &[]));
-    };
-    let specs = match pathspec::relative(project_dir, top, paths) {
-        Ok(s) => s,
-        Err(p) => {
-            let shown = pathspec::shown(project_dir, Some(top), paths);
-            return Ok(Outcome::refused(Refusal::OutsideWorkTree(p), &shown));
-        }
-    };
-    let marked: Vec<String> =
-        super::conflict::unresolved(project_dir, paths, super::conflict::Look::Files)
-            .iter()
-            .filter(|u| u.line.is_some())
-            .map(super::conflict::Unresolved::describe)
-            .collect();
-    if !marked.is_empty() {
-        return Ok(Outcome::refused(Refusal::ConflictMarkers(marked), &specs));
-    }
-    let specs = Specs::of(&repo, &specs)?;
-    if specs.commit.is_empty() {
-        return Ok(Outcome::NothingToCommit);
-    }
-    if let Some(git) = exec::which("git", opts.path_env) {
-        return cli::commit(&repo, &git, &specs, message, opts);
-    }
-    let installed = hooks::installed(&repo);
-    let gpgsign = hooks::gpgsign(&repo);
-    if !installed.is_empty() || gpgsign {
-        let why = Refusal::HooksWithoutGitCli {
-            hooks: installed,
-            gpgsign,
-        };
-        return Ok(Outcome::refused(why, &specs.commit));
-    }
-    commit_with_libgit2(&repo, &specs.commit, message)
-}
-
 /// The pathspecs of one commit, sorted by how they are staged.
 #[derive(Debug, Default)]
 pub(super) struct Specs {
@@ -150,7 +90,7 @@ pub(super) struct Specs {
 impl Specs {
     /// Sorts `specs`; a path that matches nothing (not on disk, not in the index, not in
     /// HEAD) or only ignored untracked files is left out.
-    fn of(repo: &Repository, specs: &[String]) -> Result<Specs> {
+    pub(super) fn of(repo: &Repository, specs: &[String]) -> Result<Specs> {
         let index = repo.index().map_err(|e| git_err("index", &e))?;
         let head_tree = repo.head().and_then(|h| h.peel_to_tree()).ok();
         let top = repo.workdir().unwrap_or(Path::new(""));
@@ -173,12 +113,6 @@ impl Specs {
         }
         Ok(out)
     }
-}
-
-/// Whether index path `path` is `spec` or under it.
-pub(super) fn under(spec: &str, path: &[u8]) -> bool {
-    let s = spec.as_bytes();
-    path == s || (path.starts_with(s) && path.get(s.len()) == Some(&b'/'))
 }
 
 /// Whether the index holds a change against HEAD under `specs`.
@@ -215,7 +149,11 @@ pub(super) fn unstage(repo: &Repository, specs: &[String]) -> Result<()> {
 
 /// The commit through libgit2 (no hooks to run, no signing asked for): stages `specs` in
 /// the index and commits HEAD's tree with only those replaced.
-fn commit_with_libgit2(repo: &Repository, specs: &[String], message: &str) -> Result<Outcome> {
+pub(super) fn commit_with_libgit2(
+    repo: &Repository,
+    specs: &[String],
+    message: &str,
+) -> Result<Outcome> {
     fn err(what: &'static str) -> impl Fn(git2::Error) -> Error {
         move |e| git_err(what, &e)
     }

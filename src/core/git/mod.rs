@@ -44,13 +44,15 @@ mod cli;
 mod commit;
 mod conflict;
 mod guard;
+mod guarded;
 mod history;
 mod hooks;
 mod pathspec;
 pub use attrs::{is_ignored, is_tracked, merge_driver, user_name};
-pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
+pub use commit::{CommitOptions, Outcome};
 pub use conflict::{marker_lines, refusal_line, unresolved, unresolved_with, Look, Unresolved};
 pub use guard::{commit_blocker, Operation, Refusal};
+pub use guarded::commit_paths_guarded;
 pub use history::{
     first_parent_messages, head_at, paths_changed_by_newest, stash_messages, work_since, Work,
 };
