@@ -5,7 +5,6 @@
 
 mod activity;
 mod auto;
-mod bash;
 mod day;
 mod end;
 mod handler;

@@ -34,7 +34,7 @@ pub(crate) fn line(r: &Record) -> String {
     let hm = r.hour_minute().unwrap_or_else(|| "--:--".into());
     match &r.kind {
         Kind::Data | Kind::Change => {
-            let mut l = format!("{hm} {} {}: {}", r.kind.as_str(), r.tool(), r.input());
+            let mut l = format!("{hm} {} {}: {}", r.kind.as_str(), r.tool(), r.input_line());
             if r.failed() {
                 l.push_str(" [error]");
             }

@@ -327,10 +327,14 @@ impl Sidecar {
 
     /// Counts a record in the figures and the changed files.
     fn count(&mut self, r: &Record) {
-        match r.changed_path() {
-            Some(p) if !self.stats.files.contains_key(p) => self.changed.push(p.to_string()),
-            None if r.kind == Kind::Change => self.pathless_changes += 1,
-            _ => {}
+        let paths = r.changed_paths();
+        for p in &paths {
+            if !self.stats.files.contains_key(*p) && !self.changed.iter().any(|c| c == p) {
+                self.changed.push((*p).to_string());
+            }
+        }
+        if paths.is_empty() && r.kind == Kind::Change {
+            self.pathless_changes += 1;
         }
         self.stats.add(r);
     }
@@ -709,7 +713,7 @@ pub(crate) fn view(dir: &Path, mode: u32, caller: Caller) -> Result<View> {
     for p in from_files
         .iter()
         .chain(&buffered)
-        .filter_map(Record::changed_path)
+        .flat_map(Record::changed_paths)
     {
         if listed.insert(p.to_string()) {
             view.changed.push(p.to_string());
@@ -866,7 +870,7 @@ mod tests {
             let mut seen = HashSet::new();
             all.records
                 .iter()
-                .filter_map(Record::changed_path)
+                .flat_map(Record::changed_paths)
                 .filter(|p| seen.insert(p.to_string()))
                 .map(str::to_string)
                 .collect()

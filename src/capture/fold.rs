@@ -16,10 +16,10 @@
 //! What must survive between two reads (calls whose result comes in a later read, the ids
 //! already counted) is the `Carry`, stored with the digest.
 
-use super::bash;
 use super::digest::{keep_last, Digest, Failure, MAX_CORRECTIONS, MAX_SUBAGENTS};
 use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
 use super::tasks;
+use crate::core::shell;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -260,7 +260,7 @@ impl<'a> Fold<'a> {
             }
             "Bash" => {
                 target.clone_from(&input.command.0);
-                for p in bash::written_paths(&input.command.0) {
+                for p in shell::effects(&input.command.0).writes {
                     self.file(&p);
                 }
             }

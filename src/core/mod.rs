@@ -30,6 +30,7 @@ pub mod recap;
 pub mod redact;
 pub mod resume;
 pub mod root;
+pub mod shell;
 pub mod signal;
 pub mod text;
 pub mod time;
