@@ -6,8 +6,8 @@ use super::prompt_needles;
 use super::record::{Kind, Record};
 use crate::core::config::{Audit, CORRECTIONS as BUILT_IN_CORRECTIONS};
 use crate::core::hash::fnv1a_parts;
-use crate::core::needles::{self, Finder};
 use crate::core::project::Project;
+use crate::core::scan::needles::{self, Finder};
 use crate::core::text::{clip, one_line, prefix_bytes};
 use crate::core::time;
 use regex::{Regex, RegexBuilder};
@@ -61,7 +61,7 @@ pub(crate) fn records(
 const PATTERN_CHARS: usize = 600;
 
 /// The correction patterns and the request patterns that overrule them, each compiled only
-/// when a prompt holds the words it needs (`core::needles`): most prompts correct nothing,
+/// when a prompt holds the words it needs (`core::scan::needles`): most prompts correct nothing,
 /// and compiling the patterns cost every prompt about a millisecond. The built-in
 /// correction patterns are not even parsed: their needles are a table (prompt_needles.rs);
 /// the request patterns are read only once a correction pattern matched.

@@ -1,4 +1,4 @@
-//! The needles (`core::needles`) of the built-in correction patterns
+//! The needles (`core::scan::needles`) of the built-in correction patterns
 //! (`core::config::CORRECTIONS`), as a table: parsing the patterns to derive them costs
 //! about a millisecond, which every prompt would pay. A test derives them from the patterns
 //! and fails, with the table to paste, when a pattern changes without them.

@@ -16,7 +16,7 @@
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
 //! | provenance.rs, review.rs | the ledger of entries baton wrote, trust at load; `baton bridge review` |
-//! | integrity.rs (+ integrity/rules.rs, integrity/checks.rs, integrity/prefilter.rs), normalize.rs | the poisoning scan (`Scanner`): the rule table, the checks no pattern expresses, which rules may match a text (decided without compiling them, `core::needles`); the text as a reader sees it |
+//! | integrity.rs | the poisoning scan's policy (`Scanner`): which files, the verdict cache, when to block; the scan itself (rules, checks, prefilter, normalisation, needles, verdicts) is `core::scan` |
 //! | scan_cache.rs | the per-user cache of scan verdicts (stamps, counts; the findings are the scanner's) |
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store; accepted by the user) |
@@ -45,7 +45,6 @@ mod learn;
 mod load;
 mod memory;
 mod merged;
-mod normalize;
 mod notes;
 mod progress;
 mod provenance;
@@ -554,7 +553,9 @@ fn integrity_command(project: &Project, json: bool) -> Result<i32> {
     } else {
         io::print(&project.redact(&integrity::render(&report)));
     }
-    Ok(i32::from(report.status() == integrity::Status::Tainted))
+    Ok(i32::from(
+        report.status() == crate::core::scan::Status::Tainted,
+    ))
 }
 
 /// `baton bridge invariants`: the preview, the payload, or the rules for one path.

@@ -1,17 +1,17 @@
 //! Which integrity rules could match a text, decided without compiling any of them
-//! (`core::needles`): a scan of a small changed file compiled every rule, a few milliseconds
+//! (`core::scan::needles`): a scan of a small changed file compiled every rule, a few milliseconds
 //! per process that every session start after a memory change and every PreCompact paid.
 //! The rules' needles are a table here rather than derived at run time because parsing the
 //! rules alone costs a millisecond; a test derives them from the patterns and fails, with the
 //! table to paste, when a rule changes without them.
 
-use crate::core::needles::{self, Finder};
+use super::needles::{self, Finder};
 use std::sync::OnceLock;
 
 /// Per rule (in `rules::RULES` order): alternatives → clauses → words; `None`: always run.
 pub(super) type Needles = Option<&'static [&'static [&'static [&'static str]]]>;
 
-/// The needles of each rule, as `core::needles::derive` gives them.
+/// The needles of each rule, as `core::scan::needles::derive` gives them.
 #[rustfmt::skip]
 pub(super) const NEEDLES: &[Needles] = &[
     // instruction-override

@@ -1,5 +1,5 @@
 //! The integrity scan's pattern rules: one table. A rule's `Regex` is compiled only for a
-//! text that holds the words every match of it needs (`prefilter`, `core::needles`): a scan
+//! text that holds the words every match of it needs (`prefilter`, `core::scan::needles`): a scan
 //! of ordinary text compiles next to nothing (compiling the whole table cost ~20 ms, which
 //! every session start after a memory change paid).
 //!
