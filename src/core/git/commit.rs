@@ -16,7 +16,7 @@ pub struct CommitOptions<'a> {
     /// and its hooks are killed and nothing is committed.
     pub deadline: Duration,
     /// The `PATH` (from `Ctx::env`) to find `git` on; git and its hooks run with it.
-    /// `None`, or no `git` on it: libgit2, only where there is nothing it cannot honour.
+    /// `None`, or no `git` on it: nothing is committed (`Refusal::NoGitCli`).
     pub path_env: Option<&'a str>,
     /// More variables for the `git` child (tests pin `HOME` and the global config here).
     pub env: &'a [(&'a str, &'a str)],
@@ -80,8 +80,7 @@ impl fmt::Display for Outcome {
 pub(super) struct Specs {
     /// On disk or in the index, not ignored: `git add -A`.
     pub(super) add: Vec<String>,
-    /// Ignored, yet tracked: only the tracked files' changes (`git add -u`), as libgit2's
-    /// add does.
+    /// Ignored, yet tracked: only the tracked files' changes (`git add -u`).
     pub(super) update: Vec<String>,
     /// What the commit holds: the above, and paths only HEAD still has (deleted, staged).
     pub(super) commit: Vec<String>,
@@ -145,56 +144,6 @@ pub(super) fn unstage(repo: &Repository, specs: &[String]) -> Result<()> {
         .map_err(|e| git_err("HEAD", &e))?;
     repo.reset_default(Some(head.as_object()), specs)
         .map_err(|e| git_err("unstage", &e))
-}
-
-/// The commit through libgit2 (no hooks to run, no signing asked for): stages `specs` in
-/// the index and commits HEAD's tree with only those replaced.
-pub(super) fn commit_with_libgit2(
-    repo: &Repository,
-    specs: &[String],
-    message: &str,
-) -> Result<Outcome> {
-    fn err(what: &'static str) -> impl Fn(git2::Error) -> Error {
-        move |e| git_err(what, &e)
-    }
-    let mut index = repo.index().map_err(err("index"))?;
-    index
-        .add_all(specs.iter(), git2::IndexAddOption::DEFAULT, None)
-        .map_err(err("add"))?;
-    index.update_all(specs.iter(), None).map_err(err("add"))?;
-    index.write().map_err(err("write index"))?;
-
-    let head = repo
-        .head()
-        .and_then(|h| h.peel_to_commit())
-        .map_err(err("HEAD"))?;
-    let mut mem = git2::Index::new().map_err(err("index"))?;
-    mem.read_tree(&head.tree().map_err(err("HEAD tree"))?)
-        .map_err(err("HEAD tree"))?;
-    for spec in specs {
-        mem.remove_dir(Path::new(spec), 0).map_err(err("index"))?;
-        let _ = mem.remove_path(Path::new(spec));
-    }
-    for entry in index.iter() {
-        if specs.iter().any(|s| under(s, &entry.path)) {
-            mem.add(&entry).map_err(err("index"))?;
-        }
-    }
-    let tree_id = mem.write_tree_to(repo).map_err(err("write tree"))?;
-    if head.tree_id() == tree_id {
-        return Ok(Outcome::NothingToCommit);
-    }
-    let tree = repo.find_tree(tree_id).map_err(err("tree"))?;
-    let sig = repo
-        .signature()
-        .or_else(|_| git2::Signature::now("baton", "baton@localhost"))
-        .map_err(err("signature"))?;
-    let oid = repo
-        .commit(Some("HEAD"), &sig, &sig, message, &tree, &[&head])
-        .map_err(err("commit"))?;
-    Ok(Outcome::Committed {
-        sha: oid.to_string(),
-    })
 }
 
 pub(super) fn git_err(what: &str, e: &git2::Error) -> Error {

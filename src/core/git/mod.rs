@@ -34,10 +34,9 @@
 //! you had staged yourself is reset too). The outcome names the hook and the first line of
 //! its output.
 //!
-//! Without a `git` on PATH, baton commits through libgit2 only when the repository has no
-//! hooks a commit would run (in `core.hooksPath`, else `.git/hooks`) and `commit.gpgsign` is
-//! off; otherwise it does not commit and says why. When the paths hold no change against
-//! HEAD, or git ignores them, there is nothing to commit and no commit is made.
+//! Without a `git` on PATH, baton does not commit and says so (it commits only through git,
+//! so that hooks and signing always apply). When the paths hold no change against HEAD, or
+//! git ignores them, there is nothing to commit and no commit is made.
 
 mod attrs;
 mod cli;
