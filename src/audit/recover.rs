@@ -290,7 +290,7 @@ const L3_PROBLEMS: usize = 5;
 pub(crate) fn l3(store: &Store, id: &str) -> Result<String> {
     let dir = store.run_dir(id)?;
     if !dir.is_dir() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::NotFound(format!(
             "no session {id} under {}; `baton audit status` lists them",
             store.runs().display()
         )));
@@ -396,7 +396,7 @@ pub(crate) fn recover(store: &Store, arg: Option<&str>) -> Result<String> {
         }
         Some(id) => {
             if !store.run_dir(id)?.is_dir() {
-                return Err(Error::Invalid(format!(
+                return Err(Error::NotFound(format!(
                     "no session {id} under {}; `baton audit status` lists them",
                     store.runs().display()
                 )));

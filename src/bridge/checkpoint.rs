@@ -41,7 +41,7 @@ impl CheckpointInput {
     fn check(&self) -> Result<()> {
         for (key, v) in [("doing", &self.doing), ("resume", &self.resume)] {
             if v.trim().is_empty() {
-                return Err(Error::Invalid(format!(
+                return Err(Error::field(key, format!(
                     "checkpoint: `{key}` is required (doing: the exact task in progress; resume: the instruction for the next session)"
                 )));
             }

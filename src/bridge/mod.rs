@@ -239,7 +239,7 @@ const STDIN_WAIT: Duration = Duration::from_secs(30);
 fn stdin_text() -> Result<String> {
     match io::read_stdin(STDIN_WAIT)? {
         Stdin::Text(text) => Ok(text),
-        Stdin::NotClosed => Err(Error::Invalid(format!(
+        Stdin::NotClosed => Err(Error::Stdin(format!(
             "stdin was not closed within {} s; pipe the input in, e.g. `baton bridge save < session.yaml`",
             STDIN_WAIT.as_secs()
         ))),

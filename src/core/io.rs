@@ -36,8 +36,8 @@ pub fn read_stdin(wait: Duration) -> Result<Stdin> {
     match rx.recv_timeout(wait) {
         Ok(Ok(bytes)) => String::from_utf8(bytes)
             .map(Stdin::Text)
-            .map_err(|_| Error::Invalid("stdin is not valid UTF-8".into())),
-        Ok(Err(e)) => Err(Error::Invalid(format!("could not read stdin: {e}"))),
+            .map_err(|_| Error::Stdin("stdin is not valid UTF-8".into())),
+        Ok(Err(e)) => Err(Error::Stdin(format!("could not read stdin: {e}"))),
         Err(_) => Ok(Stdin::NotClosed),
     }
 }

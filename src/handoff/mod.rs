@@ -398,17 +398,17 @@ fn read_input(flag: &str, path: &Path) -> Result<String> {
     if path == Path::new("-") {
         return match io::read_stdin(STDIN_WAIT) {
             Ok(Stdin::Text(text)) => Ok(text),
-            Ok(Stdin::NotClosed) => Err(Error::Invalid(format!(
+            Ok(Stdin::NotClosed) => Err(Error::Stdin(format!(
                 "{flag} -: stdin was not closed within {} s; pipe the text in (a quoted heredoc) or pass a file",
                 STDIN_WAIT.as_secs()
             ))),
             // core's message names stdin; this one names the flag that asked for it.
-            Err(Error::Invalid(why)) => Err(Error::Invalid(format!("{flag} -: {why}"))),
+            Err(Error::Stdin(why)) => Err(Error::Stdin(format!("{flag} -: {why}"))),
             Err(e) => Err(e),
         };
     }
     let missing = || {
-        Error::Invalid(format!(
+        Error::NotFound(format!(
             "{flag} {}: no such file; write the file first (a path, not inline text)",
             path.display()
         ))
