@@ -16,9 +16,12 @@
 //! What must survive between two reads (calls whose result comes in a later read, the ids
 //! already counted) is the `Carry`, stored with the digest.
 
-use super::digest::{keep_last, Digest, Failure, MAX_CORRECTIONS, MAX_SUBAGENTS};
+use super::digest::{
+    keep_last, Digest, Failure, TurnNote, MAX_CORRECTIONS, MAX_SUBAGENTS, MAX_TURNS,
+};
 use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
 use super::tasks;
+use crate::core::correction;
 use crate::core::shell;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -42,6 +45,9 @@ pub(crate) struct Carry {
     pub(crate) message_id: Option<String>,
     /// When the git state was last read (RFC 3339).
     pub(crate) git_read: Option<String>,
+    /// A Stop ended the last turn, and no prompt came since: lines of that turn the
+    /// transcript shows only now (its last calls, its final message) belong to it.
+    pub(crate) stop_closed: bool,
 }
 
 /// A call awaiting its result.
@@ -76,30 +82,15 @@ const NOT_A_PROMPT: &[&str] = &[
     "Caveat: The messages below",
 ];
 
-/// How a correction of the agent starts (compared lower-case, as a whole word or phrase).
-const CORRECTION_STARTS: &[&str] = &[
-    "no",
-    "nope",
-    "don't",
-    "dont",
-    "do not",
-    "stop",
-    "actually",
-    "that's wrong",
-    "thats wrong",
-    "that is wrong",
-    "that's not",
-    "instead",
-    "revert",
-    "undo",
-    "wrong",
-];
-
 /// One update's folding: the digest, its carry, and the project root for relative paths.
 pub(crate) struct Fold<'a> {
     pub(crate) digest: &'a mut Digest,
     pub(crate) carry: &'a mut Carry,
     roots: Vec<PathBuf>,
+    /// The time of the entry being folded.
+    at: Option<String>,
+    /// The prompt id of the user entry being folded.
+    prompt_id: Option<String>,
 }
 
 impl<'a> Fold<'a> {
@@ -114,6 +105,8 @@ impl<'a> Fold<'a> {
             digest,
             carry,
             roots,
+            at: None,
+            prompt_id: None,
         }
     }
 
@@ -131,6 +124,7 @@ impl<'a> Fold<'a> {
     fn entry(&mut self, e: &Entry) {
         let d = &mut *self.digest;
         d.counts.entries += 1;
+        self.at = e.timestamp.get().map(str::to_string);
         if let Some(ts) = e.timestamp.get() {
             if d.started.is_none() {
                 d.started = Some(ts.to_string());
@@ -147,6 +141,7 @@ impl<'a> Fold<'a> {
         match e.kind.0.as_str() {
             "user" if !e.meta.0 && !e.compact_summary.0 => {
                 if let Some(m) = &e.message.0 {
+                    self.prompt_id = e.prompt_id.get().map(str::to_string);
                     self.user(m, &e.tool_use_result, e.timestamp.get());
                 }
             }
@@ -200,19 +195,91 @@ impl<'a> Fold<'a> {
         if trimmed.is_empty() || NOT_A_PROMPT.iter().any(|p| trimmed.starts_with(p)) {
             return;
         }
+        let corrects = correction::classify(trimmed).is_some();
+        self.start_turn(trimmed, at, corrects);
         let d = &mut *self.digest;
         d.counts.prompts += 1;
         if d.first_request.is_none() {
             d.first_request = Some(trimmed.to_string());
         }
         d.latest_request = Some(trimmed.to_string());
-        if is_correction(trimmed) {
+        if corrects {
             d.corrections.push(trimmed.to_string());
             keep_last(&mut d.corrections, MAX_CORRECTIONS);
         }
     }
 
+    /// A prompt starts a turn: the one under way ends (the user spoke before it did), and a
+    /// correction marks the turn it answers as corrected.
+    fn start_turn(&mut self, request: &str, at: Option<&str>, correction: bool) {
+        self.close_turn(None);
+        self.carry.stop_closed = false;
+        if correction {
+            if let Some(last) = self.digest.turns.last_mut() {
+                last.corrected = true;
+            }
+        }
+        self.digest.open_turn = Some(TurnNote {
+            request: request.to_string(),
+            started: at.map(str::to_string),
+            prompt_id: self.prompt_id.clone(),
+            ..TurnNote::default()
+        });
+    }
+
+    /// The turn under way ends, with `conclusion` (else what the assistant said last in it)
+    /// as its conclusion; kept when anything happened in it.
+    pub(crate) fn close_turn(&mut self, conclusion: Option<&str>) {
+        let Some(mut turn) = self.digest.open_turn.take() else {
+            return;
+        };
+        if let Some(c) = conclusion.filter(|c| !c.trim().is_empty()) {
+            turn.conclusion = c.trim().to_string();
+        }
+        if turn.ended.is_none() {
+            turn.ended.clone_from(&self.at);
+        }
+        if turn.conclusion.is_empty() && turn.work == 0 && turn.request.is_empty() {
+            return;
+        }
+        self.digest.turns.push(turn);
+        keep_last(&mut self.digest.turns, MAX_TURNS);
+    }
+
+    /// A Stop: the turn is over, its final message `text` (Claude Code's
+    /// `last_assistant_message`, fresher than the transcript) at `now`.
+    pub(crate) fn stop(&mut self, text: Option<&str>, prompt: Option<&str>, now: &str) {
+        let text = text.map(str::trim).filter(|t| !t.is_empty());
+        // A Stop of a turn whose prompt the transcript does not show yet: the turn under way
+        // is an earlier one, which that prompt will end when it is read.
+        let other =
+            |t: &TurnNote| matches!((t.prompt_id.as_deref(), prompt), (Some(a), Some(b)) if a != b);
+        if self.digest.open_turn.as_ref().is_some_and(|t| !other(t)) {
+            self.at = Some(now.to_string());
+            self.close_turn(text);
+            self.carry.stop_closed = true;
+        }
+    }
+
+    /// The turn under way: the one a Stop ended when the transcript shows more of it only
+    /// now, else a new one (the read began inside a turn).
+    fn turn(&mut self) -> &mut TurnNote {
+        if self.digest.open_turn.is_none() && self.carry.stop_closed {
+            self.carry.stop_closed = false;
+            self.digest.open_turn = self.digest.turns.pop();
+        }
+        let at = self.at.clone();
+        self.digest.open_turn.get_or_insert_with(|| TurnNote {
+            started: at,
+            ..TurnNote::default()
+        })
+    }
+
     fn assistant(&mut self, m: &Message) {
+        // Claude Code's own words, not the assistant's: no conclusion, no call.
+        if m.model.is("<synthetic>") {
+            return;
+        }
         let id = m.id.get();
         if id.is_none() || id != self.carry.message_id.as_deref() {
             self.digest.counts.assistant_messages += 1;
@@ -226,9 +293,10 @@ impl<'a> Fold<'a> {
             }
             Content::None => return,
         };
+        let mut said = false;
         for b in blocks {
             if b.kind.is("text") {
-                self.assistant_text(&b.text.0);
+                said |= self.assistant_text(&b.text.0);
             } else if b.kind.is("tool_use") {
                 if b.id.get().is_some() && remember(&mut self.carry.seen, &b.id.0) {
                     continue;
@@ -238,17 +306,35 @@ impl<'a> Fold<'a> {
                 self.tool_use(&b.name.0, &b.id.0, input);
             }
         }
+        // The turn's final message: the turn is over.
+        if said && m.stop_reason.is("end_turn") {
+            self.close_turn(None);
+        }
     }
 
-    fn assistant_text(&mut self, text: &str) {
-        if !text.trim().is_empty() {
-            self.digest.last_assistant = Some(text.trim().to_string());
+    /// Text of the assistant's; `true` when it counts as what the turn says so far.
+    fn assistant_text(&mut self, text: &str) -> bool {
+        let text = text.trim();
+        if text.is_empty() {
+            return false;
         }
+        self.digest.last_assistant = Some(text.to_string());
+        self.turn().conclusion = text.to_string();
+        true
     }
 
     fn tool_use(&mut self, name: &str, id: &str, input: Option<&ToolInput>) {
         let empty = ToolInput::default();
         let input = input.unwrap_or(&empty);
+        if is_work(name, &input.command.0) {
+            self.turn().work += 1;
+            self.digest.saved_last = false;
+            if let Some(at) = &self.at {
+                self.digest.last_work = Some(at.clone());
+            }
+        } else if name == "Bash" && is_save(&input.command.0) {
+            self.digest.saved_last = true;
+        }
         let mut target = input.file_path.0.clone();
         match name {
             "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => {
@@ -332,7 +418,7 @@ impl<'a> Fold<'a> {
             }
             if call.tool == "Bash" {
                 d.failures
-                    .retain(|f| !(f.tool == "Bash" && f.command == call.target));
+                    .retain(|f| !(f.tool == "Bash" && resolves(&call.target, &f.command)));
             }
             return;
         }
@@ -374,6 +460,124 @@ impl<'a> Fold<'a> {
         files.push(rel);
         keep_last(files, super::digest::MAX_FILES);
     }
+}
+
+/// Tools that only look (a read, a search, the task list, baton's recall): a call of one is
+/// not work in the project.
+const LOOKING: &[&str] = &[
+    "Read",
+    "Grep",
+    "Glob",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "TaskList",
+    "TaskGet",
+    "TodoRead",
+    "ToolSearch",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+];
+
+/// Commands that only look, by their first word.
+const LOOKING_COMMANDS: &[&str] = &[
+    "ls", "cat", "head", "tail", "pwd", "echo", "grep", "rg", "find", "wc", "which", "less",
+    "tree", "stat", "file", "date", "whoami", "env",
+];
+
+/// Whether a call of tool `name` (a Bash `command`) is work in the project: it can change
+/// something or runs something (an edit, a build, a test, a task update, a subagent), as
+/// opposed to reading and searching. baton's own commands are not work (a save is dated by
+/// itself; `status`, `recall` only look).
+pub(crate) fn is_work(name: &str, command: &str) -> bool {
+    if LOOKING.contains(&name) || name.starts_with("mcp__plugin_baton") {
+        return false;
+    }
+    if name != "Bash" {
+        return true;
+    }
+    let first = command
+        .split_whitespace()
+        .find(|w| !w.contains('='))
+        .unwrap_or("");
+    let program = first.rsplit('/').next().unwrap_or(first);
+    if program == "baton" {
+        return false;
+    }
+    if !shell::effects(command).writes.is_empty() {
+        return true;
+    }
+    if program == "git" {
+        let sub = command
+            .split_whitespace()
+            .skip(1)
+            .find(|w| !w.starts_with('-'));
+        return !matches!(
+            sub,
+            Some("status" | "log" | "diff" | "show" | "branch" | "blame")
+        );
+    }
+    !LOOKING_COMMANDS.contains(&program)
+}
+
+/// A command's program and subcommand (`cargo test`, `npm run`, `./test.sh`), after any
+/// `VAR=value` and `cd … &&`, and what follows them.
+fn command_parts(command: &str) -> (String, Vec<&str>) {
+    let last = command.rsplit("&&").next().unwrap_or(command);
+    let mut words = last.split_whitespace().skip_while(|w| w.contains('='));
+    let program = words.next().unwrap_or("");
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let rest: Vec<&str> = words
+        .take_while(|w| !matches!(*w, "|" | ">" | "2>&1" | ";"))
+        .collect();
+    match rest.split_first() {
+        Some((sub, args))
+            if sub.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && !sub.starts_with('-') =>
+        {
+            (format!("{program} {sub}"), args.to_vec())
+        }
+        _ => (program.to_string(), rest),
+    }
+}
+
+/// Whether `passed` succeeding shows that the failure of `failed` is over: the same command,
+/// or the same program and subcommand run without narrowing it (`cargo test` after `cargo
+/// test parser` failed; not `cargo test other`).
+pub(crate) fn resolves(passed: &str, failed: &str) -> bool {
+    if passed.trim() == failed.trim() {
+        return true;
+    }
+    let (p, p_args) = command_parts(passed);
+    let (f, _) = command_parts(failed);
+    !p.is_empty() && p == f && p_args.iter().all(|a| a.starts_with('-'))
+}
+
+/// baton's commands that save what comes next (`bridge save`, `bridge checkpoint`,
+/// `handoff write`, `relay handoff`).
+const SAVES: &[[&str; 2]] = &[
+    ["bridge", "save"],
+    ["bridge", "checkpoint"],
+    ["handoff", "write"],
+    ["relay", "handoff"],
+];
+
+/// Whether a Bash command runs one of baton's saves.
+pub(crate) fn is_save(command: &str) -> bool {
+    command
+        .split(['\n', ';', '|', '&'])
+        .map(|segment| {
+            segment
+                .split_whitespace()
+                .skip_while(|w| w.contains('='))
+                .take(3)
+                .collect::<Vec<&str>>()
+        })
+        .any(|w| {
+            w.len() == 3
+                && w[0].rsplit('/').next() == Some("baton")
+                && SAVES.iter().any(|s| w[1] == s[0] && w[2] == s[1])
+        })
 }
 
 /// Adds `id` to `seen` (the newest `MAX_SEEN`); `true` when it was already there.
@@ -442,30 +646,6 @@ pub(crate) fn error_line(text: &str) -> (Option<String>, Option<i64>) {
         .any(|w| l.contains(w))
     });
     (named.or(lines.first()).cloned(), exit)
-}
-
-/// Whether a prompt corrects the agent: it starts with one of `CORRECTION_STARTS` as a whole
-/// word or phrase.
-pub(crate) fn is_correction(prompt: &str) -> bool {
-    let start: String = prompt
-        .trim_start()
-        .chars()
-        .take(20)
-        .map(|c| {
-            if c == '\u{2019}' {
-                '\''
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
-        .collect();
-    CORRECTION_STARTS.iter().any(|w| {
-        start.starts_with(w)
-            && !start[w.len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphanumeric() || c == '\'')
-    })
 }
 
 #[cfg(test)]
@@ -837,35 +1017,167 @@ mod tests {
         assert_eq!(d.files, ["a.ipynb", "src/lib.rs", "log.txt", "notes.txt"]);
     }
 
+    fn final_text(msg: &str, t: &str, at: &str) -> Value {
+        json!({"type": "assistant", "timestamp": at, "message": {"id": msg, "stop_reason": "end_turn",
+               "content": [{"type": "text", "text": t}]}})
+    }
+
     #[test]
-    fn corrections_are_prompts_that_correct() {
-        for yes in [
-            "no, the other file",
-            "No.",
-            "Don't touch the tests",
-            "do not push",
-            "stop",
-            "Actually, use tabs",
-            "that's wrong",
-            "That’s wrong",
-            "instead use serde",
-            "revert that",
-            "undo it",
-        ] {
-            assert!(is_correction(yes), "{yes}");
-        }
-        for no in [
-            "now run the tests",
-            "nothing else",
-            "stopwatch",
-            "notes first",
-            "insteadof",
-            "please continue",
-        ] {
-            assert!(!is_correction(no), "{no}");
-        }
-        let (d, _) = fold(&[prompt("build it"), prompt("no, in Rust")]);
-        assert_eq!(d.corrections, ["no, in Rust"]);
+    fn each_turn_keeps_its_conclusion_and_a_correction_marks_the_one_it_answers() {
+        let long_end = format!(
+            "Root cause found. {} Still open: the docs.",
+            "detail ".repeat(900)
+        );
+        let (d, _) = fold(&[
+            prompt("find the bug"),
+            tool_use("m1", "t1", "Bash", json!({"command": "cargo test"})),
+            final_text("m2", &long_end, "2026-11-30T09:03:00.000Z"),
+            prompt("now fix it"),
+            tool_use(
+                "m3",
+                "t2",
+                "Edit",
+                json!({"file_path": "/work/proj/src/a.rs"}),
+            ),
+            final_text(
+                "m4",
+                "I will rewrite it with regex.",
+                "2026-11-30T09:04:00.000Z",
+            ),
+            prompt("No — don't use regex."),
+            tool_use(
+                "m5",
+                "t3",
+                "Read",
+                json!({"file_path": "/work/proj/src/a.rs"}),
+            ),
+        ]);
+        assert_eq!(d.turns.len(), 2, "{:?}", d.turns);
+        assert_eq!(d.turns[0].request, "find the bug");
+        assert!(d.turns[0].conclusion.starts_with("Root cause found."));
+        assert!(
+            d.turns[0].conclusion.ends_with("Still open: the docs."),
+            "the end was lost"
+        );
+        assert_eq!(d.turns[0].work, 1);
+        assert!(!d.turns[0].corrected && d.turns[1].corrected);
+        let open = d.open_turn.as_ref().unwrap();
+        assert_eq!(open.request, "No — don't use regex.");
+        assert_eq!(open.work, 0, "a read is not work");
+        assert_eq!(d.last_work.as_deref(), Some("2026-11-30T09:01:00.000Z"));
+    }
+
+    #[test]
+    fn a_stop_ends_the_turn_once_even_when_the_final_line_comes_later() {
+        let (mut d, mut c) = (Digest::default(), Carry::default());
+        let mut f = Fold::new(&mut d, &mut c, Path::new("/work/proj"));
+        f.line(prompt("go").to_string().as_bytes());
+        f.line(
+            tool_use("m1", "t1", "Bash", json!({"command": "make"}))
+                .to_string()
+                .as_bytes(),
+        );
+        f.stop(
+            Some("Built. Next: the tests."),
+            None,
+            "2026-11-30T09:05:00Z",
+        );
+        // The transcript's last lines of that turn (a call, the final message) arrive at the
+        // next read: they are that turn's, not a new one.
+        let late = tool_use(
+            "m2",
+            "t2",
+            "TaskUpdate",
+            json!({"taskId": "1", "status": "completed"}),
+        );
+        f.line(late.to_string().as_bytes());
+        let last = final_text("m3", "Built. Next: the tests.", "2026-11-30T09:05:00.000Z");
+        f.line(last.to_string().as_bytes());
+        assert_eq!(d.turns.len(), 1, "{:?}", d.turns);
+        assert_eq!(d.turns[0].conclusion, "Built. Next: the tests.");
+        assert_eq!(d.turns[0].work, 2);
+        assert!(d.open_turn.is_none());
+    }
+
+    #[test]
+    fn a_stop_of_a_later_turn_does_not_end_an_earlier_one() {
+        let (mut d, mut c) = (Digest::default(), Carry::default());
+        let mut f = Fold::new(&mut d, &mut c, Path::new("/work/proj"));
+        let mut first = prompt("fix it");
+        first["promptId"] = json!("p1");
+        f.line(first.to_string().as_bytes());
+        f.line(
+            tool_use("m1", "t1", "Bash", json!({"command": "make"}))
+                .to_string()
+                .as_bytes(),
+        );
+        // The session is cut off; resumed, a new prompt's Stop comes before its lines.
+        f.stop(Some("All done."), Some("p2"), "2026-11-30T09:05:00Z");
+        assert!(
+            f.digest.open_turn.is_some(),
+            "the cut-off turn took the later answer"
+        );
+        let mut second = prompt("where were we?");
+        second["promptId"] = json!("p2");
+        f.line(second.to_string().as_bytes());
+        f.line(
+            final_text("m2", "All done.", "2026-11-30T09:05:01.000Z")
+                .to_string()
+                .as_bytes(),
+        );
+        assert_eq!(d.turns.len(), 2, "{:?}", d.turns);
+        assert_eq!(d.turns[0].conclusion, "", "{:?}", d.turns);
+        assert_eq!(
+            (d.turns[1].request.as_str(), d.turns[1].conclusion.as_str()),
+            ("where were we?", "All done.")
+        );
+    }
+
+    #[test]
+    fn work_is_what_can_change_something() {
+        assert!(is_work("Edit", ""));
+        assert!(is_work("Bash", "cargo test"));
+        assert!(is_work("Bash", "echo x > out.txt"));
+        assert!(is_work("TaskUpdate", ""));
+        assert!(!is_work("Read", ""));
+        assert!(!is_work("Bash", "ls -la"));
+        assert!(!is_work("Bash", "git status"));
+        assert!(!is_work("Bash", "baton bridge checkpoint"));
+        assert!(!is_work("mcp__plugin_baton_baton__recall", ""));
+        assert!(resolves("cargo test", "cargo test parser::empty"));
+        assert!(resolves(
+            "cargo test --all 2>&1 | tail",
+            "RUST_LOG=1 cargo test parser"
+        ));
+        assert!(!resolves("cargo test other", "cargo test parser"));
+        assert!(!resolves("cargo build", "cargo test"));
+        assert!(resolves("./test.sh sync", "./test.sh sync"));
+        assert!(is_save("/opt/p/bin/baton bridge checkpoint <<'EOF'"));
+        assert!(is_save("cd x && baton handoff write --session S"));
+        assert!(!is_save("baton bridge status") && !is_save("echo baton bridge save"));
+    }
+
+    /// A prompt that corrects the agent lands in `corrections`, as `core::correction` reads
+    /// it; issue 34: "And no, don't …" and "No — don't …" did not (they were read by their
+    /// first word only).
+    #[test]
+    fn issue_34_corrections_are_read_by_structure() {
+        let (d, _) = fold(&[
+            prompt("build it"),
+            prompt("And no, don't use the global config, read it from the project file"),
+            prompt("Don't forget to add tests"),
+            prompt("No — don't put the helper in utils.rs, it belongs in core"),
+            prompt("now run the tests"),
+            prompt("no, in Rust"),
+        ]);
+        assert_eq!(
+            d.corrections,
+            [
+                "And no, don't use the global config, read it from the project file",
+                "No — don't put the helper in utils.rs, it belongs in core",
+                "no, in Rust",
+            ]
+        );
     }
 
     #[test]

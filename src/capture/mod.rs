@@ -17,12 +17,16 @@
 //! * other subsystems read a digest as a `core::recap::Recap`, through
 //!   `Project::session_recap` (wired to `recap` below), never from capture's files.
 
+mod compaction;
 mod digest;
 mod entry;
 mod fold;
 mod handler;
+mod intent;
 mod recall_docs;
+mod recap;
 mod section;
+mod start;
 mod store;
 mod tasks;
 mod transcript;
@@ -43,7 +47,7 @@ pub(crate) fn recap(project: &Project, session_id: Option<&str>) -> Option<Recap
     if !project.config().capture.enabled {
         return None;
     }
-    store::find(project, session_id, None).map(|(path, s)| s.digest.recap(&path))
+    store::find(project, session_id, None).map(|(path, s)| recap::recap(&s.digest, &path))
 }
 
 /// `baton capture` subcommands.
@@ -79,9 +83,11 @@ fn status(project: &Project, json: bool) -> i32 {
         .iter()
         .map(|b| store::sessions_dir(b, project))
         .collect();
+    // A session start notes its session before anything is read: that note is no digest yet.
     let digests: Vec<(String, std::path::PathBuf)> = read
         .iter()
         .flat_map(|d| store::list(d))
+        .filter(|(_, path, _)| store::load(path).is_some_and(|s| s.cursor.is_some()))
         .map(|(id, path, _)| (id, path))
         .collect();
     let newest = store::find(project, None, None);

@@ -81,6 +81,39 @@ pub(crate) fn locate(project: &Project, common: &Common) -> Result<Option<PathBu
     Ok(Some(path.clone()))
 }
 
+/// A transcript path kept with a digest (`Stored::transcript`), checked again before a later
+/// hook reads it for session `sid` (a catch-up runs in another session, so the environment
+/// does not name this one): `<claude>/projects/<dir>/<sid>.jsonl` with `<dir>` this
+/// project's folder or one of a folder inside it (a session started in a subfolder), reached
+/// without a symlink. `None` when it is not.
+pub(crate) fn recheck(project: &Project, sid: &str, path: &Path) -> Option<PathBuf> {
+    fsx::validate_component("session id", sid).ok()?;
+    let claude = paths::claude_dir(&project.ctx.env)?;
+    let projects = claude.join("projects");
+    let plain = path.is_absolute()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+    let dir = path
+        .parent()
+        .filter(|d| d.parent() == Some(projects.as_path()))?;
+    let dir_name = dir.file_name()?.to_str()?;
+    let named = path.file_name().and_then(|n| n.to_str()) == Some(&format!("{sid}.jsonl"));
+    let mut roots = vec![project.root.clone()];
+    roots.extend(project.root.canonicalize().ok());
+    let ours = roots.iter().any(|r| {
+        let want = folder_name(r);
+        dir_name == want
+            || dir_name
+                .strip_prefix(want.as_str())
+                .is_some_and(|rest| rest.starts_with('-'))
+    });
+    if !plain || !named || !ours || fsx::check_inside(&projects, path).is_err() {
+        return None;
+    }
+    Some(path.to_path_buf())
+}
+
 /// Whether `dir_name` is Claude Code's folder name for this project (its root, the folder
 /// Claude Code was started in, or the session's cwd inside the project).
 fn belongs(dir_name: &str, project: &Project, common: &Common) -> bool {
@@ -134,6 +167,36 @@ pub(crate) fn open(path: &Path) -> Result<Option<File>> {
         )));
     }
     Ok(Some(file))
+}
+
+/// How long a transcript must have been left alone to count as written out: Claude Code
+/// writes its lines in batches, about a tenth of a second behind the events (a Stop can fire
+/// before the last tool result is on disk).
+const QUIET: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// Waits, at most `cap`, until the transcript at `path` has not changed for `QUIET`: what
+/// Claude Code is about to write of the turn that just ended (its last tool result, its
+/// final message) is read too. Used where a short wait costs nothing the user notices
+/// (PreCompact, SessionEnd, the start after a compaction), never on Stop.
+pub(crate) fn settle(path: &Path, cap: std::time::Duration) {
+    let deadline = Instant::now() + cap;
+    loop {
+        let Ok(age) = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .map(|t| t.elapsed().unwrap_or_default())
+        else {
+            return;
+        };
+        let now = Instant::now();
+        if age >= QUIET || now >= deadline {
+            return;
+        }
+        std::thread::sleep(
+            QUIET
+                .saturating_sub(age)
+                .min(deadline.saturating_duration_since(now)),
+        );
+    }
 }
 
 /// Where the last read stopped.

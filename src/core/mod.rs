@@ -9,6 +9,7 @@
 pub mod budget;
 pub mod clock;
 pub mod config;
+pub mod correction;
 pub mod ctx;
 pub mod deadline;
 pub mod error;
@@ -28,6 +29,7 @@ pub mod recall;
 pub mod recap;
 pub mod redact;
 pub mod resume;
+pub mod resume_log;
 pub mod root;
 pub mod scan;
 pub mod shell;

@@ -304,6 +304,76 @@ fn start_refuses_to_replace_a_named_session_without_force() {
     assert!(!runs(&q).join("adhoc_20261130_1015_2").exists());
 }
 
+/// The records of `prompts` sent as UserPromptSubmit events: how many `conversation`
+/// records, and each `user_correction`'s text and pattern.
+fn corrections_recorded(p: &Project, prompts: &[&str]) -> (usize, Vec<(String, String)>) {
+    for prompt in prompts {
+        let out = p.hook("UserPromptSubmit", prompt_event(p, prompt).as_bytes());
+        assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    }
+    let recs = lines(&runs(p).join(current(p)).join("audit_buffer.jsonl"));
+    let conversations = recs.iter().filter(|r| r["type"] == "conversation").count();
+    let corrections = recs
+        .iter()
+        .filter(|r| r["type"] == "user_correction")
+        .map(|r| {
+            (
+                r["text"].as_str().unwrap().to_string(),
+                r["pattern"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (conversations, corrections)
+}
+
+/// Issue 34: "And no, don't use …" and "No — don't put …" correct the agent by their
+/// structure (a leading "and", a dash after "no"); the audit trail's wording-only patterns
+/// missed both.
+#[test]
+fn issue_34_corrections_by_structure_are_recorded() {
+    let p = Project::new();
+    let prompts = [
+        "And no, don't use the global config, read it from the project file",
+        "No — don't put the helper in utils.rs, it belongs in core",
+        "Don't forget to add tests",
+    ];
+    let (conversations, corrections) = corrections_recorded(&p, &prompts);
+    assert_eq!(conversations, prompts.len());
+    let want: Vec<(String, String)> = prompts[..2]
+        .iter()
+        .map(|t| (t.to_string(), "builtin:negation".to_string()))
+        .collect();
+    assert_eq!(corrections, want);
+}
+
+/// The user's patterns still count: `correction_patterns` adds corrections to the built-in
+/// rules (it no longer replaces them), `request_patterns` overrules both.
+#[test]
+fn user_patterns_add_corrections_and_overrule_them() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "audit:\n  correction_patterns: ['^meh\\b']\n  request_patterns: ['^no, but thanks']\n",
+    );
+    let prompts = [
+        "meh, again",
+        "No, but thanks for asking",
+        "no, the other file",
+    ];
+    let (conversations, corrections) = corrections_recorded(&p, &prompts);
+    assert_eq!(conversations, prompts.len());
+    assert_eq!(
+        corrections,
+        [
+            ("meh, again".to_string(), "^meh\\b".to_string()),
+            (
+                "no, the other file".to_string(),
+                "builtin:negation".to_string()
+            ),
+        ]
+    );
+}
+
 #[test]
 fn with_auto_start_off_nothing_is_recorded_and_session_start_says_how() {
     let p = Project::new();
@@ -311,12 +381,56 @@ fn with_auto_start_off_nothing_is_recorded_and_session_start_says_how() {
     p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
     p.hook("UserPromptSubmit", prompt_event(&p, "stop that").as_bytes());
     assert!(!runs(&p).exists() || std::fs::read_dir(runs(&p)).unwrap().count() == 0);
+    // Quiet (issue 34): the user turned automatic sessions off; nothing needs attention.
     let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .unwrap()
         .to_string();
-    assert!(ctx.contains("/baton:start"), "{ctx}");
+    assert!(!ctx.contains("Audit trail"), "{ctx}");
+    // A named session is recorded, and its start says so.
+    assert_eq!(audit(&p, &["start", "named task"]).code, 0);
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        ctx.contains("Recording tool calls to audit session") && ctx.contains("named task"),
+        "{ctx}"
+    );
+}
+
+/// Issue 34: an automatic session that records quietly adds nothing to a session start (it
+/// is for recall and the reports); a named one, an unfinished named one, and a note that
+/// needs the user do.
+#[test]
+fn issue_34_an_automatic_session_is_quiet_at_a_session_start() {
+    let p = Project::new();
+    for sid in ["cs-1", "cs-2", "cs-3"] {
+        let start = p
+            .event("SessionStart")
+            .replace("e9fc0000-0000-4000-8000-000000000001", sid);
+        let out = p.hook("SessionStart", start.as_bytes());
+        let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            !ctx.contains("Audit trail") && !ctx.contains("Recent sessions"),
+            "{ctx}"
+        );
+        p.hook(
+            "PostToolUse",
+            tool_event(&p, 1)
+                .replace("e9fc0000-0000-4000-8000-000000000001", sid)
+                .as_bytes(),
+        );
+    }
+    assert!(
+        runs(&p).read_dir().unwrap().count() >= 3,
+        "the sessions were recorded"
+    );
 }
 
 #[test]
@@ -1065,6 +1179,8 @@ fn compaction_start_context(p: &Project) -> String {
 fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
     let p = Project::new();
     p.write(".rune/progress.md", "# Progress\n");
+    // A named session: its start shows the recap (an automatic one is quiet).
+    assert_eq!(audit(&p, &["start", "summary reads"]).code, 0);
     for n in 0..5 {
         p.hook("PostToolUse", tool_event(&p, n).as_bytes());
     }
@@ -1105,6 +1221,8 @@ fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
 #[test]
 fn issue_15_stops_leave_the_summary_behind_and_readers_catch_up() {
     let p = Project::new();
+    // A named session: its start shows the recap (an automatic one is quiet).
+    assert_eq!(audit(&p, &["start", "summary reads"]).code, 0);
     for n in 0..3 {
         p.hook("PostToolUse", tool_event(&p, n).as_bytes());
     }
