@@ -23,7 +23,7 @@
 //! only when the files are small, and otherwise reads a bounded tail (`View::records` is then
 //! unknown).
 
-use super::record::{self, Kind, Record};
+use super::record::{self, Kind, Record, INPUT_SHOWN};
 use super::stats::Stats;
 use super::store::{BUFFER, PENDING, SIDECAR, TRAIL};
 use super::trail::{self, Observer};
@@ -317,7 +317,13 @@ impl Sidecar {
             }
         }
         self.count(r);
-        if let Ok(raw) = serde_json::value::to_raw_value(r) {
+        // The last records are shown (a recap, recover): a long command is kept clipped for
+        // them, so the summary stays small whatever ran.
+        let shown = (r.input().len() > INPUT_SHOWN).then(|| Record {
+            input: Some(r.input_line()),
+            ..r.clone()
+        });
+        if let Ok(raw) = serde_json::value::to_raw_value(shown.as_ref().unwrap_or(r)) {
             self.last.push_back(Last(raw));
         }
         if self.last.len() > LAST {

@@ -519,6 +519,23 @@ fn issue_35_the_input_is_the_redacted_command_byte_for_byte() {
     assert_eq!(rec["redactions"], 1);
 }
 
+/// Issue 35: the trail keeps a long command whole; the session's `summary.json`, which keeps
+/// the last records for the recap, keeps it clipped, so the summary stays small.
+#[test]
+fn issue_35_a_long_command_is_whole_in_the_records_and_clipped_in_the_summary() {
+    let p = Project::new();
+    let command = format!("cat > big.txt <<'EOF'\n{}\nEOF", "line of text\n".repeat(2000));
+    let out = p.hook("PostToolUse", bash_event(&p, &command, "toolu_long").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(p.hook("Stop", simple_event(&p, "Stop").as_bytes()).code, 0);
+    let dir = runs(&p).join(current(&p));
+    let moved = lines(&dir.join("audit_pending.jsonl"));
+    assert_eq!(moved[0]["input"], command.as_str());
+    let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(summary.len() < 4096, "{} bytes", summary.len());
+    assert!(summary.contains("cat > big.txt <<'EOF' line of text"), "{summary}");
+}
+
 /// Issue 35: a call is a `change` naming its file only where the command writes one: a
 /// heredoc's body is data (it was read as commands: `a > b` made a change to `b`, `1 > 0`
 /// one to `0`), and a write by descriptor 2 is a write (it was recorded as a plain read).
