@@ -317,8 +317,7 @@ impl Sidecar {
             }
         }
         self.count(r);
-        // The last records are shown (a recap, recover): a long command is kept clipped for
-        // them, so the summary stays small whatever ran.
+        // Shown (a recap, recover): a long command clipped, so the summary stays small.
         let shown = (r.input().len() > INPUT_SHOWN).then(|| Record {
             input: Some(r.input_line()),
             ..r.clone()

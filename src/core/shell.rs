@@ -14,7 +14,7 @@
 //! on every PostToolUse of a Bash call.
 
 mod effects;
-pub use effects::{effects, Effects, MAX_PATHS};
+pub use effects::{effects, Effects};
 
 /// A redirection's direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,15 +212,13 @@ impl Lexer {
             cur.word.clear();
             cur.in_word = false;
         } else if matches!(self.peek(1), Some('(')) && !cur.in_word {
-            // A process substitution, `<(…)` or `>(…)`: a word (a pipe's name) whose
-            // commands run.
+            // `<(…)`, `>(…)`: a word (a pipe's name) whose commands run.
             self.word_part(&mut cur.word);
             cur.in_word = true;
             return;
         }
         self.flush(cur);
-        let (a, b, c) = (self.peek(0), self.peek(1), self.peek(2));
-        let (len, next) = match (a, b, c) {
+        let (len, next) = match (self.peek(0), self.peek(1), self.peek(2)) {
             (Some('<'), Some('<'), Some('<')) => (3, Next::Text),
             (Some('<'), Some('<'), Some('-')) => (3, Next::Delimiter(true)),
             (Some('<'), Some('<'), _) => (2, Next::Delimiter(false)),

@@ -524,8 +524,14 @@ fn issue_35_the_input_is_the_redacted_command_byte_for_byte() {
 #[test]
 fn issue_35_a_long_command_is_whole_in_the_records_and_clipped_in_the_summary() {
     let p = Project::new();
-    let command = format!("cat > big.txt <<'EOF'\n{}\nEOF", "line of text\n".repeat(2000));
-    let out = p.hook("PostToolUse", bash_event(&p, &command, "toolu_long").as_bytes());
+    let command = format!(
+        "cat > big.txt <<'EOF'\n{}\nEOF",
+        "line of text\n".repeat(2000)
+    );
+    let out = p.hook(
+        "PostToolUse",
+        bash_event(&p, &command, "toolu_long").as_bytes(),
+    );
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(p.hook("Stop", simple_event(&p, "Stop").as_bytes()).code, 0);
     let dir = runs(&p).join(current(&p));
@@ -533,7 +539,10 @@ fn issue_35_a_long_command_is_whole_in_the_records_and_clipped_in_the_summary() 
     assert_eq!(moved[0]["input"], command.as_str());
     let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
     assert!(summary.len() < 4096, "{} bytes", summary.len());
-    assert!(summary.contains("cat > big.txt <<'EOF' line of text"), "{summary}");
+    assert!(
+        summary.contains("cat > big.txt <<'EOF' line of text"),
+        "{summary}"
+    );
 }
 
 /// Issue 35: a call is a `change` naming its file only where the command writes one: a

@@ -38,9 +38,8 @@ use crate::core::text::clip;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
-/// What the scan asks of the secret redactor (`core::redact::Redactor` is one): a text
-/// with its secrets redacted, and how many it held. A trait, so that the engine the
-/// redactor is built on does not name the redactor.
+/// What the scan asks of the secret redactor (`core::redact::Redactor`): a text redacted,
+/// and how many secrets it held (a trait: the engine the redactor is built on names none).
 pub trait Secrets {
     fn hide(&self, text: &str) -> (String, usize);
 }

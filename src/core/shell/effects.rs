@@ -9,7 +9,7 @@
 use super::{commands, Op};
 
 /// The most paths named per command line, read or written.
-pub const MAX_PATHS: usize = 10;
+const MAX_PATHS: usize = 10;
 
 /// What one command line reads and writes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -52,13 +52,11 @@ pub fn effects(line: &str) -> Effects {
     let mut e = Effects::default();
     for cmd in commands(line) {
         for r in &cmd.redirects {
-            match r.op {
-                Op::Read => e.read(&r.target),
-                Op::Write => e.write(&r.target),
-                Op::ReadWrite => {
-                    e.read(&r.target);
-                    e.write(&r.target);
-                }
+            if matches!(r.op, Op::Read | Op::ReadWrite) {
+                e.read(&r.target);
+            }
+            if matches!(r.op, Op::Write | Op::ReadWrite) {
+                e.write(&r.target);
             }
         }
         if let Some((program, args)) = cmd.program() {
