@@ -611,7 +611,7 @@ impl ByPair {
 /// otherwise its index is built once per process, and a text of up to `BY_PAIR` bytes is read
 /// in one pass over its pairs of bytes, a longer one in one Aho-Corasick pass. One
 /// Aho-Corasick automaton for every text, built at first use, cost a session start after a
-/// memory change 1.4 ms more (the integrity rules' thousand words), and a prompt 0.1 ms.
+/// memory change 1.4 ms more (the integrity rules' thousand words).
 #[derive(Debug)]
 pub struct Finder {
     /// The table, when the finder is of one (`of_table`).
