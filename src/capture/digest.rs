@@ -8,7 +8,7 @@
 //! stored, so the redactor runs once per update over a few KB, not once per line.
 
 use super::tasks::Task;
-use crate::core::text::{clip, clip_middle, one_line};
+use crate::core::text::{clip, clip_middle, one_line, tidy_lines};
 use crate::core::time;
 use serde::{Deserialize, Serialize};
 
@@ -234,7 +234,8 @@ impl TurnNote {
     /// Redacted, on one line, the conclusion cut in its middle to `max` characters.
     fn finalize(&mut self, redact: &dyn Fn(&str) -> String, max: usize) {
         self.request = clip(&one_line(&redact(&self.request)), TURN_REQUEST_CHARS);
-        self.conclusion = clip_middle(&one_line(&redact(&self.conclusion)), max);
+        // Its lines kept: a conclusion's list of what is still open is read by its items.
+        self.conclusion = clip_middle(&tidy_lines(&redact(&self.conclusion)), max);
         for t in [&mut self.started, &mut self.ended] {
             *t = t.as_deref().and_then(normal_time);
         }

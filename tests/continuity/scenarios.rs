@@ -121,6 +121,16 @@ pub(crate) fn all() -> Vec<Scenario> {
             rune: true,
             steps: compaction_then_done,
         },
+        Scenario {
+            name: "question-for-the-user",
+            rune: false,
+            steps: question_for_the_user,
+        },
+        Scenario {
+            name: "markdown-wrap-up",
+            rune: false,
+            steps: markdown_wrap_up,
+        },
     ]
 }
 
@@ -619,6 +629,83 @@ fn compaction_then_done(sb: &Sandbox) -> Vec<Step> {
                 Fact::Lacks("Tasks remaining"),
             ],
             next: Expect::Nothing,
+        },
+    ]
+}
+
+const CACHE: &str = "Cache the expensive /search results; the p95 is 2 seconds.";
+
+/// A session whose last message asks the user to decide something: the decision is what is
+/// open.
+fn question_for_the_user(sb: &Sandbox) -> Vec<Step> {
+    vec![
+        Step::Tests(&[("search", &["ok test result: ok. 23 passed"])]),
+        Step::Session {
+            label: "cache",
+            script: vec![(
+                CACHE,
+                vec![
+                    Turn::tool("Read", json!({"file_path": sb.project.join("README.md")})),
+                    write(sb, "src/search/cache.rs", "// lru\n"),
+                    test("search"),
+                    say("I put an LRU cache (10,000 entries, 5 minute TTL) in front of search(); cached queries answer in 50 ms. One decision is yours before I wire it in: should the cache key include the tenant id, or only the normalised query?"),
+                ],
+            )],
+            says: vec![Say::Turn(CACHE)],
+        },
+        Step::Fresh {
+            label: "cache-fresh",
+            facts: vec![
+                Fact::Has("Cache the expensive /search results"),
+                Fact::Has("LRU cache"),
+                Fact::Has("include the tenant id"),
+            ],
+            next: Expect::Next(&["tenant id"]),
+        },
+    ]
+}
+
+const FUZZ: &str = "Set up fuzzing for the parser.";
+const NOT_PUBLIC: &str =
+    "hmm, actually let's not touch the public API — keep parse() as it is and add parse_strict() beside it";
+
+/// A correction worded loosely, and a wrap-up in markdown whose next steps are a list.
+fn markdown_wrap_up(sb: &Sandbox) -> Vec<Step> {
+    vec![
+        Step::Tests(&[("fuzz", &["fail crash: thread 'main' panicked at 'attempt to subtract with overflow', src/parse.rs:88", "ok no crashes in 60s (1.2M execs)"])]),
+        Step::Session {
+            label: "fuzz",
+            script: vec![
+                (
+                    FUZZ,
+                    vec![
+                        write(sb, "fuzz/fuzz_targets/parse.rs", "// target\n"),
+                        test("fuzz"),
+                        write(sb, "src/parse.rs", "// pub fn parse now checks\n"),
+                        say("The fuzz target found an overflow in parse() at src/parse.rs:88. I changed parse() to return an error on truncated input."),
+                    ],
+                ),
+                (
+                    NOT_PUBLIC,
+                    vec![
+                        write(sb, "src/parse.rs", "// parse() as before; parse_strict() added\n"),
+                        test("fuzz"),
+                        say("## Done\n- parse() is unchanged; the new parse_strict() rejects truncated input\n- The fuzz target runs clean for 60 s (1.2M execs)\n\n## Next steps\n1. Run the fuzzer nightly in CI\n2. Commit the seed corpus under fuzz/corpus/"),
+                    ],
+                ),
+            ],
+            says: vec![Say::Turn(FUZZ), Say::Turn(NOT_PUBLIC)],
+        },
+        Step::Fresh {
+            label: "fuzz-fresh",
+            facts: vec![
+                Fact::Has("Set up fuzzing for the parser"),
+                Fact::Has("let's not touch the public API"),
+                Fact::Has("parse_strict()"),
+                Fact::Has("overflow in parse()"),
+                Fact::Lacks("attempt to subtract with overflow', src/parse.rs:88 ("),
+            ],
+            next: Expect::Next(&["fuzzer nightly in CI"]),
         },
     ]
 }
