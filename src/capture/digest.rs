@@ -124,6 +124,10 @@ pub(crate) struct TurnNote {
     /// The user's next prompt corrected it: its conclusion was not taken.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) corrected: bool,
+    /// Read in this update (not stored): its texts are raw, to be redacted; a turn loaded
+    /// from the digest file was redacted when it was written.
+    #[serde(skip)]
+    pub(crate) fresh: bool,
 }
 
 /// What was read, counted.
@@ -232,13 +236,19 @@ impl Digest {
 
 impl TurnNote {
     /// Redacted, on one line, the conclusion cut in its middle to `max` characters.
+    /// Redacted (when read in this update; a stored turn already is), the conclusion cut in
+    /// its middle to `max` characters, its lines kept: a conclusion's list of what is still
+    /// open is read by its items.
     fn finalize(&mut self, redact: &dyn Fn(&str) -> String, max: usize) {
-        self.request = clip(&one_line(&redact(&self.request)), TURN_REQUEST_CHARS);
-        // Its lines kept: a conclusion's list of what is still open is read by its items.
-        self.conclusion = clip_middle(&tidy_lines(&redact(&self.conclusion)), max);
-        for t in [&mut self.started, &mut self.ended] {
-            *t = t.as_deref().and_then(normal_time);
+        if self.fresh {
+            self.request = clip(&one_line(&redact(&self.request)), TURN_REQUEST_CHARS);
+            self.conclusion = tidy_lines(&redact(&self.conclusion));
+            for t in [&mut self.started, &mut self.ended] {
+                *t = t.as_deref().and_then(normal_time);
+            }
+            self.fresh = false;
         }
+        self.conclusion = clip_middle(&self.conclusion, max);
     }
 }
 

@@ -223,6 +223,7 @@ impl<'a> Fold<'a> {
             request: request.to_string(),
             started: at.map(str::to_string),
             prompt_id: self.prompt_id.clone(),
+            fresh: true,
             ..TurnNote::default()
         });
     }
@@ -235,9 +236,11 @@ impl<'a> Fold<'a> {
         };
         if let Some(c) = conclusion.filter(|c| !c.trim().is_empty()) {
             turn.conclusion = c.trim().to_string();
+            turn.fresh = true;
         }
         if turn.ended.is_none() {
             turn.ended.clone_from(&self.at);
+            turn.fresh = true;
         }
         if turn.conclusion.is_empty() && turn.work == 0 && turn.request.is_empty() {
             return;
@@ -269,10 +272,12 @@ impl<'a> Fold<'a> {
             self.digest.open_turn = self.digest.turns.pop();
         }
         let at = self.at.clone();
-        self.digest.open_turn.get_or_insert_with(|| TurnNote {
+        let turn = self.digest.open_turn.get_or_insert_with(|| TurnNote {
             started: at,
             ..TurnNote::default()
-        })
+        });
+        turn.fresh = true;
+        turn
     }
 
     fn assistant(&mut self, m: &Message) {

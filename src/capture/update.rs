@@ -248,36 +248,40 @@ pub(crate) fn register(project: &Project, common: &Common) -> Result<()> {
 
 /// Reads what the newest sessions of this project left unread (all but `except`), within
 /// `budget`: a session killed in the middle of a turn, or whose last Stop came before its
-/// transcript was written. A digest whose transcript did not grow costs one `stat`.
-pub(crate) fn catch_up(project: &Project, except: Option<&str>, budget: Duration) -> usize {
+/// transcript was written. A digest whose transcript did not grow costs one `stat`. Returns
+/// the newest digests as they stand after it (the caller needs them; read once).
+pub(crate) fn catch_up(
+    project: &Project,
+    except: Option<&str>,
+    budget: Duration,
+) -> Vec<(String, Stored)> {
     let started = Instant::now();
     let Some(base) = store::write_base(project) else {
-        return 0;
+        return Vec::new();
     };
     let dir = store::sessions_dir(&base, project);
-    let mut caught = 0;
+    let mut out = Vec::new();
     for (sid, digest_path, _) in store::list(&dir).into_iter().take(CATCH_UP_LOOKS_AT) {
-        if Some(sid.as_str()) == except || started.elapsed() >= budget {
-            continue;
-        }
         let Some(stored) = store::load(&digest_path) else {
             continue;
         };
-        let Some(path) = stored
+        let behind = Some(sid.as_str()) != except && started.elapsed() < budget;
+        let grown = stored
             .transcript
             .as_deref()
+            .filter(|_| behind)
             .and_then(|p| transcript::recheck(project, &sid, p))
-        else {
+            .filter(|p| {
+                std::fs::metadata(p).is_ok_and(|m| {
+                    stored
+                        .cursor
+                        .is_none_or(|c| m.len() > c.offset || m.ino() != c.ino)
+                })
+            });
+        let Some(path) = grown else {
+            out.push((sid, stored));
             continue;
         };
-        let grown = std::fs::metadata(&path).is_ok_and(|m| {
-            stored
-                .cursor
-                .is_none_or(|c| m.len() > c.offset || m.ino() != c.ino)
-        });
-        if !grown {
-            continue;
-        }
         let read = Read {
             base: &base,
             digest_path: &digest_path,
@@ -285,11 +289,13 @@ pub(crate) fn catch_up(project: &Project, except: Option<&str>, budget: Duration
             sid: &sid,
             deadline: started + budget,
         };
-        if apply(project, stored, &read, Trigger::CatchUp).unwrap_or(false) {
-            caught += 1;
+        let fallback = stored.clone();
+        match apply(project, stored, &read, Trigger::CatchUp) {
+            Ok(true) => out.extend(store::load(&digest_path).map(|s| (sid, s))),
+            _ => out.push((sid, fallback)),
         }
     }
-    caught
+    out
 }
 
 /// What the transcript does not say: the freshest assistant text, Claude Code's task files,
