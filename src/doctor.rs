@@ -495,7 +495,7 @@ mod tests {
     fn issue_15_doctor_compiles_the_users_patterns() {
         let mut c = config::Config::default();
         c.redact.extra_patterns = vec!["internal-[0-9]+".into(), r"\w{5000}".into()];
-        assert!(crate::core::needles::parses(r"\w{5000}").is_ok());
+        assert!(crate::core::scan::needles::parses(r"\w{5000}").is_ok());
         let mut out = Vec::new();
         pattern_checks(&c, &mut out);
         assert_eq!(out.len(), 1, "{out:?}");

@@ -50,5 +50,7 @@ mod relay;
 mod resume_here;
 #[path = "integration/safety.rs"]
 mod safety;
+#[path = "integration/shell.rs"]
+mod shell;
 #[path = "integration/team.rs"]
 mod team;

@@ -40,7 +40,7 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
     let id = which(store, session)?;
     let dir = store.run_dir(&id)?;
     if !dir.is_dir() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::NotFound(format!(
             "no session {id} under {}; `baton audit status` lists them",
             store.runs().display()
         )));
@@ -108,7 +108,7 @@ fn which(store: &Store, session: Option<&str>) -> Result<String> {
             Ok(s.to_string())
         }
         None => store.current()?.ok_or_else(|| {
-            Error::Invalid(
+            Error::NotFound(
                 "no audit session is current; `baton audit status` lists sessions, \
                  `baton audit end --session ID` ends one by id"
                     .into(),

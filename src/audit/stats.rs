@@ -141,9 +141,9 @@ impl Stats {
             self.errors += 1;
             let hm = r.hour_minute().unwrap_or_default();
             self.failures
-                .push(format!("{hm} {}: {}", r.tool(), r.input()));
+                .push(format!("{hm} {}: {}", r.tool(), r.input_line()));
         }
-        if let Some(p) = r.changed_path() {
+        for p in r.changed_paths() {
             *self.files.entry(p.to_string()).or_default() += 1;
         }
     }

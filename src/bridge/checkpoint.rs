@@ -2,12 +2,13 @@
 //! filled in by baton. `--resolve` archives it as `checkpoint-<date>.resolved.md` (last 3
 //! kept). PreCompact writes one automatically from what the bridge knows.
 
-use super::integrity::{self, Status};
+use super::integrity;
 use super::notes::Doc;
 use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::project::Project;
+use crate::core::scan::{scan_text, Status};
 use crate::core::text::{clip, one_line};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -40,7 +41,7 @@ impl CheckpointInput {
     fn check(&self) -> Result<()> {
         for (key, v) in [("doing", &self.doing), ("resume", &self.resume)] {
             if v.trim().is_empty() {
-                return Err(Error::Invalid(format!(
+                return Err(Error::field(key, format!(
                     "checkpoint: `{key}` is required (doing: the exact task in progress; resume: the instruction for the next session)"
                 )));
             }
@@ -97,7 +98,7 @@ fn git_facts_for_checkpoint(project: &Project) -> Option<GitFacts> {
     // the next session): one that matches a rule is named, not copied.
     let short = |text: &str| {
         let line = project.redact(&one_line(text));
-        let hit = integrity::scan_text("checkpoint.md", &line, project.redactor())
+        let hit = scan_text("checkpoint.md", &line, project.redactor())
             .into_iter()
             .find(|f| f.severity > Status::Clean && f.rule != "secret");
         match hit {

@@ -5,12 +5,13 @@
 
 use super::checkpoint::{self, CheckpointInput, AUTO_NOTE};
 use super::entries::{heading_of, newest_entries, progress_items};
-use super::integrity::{self, Scanner, Status};
+use super::integrity::{self, Scanner};
 use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::recap::{Recap, RecapTask, TaskStatus};
+use crate::core::scan::Status;
 use crate::core::text::one_line;
 
 /// How the checkpoint's context names the files the audit trail saw changed.

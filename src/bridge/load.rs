@@ -20,7 +20,7 @@ use super::entries::{
     aged, count_entries, count_lines, heading_of, newest_entries, newest_first, progress_items,
 };
 use super::global;
-use super::integrity::{self, Finding, Report, Scanner, Status};
+use super::integrity::{self, Report, Scanner};
 use super::invariants::{self, InvariantsFile};
 use super::memory::{self, quote, Counts, View};
 use super::provenance::{Trust, Verdict};
@@ -33,6 +33,7 @@ use crate::core::fsx;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::resume::{Precedence, ResumePoint};
+use crate::core::scan::{Finding, Status};
 use crate::core::text::clip;
 use std::cell::RefCell;
 use std::collections::BTreeSet;

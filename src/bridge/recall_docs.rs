@@ -16,12 +16,13 @@
 
 use super::entries::heading_of;
 use super::global::{self, Promoted};
-use super::integrity::{self, Scanner, Status};
+use super::integrity::{self, Scanner};
 use super::learn;
 use super::store::{self, Rune};
 use crate::core::fsx;
 use crate::core::project::{DocSource, Project};
 use crate::core::recall::{Doc, Kind, Scan, Scope};
+use crate::core::scan::{scan_text, Status};
 use crate::core::text::{clip, one_line};
 use crate::core::time;
 
@@ -320,7 +321,7 @@ fn read_global(project: &Project, scan: &mut Scan<'_>) {
             ..
         } = p;
         let text = format!("{says} (confidence {confidence:.1}, seen in {projects} projects)");
-        let clean = integrity::scan_text(&source, &format!("{name} {text}"), project.redactor())
+        let clean = scan_text(&source, &format!("{name} {text}"), project.redactor())
             .iter()
             .all(|f| f.severity == Status::Clean);
         if !clean {

@@ -16,13 +16,13 @@
 //! What must survive between two reads (calls whose result comes in a later read, the ids
 //! already counted) is the `Carry`, stored with the digest.
 
-use super::bash;
 use super::digest::{
     keep_last, Digest, Failure, TurnNote, MAX_CORRECTIONS, MAX_SUBAGENTS, MAX_TURNS,
 };
 use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
 use super::tasks;
 use crate::core::correction;
+use crate::core::shell;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -351,7 +351,7 @@ impl<'a> Fold<'a> {
             }
             "Bash" => {
                 target.clone_from(&input.command.0);
-                for p in bash::written_paths(&input.command.0) {
+                for p in shell::effects(&input.command.0).writes {
                     self.file(&p);
                 }
             }
@@ -509,7 +509,7 @@ pub(crate) fn is_work(name: &str, command: &str) -> bool {
     if program == "baton" {
         return false;
     }
-    if !super::bash::written_paths(command).is_empty() {
+    if !shell::effects(command).writes.is_empty() {
         return true;
     }
     if program == "git" {

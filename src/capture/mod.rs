@@ -7,7 +7,7 @@
 //! * `transcript` finds the session's transcript (checked: an event can be forged) and reads
 //!   only the bytes added since the last read (a cursor: offset, file identity, size);
 //! * `entry` reads one transcript line, leniently and cheaply; `fold` applies it to the
-//!   digest (`bash` guesses what a shell command writes, `tasks` follows the task list,
+//!   digest (`core::shell` says what a shell command writes, `tasks` follows the task list,
 //!   including Claude Code's task files);
 //! * `digest` is the digest itself (versioned serde, redacted and clipped before it is kept);
 //!   `store` keeps it, private to the user, outside the repository (see there for where and
@@ -17,7 +17,6 @@
 //! * other subsystems read a digest as a `core::recap::Recap`, through
 //!   `Project::session_recap` (wired to `recap` below), never from capture's files.
 
-mod bash;
 mod compaction;
 mod digest;
 mod entry;
@@ -37,9 +36,9 @@ pub(crate) use handler::CaptureHandler;
 pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::io;
+use crate::core::io::outln;
 use crate::core::project::Project;
 use crate::core::recap::Recap;
-use crate::outln;
 use std::path::Path;
 
 /// The reader other subsystems get (`Project::session_recap`): the recap of session

@@ -23,14 +23,12 @@
 
 use super::digest::Digest;
 use super::fold::Carry;
-use super::transcript::{claude_dir, Cursor};
+use super::transcript::Cursor;
 use crate::core::error::{Error, Result};
 use crate::core::fsx::{self, Limit};
-use crate::core::hash::fnv1a;
 use crate::core::paths;
 use crate::core::project::Project;
 use serde::{Deserialize, Serialize};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -100,34 +98,14 @@ pub(crate) fn read_bases(project: &Project) -> Vec<PathBuf> {
     if paths::plugin_data_dir(&project.ctx.env).is_some() {
         return bases;
     }
-    if let Some(data) = claude_dir(project).map(|c| c.join("plugins/data")) {
-        if let Ok(entries) = std::fs::read_dir(&data) {
-            let mut found: Vec<PathBuf> = entries
-                .flatten()
-                .filter(|e| {
-                    let name = e.file_name();
-                    let name = name.to_string_lossy();
-                    name == "baton" || name.starts_with("baton-")
-                })
-                .map(|e| e.path())
-                .collect();
-            found.sort();
-            bases.extend(found);
-        }
-    }
+    bases.extend(paths::plugin_data_dirs(&project.ctx.env));
     bases
-}
-
-/// The project's key: FNV-1a of its canonical root, in hex.
-pub(crate) fn project_key(root: &Path) -> String {
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    format!("{:016x}", fnv1a(root.as_os_str().as_bytes()))
 }
 
 /// The folder of this project's digests under `base`.
 pub(crate) fn sessions_dir(base: &Path, project: &Project) -> PathBuf {
     base.join("projects")
-        .join(project_key(&project.root))
+        .join(paths::project_key(&project.root))
         .join("sessions")
 }
 
@@ -291,7 +269,7 @@ mod tests {
         assert_eq!(load(&path).unwrap().digest.session_id, "s1");
         let key = dir.parent().unwrap().file_name().unwrap().to_str().unwrap();
         assert_eq!(key.len(), 16);
-        assert_eq!(key, project_key(&p.root));
+        assert_eq!(key, paths::project_key(&p.root));
 
         let data = t.path().join("plugin-data");
         let q = project(t.path(), Some(&data));

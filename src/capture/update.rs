@@ -15,9 +15,10 @@
 use super::fold::Fold;
 use super::store::{self, Stored};
 use super::tasks;
-use super::transcript::{self, claude_dir};
+use super::transcript;
 use crate::core::error::{Error, Result};
 use crate::core::event::Common;
+use crate::core::paths;
 use crate::core::project::Project;
 use crate::core::time;
 use chrono::{DateTime, Utc};
@@ -338,7 +339,7 @@ fn finish(project: &Project, stored: &mut Stored, sid: &str, trigger: Trigger) {
             d.last_assistant = Some(super::entry::head(text.trim()));
         }
     }
-    if let Some(claude) = claude_dir(project) {
+    if let Some(claude) = paths::claude_dir(&project.ctx.env) {
         if let Ok(Some(files)) = tasks::read_folder(&claude.join("tasks").join(sid)) {
             tasks::overlay(&mut d.tasks, files);
         }

@@ -8,6 +8,7 @@ use super::{check, Check, Level};
 use crate::core::ctx::Ctx;
 use crate::core::exec;
 use crate::core::fsx;
+use crate::core::paths;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -36,17 +37,9 @@ pub(crate) fn plugin_root(ctx: &Ctx, started_as: &[Option<PathBuf>]) -> Option<P
     from_path.or_else(|| installed_plugin(ctx))
 }
 
-/// Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`.
-fn claude_dir(ctx: &Ctx) -> Option<PathBuf> {
-    ctx.env
-        .var("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .or_else(|| ctx.env.var("HOME").map(|h| Path::new(&h).join(".claude")))
-}
-
 /// The install path of `baton@<any marketplace>` in Claude Code's list of installed plugins.
 fn installed_plugin(ctx: &Ctx) -> Option<PathBuf> {
-    let list = claude_dir(ctx)?.join("plugins/installed_plugins.json");
+    let list = paths::claude_dir(&ctx.env)?.join("plugins/installed_plugins.json");
     let text = fsx::read_limited(&list, fsx::Limit::STATE).ok()??;
     let v: Value = serde_json::from_str(&text).ok()?;
     v.get("plugins")?

@@ -16,6 +16,7 @@ use super::session;
 use super::validate::{self, Mode, Verdict};
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
+use crate::core::io::{out, outln};
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::text::one_line;
@@ -150,7 +151,7 @@ pub(crate) fn run(arg: Option<&str>, project: &Project) -> Result<i32> {
     })?;
     let notes = validate::check_text(&text, Some(&id), Mode::Strict);
     let replay = render_replay(&project.root, &shown, &text, &notes);
-    crate::out!(
+    out!(
         "{}",
         project.redact(&format!("{}{replay}", resolved.unwrap_or_default()))
     );
@@ -207,12 +208,12 @@ fn newest_for_task(dir: &Path, task: &str) -> Option<String> {
 /// exit 2.
 fn list_and_ask(project: &Project, dir: &Path) -> i32 {
     let list = summaries(dir);
-    crate::out!(
+    out!(
         "{}",
         project.redact(&render_list(&project.root, dir, &list, project.redactor()))
     );
     if !list.is_empty() {
-        crate::outln!(
+        outln!(
             "\nAsk the user which one to resume, then run {} SESSION-ID. baton does not pick for you: in a shared workspace the newest session may be another agent's.",
             super::resume_command(project.config())
         );

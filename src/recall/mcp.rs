@@ -21,7 +21,9 @@ use crate::core::error::Error;
 use crate::core::project::Project;
 use crate::core::recall::Kind;
 use chrono::Duration;
-use serde_json::{json, Map, Value};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
 use std::io::{BufRead, Read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -219,13 +221,13 @@ fn call(project: &Project, params: &Value) -> Result<Value, String> {
         .and_then(Value::as_str)
         .ok_or("tools/call needs a string \"name\"")?;
     let args = match params.get("arguments") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
+        None | Some(Value::Null) => Value::Object(serde_json::Map::new()),
+        Some(v @ Value::Object(_)) => v.clone(),
         Some(_) => return Err("\"arguments\" must be an object".into()),
     };
     let outcome = match name {
-        "recall" => recall_tool(project, &args)?,
-        "timeline" => timeline_tool(project, &args)?,
+        "recall" => recall_tool(project, typed(args, name)?)?,
+        "timeline" => timeline_tool(project, typed(args, name)?)?,
         other => {
             return Err(format!(
                 "unknown tool: {other} (this server has recall and timeline)"
@@ -241,54 +243,64 @@ fn call(project: &Project, params: &Value) -> Result<Value, String> {
     })
 }
 
-/// The arguments a tool takes; anything else is an error naming the field.
-fn check_fields(args: &Map<String, Value>, known: &[&str], tool: &str) -> Result<(), String> {
-    match args.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(format!(
-            "{tool}: unknown argument {k:?} (it takes {})",
-            known.join(", ")
-        )),
-        None => Ok(()),
-    }
+/// A tool's arguments as its type; the error names the tool and the argument
+/// (`recall: query: invalid type: integer `7`, expected a string`).
+fn typed<T: DeserializeOwned>(args: Value, tool: &str) -> Result<T, String> {
+    serde_path_to_error::deserialize(args).map_err(|e| match e.path().to_string() {
+        p if p == "." => format!("{tool}: {}", e.into_inner()),
+        p => format!("{tool}: {p}: {}", e.into_inner()),
+    })
 }
 
-fn string_arg<'a>(
-    args: &'a Map<String, Value>,
-    key: &str,
-    tool: &str,
-) -> Result<Option<&'a str>, String> {
-    match args.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!("{tool}: {key} must be a string, not {other}")),
-    }
+/// `recall`'s arguments (its `inputSchema`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecallArgs {
+    query: String,
+    #[serde(default)]
+    kind: Option<OneOrMany>,
+    since: Option<String>,
+    until: Option<String>,
+    limit: Option<u64>,
 }
 
-fn limit_arg(
-    args: &Map<String, Value>,
-    tool: &str,
-    default: usize,
-    max: usize,
-) -> Result<usize, String> {
-    match args.get("limit") {
-        None | Some(Value::Null) => Ok(default),
-        Some(v) => v
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .filter(|n| (1..=max).contains(n))
-            .ok_or_else(|| {
-                format!("{tool}: limit must be a whole number from 1 to {max}, not {v}")
-            }),
-    }
+/// A kind, or a list of kinds.
+#[derive(Deserialize)]
+#[serde(untagged, expecting = "a kind (a string) or a list of kinds")]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
 }
 
-fn date_arg(
-    args: &Map<String, Value>,
+/// `timeline`'s arguments (its `inputSchema`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimelineArgs {
+    since: Option<String>,
+    until: Option<String>,
+    session: Option<String>,
+    limit: Option<u64>,
+}
+
+/// `limit`, from 1 to `max`.
+fn limit(limit: Option<u64>, tool: &str, default: usize, max: usize) -> Result<usize, String> {
+    let Some(n) = limit else {
+        return Ok(default);
+    };
+    usize::try_from(n)
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("{tool}: limit must be a whole number from 1 to {max}, not {n}"))
+}
+
+/// A `since`/`until` argument as a time.
+fn date(
+    value: Option<&str>,
     key: &str,
     tool: &str,
     project: &Project,
 ) -> Result<Option<chrono::DateTime<chrono::Utc>>, String> {
-    string_arg(args, key, tool)?
+    value
         .map(|v| when::parse(v, project.now(), key).map_err(|e| usage(tool, &e)))
         .transpose()
 }
@@ -304,33 +316,23 @@ fn usage(tool: &str, e: &Error) -> String {
 
 type ToolOutcome = Result<String, Error>;
 
-fn recall_tool(project: &Project, args: &Map<String, Value>) -> Result<ToolOutcome, String> {
+fn recall_tool(project: &Project, args: RecallArgs) -> Result<ToolOutcome, String> {
     const TOOL: &str = "recall";
-    check_fields(args, &["query", "kind", "since", "until", "limit"], TOOL)?;
-    let raw = string_arg(args, "query", TOOL)?.ok_or("recall: query is required")?;
-    let query = Query::parse(raw).map_err(|e| usage(TOOL, &e))?;
-    let kinds = match args.get("kind") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::String(k)) => vec![parse_kind(k)?],
-        Some(Value::Array(ks)) => ks
-            .iter()
-            .map(|k| {
-                k.as_str()
-                    .ok_or("recall: kind must be a string".to_string())
-                    .and_then(parse_kind)
-            })
-            .collect::<Result<_, _>>()?,
-        Some(other) => return Err(format!("recall: kind must be a string, not {other}")),
+    let query = Query::parse(&args.query).map_err(|e| usage(TOOL, &e))?;
+    let kinds = match args.kind {
+        None => Vec::new(),
+        Some(OneOrMany::One(k)) => vec![parse_kind(&k)?],
+        Some(OneOrMany::Many(ks)) => ks.iter().map(|k| parse_kind(k)).collect::<Result<_, _>>()?,
     };
-    let since = date_arg(args, "since", TOOL, project)?;
-    let until = date_arg(args, "until", TOOL, project)?;
+    let since = date(args.since.as_deref(), "since", TOOL, project)?;
+    let until = date(args.until.as_deref(), "until", TOOL, project)?;
     when::check_range(since, until).map_err(|e| usage(TOOL, &e))?;
     let req = Request {
         query,
         kinds,
         since,
         until,
-        limit: limit_arg(args, TOOL, 10, 50)?,
+        limit: limit(args.limit, TOOL, 10, 50)?,
         global: false,
     };
     Ok(search(project, &req).map(|out| {
@@ -345,18 +347,17 @@ fn parse_kind(k: &str) -> Result<Kind, String> {
     Kind::parse(k).ok_or_else(|| format!("recall: unknown kind {k:?} (one of {})", Kind::names()))
 }
 
-fn timeline_tool(project: &Project, args: &Map<String, Value>) -> Result<ToolOutcome, String> {
+fn timeline_tool(project: &Project, args: TimelineArgs) -> Result<ToolOutcome, String> {
     const TOOL: &str = "timeline";
-    check_fields(args, &["since", "until", "session", "limit"], TOOL)?;
-    let since = date_arg(args, "since", TOOL, project)?
+    let since = date(args.since.as_deref(), "since", TOOL, project)?
         .unwrap_or_else(|| project.now() - Duration::days(7));
-    let until = date_arg(args, "until", TOOL, project)?;
+    let until = date(args.until.as_deref(), "until", TOOL, project)?;
     when::check_range(Some(since), until).map_err(|e| usage(TOOL, &e))?;
     let req = timeline::Request {
         since,
         until,
-        session: string_arg(args, "session", TOOL)?.map(str::to_string),
-        limit: limit_arg(args, TOOL, 20, 100)?,
+        session: args.session,
+        limit: limit(args.limit, TOOL, 20, 100)?,
         global: false,
     };
     let t = timeline(project, &req);
@@ -477,10 +478,15 @@ mod tests {
             v["error"]["message"].as_str().unwrap().to_string()
         };
         assert!(why(r#"{"name":"nope"}"#).contains("unknown tool: nope"));
-        assert!(why(r#"{"name":"recall","arguments":{}}"#).contains("query is required"));
-        assert!(why(r#"{"name":"recall","arguments":{"query":""}}"#).contains("the query is empty"));
         assert!(
-            why(r#"{"name":"recall","arguments":{"query":7}}"#).contains("query must be a string")
+            why(r#"{"name":"recall","arguments":{}}"#).contains("recall: missing field `query`")
+        );
+        assert!(why(r#"{"name":"recall","arguments":{"query":""}}"#).contains("the query is empty"));
+        assert!(why(r#"{"name":"recall","arguments":{"query":7}}"#)
+            .contains("recall: query: invalid type: integer `7`, expected a string"));
+        assert!(
+            why(r#"{"name":"recall","arguments":{"query":"x","kind":[3]}}"#)
+                .contains("recall: kind: a kind (a string) or a list of kinds")
         );
         assert!(
             why(r#"{"name":"recall","arguments":{"query":"x","kind":"decisions"}}"#)
@@ -496,7 +502,7 @@ mod tests {
         );
         assert!(
             why(r#"{"name":"recall","arguments":{"query":"x","colour":"red"}}"#)
-                .contains("unknown argument \"colour\"")
+                .contains("recall: colour: unknown field `colour`, expected one of `query`")
         );
         assert!(why(&format!(
             r#"{{"name":"recall","arguments":{{"query":"{}"}}}}"#,

@@ -612,3 +612,50 @@ fn issue_18_recall_finds_a_captured_session() {
     assert!(text.contains("Build the widget parser"), "{text}");
     assert!(text.contains(&S1[..8]), "{text}");
 }
+
+/// Issue 35: audit (the PostToolUse event) and capture (the same call in the transcript, read
+/// at Stop) read a Bash command with one lexer, so the audit trail and the digest name the
+/// same files, in the same order: a heredoc's decoy redirect is left out, a write by
+/// descriptor 2 counts, `tee` and `cp` name theirs.
+#[test]
+fn issue_35_one_bash_call_names_the_same_files_in_the_audit_trail_and_the_digest() {
+    let p = Project::new();
+    let command = "cat > notes.md <<'EOF'\nline > fake.txt\nEOF\ngrep -rn TODO src 2> errors.log | tee -a todo.txt && cp notes.md ./backup/";
+    let input = json!({"command": command, "description": "notes"});
+    write_transcript(
+        &transcript_path(&p, S1),
+        &[
+            prompt("Collect the TODOs into notes"),
+            call("m1", "t1", "Bash", &input),
+            result("t1", "", false, &json!({"stdout": ""})),
+        ],
+    );
+    let post = event(
+        &p,
+        "PostToolUse",
+        S1,
+        &json!({"tool_name": "Bash", "tool_input": input, "tool_response": {"stdout": ""}, "tool_use_id": "t1"}),
+    );
+    assert_eq!(p.hook("PostToolUse", post.as_bytes()).code, 0);
+    assert_eq!(stop(&p, S1, "Done.").code, 0);
+
+    let want = ["notes.md", "errors.log", "todo.txt", "backup/"];
+    let digest = p.run(&["capture", "show", "--json"], b"", &[]).json();
+    assert_eq!(digest["digest"]["files"], json!(want), "{digest}");
+    let records: Vec<Value> = walkdir::WalkDir::new(p.root.join(".boo/runs"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .flat_map(|e| {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            text.lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .filter(|r| r["tool_use_id"] == "t1")
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["type"], "change");
+    assert_eq!(records[0]["path"], want[0]);
+    assert_eq!(records[0]["paths"], json!(want), "{}", records[0]);
+}
