@@ -77,9 +77,9 @@ fn section_of(ctx: &str) -> String {
     rest[..end].to_string()
 }
 
-/// The digest files baton wrote (under the plugin data folder Claude Code gives hooks).
+/// The digest files baton wrote (in the user's private folder, the XDG state folder).
 fn digests(home: &Path) -> Vec<PathBuf> {
-    walkdir::WalkDir::new(home.join(".claude/plugins/data"))
+    walkdir::WalkDir::new(home.join(".local/state/baton"))
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file() && e.path().to_string_lossy().contains("/sessions/"))
