@@ -106,6 +106,27 @@ impl Project {
             .unwrap()
     }
 
+    /// The file `name` of this project's private folder (`~/.local/state/baton/projects/<key>/`),
+    /// wherever the key puts it; `None` when there is none.
+    pub fn private_file(&self, name: &str) -> Option<std::path::PathBuf> {
+        let projects = self.home.path().join(".local/state/baton/projects");
+        std::fs::read_dir(projects)
+            .ok()?
+            .flatten()
+            .map(|e| e.path().join(name))
+            .find(|p| p.is_file())
+    }
+
+    /// `git status --porcelain` of the project (untracked files listed one by one).
+    pub fn git_status(&self) -> String {
+        let out = Command::new("git")
+            .args(["status", "--porcelain", "--untracked-files=all"])
+            .current_dir(&self.root)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
     /// Runs `baton hook EVENT` as hooks.json does, with CLAUDE_PROJECT_DIR set.
     pub fn hook(&self, event: &str, stdin: &[u8]) -> Output {
         let root = self.root.to_str().unwrap().to_string();

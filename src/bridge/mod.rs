@@ -47,6 +47,7 @@ mod memory;
 mod merged;
 mod normalize;
 mod notes;
+mod private_log;
 mod progress;
 mod provenance;
 mod recall_docs;
