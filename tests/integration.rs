@@ -38,6 +38,8 @@ mod plugin_files;
 mod poisoning;
 #[path = "integration/provenance.rs"]
 mod provenance;
+#[path = "integration/quiet_repo.rs"]
+mod quiet_repo;
 #[path = "integration/readme.rs"]
 mod readme;
 #[path = "integration/recall.rs"]

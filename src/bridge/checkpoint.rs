@@ -508,6 +508,7 @@ pub(crate) fn drop_stale_pending(project: &Project) {
 fn put(project: &Project, text: &str) -> Result<()> {
     let rune = Rune::of(project);
     let _lock = rune.lock()?;
+    super::rules::ensure_private(&rune)?;
     rune.write(store::CHECKPOINT, text)?;
     let ledger = Ledger::of(project);
     let r = ledger.record(
@@ -550,6 +551,7 @@ pub(crate) fn resolve(project: &Project) -> Result<Option<String>> {
     if !from.is_file() {
         return Ok(None);
     }
+    super::rules::ensure_private(&rune)?;
     let d = store::day(project.now());
     // The same day again gets the next number past every one used so far, so names sort
     // in the order they were resolved even after older ones were pruned.

@@ -540,9 +540,29 @@ fn checkpoint_command(project: &Project) -> Result<i32> {
     }
     let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
     integrity::refuse_unresolved(project, "checkpoint not written")?;
+    let committed = keep_checkpoint_private(project)?;
     let (_, g) = checkpoint::write(project, &input)?;
-    io::print(&project.redact(&checkpoint::report(&input, g.as_ref())));
+    let mut report = checkpoint::report(&input, g.as_ref());
+    if let Some(c) = committed {
+        report.push_str(&format!(
+            "- **Git commit**: {c} — {} (written now), so the checkpoint stays yours\n",
+            Rune::of(project).show(rules::IGNORE)
+        ));
+    }
+    io::print(&project.redact(&report));
     Ok(0)
+}
+
+/// Before a first checkpoint: `.rune/.gitignore`, written and committed (as `bridge save`
+/// commits what it wrote), so that the private checkpoint never shows as untracked nor goes
+/// into the user's `git add -A`. The commit's outcome when the file was written now.
+fn keep_checkpoint_private(project: &Project) -> Result<Option<String>> {
+    let rune = Rune::of(project);
+    let wrote = {
+        let _lock = rune.lock()?;
+        rules::ensure_private(&rune)?
+    };
+    Ok(wrote.then(|| save::commit(project, &rune, &[rules::IGNORE])))
 }
 
 /// `baton bridge integrity`: exit 1 when TAINTED.
