@@ -36,8 +36,12 @@ enum Command {
     /// One screen: which subsystems have state in this project
     Status {
         /// Print JSON instead of text
-        #[arg(long)]
+        #[arg(long, conflicts_with = "doctor")]
         json: bool,
+        /// Then doctor's checks; exits 0 whatever they find (what /baton:status shows:
+        /// Claude Code stops a slash command whose shell line exits non-zero)
+        #[arg(long)]
+        doctor: bool,
     },
     /// Check the installation: binary, plugin files, project, config, state directories, and
     /// the merge rules a team's clones need for .rune/ and .handoff/
@@ -169,7 +173,14 @@ where
 fn dispatch(command: Command, project: &Project) -> crate::core::error::Result<i32> {
     match command {
         Command::Hook { .. } => Ok(0),
-        Command::Status { json } => Ok(status::run(project, json)),
+        Command::Status { json, doctor } => {
+            let code = status::run(project, json);
+            if doctor {
+                crate::core::io::print("\n");
+                doctor::run(project, false, false);
+            }
+            Ok(code)
+        }
         Command::Doctor { json, fix } => Ok(doctor::run(project, json, fix)),
         Command::Clean {
             yes,

@@ -31,6 +31,33 @@ pub fn plugin_data_dir(env: &Env) -> Option<PathBuf> {
     env.var("CLAUDE_PLUGIN_DATA").map(PathBuf::from)
 }
 
+/// Claude Code's own folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`.
+pub fn claude_dir(env: &Env) -> Option<PathBuf> {
+    env.var("CLAUDE_CONFIG_DIR")
+        .map(PathBuf::from)
+        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".claude")))
+}
+
+/// Claude Code's data folders of baton's installs (`<claude>/plugins/data/baton` and
+/// `baton-<marketplace>`), sorted; only the ones that exist.
+pub fn plugin_data_dirs(env: &Env) -> Vec<PathBuf> {
+    let Some(Ok(entries)) = claude_dir(env).map(|c| std::fs::read_dir(c.join("plugins/data")))
+    else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name == "baton" || name.starts_with("baton-")
+        })
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
+}
+
 /// The one folder where baton keeps this user's private state (session digests, the private
 /// session log, pending checkpoints, the hook log, provenance): the XDG state folder. Every
 /// caller reaches it alike — hooks, the MCP server, the model's Bash tool, a shell — where
@@ -60,24 +87,8 @@ pub fn project_state_dir(env: &Env, root: &Path) -> Option<PathBuf> {
 /// folders), where earlier builds kept session digests. Only the ones that exist.
 pub fn project_state_dirs(env: &Env, root: &Path) -> Vec<PathBuf> {
     let mut bases: Vec<PathBuf> = plugin_data_dir(env).into_iter().collect();
-    let claude = env
-        .var("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".claude")));
-    if let Some(Ok(entries)) = claude.map(|c| std::fs::read_dir(c.join("plugins/data"))) {
-        let mut found: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                name == "baton" || name.starts_with("baton-")
-            })
-            .map(|e| e.path())
-            .collect();
-        found.sort();
-        bases.extend(found);
-    }
-    bases.extend(state_dir(env));
+    bases.extend(plugin_data_dirs(env));
+    bases.extend(private_base(env));
     let key = project_key(root);
     let mut dirs: Vec<PathBuf> = Vec::new();
     for dir in bases.iter().map(|b| b.join("projects").join(&key)) {

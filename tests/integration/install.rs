@@ -746,3 +746,129 @@ fn issue_17_doctor_tells_the_stub_from_the_installed_release_and_says_how_to_rea
         "{b}"
     );
 }
+
+/// A marketplace added from a folder on disk, as a user's clone has it (links as shipped,
+/// a `.git`), Claude Code's records of it (`known_marketplaces.json`, and an
+/// `installed_plugins.json` whose install path is a cache copy Claude Code never runs), and
+/// this version's binary installed in the plugin's data folder. Returns (clone, data folder).
+fn local_marketplace(home: &Path, root: &Path) -> (PathBuf, PathBuf) {
+    let clone = root.join("src/baton");
+    for dir in [".claude-plugin", "hooks", "commands", "skills", "plugin"] {
+        for entry in walkdir::WalkDir::new(Path::new(REPO).join(dir)) {
+            let entry = entry.unwrap();
+            let rel = entry.path().strip_prefix(REPO).unwrap();
+            let to = clone.join(rel);
+            if entry.path_is_symlink() {
+                fs::create_dir_all(to.parent().unwrap()).unwrap();
+                std::os::unix::fs::symlink(fs::read_link(entry.path()).unwrap(), &to).unwrap();
+            } else if entry.file_type().is_dir() {
+                fs::create_dir_all(&to).unwrap();
+            } else {
+                fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+    }
+    fs::create_dir_all(clone.join(".git")).unwrap();
+    let plugins = home.join(".claude/plugins");
+    let cache = plugins.join(format!("cache/baton/baton/{VERSION}"));
+    copy_following_links(&Path::new(REPO).join("plugin"), &cache);
+    fs::write(
+        plugins.join("installed_plugins.json"),
+        serde_json::json!({"version": 2, "plugins": {"baton@baton": [{"scope": "user", "installPath": cache, "version": VERSION}]}}).to_string(),
+    )
+    .unwrap();
+    fs::write(
+        plugins.join("known_marketplaces.json"),
+        serde_json::json!({"baton": {"source": {"source": "directory", "path": clone}, "installLocation": clone}}).to_string(),
+    )
+    .unwrap();
+    let data = plugins.join("data/baton-baton");
+    fs::create_dir_all(data.join("bin")).unwrap();
+    let installed = data.join(format!("bin/baton-{VERSION}"));
+    fs::copy(bin(), &installed).unwrap();
+    std::os::unix::fs::symlink(format!("baton-{VERSION}"), data.join("bin/baton")).unwrap();
+    (clone, data)
+}
+
+/// The checks that failed in a `doctor --json` answer, as `name: detail`.
+fn failed(v: &serde_json::Value) -> Vec<String> {
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["level"] == "fail")
+        .map(|c| format!("{}: {}", c["name"], c["detail"]))
+        .collect()
+}
+
+/// Issue 39: a marketplace added from a clone runs `plugin/` in place, where
+/// `.claude-plugin/plugin.json` is a link as the repository ships it; doctor follows that
+/// link, and finds the binary the launcher stub runs whether Claude Code starts it (hook,
+/// slash command) or a shell does.
+#[test]
+fn issue_39_doctor_agrees_with_what_the_hooks_run_for_a_marketplace_in_a_clone() {
+    let i = Install::new();
+    let root = i.tmp.path().canonicalize().unwrap();
+    let (clone, data) = local_marketplace(&i.home(), &root);
+    let stub = clone.join("plugin/bin/baton");
+    let run = |program: &Path, args: &[&str], claude: bool| {
+        let mut c = Command::new(program);
+        c.args(args)
+            .current_dir(&i.project)
+            .env_clear()
+            .env("PATH", &i.path)
+            .env("HOME", i.home());
+        if claude {
+            c.env("CLAUDE_PLUGIN_ROOT", clone.join("plugin"))
+                .env("CLAUDE_PLUGIN_DATA", &data);
+        }
+        run_retrying(c, "")
+    };
+    // As /baton:status runs it: the stub in place, with Claude Code's variables.
+    let out = run(&stub, &["doctor", "--json"], true);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(failed(&v), Vec::<String>::new(), "{v}");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        named(&v, "plugin.json")["detail"],
+        format!("baton {VERSION}")
+    );
+    // In a shell: the data folder's binary (the link doctor tells users to make).
+    let out = run(&data.join("bin/baton"), &["doctor", "--json"], false);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(failed(&v), Vec::<String>::new(), "{v}");
+    let b = named(&v, "binary");
+    assert!(
+        b["detail"].as_str().unwrap().contains(&format!(
+            "runs {}",
+            data.join(format!("bin/baton-{VERSION}")).display()
+        )),
+        "{b}"
+    );
+    // A link that leaves the repository is still refused.
+    let pj = clone.join("plugin/.claude-plugin/plugin.json");
+    fs::remove_file(&pj).unwrap();
+    let elsewhere = root.join("elsewhere.json");
+    fs::copy(clone.join(".claude-plugin/plugin.json"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &pj).unwrap();
+    let out = run(&stub, &["doctor", "--json"], true);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let p = named(&v, "plugin.json");
+    assert_eq!(p["level"], "fail", "{p}");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap()
+            .contains("outside the plugin's repository"),
+        "{p}"
+    );
+    // /baton:status shows doctor's findings and never fails the slash command.
+    let out = run(&stub, &["status", "--doctor"], true);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("FAIL plugin.json"), "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with(&format!("baton {VERSION} — ")),
+        "{}",
+        out.stdout
+    );
+}
