@@ -393,12 +393,27 @@ fn issue_17_without_a_pinned_release_it_says_how_to_build_one() {
     let i = Install::new();
     let server = StandIn::start();
     let msg = system_message(&i.session_start(&server.url()));
+    // Issue 39: before any release, what a user without a toolchain can do, plainly (no
+    // `--tag` of a release that does not exist).
     assert!(
-        msg.contains("is pinned in") || msg.contains("no release binary"),
+        msg.starts_with(&format!(
+            "baton: no binary of baton {VERSION} is published yet, so baton stays off. Fix: install Rust (https://rustup.rs), run cargo install --locked --git https://github.com/baton-dev/baton baton, then start a new session; or remove the plugin: claude plugin uninstall baton@baton"
+        )),
         "{msg}"
     );
-    assert!(msg.contains("cargo install --locked --git"), "{msg}");
     assert!(server.requests().is_empty(), "nothing unpinned is fetched");
+    // A release pinned for another machine only: this machine has none.
+    let other = Install::new();
+    let sums = other.plugin.join("install/SHA256SUMS");
+    let mut text = fs::read_to_string(&sums).unwrap();
+    text.push_str(&format!(
+        "{}  baton-{VERSION}-riscv64gc-unknown-linux-gnu\n",
+        "0".repeat(64)
+    ));
+    fs::write(&sums, text).unwrap();
+    let msg = system_message(&other.session_start(&server.url()));
+    assert!(msg.contains("no release binary baton-"), "{msg}");
+    assert!(msg.contains(&format!("--tag v{VERSION}")), "{msg}");
 }
 
 #[test]
@@ -870,5 +885,84 @@ fn issue_39_doctor_agrees_with_what_the_hooks_run_for_a_marketplace_in_a_clone()
         out.stdout.starts_with(&format!("baton {VERSION} — ")),
         "{}",
         out.stdout
+    );
+}
+
+/// What an MCP client sends first: initialize, the initialized notification, tools/list.
+const MCP_OPENING: &str = concat!(
+    r#"{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude-code","version":"2.1.197"}},"jsonrpc":"2.0","id":0}"#,
+    "\n",
+    r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#,
+    "\n",
+    r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#,
+    "\n"
+);
+
+/// The tool names of the tools/list answer (id 1) of an MCP exchange.
+fn mcp_tools(out: &Out) -> Vec<String> {
+    let answers: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?} in {out:?}")))
+        .collect();
+    assert_eq!(
+        answers.len(),
+        2,
+        "initialize and tools/list answered: {out:?}"
+    );
+    assert_eq!(answers[0]["id"], 0, "{out:?}");
+    assert_eq!(
+        answers[0]["result"]["serverInfo"]["name"], "baton",
+        "{out:?}"
+    );
+    answers[1]["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{out:?}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue 39: Claude Code remembers an MCP server that failed to start (15 minutes), so
+/// `baton mcp` through the stub never fails: with no binary to be had it serves no tools
+/// and exits 0; with one on the way it installs (or waits for SessionStart's install) and
+/// the binary serves recall.
+#[test]
+fn issue_39_baton_mcp_before_the_install_never_fails() {
+    // Nothing to install (no release pinned, no build on PATH): a server with no tools.
+    let i = Install::new();
+    let out = i.run(
+        &["mcp"],
+        MCP_OPENING,
+        &[("BATON_DOWNLOAD_URL", "http://127.0.0.1:9")],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(mcp_tools(&out), Vec::<String>::new());
+
+    // A release on the way: the server is the binary's, in the same start.
+    let i = Install::new();
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    let slow = Behaviour {
+        delay: Duration::from_millis(500),
+        ..Behaviour::default()
+    };
+    server.file(&format!("/{}", asset()), bytes, slow);
+    let url = server.url();
+    // SessionStart and the MCP server start together, as Claude Code starts them.
+    let (start, mcp) = std::thread::scope(|s| {
+        let a = s.spawn(|| i.session_start(&url));
+        let b = s.spawn(|| i.run(&["mcp"], MCP_OPENING, &[("BATON_DOWNLOAD_URL", &url)]));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert!(start.stdout.contains("hookSpecificOutput"), "{start:?}");
+    assert_eq!(mcp.code, 0, "{mcp:?}");
+    assert_eq!(mcp_tools(&mcp), ["recall", "timeline"]);
+    assert_eq!(
+        server.requests().len(),
+        1,
+        "one download: {:?}",
+        server.requests()
     );
 }
