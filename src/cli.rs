@@ -58,16 +58,22 @@ enum Command {
     #[command(
         long_about = "Remove what baton keeps for this project that is private: the audit trail (.boo/) and the \
 handoff artefacts (datarim/sessions/) while they are kept out of git, and the per-user state outside the \
-project (session digests, the integrity cache). Without --yes it only lists what it would remove. The \
-committed state (.rune/, .handoff/) goes only with --committed. The config and the cross-project store stay."
+project (session digests and log, the integrity cache), with the folders that leaves empty. Without --yes \
+it only lists what it would remove. The committed state (.rune/, .handoff/) goes only with --committed. \
+--user instead lists what baton keeps for you outside every project (its private state, caches and \
+cross-project store), and what stays until you or Claude Code remove it."
     )]
     Clean {
         /// Remove (without it, only list what would be removed)
         #[arg(long)]
         yes: bool,
         /// Also remove the committed state: .rune/ (bridge) and .handoff/ (relay)
-        #[arg(long)]
+        #[arg(long, conflicts_with = "user")]
         committed: bool,
+        /// What baton keeps for you outside every project, not this project's (before an
+        /// uninstall)
+        #[arg(long)]
+        user: bool,
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
@@ -185,12 +191,17 @@ fn dispatch(command: Command, project: &Project) -> crate::core::error::Result<i
         Command::Clean {
             yes,
             committed,
+            user,
             json,
         } => clean::run(
             project,
             clean::Options {
                 yes,
-                committed,
+                scope: match (user, committed) {
+                    (true, _) => clean::Scope::User,
+                    (false, true) => clean::Scope::ProjectAndCommitted,
+                    (false, false) => clean::Scope::Project,
+                },
                 json,
             },
         ),
