@@ -15,8 +15,10 @@ use std::path::PathBuf;
     version,
     about = "Session continuity for Claude Code: relay, audit, handoff and bridge in one hook binary",
     long_about = "Session continuity for Claude Code.\n\nClaude Code runs `baton hook` on every hook event (hooks/hooks.json). \
-The plugin's slash commands and skills run the other subcommands. State lives in plain files in your \
-repository: .handoff/ (relay), .boo/ (audit), datarim/sessions/ (handoff) and .rune/ (bridge)."
+The plugin's slash commands and skills run the other subcommands. State is kept in plain files. \
+In your repository: .rune/ (bridge), .handoff/ (relay), .boo/ (audit) and datarim/sessions/ (handoff); \
+per user, outside it: ~/.local/state/baton/ (session digests and logs; `baton capture status` \
+shows the folder). `baton clean` lists both."
 )]
 struct Cli {
     /// Project root (default: CLAUDE_PROJECT_DIR, else the git top of the current directory)

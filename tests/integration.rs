@@ -32,6 +32,8 @@ mod hook_protocol;
 mod install;
 #[path = "integration/layering.rs"]
 mod layering;
+#[path = "integration/messages.rs"]
+mod messages;
 #[path = "integration/plugin_files.rs"]
 mod plugin_files;
 #[path = "integration/poisoning.rs"]
