@@ -22,6 +22,7 @@ mod foundation;
 mod handoff;
 mod install;
 mod mock_api;
+mod overhead;
 mod readme;
 mod recall;
 mod relay;

@@ -140,7 +140,7 @@ fn issue_39_no_message_says_what_the_issue_quoted() {
         messages.len()
     );
     let bad = regex::RegexBuilder::new(
-        r"(do not|don't|never)\s+use\s+[^\n]*(claude --continue|codex|cursor)|codex resume|cursor chat history|only safe resume path|nothing checkable|and read from|state lives in plain files in your repository",
+        r"(do not|don't|never)\b[^\n]{0,30}(claude --continue|codex|cursor)|codex resume|cursor chat history|only safe resume path|nothing checkable|and read from|state lives in plain files in your repository",
     )
     .case_insensitive(true)
     .build()
