@@ -540,29 +540,21 @@ fn checkpoint_command(project: &Project) -> Result<i32> {
     }
     let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
     integrity::refuse_unresolved(project, "checkpoint not written")?;
-    let committed = keep_checkpoint_private(project)?;
-    let (_, g) = checkpoint::write(project, &input)?;
+    let (g, wrote_ignore) = checkpoint::write(project, &input)?;
     let mut report = checkpoint::report(&input, g.as_ref());
-    if let Some(c) = committed {
+    if wrote_ignore {
+        // Written before the checkpoint, committed after it (so the checkpoint's "Last
+        // commit" is the user's): the private checkpoint never shows as untracked nor goes
+        // into a `git add -A`, and the command commits what it wrote, as `bridge save` does.
+        let rune = Rune::of(project);
+        let outcome = save::commit(project, &rune, &[rules::IGNORE]);
         report.push_str(&format!(
-            "- **Git commit**: {c} — {} (written now), so the checkpoint stays yours\n",
-            Rune::of(project).show(rules::IGNORE)
+            "- **Git commit**: {outcome} — {} (written now), so the checkpoint stays yours\n",
+            rune.show(rules::IGNORE)
         ));
     }
     io::print(&project.redact(&report));
     Ok(0)
-}
-
-/// Before a first checkpoint: `.rune/.gitignore`, written and committed (as `bridge save`
-/// commits what it wrote), so that the private checkpoint never shows as untracked nor goes
-/// into the user's `git add -A`. The commit's outcome when the file was written now.
-fn keep_checkpoint_private(project: &Project) -> Result<Option<String>> {
-    let rune = Rune::of(project);
-    let wrote = {
-        let _lock = rune.lock()?;
-        rules::ensure_private(&rune)?
-    };
-    Ok(wrote.then(|| save::commit(project, &rune, &[rules::IGNORE])))
 }
 
 /// `baton bridge integrity`: exit 1 when TAINTED.
