@@ -125,11 +125,9 @@ fn your_project(sandbox: &Sandbox) {
     git(&p, &["commit", "-q", "-m", "init"]);
 }
 
-#[test]
-fn readme_marketplace_install_commands_work_in_order() {
-    let Some(claude) = claude_or_skip("readme_marketplace_install_commands") else {
-        return;
-    };
+/// A sandbox with `~/your-project`, and this repository published as GitHub would serve it
+/// (the stand-in serves the release too); the stand-in and the marketplace's URL.
+fn published() -> (Sandbox, StandIn, String) {
     let sandbox = Sandbox::new();
     your_project(&sandbox);
     let server = StandIn::start();
@@ -139,6 +137,15 @@ fn readme_marketplace_install_commands_work_in_order() {
         Path::new(BATON),
         fs::read(BATON).unwrap(),
     );
+    (sandbox, server, market)
+}
+
+#[test]
+fn readme_marketplace_install_commands_work_in_order() {
+    let Some(claude) = claude_or_skip("readme_marketplace_install_commands") else {
+        return;
+    };
+    let (sandbox, server, market) = published();
     let api = MockApi::start();
     let block = block_after("### From the marketplace (no toolchain)");
     assert!(
@@ -175,15 +182,7 @@ fn readme_source_install_commands_work_in_order() {
         );
         return;
     }
-    let sandbox = Sandbox::new();
-    your_project(&sandbox);
-    let server = StandIn::start();
-    let market = publish(
-        &sandbox,
-        &server,
-        Path::new(BATON),
-        fs::read(BATON).unwrap(),
-    );
+    let (sandbox, server, market) = published();
     let api = MockApi::start();
     let block = block_after("### From source");
     assert!(block.contains("cargo install"), "{block}");
@@ -259,16 +258,8 @@ fn issue_39_readme_uninstall_commands_leave_nothing_baton_made() {
     let Some(claude) = claude_or_skip("readme_uninstall_commands") else {
         return;
     };
-    let sandbox = Sandbox::new();
-    your_project(&sandbox);
+    let (sandbox, server, market) = published();
     let project = sandbox.home.join("your-project");
-    let server = StandIn::start();
-    let market = publish(
-        &sandbox,
-        &server,
-        Path::new(BATON),
-        fs::read(BATON).unwrap(),
-    );
     let api = MockApi::start();
     let env = [
         ("E2E_MARKETPLACE", market),

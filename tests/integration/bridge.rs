@@ -382,8 +382,7 @@ const CHECKPOINT: &str = "doing: Phase 2 task 3, retry logic\ndecisions: [\"Expo
 #[test]
 fn checkpoint_is_first_in_load_and_warns_when_the_branch_moved() {
     let p = Project::new();
-    let out = bridge(&p, &["checkpoint"], CHECKPOINT);
-    assert_eq!(out.code, 0, "{out:?}");
+    // The user's HEAD: the checkpoint records it (then commits its `.rune/.gitignore`).
     let sha: String = git2::Repository::open(&p.root)
         .unwrap()
         .head()
@@ -394,6 +393,8 @@ fn checkpoint_is_first_in_load_and_warns_when_the_branch_moved() {
         .chars()
         .take(7)
         .collect();
+    let out = bridge(&p, &["checkpoint"], CHECKPOINT);
+    assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.starts_with("## Checkpoint Saved\n- **Resume point**: Continue Phase 2 Task 3: error handling in src/api/client.ts\n"), "{out:?}");
     assert!(out.stdout.contains(&format!("@ {sha} — clean")), "{out:?}");
     assert!(out.stdout.contains("- **Remaining tasks**: 2\n"));

@@ -238,6 +238,21 @@ fn system_message(out: &Out) -> String {
     v["systemMessage"].as_str().unwrap().to_string()
 }
 
+/// This version's release pinned in `i` and served half a second late (a download that two
+/// starts at once meet); the stand-in and its URL.
+fn slow_release(i: &Install) -> (StandIn, String) {
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    let slow = Behaviour {
+        delay: Duration::from_millis(500),
+        ..Behaviour::default()
+    };
+    server.file(&format!("/{}", asset()), bytes, slow);
+    let url = server.url();
+    (server, url)
+}
+
 /// Whether `a` is the very file `b` (a hard link to it), not a symbolic link.
 fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -558,15 +573,7 @@ fn issue_17_in_a_git_checkout_the_tracked_stub_stays_and_runs_the_binary() {
 #[test]
 fn issue_17_two_sessions_starting_at_once_download_once() {
     let i = Install::new();
-    let bytes = release_bytes();
-    i.pin(&bytes);
-    let server = StandIn::start();
-    let slow = Behaviour {
-        delay: Duration::from_millis(500),
-        ..Behaviour::default()
-    };
-    server.file(&format!("/{}", asset()), bytes, slow);
-    let url = server.url();
+    let (server, url) = slow_release(&i);
     let outs: Vec<Out> = std::thread::scope(|s| {
         let a = s.spawn(|| i.session_start(&url));
         let b = s.spawn(|| i.session_start(&url));
@@ -941,15 +948,7 @@ fn issue_39_baton_mcp_before_the_install_never_fails() {
 
     // A release on the way: the server is the binary's, in the same start.
     let i = Install::new();
-    let bytes = release_bytes();
-    i.pin(&bytes);
-    let server = StandIn::start();
-    let slow = Behaviour {
-        delay: Duration::from_millis(500),
-        ..Behaviour::default()
-    };
-    server.file(&format!("/{}", asset()), bytes, slow);
-    let url = server.url();
+    let (server, url) = slow_release(&i);
     // SessionStart and the MCP server start together, as Claude Code starts them.
     let (start, mcp) = std::thread::scope(|s| {
         let a = s.spawn(|| i.session_start(&url));
