@@ -138,9 +138,11 @@ fn append(
     Ok(())
 }
 
-/// The SessionStart recap: the current session (started here, with git's baseline, when
-/// none is and `audit.auto_start` is on) with its last records, the recent sessions, and the
-/// unfinished ones.
+/// The SessionStart recap, only when there is something to say: the current session when
+/// the user named it (its task and last records; the recent sessions), a note when an
+/// earlier automatic session could not be ended, the unfinished named sessions. An automatic
+/// session that records quietly is not worth the model's attention at every start (it is
+/// there for `baton recall` and the reports), so its start says nothing (quiet by default).
 fn session_start(
     store: &Store,
     project: &Project,
@@ -150,24 +152,26 @@ fn session_start(
     lifecycle::abandon_orphans(store, project.now());
     let (current, note) = auto::at_session_start(store, project, claude, source)?;
     let index = index::recent(store)?;
-    let mut body = match &current {
-        Some(id) => recap(store, &index, id)?,
-        None => "No audit session is current and audit.auto_start is off, so this session's \
-                 tool calls are not recorded. Start one with /baton:start \"task\" \
-                 (or `baton audit start \"task\"`)."
-            .to_string(),
+    let named = match &current {
+        Some(id) => Some(store::read_meta(store, id)?).filter(|m| !m.is_auto()),
+        None => None,
     };
-    if let Some(note) = note {
-        body.push_str("\n\n");
-        body.push_str(&note);
+    let mut parts: Vec<String> = Vec::new();
+    if let (Some(id), Some(_)) = (&current, &named) {
+        parts.push(recap(store, &index, id)?);
     }
+    parts.extend(note);
     let unfinished = recover::unfinished(&index, current.as_deref());
     if !unfinished.is_empty() {
-        body.push_str("\n\n");
-        body.push_str(&recover::unfinished_text(&unfinished));
+        parts.push(recover::unfinished_text(&unfinished));
+    }
+    if parts.is_empty() {
+        return Ok(Contribution::default());
     }
     Ok(Contribution {
-        sections: vec![Section::new("Audit trail", body, 4).source("baton audit recover")],
+        sections: vec![
+            Section::new("Audit trail", parts.join("\n\n"), 4).source("baton audit recover")
+        ],
         ..Contribution::default()
     })
 }

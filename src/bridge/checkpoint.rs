@@ -319,6 +319,20 @@ fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
             h.format("%Y-%m-%d %H:%M UTC")
         ));
     }
+    // An automatic checkpoint is a snapshot of a session's state at a compaction: work
+    // after it (its tasks went on, were completed) leaves it behind.
+    if is_automatic(cp) {
+        if let Some(work) = project
+            .session_recap(None)
+            .and_then(|r| r.last_work)
+            .filter(|w| *w > written && *w <= latest)
+        {
+            return Some(format!(
+                "the session's work after it ({}) supersedes it",
+                work.format("%Y-%m-%d %H:%M UTC")
+            ));
+        }
+    }
     let commit = cp.commit.as_deref()?;
     if cp.changed.len() < cp.dirty {
         return None;

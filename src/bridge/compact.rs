@@ -88,13 +88,10 @@ pub(crate) fn pre_compact(
     if !has_real_resume {
         return Ok(None);
     }
-    // Where the resume line comes from decides whether it may be quoted to the summary.
-    let resume_source = if explicit {
-        src.cp_status
-    } else {
-        src.progress_status
-    };
-    let text = if resume_source == Status::Clean && !resume.is_empty() {
+    // Only a checkpoint saved on purpose through baton, scanned CLEAN, is quoted to the
+    // summary word for word: an automatic one is made of what the session said and did
+    // (capture's compaction instructions carry that, as data).
+    let text = if explicit && src.cp_status == Status::Clean && !resume.is_empty() {
         format!(
             "Keep this resume point word for word in the summary (baton saved it in {}): {}",
             rune.show(store::CHECKPOINT),
@@ -153,9 +150,15 @@ fn auto_checkpoint(
     let current = open.iter().find(|t| t.status == TaskStatus::InProgress);
     let in_progress = items("In Progress");
     let mut left: Vec<String> = open.iter().map(|t| t.subject.clone()).collect();
-    for item in in_progress.iter().chain(&items("Next Session Should")) {
-        if !left.contains(item) {
-            left.push(item.clone());
+    // What capture recorded of this session is this session's task list: an older bridge
+    // save's items are not mixed in. Only without it (capture off, nothing read) do they fill
+    // the list.
+    let recorded = recap.is_some_and(|r| r.last_work.is_some() || r.latest_request.is_some());
+    if !recorded {
+        for item in in_progress.iter().chain(&items("Next Session Should")) {
+            if !left.contains(item) {
+                left.push(item.clone());
+            }
         }
     }
     let request = recap.and_then(|r| r.latest_request.clone());
@@ -172,14 +175,17 @@ fn auto_checkpoint(
         "{AUTO_NOTE} at PreCompact ({trigger}); uncommitted files are listed under the git state."
     ));
     context.extend(touched_note(project));
-    let resume = match (current, left.first(), &request) {
-        (Some(t), _, _) => format!("Continue the task in progress: {}", t.subject),
-        (None, Some(next), _) => format!("Continue with: {next}"),
-        (None, None, Some(req)) => format!("Continue the request: {req}"),
-        (None, None, None) => {
-            "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.".into()
+    // What capture says the session left open, as a short imperative, first.
+    let resume = recap.and_then(|r| r.next_action.clone()).unwrap_or_else(|| {
+        match (current, left.first(), &request) {
+            (Some(t), _, _) => format!("Continue the task in progress: {}", t.subject),
+            (None, Some(next), _) => format!("Continue with: {next}"),
+            (None, None, Some(req)) => format!("Continue the request: {req}"),
+            (None, None, None) => {
+                "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.".into()
+            }
         }
-    };
+    });
     CheckpointInput {
         doing,
         decisions: src.decisions.clone(),
@@ -189,9 +195,14 @@ fn auto_checkpoint(
     }
 }
 
-/// The recap's context lines: the last failure and the files in flight.
+/// The recap's context lines: the user's corrections, the last failure, the files in flight,
+/// the last conclusion.
 fn recap_context(r: &Recap) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out: Vec<String> = r
+        .corrections
+        .iter()
+        .map(|c| format!("The user corrected: {}", one_line(c)))
+        .collect();
     if let Some(f) = &r.last_failure {
         out.push(format!("Last failure: `{}` → {}", f.command, f.error));
     }
@@ -204,6 +215,9 @@ fn recap_context(r: &Recap) -> Vec<String> {
             .map(String::as_str)
             .collect();
         out.push(format!("Files in flight: {}", shown.join(", ")));
+    }
+    if let Some(c) = &r.conclusion {
+        out.push(format!("Last conclusion: {}", one_line(c)));
     }
     out
 }
@@ -218,7 +232,6 @@ struct Sources {
     progress: Option<String>,
     decisions: Vec<String>,
     cp_status: Status,
-    progress_status: Status,
 }
 
 fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
@@ -277,7 +290,6 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
         progress,
         decisions,
         cp_status,
-        progress_status,
     })
 }
 

@@ -448,6 +448,7 @@ fn checkpoint_part(
     } else {
         Precedence::Explicit
     };
+    let id = checkpoint_id(&cp);
     let point = |what: &str| {
         let mut p = ResumePoint::new(
             what,
@@ -456,6 +457,7 @@ fn checkpoint_part(
             cp.written,
             resume.clone(),
         )
+        .id(id.clone())
         .how("once it is picked up: `baton bridge checkpoint --resolve`");
         if let Some(m) = &moved {
             p = p.stale(m.clone());
@@ -481,12 +483,24 @@ fn checkpoint_part(
             point("checkpoint").untrusted(format!("⚠ unreviewed: {}", clip(&origin, FIELD_MAX))),
         ));
     }
-    out.push(
-        Section::new(title, body, 100)
-            .protected()
+    if let Some(why) = later_work(project, &cp, &id) {
+        // Not the resume point any more ("Resume here" says what is): one line, not protected.
+        out.push(
+            Section::new(
+                format!("{title} — older than later work"),
+                format!("{body}\n{why}: \"Resume here\" names what is current."),
+                30,
+            )
             .source(view.rune.show(store::CHECKPOINT)),
-    );
-    out.extend(checkpoint_details(&cp, view.rune));
+        );
+    } else {
+        out.push(
+            Section::new(title, body, 100)
+                .protected()
+                .source(view.rune.show(store::CHECKPOINT)),
+        );
+        out.extend(checkpoint_details(&cp, view.rune));
+    }
     let what = match precedence {
         Precedence::Automatic => "automatic checkpoint",
         _ => "checkpoint",
@@ -496,6 +510,34 @@ fn checkpoint_part(
         p = p.untrusted(SUSPICIOUS_SOURCE);
     }
     Ok(Some(p).filter(|p| !p.action.is_empty()))
+}
+
+/// The checkpoint's id in the resume log (`core::resume_log`).
+fn checkpoint_id(cp: &checkpoint::Parsed) -> String {
+    format!(
+        "checkpoint:{}",
+        cp.written
+            .map(crate::core::time::rfc3339)
+            .unwrap_or_default()
+    )
+}
+
+/// Whether a later session did work after the checkpoint was written, and did not go on
+/// from it (it was not that session's next action): the checkpoint is no longer the newest
+/// statement of what to do (docs/hooks.md, "Resume here").
+fn later_work(project: &Project, cp: &checkpoint::Parsed, id: &str) -> Option<String> {
+    let written = cp.written?;
+    let recap = project.session_recap(None)?;
+    let work = recap.last_work.filter(|w| *w > written)?;
+    let log = crate::core::resume_log::read(project);
+    if log.offered_to(&recap.session_id) == Some(id) {
+        return None;
+    }
+    let short: String = recap.session_id.chars().take(8).collect();
+    Some(format!(
+        "Session {short} did other work after it ({})",
+        crate::core::time::age(work, project.now())
+    ))
 }
 
 /// `Checkpoint Detected — <when>`, marked when the file is SUSPICIOUS.

@@ -471,9 +471,11 @@ fn load_command(project: &Project, json: bool) -> Result<i32> {
     let briefing = load::load(project, load::Source::Start)?;
     // The bridge's own resume points, as the session start shows them (there, with the other
     // subsystems' too).
-    let resume = crate::core::resume::section(&briefing.resume, project.now());
+    let situation = crate::core::resume::Situation::cli();
+    let resume = crate::core::resume::section(&briefing.resume, project.now(), &situation);
     let sections: Vec<Section> = resume
         .into_iter()
+        .map(|(s, _)| s)
         .chain(briefing.sections)
         .map(|mut s| {
             s.title = project.redact(&s.title);

@@ -8,16 +8,19 @@
 //! stored, so the redactor runs once per update over a few KB, not once per line.
 
 use super::tasks::Task;
-use crate::core::recap::{Recap, RecapFailure, RecapTask, TaskStatus};
-use crate::core::text::{clip, one_line};
+use crate::core::text::{clip, clip_middle, one_line};
 use crate::core::time;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// Characters kept of the first and the latest request.
 const REQUEST_CHARS: usize = 1_000;
-/// Characters kept of the assistant's last text.
+/// Characters kept of the assistant's last text, and of the newest turn's conclusion (its
+/// start and its end: `text::clip_middle`).
 const ASSISTANT_CHARS: usize = 1_500;
+/// Characters kept of an earlier turn's conclusion (start and end).
+const EARLIER_CONCLUSION_CHARS: usize = 500;
+/// Characters kept of the request a turn answered.
+const TURN_REQUEST_CHARS: usize = 300;
 /// Characters kept of a correction, a task subject, a subagent's description.
 const ITEM_CHARS: usize = 300;
 /// Characters kept of a path, a command, an error line.
@@ -30,6 +33,8 @@ pub(crate) const MAX_FAILURES: usize = 5;
 pub(crate) const MAX_CORRECTIONS: usize = 5;
 /// Subagent launches kept (the newest).
 pub(crate) const MAX_SUBAGENTS: usize = 5;
+/// Finished turns kept (the newest), each with its conclusion.
+pub(crate) const MAX_TURNS: usize = 8;
 
 /// One session's digest.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +64,23 @@ pub(crate) struct Digest {
     pub(crate) failures: Vec<Failure>,
     /// The assistant's last text (Stop's `last_assistant_message` when newer).
     pub(crate) last_assistant: Option<String>,
+    /// The newest finished turns, oldest first: each one's request and the assistant's final
+    /// message (its conclusion). A later turn never overwrites an earlier one's.
+    pub(crate) turns: Vec<TurnNote>,
+    /// The turn under way at the last read: asked, not answered yet. In a session that is
+    /// not running any more, the turn it was cut off in (a crash, a closed terminal).
+    pub(crate) open_turn: Option<TurnNote>,
+    /// When the session last did work in the project: its newest tool call that can change
+    /// something (an edit, a command, a task update; not a read or a search), RFC 3339.
+    pub(crate) last_work: Option<String>,
+    /// When the session last stated what it was doing — its last work, or the start of the
+    /// turn it was cut off in — on baton's clock: the transcript's time, never later than
+    /// the update that read it (so it orders against saves, which baton dates).
+    pub(crate) stated: Option<String>,
+    /// Its last act of work was followed by a save through baton (a checkpoint, a bridge
+    /// save, a handoff): the session ended its work by saying what comes next.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) saved_last: bool,
     /// What the newest subagents were launched for.
     pub(crate) subagents: Vec<String>,
     pub(crate) branch: Option<String>,
@@ -80,6 +102,25 @@ pub(crate) struct Failure {
     pub(crate) exit_code: Option<i64>,
     /// When the result was written (RFC 3339).
     pub(crate) at: Option<String>,
+}
+
+/// One turn: what the user asked and what the assistant concluded.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub(crate) struct TurnNote {
+    /// The prompt that started the turn (empty when the turn began before the read did).
+    pub(crate) request: String,
+    /// The assistant's final message of the turn (so far, for an open turn).
+    pub(crate) conclusion: String,
+    /// When the turn started (its prompt), RFC 3339.
+    pub(crate) started: Option<String>,
+    /// When it ended (its final message), RFC 3339.
+    pub(crate) ended: Option<String>,
+    /// Tool calls that did work (see `Digest::last_work`).
+    pub(crate) work: u32,
+    /// The user's next prompt corrected it: its conclusion was not taken.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) corrected: bool,
 }
 
 /// What was read, counted.
@@ -118,7 +159,24 @@ impl Digest {
         };
         opt(&mut self.first_request, REQUEST_CHARS);
         opt(&mut self.latest_request, REQUEST_CHARS);
-        opt(&mut self.last_assistant, ASSISTANT_CHARS);
+        self.last_assistant = self
+            .last_assistant
+            .as_deref()
+            .map(|s| clip_middle(&one_line(&redact(s)), ASSISTANT_CHARS))
+            .filter(|s| !s.is_empty());
+        keep_last(&mut self.turns, MAX_TURNS);
+        let newest = self.turns.len().saturating_sub(1);
+        for (i, t) in self.turns.iter_mut().enumerate() {
+            let max = if i == newest {
+                ASSISTANT_CHARS
+            } else {
+                EARLIER_CONCLUSION_CHARS
+            };
+            t.finalize(redact, max);
+        }
+        if let Some(t) = &mut self.open_turn {
+            t.finalize(redact, ASSISTANT_CHARS);
+        }
         opt(&mut self.end_reason, 40);
         opt(&mut self.branch, 200);
         opt(&mut self.head, 64);
@@ -146,6 +204,8 @@ impl Digest {
             &mut self.last_activity,
             &mut self.ended,
             &mut self.updated,
+            &mut self.last_work,
+            &mut self.stated,
         ] {
             *t = t.as_deref().and_then(normal_time);
         }
@@ -154,45 +214,15 @@ impl Digest {
         keep_last(&mut self.corrections, MAX_CORRECTIONS);
         keep_last(&mut self.subagents, MAX_SUBAGENTS);
     }
+}
 
-    /// The view other subsystems read (`core::recap`).
-    pub(crate) fn recap(&self, path: &Path) -> Recap {
-        let at = |s: &Option<String>| s.as_deref().and_then(time::parse);
-        Recap {
-            session_id: self.session_id.clone(),
-            started: at(&self.started),
-            last_activity: at(&self.last_activity).or_else(|| at(&self.updated)),
-            ended: at(&self.ended),
-            end_reason: self.end_reason.clone(),
-            first_request: self.first_request.clone(),
-            latest_request: self.latest_request.clone(),
-            corrections: self.corrections.clone(),
-            tasks: self
-                .tasks
-                .iter()
-                .filter_map(|t| {
-                    let status = match t.status.as_str() {
-                        "pending" => TaskStatus::Pending,
-                        "in_progress" => TaskStatus::InProgress,
-                        "completed" => TaskStatus::Completed,
-                        _ => return None,
-                    };
-                    Some(RecapTask {
-                        id: t.id.clone(),
-                        subject: t.subject.clone(),
-                        status,
-                    })
-                })
-                .collect(),
-            last_failure: self.failures.last().map(|f| RecapFailure {
-                command: f.command.clone(),
-                error: f.error.clone(),
-            }),
-            files: self.files.clone(),
-            last_assistant: self.last_assistant.clone(),
-            branch: self.branch.clone(),
-            head: self.head.clone(),
-            digest_path: path.to_path_buf(),
+impl TurnNote {
+    /// Redacted, on one line, the conclusion cut in its middle to `max` characters.
+    fn finalize(&mut self, redact: &dyn Fn(&str) -> String, max: usize) {
+        self.request = clip(&one_line(&redact(&self.request)), TURN_REQUEST_CHARS);
+        self.conclusion = clip_middle(&one_line(&redact(&self.conclusion)), max);
+        for t in [&mut self.started, &mut self.ended] {
+            *t = t.as_deref().and_then(normal_time);
         }
     }
 }

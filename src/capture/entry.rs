@@ -6,8 +6,8 @@
 //!
 //! Reading is cheap on purpose (a cold read of a 50 MB transcript must stay well under a
 //! quarter second): fields capture does not use are skipped by serde without being built, and
-//! a text is kept only up to `TEXT_HEAD` bytes — a file's contents in a tool result or a long
-//! prompt never make a line cost more than its parse.
+//! a text is kept only up to `TEXT_HEAD` bytes, its start and its end — a file's contents in a
+//! tool result or a long prompt never make a line cost more than its parse.
 
 use serde::de::{
     self, value::MapAccessDeserializer, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -71,6 +71,8 @@ pub(crate) struct Message {
     /// Shared by every line one streamed response was written as.
     pub(crate) id: Text,
     pub(crate) content: Content,
+    /// An assistant message's `end_turn` (the turn is over), `tool_use`, `max_tokens`, ….
+    pub(crate) stop_reason: Text,
 }
 
 /// A message's (or a tool result's) content: a string, or a list of blocks.
@@ -200,19 +202,35 @@ impl Text {
     }
 }
 
-/// `text`, or its first `TEXT_HEAD` bytes cut at the last white space (and marked `…`).
+/// `text`, or (when longer than `TEXT_HEAD` bytes) its first and its last half of that, each
+/// cut at white space and joined by ` … `: the end of a long text is where a conclusion says
+/// what is still open and a test run says what failed.
 pub(crate) fn head(text: &str) -> String {
     if text.len() <= TEXT_HEAD {
         return text.to_string();
     }
-    let mut end = TEXT_HEAD;
+    let half = TEXT_HEAD / 2;
+    let mut end = half;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let cut = &text[..end];
-    match cut.rfind(char::is_whitespace) {
-        Some(at) => format!("{} …", cut[..at].trim_end()),
-        None => "…".to_string(),
+    let first = &text[..end];
+    let first = first
+        .rfind(char::is_whitespace)
+        .map_or("", |at| first[..at].trim_end());
+    let mut start = text.len() - half;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let last = &text[start..];
+    let last = last
+        .find(char::is_whitespace)
+        .map_or("", |at| last[at..].trim_start());
+    match (first.is_empty(), last.is_empty()) {
+        (true, true) => "…".to_string(),
+        (false, true) => format!("{first} …"),
+        (true, false) => format!("… {last}"),
+        (false, false) => format!("{first} … {last}"),
     }
 }
 
@@ -561,14 +579,23 @@ mod tests {
     }
 
     #[test]
-    fn long_texts_are_cut_at_white_space() {
+    fn long_texts_keep_their_start_and_end_cut_at_white_space() {
         let secret = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].concat();
-        let mut text = "word ".repeat((TEXT_HEAD - 10) / 5);
+        // A token across the head's cut and another across the tail's: neither is halved.
+        let mut text = "word ".repeat((TEXT_HEAD / 2 - 10) / 5);
         text.push_str(&secret);
-        text.push_str(" tail");
+        text.push_str(&" middle".repeat(1000));
+        text.push_str(&secret);
+        text.push_str(&" word".repeat((TEXT_HEAD / 2 - 30) / 5));
+        text.push_str(" Still open: the docs.");
         let h = head(&text);
-        assert!(h.len() <= TEXT_HEAD + 4 && h.ends_with('…'));
-        assert!(!h.contains("ghp_"), "half a token was kept");
+        assert!(h.len() <= TEXT_HEAD + 8, "{}", h.len());
+        assert!(h.starts_with("word word") && h.ends_with("Still open: the docs."));
+        assert!(h.contains(" … "));
+        for piece in h.split_whitespace().filter(|p| *p != secret.as_str()) {
+            let half = piece.len() > 3 && (secret.contains(piece) || piece.contains("ghp_"));
+            assert!(!half, "half a token: {piece}");
+        }
         assert_eq!(head("short"), "short");
         assert_eq!(head(&"x".repeat(TEXT_HEAD + 1)), "…");
     }

@@ -17,7 +17,9 @@
 //! already counted) is the `Carry`, stored with the digest.
 
 use super::bash;
-use super::digest::{keep_last, Digest, Failure, MAX_CORRECTIONS, MAX_SUBAGENTS};
+use super::digest::{
+    keep_last, Digest, Failure, TurnNote, MAX_CORRECTIONS, MAX_SUBAGENTS, MAX_TURNS,
+};
 use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
 use super::tasks;
 use serde::{Deserialize, Serialize};
@@ -42,6 +44,9 @@ pub(crate) struct Carry {
     pub(crate) message_id: Option<String>,
     /// When the git state was last read (RFC 3339).
     pub(crate) git_read: Option<String>,
+    /// The hash of the final message a Stop closed the turn with, while the transcript may
+    /// still have to show it (its line then ends no second turn).
+    pub(crate) stop_text: Option<u64>,
 }
 
 /// A call awaiting its result.
@@ -100,6 +105,8 @@ pub(crate) struct Fold<'a> {
     pub(crate) digest: &'a mut Digest,
     pub(crate) carry: &'a mut Carry,
     roots: Vec<PathBuf>,
+    /// The time of the entry being folded.
+    at: Option<String>,
 }
 
 impl<'a> Fold<'a> {
@@ -114,6 +121,7 @@ impl<'a> Fold<'a> {
             digest,
             carry,
             roots,
+            at: None,
         }
     }
 
@@ -131,6 +139,7 @@ impl<'a> Fold<'a> {
     fn entry(&mut self, e: &Entry) {
         let d = &mut *self.digest;
         d.counts.entries += 1;
+        self.at = e.timestamp.get().map(str::to_string);
         if let Some(ts) = e.timestamp.get() {
             if d.started.is_none() {
                 d.started = Some(ts.to_string());
@@ -200,16 +209,73 @@ impl<'a> Fold<'a> {
         if trimmed.is_empty() || NOT_A_PROMPT.iter().any(|p| trimmed.starts_with(p)) {
             return;
         }
+        let correction = is_correction(trimmed);
+        self.start_turn(trimmed, at, correction);
         let d = &mut *self.digest;
         d.counts.prompts += 1;
         if d.first_request.is_none() {
             d.first_request = Some(trimmed.to_string());
         }
         d.latest_request = Some(trimmed.to_string());
-        if is_correction(trimmed) {
+        if correction {
             d.corrections.push(trimmed.to_string());
             keep_last(&mut d.corrections, MAX_CORRECTIONS);
         }
+    }
+
+    /// A prompt starts a turn: the one under way ends (the user spoke before it did), and a
+    /// correction marks the turn it answers as corrected.
+    fn start_turn(&mut self, request: &str, at: Option<&str>, correction: bool) {
+        self.close_turn(None);
+        if correction {
+            if let Some(last) = self.digest.turns.last_mut() {
+                last.corrected = true;
+            }
+        }
+        self.digest.open_turn = Some(TurnNote {
+            request: request.to_string(),
+            started: at.map(str::to_string),
+            ..TurnNote::default()
+        });
+    }
+
+    /// The turn under way ends, with `conclusion` (else what the assistant said last in it)
+    /// as its conclusion; kept when anything happened in it.
+    pub(crate) fn close_turn(&mut self, conclusion: Option<&str>) {
+        let Some(mut turn) = self.digest.open_turn.take() else {
+            return;
+        };
+        if let Some(c) = conclusion.filter(|c| !c.trim().is_empty()) {
+            turn.conclusion = c.trim().to_string();
+        }
+        if turn.ended.is_none() {
+            turn.ended.clone_from(&self.at);
+        }
+        if turn.conclusion.is_empty() && turn.work == 0 && turn.request.is_empty() {
+            return;
+        }
+        self.digest.turns.push(turn);
+        keep_last(&mut self.digest.turns, MAX_TURNS);
+    }
+
+    /// A Stop: the turn is over, its final message `text` (Claude Code's
+    /// `last_assistant_message`, fresher than the transcript) at `now`.
+    pub(crate) fn stop(&mut self, text: Option<&str>, now: &str) {
+        let text = text.map(str::trim).filter(|t| !t.is_empty());
+        if self.digest.open_turn.is_some() {
+            self.at = Some(now.to_string());
+            self.close_turn(text);
+            self.carry.stop_text = text.map(stop_hash);
+        }
+    }
+
+    /// The turn under way, started here when the read began inside one.
+    fn turn(&mut self) -> &mut TurnNote {
+        let at = self.at.clone();
+        self.digest.open_turn.get_or_insert_with(|| TurnNote {
+            started: at,
+            ..TurnNote::default()
+        })
     }
 
     fn assistant(&mut self, m: &Message) {
@@ -226,9 +292,10 @@ impl<'a> Fold<'a> {
             }
             Content::None => return,
         };
+        let mut said = false;
         for b in blocks {
             if b.kind.is("text") {
-                self.assistant_text(&b.text.0);
+                said |= self.assistant_text(&b.text.0);
             } else if b.kind.is("tool_use") {
                 if b.id.get().is_some() && remember(&mut self.carry.seen, &b.id.0) {
                     continue;
@@ -238,17 +305,42 @@ impl<'a> Fold<'a> {
                 self.tool_use(&b.name.0, &b.id.0, input);
             }
         }
+        // The turn's final message: the turn is over.
+        if said && m.stop_reason.is("end_turn") {
+            self.close_turn(None);
+        }
     }
 
-    fn assistant_text(&mut self, text: &str) {
-        if !text.trim().is_empty() {
-            self.digest.last_assistant = Some(text.trim().to_string());
+    /// Text of the assistant's; `true` when it counts as what the turn says so far.
+    fn assistant_text(&mut self, text: &str) -> bool {
+        let text = text.trim();
+        if text.is_empty() {
+            return false;
         }
+        self.digest.last_assistant = Some(text.to_string());
+        if self.digest.open_turn.is_none()
+            && self.carry.stop_text.is_some()
+            && self.carry.stop_text == Some(stop_hash(text))
+        {
+            // The final message a Stop already ended the turn with, written since.
+            return false;
+        }
+        self.turn().conclusion = text.to_string();
+        true
     }
 
     fn tool_use(&mut self, name: &str, id: &str, input: Option<&ToolInput>) {
         let empty = ToolInput::default();
         let input = input.unwrap_or(&empty);
+        if is_work(name, &input.command.0) {
+            self.turn().work += 1;
+            self.digest.saved_last = false;
+            if let Some(at) = &self.at {
+                self.digest.last_work = Some(at.clone());
+            }
+        } else if name == "Bash" && is_save(&input.command.0) {
+            self.digest.saved_last = true;
+        }
         let mut target = input.file_path.0.clone();
         match name {
             "Edit" | "Write" | "MultiEdit" | "NotebookEdit" => {
@@ -374,6 +466,96 @@ impl<'a> Fold<'a> {
         files.push(rel);
         keep_last(files, super::digest::MAX_FILES);
     }
+}
+
+/// The hash a Stop keeps of the final message it ended a turn with (`Carry::stop_text`).
+pub(crate) fn stop_hash(text: &str) -> u64 {
+    crate::core::hash::fnv1a(super::entry::head(text.trim()).as_bytes())
+}
+
+/// Tools that only look (a read, a search, the task list, baton's recall): a call of one is
+/// not work in the project.
+const LOOKING: &[&str] = &[
+    "Read",
+    "Grep",
+    "Glob",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "TaskList",
+    "TaskGet",
+    "TodoRead",
+    "ToolSearch",
+    "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+];
+
+/// Commands that only look, by their first word.
+const LOOKING_COMMANDS: &[&str] = &[
+    "ls", "cat", "head", "tail", "pwd", "echo", "grep", "rg", "find", "wc", "which", "less",
+    "tree", "stat", "file", "date", "whoami", "env",
+];
+
+/// Whether a call of tool `name` (a Bash `command`) is work in the project: it can change
+/// something or runs something (an edit, a build, a test, a task update, a subagent), as
+/// opposed to reading and searching. baton's own commands are not work (a save is dated by
+/// itself; `status`, `recall` only look).
+pub(crate) fn is_work(name: &str, command: &str) -> bool {
+    if LOOKING.contains(&name) || name.starts_with("mcp__plugin_baton") {
+        return false;
+    }
+    if name != "Bash" {
+        return true;
+    }
+    let first = command
+        .split_whitespace()
+        .find(|w| !w.contains('='))
+        .unwrap_or("");
+    let program = first.rsplit('/').next().unwrap_or(first);
+    if program == "baton" {
+        return false;
+    }
+    if !super::bash::written_paths(command).is_empty() {
+        return true;
+    }
+    if program == "git" {
+        let sub = command
+            .split_whitespace()
+            .skip(1)
+            .find(|w| !w.starts_with('-'));
+        return !matches!(
+            sub,
+            Some("status" | "log" | "diff" | "show" | "branch" | "blame")
+        );
+    }
+    !LOOKING_COMMANDS.contains(&program)
+}
+
+/// baton's commands that save what comes next (`bridge save`, `bridge checkpoint`,
+/// `handoff write`, `relay handoff`).
+const SAVES: &[[&str; 2]] = &[
+    ["bridge", "save"],
+    ["bridge", "checkpoint"],
+    ["handoff", "write"],
+    ["relay", "handoff"],
+];
+
+/// Whether a Bash command runs one of baton's saves.
+pub(crate) fn is_save(command: &str) -> bool {
+    command
+        .split(['\n', ';', '|', '&'])
+        .map(|segment| {
+            segment
+                .split_whitespace()
+                .skip_while(|w| w.contains('='))
+                .take(3)
+                .collect::<Vec<&str>>()
+        })
+        .any(|w| {
+            w.len() == 3
+                && w[0].rsplit('/').next() == Some("baton")
+                && SAVES.iter().any(|s| w[1] == s[0] && w[2] == s[1])
+        })
 }
 
 /// Adds `id` to `seen` (the newest `MAX_SEEN`); `true` when it was already there.
@@ -835,6 +1017,94 @@ mod tests {
             ),
         ]);
         assert_eq!(d.files, ["a.ipynb", "src/lib.rs", "log.txt", "notes.txt"]);
+    }
+
+    fn final_text(msg: &str, t: &str, at: &str) -> Value {
+        json!({"type": "assistant", "timestamp": at, "message": {"id": msg, "stop_reason": "end_turn",
+               "content": [{"type": "text", "text": t}]}})
+    }
+
+    #[test]
+    fn each_turn_keeps_its_conclusion_and_a_correction_marks_the_one_it_answers() {
+        let long_end = format!(
+            "Root cause found. {} Still open: the docs.",
+            "detail ".repeat(900)
+        );
+        let (d, _) = fold(&[
+            prompt("find the bug"),
+            tool_use("m1", "t1", "Bash", json!({"command": "cargo test"})),
+            final_text("m2", &long_end, "2026-11-30T09:03:00.000Z"),
+            prompt("now fix it"),
+            tool_use(
+                "m3",
+                "t2",
+                "Edit",
+                json!({"file_path": "/work/proj/src/a.rs"}),
+            ),
+            final_text(
+                "m4",
+                "I will rewrite it with regex.",
+                "2026-11-30T09:04:00.000Z",
+            ),
+            prompt("No — don't use regex."),
+            tool_use(
+                "m5",
+                "t3",
+                "Read",
+                json!({"file_path": "/work/proj/src/a.rs"}),
+            ),
+        ]);
+        assert_eq!(d.turns.len(), 2, "{:?}", d.turns);
+        assert_eq!(d.turns[0].request, "find the bug");
+        assert!(d.turns[0].conclusion.starts_with("Root cause found."));
+        assert!(
+            d.turns[0].conclusion.ends_with("Still open: the docs."),
+            "the end was lost"
+        );
+        assert_eq!(d.turns[0].work, 1);
+        assert!(!d.turns[0].corrected && d.turns[1].corrected);
+        let open = d.open_turn.as_ref().unwrap();
+        assert_eq!(open.request, "No — don't use regex.");
+        assert_eq!(open.work, 0, "a read is not work");
+        assert_eq!(d.last_work.as_deref(), Some("2026-11-30T09:01:00.000Z"));
+    }
+
+    #[test]
+    fn a_stop_ends_the_turn_once_even_when_the_final_line_comes_later() {
+        let (mut d, mut c) = (Digest::default(), Carry::default());
+        let mut f = Fold::new(&mut d, &mut c, Path::new("/work/proj"));
+        f.line(prompt("go").to_string().as_bytes());
+        f.line(
+            tool_use("m1", "t1", "Bash", json!({"command": "make"}))
+                .to_string()
+                .as_bytes(),
+        );
+        f.stop(Some("Built. Next: the tests."), "2026-11-30T09:05:00Z");
+        // The transcript's final line arrives at the next read.
+        f.line(
+            final_text("m2", "Built. Next: the tests.", "2026-11-30T09:05:00.000Z")
+                .to_string()
+                .as_bytes(),
+        );
+        assert_eq!(d.turns.len(), 1, "{:?}", d.turns);
+        assert_eq!(d.turns[0].conclusion, "Built. Next: the tests.");
+        assert!(d.open_turn.is_none());
+    }
+
+    #[test]
+    fn work_is_what_can_change_something() {
+        assert!(is_work("Edit", ""));
+        assert!(is_work("Bash", "cargo test"));
+        assert!(is_work("Bash", "echo x > out.txt"));
+        assert!(is_work("TaskUpdate", ""));
+        assert!(!is_work("Read", ""));
+        assert!(!is_work("Bash", "ls -la"));
+        assert!(!is_work("Bash", "git status"));
+        assert!(!is_work("Bash", "baton bridge checkpoint"));
+        assert!(!is_work("mcp__plugin_baton_baton__recall", ""));
+        assert!(is_save("/opt/p/bin/baton bridge checkpoint <<'EOF'"));
+        assert!(is_save("cd x && baton handoff write --session S"));
+        assert!(!is_save("baton bridge status") && !is_save("echo baton bridge save"));
     }
 
     #[test]

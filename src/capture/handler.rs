@@ -1,25 +1,29 @@
 //! The capture subsystem's hook handler.
 //!
 //! - Stop, PreCompact, SessionEnd: update the session's digest from its transcript (only the
-//!   bytes added since the last update). Nothing printed: no context, no compaction
-//!   instructions, never a block. A transcript that should be read and cannot (a link, a
+//!   bytes added since the last update). Never a block; nothing printed but, at PreCompact,
+//!   what the summary should keep (`compaction.rs`). A transcript that should be read and cannot (a link, a
 //!   FIFO, a device, another owner's file) is one error line, which the bus reports; one not
 //!   written yet is nothing to read.
-//! - SessionStart on a fresh session (`startup`, `resume`, `clear`; not `compact`, where the
-//!   session goes on with its own context): one protected section, "Where the last session
-//!   left off", from the newest digest of another session of this project.
+//! - SessionStart (every source): catch up what earlier sessions left unread, then "Where
+//!   the last session left off" (fresh), "Where this session stood before the compaction"
+//!   (compact), and the sessions as resume points (`start.rs`).
+//! - SessionEnd also catches up another session that never finished, in what is left of its
+//!   short time.
 //!
 //! On the bus, capture runs before the bridge and the handoff: at PreCompact the digest they
 //! read (`Project::session_recap`) is already up to date.
 
-use super::section;
-use super::store;
+use super::compaction;
 use super::update::{update, Trigger};
 use crate::core::config::Config;
 use crate::core::error::Result;
 use crate::core::event::{EventKind, EventName, HookEvent};
 use crate::core::handler::{Contribution, Handler};
 use crate::core::project::Project;
+
+/// The time by which SessionEnd stops catching up other sessions (its own read comes first).
+const SESSION_END_CATCH_UP: std::time::Duration = std::time::Duration::from_millis(700);
 
 /// The capture handler on the bus.
 pub(crate) struct CaptureHandler;
@@ -54,21 +58,8 @@ impl Handler for CaptureHandler {
     fn handle(&self, event: &HookEvent, project: &Project) -> Result<Contribution> {
         let common = &event.common;
         match &event.kind {
-            EventKind::SessionStart { source } if source != "compact" => {
-                // The newest other session that left something to resume.
-                let Some((_, s)) =
-                    store::find_where(project, None, Some(&common.session_id), |s| {
-                        section::worth_saying(&s.digest)
-                    })
-                else {
-                    return Ok(Contribution::default());
-                };
-                let chars = project.config().capture.section_chars;
-                Ok(Contribution {
-                    sections: section::section(&s.digest, chars).into_iter().collect(),
-                    resume: section::resume_point(&s.digest).into_iter().collect(),
-                    ..Contribution::default()
-                })
+            EventKind::SessionStart { source } => {
+                Ok(super::start::session_start(project, common, source))
             }
             EventKind::Stop {
                 last_assistant_message,
@@ -79,11 +70,24 @@ impl Handler for CaptureHandler {
                 Ok(Contribution::default())
             }
             EventKind::PreCompact { .. } => {
-                update(project, common, Trigger::PreCompact)?;
-                Ok(Contribution::default())
+                let Some(path) = update(project, common, Trigger::PreCompact)? else {
+                    return Ok(Contribution::default());
+                };
+                let digest = super::store::load(&path).map(|s| s.digest);
+                Ok(Contribution {
+                    compaction_instructions: digest.as_ref().and_then(compaction::instructions),
+                    ..Contribution::default()
+                })
             }
             EventKind::SessionEnd { reason } => {
+                let started = std::time::Instant::now();
                 update(project, common, Trigger::SessionEnd { reason })?;
+                // What is left of SessionEnd's short time: another session that never
+                // finished (Claude Code cuts a plugin's SessionEnd off at 1.5 s).
+                let left = SESSION_END_CATCH_UP.saturating_sub(started.elapsed());
+                if !left.is_zero() {
+                    super::update::catch_up(project, Some(&common.session_id), left);
+                }
                 Ok(Contribution::default())
             }
             _ => Ok(Contribution::default()),

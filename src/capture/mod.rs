@@ -18,12 +18,16 @@
 //!   `Project::session_recap` (wired to `recap` below), never from capture's files.
 
 mod bash;
+mod compaction;
 mod digest;
 mod entry;
 mod fold;
 mod handler;
+mod intent;
 mod recall_docs;
+mod recap;
 mod section;
+mod start;
 mod store;
 mod tasks;
 mod transcript;
@@ -44,7 +48,7 @@ pub(crate) fn recap(project: &Project, session_id: Option<&str>) -> Option<Recap
     if !project.config().capture.enabled {
         return None;
     }
-    store::find(project, session_id, None).map(|(path, s)| s.digest.recap(&path))
+    store::find(project, session_id, None).map(|(path, s)| recap::recap(&s.digest, &path))
 }
 
 /// `baton capture` subcommands.
@@ -76,7 +80,13 @@ pub(crate) fn run(cmd: Command, project: &Project) -> i32 {
 
 fn status(project: &Project, json: bool) -> i32 {
     let dir = store::write_base(project).map(|b| store::sessions_dir(&b, project));
-    let digests = dir.as_deref().map_or(0, |d| store::list(d).len());
+    // A session start notes its session before anything is read: that note is no digest yet.
+    let digests = dir.as_deref().map_or(0, |d| {
+        store::list(d)
+            .iter()
+            .filter(|(_, path, _)| store::load(path).is_some_and(|s| s.cursor.is_some()))
+            .count()
+    });
     let newest = store::find(project, None, None);
     if json {
         io::print_json(&serde_json::json!({

@@ -33,7 +33,7 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
                 scan.corrupt(&path.display().to_string(), 1, "not a session digest");
                 continue;
             };
-            let recap = stored.digest.recap(&path);
+            let recap = super::recap::recap(&stored.digest, &path);
             if !scan.overlaps(recap.started, recap.last_activity) {
                 continue;
             }

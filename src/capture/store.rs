@@ -34,7 +34,7 @@ use std::time::SystemTime;
 
 /// The format of a stored digest; a file of another version is read as absent (and the
 /// transcript read again from the top).
-pub(crate) const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 2;
 /// The most bytes read of one digest file (they are a few KB).
 const DIGEST_FILE: Limit = Limit {
     what: "a session digest",
@@ -53,6 +53,9 @@ pub(crate) struct Stored {
     pub(crate) cursor: Option<Cursor>,
     /// Reading state carried to the next read.
     pub(crate) carry: Carry,
+    /// The session's transcript, as its events named it (checked again before each read):
+    /// where a later session start catches up what a session cut off never read.
+    pub(crate) transcript: Option<PathBuf>,
 }
 
 /// The folder digests are written to and read from: the user's one private folder
@@ -133,13 +136,14 @@ pub(crate) fn list(dir: &Path) -> Vec<(String, PathBuf, SystemTime)> {
 }
 
 /// The digest of session `sid`, or (no `sid`) the most recently updated one other than
-/// `except`, across the read folders.
+/// `except` that read anything (not the note a session start leaves of a session that has
+/// not been read yet), across the read folders.
 pub(crate) fn find(
     project: &Project,
     sid: Option<&str>,
     except: Option<&str>,
 ) -> Option<(PathBuf, Stored)> {
-    find_where(project, sid, except, |_| true)
+    find_where(project, sid, except, |s| s.cursor.is_some())
 }
 
 /// `find`, taking among the newest digests only one that `keep` accepts (a session start
@@ -206,12 +210,14 @@ mod tests {
         Project::with_config(ctx, root, Config::default())
     }
 
+    /// A digest that read something (a cursor), as an update leaves it.
     fn stored(sid: &str) -> Stored {
         Stored {
             digest: Digest {
                 session_id: sid.into(),
                 ..Digest::default()
             },
+            cursor: Some(Cursor::default()),
             ..Stored::default()
         }
     }
@@ -281,6 +287,15 @@ mod tests {
             "the broken newest is passed over"
         );
         assert_eq!(find(&p, None, Some("c")).unwrap().1.digest.session_id, "b");
+        // A session start's note of a session not read yet is no digest to show.
+        let note = Stored {
+            cursor: None,
+            ..stored("d")
+        };
+        save(&base, &digest_path(&dir, "d"), &note).unwrap();
+        assert_eq!(find(&p, None, None).unwrap().1.digest.session_id, "c");
+        assert!(find(&p, Some("d"), None).is_some());
+        std::fs::remove_file(digest_path(&dir, "d")).unwrap();
         prune(&dir, 2, "a");
         let left: Vec<String> = list(&dir).into_iter().map(|(id, _, _)| id).collect();
         assert_eq!(left, ["broken", "c", "a"]);
@@ -288,7 +303,7 @@ mod tests {
         let path = digest_path(&dir, "c");
         let text = std::fs::read_to_string(&path)
             .unwrap()
-            .replace("\"version\": 1", "\"version\": 99");
+            .replace("\"version\": 2", "\"version\": 99");
         std::fs::write(&path, text).unwrap();
         assert!(load(&path).is_none());
     }

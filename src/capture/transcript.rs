@@ -88,6 +88,39 @@ pub(crate) fn locate(project: &Project, common: &Common) -> Result<Option<PathBu
     Ok(Some(path.clone()))
 }
 
+/// A transcript path kept with a digest (`Stored::transcript`), checked again before a later
+/// hook reads it for session `sid` (a catch-up runs in another session, so the environment
+/// does not name this one): `<claude>/projects/<dir>/<sid>.jsonl` with `<dir>` this
+/// project's folder or one of a folder inside it (a session started in a subfolder), reached
+/// without a symlink. `None` when it is not.
+pub(crate) fn recheck(project: &Project, sid: &str, path: &Path) -> Option<PathBuf> {
+    fsx::validate_component("session id", sid).ok()?;
+    let claude = claude_dir(project)?;
+    let projects = claude.join("projects");
+    let plain = path.is_absolute()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::RootDir | Component::Normal(_)));
+    let dir = path
+        .parent()
+        .filter(|d| d.parent() == Some(projects.as_path()))?;
+    let dir_name = dir.file_name()?.to_str()?;
+    let named = path.file_name().and_then(|n| n.to_str()) == Some(&format!("{sid}.jsonl"));
+    let mut roots = vec![project.root.clone()];
+    roots.extend(project.root.canonicalize().ok());
+    let ours = roots.iter().any(|r| {
+        let want = folder_name(r);
+        dir_name == want
+            || dir_name
+                .strip_prefix(want.as_str())
+                .is_some_and(|rest| rest.starts_with('-'))
+    });
+    if !plain || !named || !ours || fsx::check_inside(&projects, path).is_err() {
+        return None;
+    }
+    Some(path.to_path_buf())
+}
+
 /// Whether `dir_name` is Claude Code's folder name for this project (its root, the folder
 /// Claude Code was started in, or the session's cwd inside the project).
 fn belongs(dir_name: &str, project: &Project, common: &Common) -> bool {

@@ -21,7 +21,8 @@ use crate::core::event::Common;
 use crate::core::project::Project;
 use crate::core::time;
 use chrono::{DateTime, Utc};
-use std::path::PathBuf;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How often a Stop reads the git state at most (see `git_due`).
@@ -39,6 +40,9 @@ pub(crate) enum Trigger<'a> {
     SessionEnd {
         reason: &'a str,
     },
+    /// A later hook reads what an earlier session that did not finish (a crash, a closed
+    /// terminal, a Stop before the transcript was written) left unread.
+    CatchUp,
 }
 
 impl Trigger<'_> {
@@ -48,21 +52,30 @@ impl Trigger<'_> {
             Trigger::Stop { .. } => Duration::from_secs(1),
             Trigger::PreCompact => Duration::from_secs(5),
             Trigger::SessionEnd { .. } => Duration::from_millis(600),
+            Trigger::CatchUp => CATCH_UP_BUDGET,
         }
     }
 }
+
+/// How long one hook spends catching up earlier sessions, all of them together: a session
+/// start waits for it, and what is left is read at the next one.
+pub(crate) const CATCH_UP_BUDGET: Duration = Duration::from_millis(250);
+/// The most recently updated digests a catch-up looks at.
+const CATCH_UP_LOOKS_AT: usize = 5;
 
 /// Whether this update reads the git state (branch and HEAD). Reading it opens the repository
 /// and computes its status, a millisecond on a small repository and far more on a large one,
 /// so: always at PreCompact (the bridge's checkpoint reads it in the same run anyway, once
 /// for both), on Stop at most every `GIT_EVERY`, at SessionEnd (1.5 s for every plugin hook)
-/// only when never read before. Between reads, the branch comes from the transcript, where
-/// Claude Code records it on every entry.
+/// only when never read before, never on a catch-up (today's state is not that session's).
+/// Between reads, the branch comes from the transcript, where Claude Code records it on every
+/// entry.
 fn git_due(stored: &Stored, trigger: Trigger, now: DateTime<Utc>) -> bool {
     let last = stored.carry.git_read.as_deref().and_then(time::parse);
     match trigger {
         Trigger::PreCompact => true,
         Trigger::SessionEnd { .. } => last.is_none(),
+        Trigger::CatchUp => false,
         // A clock set back counts as due, not as hours of silence.
         Trigger::Stop { .. } => last.is_none_or(|t| now - t >= GIT_EVERY || t > now),
     }
@@ -85,35 +98,176 @@ pub(crate) fn update(
     let sid = common.session_id.as_str();
     let dir = store::sessions_dir(&base, project);
     let digest_path = store::digest_path(&dir, sid);
-    let mut stored = store::load(&digest_path).unwrap_or_default();
+    let stored = store::load(&digest_path).unwrap_or_default();
     let new = stored.cursor.is_none();
-    let Some(file) = transcript::open(&path)? else {
+    let read = Read {
+        base: &base,
+        digest_path: &digest_path,
+        transcript: &path,
+        sid,
+        deadline: started + trigger.budget(),
+    };
+    if !apply(project, stored, &read, trigger)? {
         return Ok(None);
-    };
-    let plan = transcript::plan(&file, stored.cursor.as_ref())
-        .map_err(|e| Error::io("inspect", &path, e))?;
-    if plan.restarted {
-        stored = Stored::default();
     }
-    stored.digest.session_id = sid.to_string();
-    let read = {
-        let mut fold = Fold::new(&mut stored.digest, &mut stored.carry, &project.root);
-        transcript::read(file, &plan, started + trigger.budget(), &mut |line| {
-            fold.line(line);
-        })
-        .map_err(|e| Error::io("read", &path, e))?
-    };
-    stored.cursor = Some(read.cursor);
-    stored.digest.counts.bytes_read += read.bytes;
-    stored.digest.counts.long_lines += read.long_lines;
-    finish(project, &mut stored, sid, trigger);
-    stored.digest.finalize(&|s| project.redact(s));
-    stored.carry.finalize(&|s| project.redact(s));
-    store::save(&base, &digest_path, &stored)?;
     if new || matches!(trigger, Trigger::SessionEnd { .. }) {
         store::prune(&dir, project.config().capture.keep_sessions, sid);
     }
     Ok(Some(digest_path))
+}
+
+/// Where one update reads and writes.
+struct Read<'a> {
+    base: &'a Path,
+    digest_path: &'a Path,
+    transcript: &'a Path,
+    sid: &'a str,
+    deadline: Instant,
+}
+
+/// Reads what the transcript gained into `stored` and writes it; `false` when the transcript
+/// does not exist (yet).
+fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) -> Result<bool> {
+    let Some(file) = transcript::open(r.transcript)? else {
+        return Ok(false);
+    };
+    let plan = transcript::plan(&file, stored.cursor.as_ref())
+        .map_err(|e| Error::io("inspect", r.transcript, e))?;
+    if plan.restarted {
+        // A note a session start left (no cursor yet) keeps when the session started.
+        let started = stored
+            .cursor
+            .is_none()
+            .then(|| stored.digest.started.take());
+        stored = Stored::default();
+        stored.digest.started = started.flatten();
+    }
+    stored.digest.session_id = r.sid.to_string();
+    stored.transcript = Some(r.transcript.to_path_buf());
+    let before = Stated::of(&stored.digest);
+    let outcome = {
+        let mut fold = Fold::new(&mut stored.digest, &mut stored.carry, &project.root);
+        let outcome = transcript::read(file, &plan, r.deadline, &mut |line| {
+            fold.line(line);
+        })
+        .map_err(|e| Error::io("read", r.transcript, e))?;
+        if let Trigger::Stop { last_assistant } = trigger {
+            // Only once the whole transcript is read: a Stop ends the turn under way.
+            if !outcome.cut_short {
+                fold.stop(last_assistant, &time::rfc3339(project.now()));
+            }
+        }
+        outcome
+    };
+    stored.cursor = Some(outcome.cursor);
+    note_stated(&mut stored.digest, &before, project.now());
+    stored.digest.counts.bytes_read += outcome.bytes;
+    stored.digest.counts.long_lines += outcome.long_lines;
+    finish(project, &mut stored, r.sid, trigger);
+    stored.digest.finalize(&|s| project.redact(s));
+    stored.carry.finalize(&|s| project.redact(s));
+    store::save(r.base, r.digest_path, &stored)?;
+    Ok(true)
+}
+
+/// What a session had stated before an update read more of it.
+struct Stated {
+    last_work: Option<String>,
+    cut_off: Option<String>,
+}
+
+impl Stated {
+    fn of(d: &super::digest::Digest) -> Stated {
+        Stated {
+            last_work: d.last_work.clone(),
+            cut_off: d.open_turn.as_ref().and_then(|t| t.started.clone()),
+        }
+    }
+}
+
+/// Dates what the update read anew of the session's intent (new work, a turn under way) on
+/// baton's clock: the transcript's time, but never later than now.
+fn note_stated(d: &mut super::digest::Digest, before: &Stated, now: DateTime<Utc>) {
+    let after = Stated::of(d);
+    let new_work = after.last_work != before.last_work;
+    let new_turn = after.cut_off.is_some() && after.cut_off != before.cut_off;
+    if !new_work && !new_turn {
+        return;
+    }
+    let newest = [after.last_work, after.cut_off]
+        .iter()
+        .flatten()
+        .filter_map(|t| time::parse(t))
+        .max();
+    let at = newest.map_or(now, |t| t.min(now));
+    d.stated = Some(time::rfc3339(at));
+}
+
+/// At a session start: notes the starting session's transcript in its digest (so a crash
+/// before its first Stop is caught up later), without reading it.
+pub(crate) fn register(project: &Project, common: &Common) -> Result<()> {
+    let Some(path) = transcript::locate(project, common)? else {
+        return Ok(());
+    };
+    let Some(base) = store::write_base(project) else {
+        return Ok(());
+    };
+    let dir = store::sessions_dir(&base, project);
+    let digest_path = store::digest_path(&dir, &common.session_id);
+    if std::fs::symlink_metadata(&digest_path).is_ok() {
+        return Ok(());
+    }
+    let mut stored = Stored::default();
+    stored.digest.session_id.clone_from(&common.session_id);
+    stored.digest.started = Some(time::rfc3339(project.now()));
+    stored.transcript = Some(path);
+    store::save(&base, &digest_path, &stored)
+}
+
+/// Reads what the newest sessions of this project left unread (all but `except`), within
+/// `budget`: a session killed in the middle of a turn, or whose last Stop came before its
+/// transcript was written. A digest whose transcript did not grow costs one `stat`.
+pub(crate) fn catch_up(project: &Project, except: Option<&str>, budget: Duration) -> usize {
+    let started = Instant::now();
+    let Some(base) = store::write_base(project) else {
+        return 0;
+    };
+    let dir = store::sessions_dir(&base, project);
+    let mut caught = 0;
+    for (sid, digest_path, _) in store::list(&dir).into_iter().take(CATCH_UP_LOOKS_AT) {
+        if Some(sid.as_str()) == except || started.elapsed() >= budget {
+            continue;
+        }
+        let Some(stored) = store::load(&digest_path) else {
+            continue;
+        };
+        let Some(path) = stored
+            .transcript
+            .as_deref()
+            .and_then(|p| transcript::recheck(project, &sid, p))
+        else {
+            continue;
+        };
+        let grown = std::fs::metadata(&path).is_ok_and(|m| {
+            stored
+                .cursor
+                .is_none_or(|c| m.len() > c.offset || m.ino() != c.ino)
+        });
+        if !grown {
+            continue;
+        }
+        let read = Read {
+            base: &base,
+            digest_path: &digest_path,
+            transcript: &path,
+            sid: &sid,
+            deadline: started + budget,
+        };
+        if apply(project, stored, &read, Trigger::CatchUp).unwrap_or(false) {
+            caught += 1;
+        }
+    }
+    caught
 }
 
 /// What the transcript does not say: the freshest assistant text, Claude Code's task files,
@@ -140,6 +294,9 @@ fn finish(project: &Project, stored: &mut Stored, sid: &str, trigger: Trigger) {
         if let Ok(Some(files)) = tasks::read_folder(&claude.join("tasks").join(sid)) {
             tasks::overlay(&mut d.tasks, files);
         }
+    }
+    if trigger == Trigger::CatchUp {
+        return;
     }
     let now = time::rfc3339(now);
     if let Trigger::SessionEnd { reason } = trigger {
@@ -499,7 +656,7 @@ mod tests {
             (d.tasks[0].subject.as_str(), d.tasks[0].status.as_str()),
             ("from the file", "in_progress")
         );
-        let r = d.recap(&path);
+        let r = super::super::recap::recap(&d, &path);
         assert_eq!(
             r.tasks[0].status,
             crate::core::recap::TaskStatus::InProgress

@@ -29,6 +29,7 @@ pub mod recall;
 pub mod recap;
 pub mod redact;
 pub mod resume;
+pub mod resume_log;
 pub mod root;
 pub mod signal;
 pub mod text;

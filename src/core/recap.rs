@@ -42,6 +42,14 @@ pub struct Recap {
     pub files: Vec<String>,
     /// The assistant's last text (its stated next step, often).
     pub last_assistant: Option<String>,
+    /// The conclusion of the newest finished turn the user did not correct (its start and
+    /// its end).
+    pub conclusion: Option<String>,
+    /// What the session left open, as one short imperative (from the task list, the turn it
+    /// was cut off in, or its conclusion); `None` when it left nothing open.
+    pub next_action: Option<String>,
+    /// When the session last did work in the project (an edit, a command, a task update).
+    pub last_work: Option<DateTime<Utc>>,
     /// The git branch at the last update.
     pub branch: Option<String>,
     /// The git HEAD (full SHA) at the last update.

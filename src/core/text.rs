@@ -65,6 +65,58 @@ pub fn clip(text: &str, max: usize) -> String {
     format!("{}{ELLIPSIS}", &text[..at])
 }
 
+/// `text` cut to at most `max` characters by taking out its middle: its start and its end
+/// are kept (a conclusion puts the result and what is still open last), joined by ` … `,
+/// each cut between words where one is near, never inside a `[REDACTED]` mark.
+pub fn clip_middle(text: &str, max: usize) -> String {
+    let count = text.chars().count();
+    if count <= max {
+        return text.to_string();
+    }
+    let joint = " … ";
+    let room = max.saturating_sub(joint.chars().count());
+    if room < 20 {
+        return clip(text, max);
+    }
+    let head_chars = room * 2 / 5;
+    let tail_chars = room - head_chars;
+    let head: String = text.chars().take(head_chars).collect();
+    let head = match head.rfind(char::is_whitespace) {
+        Some(sp) if sp * 4 >= head.len() * 3 => head[..sp].trim_end().to_string(),
+        _ => head,
+    };
+    let tail: String = text.chars().skip(count - tail_chars).collect();
+    let tail = match tail.find(char::is_whitespace) {
+        Some(sp) if sp * 4 <= tail.len() => tail[sp..].trim_start().to_string(),
+        _ => tail,
+    };
+    format!(
+        "{}{joint}{}",
+        whole_marks_head(&head),
+        whole_marks_tail(&tail)
+    )
+}
+
+/// `head` without a `[REDACTED]` mark cut at its end.
+fn whole_marks_head(head: &str) -> &str {
+    for k in (1..MARK.len()).rev() {
+        if head.ends_with(&MARK[..k]) {
+            return &head[..head.len() - k];
+        }
+    }
+    head
+}
+
+/// `tail` without a `[REDACTED]` mark cut at its start.
+fn whole_marks_tail(tail: &str) -> &str {
+    for k in (1..MARK.len()).rev() {
+        if tail.starts_with(&MARK[MARK.len() - k..]) {
+            return &tail[k..];
+        }
+    }
+    tail
+}
+
 /// The longest start of `text` of at most `max` bytes that does not split a character.
 pub fn prefix_bytes(text: &str, max: usize) -> &str {
     let mut end = text.len().min(max);
@@ -134,6 +186,32 @@ mod tests {
         let text = format!("{}[REDACTED] tail", "a".repeat(5));
         assert_eq!(clip(&text, 9), "aaaaa…");
         assert_eq!(clip(&text, 16), "aaaaa[REDACTED]…");
+    }
+
+    #[test]
+    fn clip_middle_keeps_the_start_and_the_end() {
+        assert_eq!(clip_middle("short", 10), "short");
+        let text = format!(
+            "Result: parser fixed. {} Still open: the docs.",
+            "filler words ".repeat(50)
+        );
+        let cut = clip_middle(&text, 120);
+        assert!(cut.chars().count() <= 120, "{cut}");
+        assert!(cut.starts_with("Result: parser fixed."), "{cut}");
+        assert!(cut.ends_with("Still open: the docs."), "{cut}");
+        assert!(cut.contains(" … "), "{cut}");
+        let marked = format!("{}[REDACTED]{}", "a".repeat(60), "b".repeat(60));
+        for max in 40..120 {
+            let cut = clip_middle(&marked, max);
+            assert!(
+                !cut.contains("[RED") || cut.contains("[REDACTED]"),
+                "{max}: {cut}"
+            );
+            assert!(
+                !cut.contains("TED]") || cut.contains("[REDACTED]"),
+                "{max}: {cut}"
+            );
+        }
     }
 
     #[test]

@@ -110,6 +110,7 @@ fn artefact_point(
             next
         },
     )
+    .id(session::point_id(&newest.id))
     .how(format!(
         "the user runs `{cmd} {}` (it re-checks the artefact's claims first)",
         newest.id

@@ -154,6 +154,9 @@ pub(crate) fn run(arg: Option<&str>, project: &Project) -> Result<i32> {
         "{}",
         project.redact(&format!("{}{replay}", resolved.unwrap_or_default()))
     );
+    // Picked up: "Resume here" stops naming it (best effort: without it, the session that
+    // goes on from it still supersedes it by its work).
+    let _ = crate::core::resume_log::record_picked_up(project, &session::point_id(&id));
     Ok(0)
 }
 

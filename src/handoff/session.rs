@@ -112,6 +112,11 @@ pub(crate) fn list(dir: &Path) -> Vec<String> {
     ids
 }
 
+/// The id of artefact `id` as a resume point (`core::resume_log`).
+pub(crate) fn point_id(id: &str) -> String {
+    format!("handoff:{id}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

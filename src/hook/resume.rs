@@ -1,23 +1,43 @@
 //! The one "Resume here" section of a session start: every handler offers its candidates
-//! (`Contribution::resume`); `core::resume` picks the one next action and lists the rest.
-//! The section goes right after the status line, before every subsystem's own sections.
+//! (`Contribution::resume`); `core::resume` picks the one next action by the rule there and
+//! lists the rest. The section goes right after the status line, before every subsystem's
+//! own sections. On a fresh start the point named is written to the resume log
+//! (`core::resume_log`), so that a session that goes on from it does not, by its work,
+//! supersede it.
 
 use super::bus::Dispatched;
 use crate::core::handler::Contribution;
-use crate::core::resume;
-use chrono::{DateTime, Utc};
+use crate::core::project::Project;
+use crate::core::resume::{self, Situation, Start};
+use crate::core::resume_log;
 
 /// Takes every contribution's resume points and puts the one section they make in front of
 /// the titled sections (after the untitled status line).
-pub(crate) fn merge_into(d: &mut Dispatched, now: DateTime<Utc>) {
+pub(crate) fn merge_into(d: &mut Dispatched, project: &Project, source: &str, session: &str) {
     let points: Vec<resume::ResumePoint> = d
         .contributions
         .iter_mut()
         .flat_map(|c| std::mem::take(&mut c.resume))
         .collect();
-    let Some(section) = resume::section(&points, now) else {
+    if points.is_empty() {
+        return;
+    }
+    let log = resume_log::read(project);
+    let start = Start::of_source(source);
+    let situation = Situation {
+        start,
+        session,
+        log: &log,
+    };
+    let Some((section, named)) = resume::section(&points, project.now(), &situation) else {
         return;
     };
+    if let Some(id) = named.filter(|_| start == Start::Fresh && !session.is_empty()) {
+        if log.offered_to(session) != Some(id.as_str()) {
+            // Best effort: without it a session that goes on from the point supersedes it.
+            let _ = resume_log::record_offered(project, session, &id);
+        }
+    }
     // After the contributions whose sections are all untitled (the status line).
     let at = d
         .contributions
@@ -61,7 +81,18 @@ mod tests {
             ],
             errors: vec![],
         };
-        merge_into(&mut d, now);
+        let t = tempfile::tempdir().unwrap();
+        let ctx = crate::core::ctx::Ctx::for_test(
+            crate::core::ctx::Env::fixed(Vec::<(String, String)>::new()),
+            crate::core::clock::Clock::fixed(now),
+            t.path().to_path_buf(),
+        );
+        let project = Project::with_config(
+            ctx,
+            t.path().to_path_buf(),
+            crate::core::config::Config::default(),
+        );
+        merge_into(&mut d, &project, "startup", "");
         let titles: Vec<&str> = d
             .contributions
             .iter()

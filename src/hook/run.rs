@@ -92,8 +92,8 @@ fn answer(bytes: &[u8], hint: Option<EventName>, ctx: &Ctx) -> Rendered {
         Vec::new()
     };
     let mut dispatched = bus::dispatch(handlers, &event, &project);
-    if event.name() == EventName::SessionStart {
-        super::resume::merge_into(&mut dispatched, project.now());
+    if let crate::core::event::EventKind::SessionStart { source } = &event.kind {
+        super::resume::merge_into(&mut dispatched, &project, source, &event.common.session_id);
     }
     output::render(
         event.name(),

@@ -508,9 +508,10 @@ fn issue_12_a_week_of_use_leaves_only_what_was_asked_for() {
         &[],
     );
     assert!(r.status.success(), "{}", r.describe());
-    // Only baton's own record of the last session: one automatic next action.
-    let next = next_action("week-b2", &ctx);
-    assert!(next.starts_with("Next: \"continue the request: "), "{ctx}");
+    // The last session finished its work and left nothing open (issue 34): no next action,
+    // only where it left off.
+    assert!(resume_here(&ctx).is_empty(), "{ctx}");
+    assert!(ctx.contains("Where the last session left off"), "{ctx}");
     let (_, r) = week.session(
         &b,
         "week-b-compact",

@@ -311,12 +311,56 @@ fn with_auto_start_off_nothing_is_recorded_and_session_start_says_how() {
     p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
     p.hook("UserPromptSubmit", prompt_event(&p, "stop that").as_bytes());
     assert!(!runs(&p).exists() || std::fs::read_dir(runs(&p)).unwrap().count() == 0);
+    // Quiet (issue 34): the user turned automatic sessions off; nothing needs attention.
     let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
     let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
         .as_str()
         .unwrap()
         .to_string();
-    assert!(ctx.contains("/baton:start"), "{ctx}");
+    assert!(!ctx.contains("Audit trail"), "{ctx}");
+    // A named session is recorded, and its start says so.
+    assert_eq!(audit(&p, &["start", "named task"]).code, 0);
+    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
+    let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        ctx.contains("Recording tool calls to audit session") && ctx.contains("named task"),
+        "{ctx}"
+    );
+}
+
+/// Issue 34: an automatic session that records quietly adds nothing to a session start (it
+/// is for recall and the reports); a named one, an unfinished named one, and a note that
+/// needs the user do.
+#[test]
+fn issue_34_an_automatic_session_is_quiet_at_a_session_start() {
+    let p = Project::new();
+    for sid in ["cs-1", "cs-2", "cs-3"] {
+        let start = p
+            .event("SessionStart")
+            .replace("e9fc0000-0000-4000-8000-000000000001", sid);
+        let out = p.hook("SessionStart", start.as_bytes());
+        let ctx = out.json()["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            !ctx.contains("Audit trail") && !ctx.contains("Recent sessions"),
+            "{ctx}"
+        );
+        p.hook(
+            "PostToolUse",
+            tool_event(&p, 1)
+                .replace("e9fc0000-0000-4000-8000-000000000001", sid)
+                .as_bytes(),
+        );
+    }
+    assert!(
+        runs(&p).read_dir().unwrap().count() >= 3,
+        "the sessions were recorded"
+    );
 }
 
 #[test]
@@ -1000,6 +1044,8 @@ fn compaction_start_context(p: &Project) -> String {
 fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
     let p = Project::new();
     p.write(".rune/progress.md", "# Progress\n");
+    // A named session: its start shows the recap (an automatic one is quiet).
+    assert_eq!(audit(&p, &["start", "summary reads"]).code, 0);
     for n in 0..5 {
         p.hook("PostToolUse", tool_event(&p, n).as_bytes());
     }
@@ -1040,6 +1086,8 @@ fn issue_15_session_start_precompact_and_end_read_the_summary_not_the_trail() {
 #[test]
 fn issue_15_stops_leave_the_summary_behind_and_readers_catch_up() {
     let p = Project::new();
+    // A named session: its start shows the recap (an automatic one is quiet).
+    assert_eq!(audit(&p, &["start", "summary reads"]).code, 0);
     for n in 0..3 {
         p.hook("PostToolUse", tool_event(&p, n).as_bytes());
     }

@@ -159,7 +159,7 @@ fn stop_updates_the_digest_and_the_next_session_starts_where_it_left_off() {
     let mode = std::fs::metadata(&files[0]).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
     let digest: Value = serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
-    assert_eq!(digest["version"], 1);
+    assert_eq!(digest["version"], 2);
     assert_eq!(digest["digest"]["counts"]["tool_calls"], 7);
     assert!(
         !p.root.join(".local").exists(),
@@ -504,13 +504,23 @@ fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
     assert!(cp.contains("parse_all"), "{cp}");
     assert!(cp.contains("Files in flight: notes/widget.txt"), "{cp}");
     assert!(
-        cp.contains("## Resume Command\nContinue the task in progress: Add widget tests\n"),
+        cp.contains("## Resume Command\nContinue task #2: Add widget tests\n"),
         "{cp}"
     );
-    // The compaction instructions keep that resume point.
+    // The compaction instructions keep the user's words word for word, and the session's
+    // facts (the model's and the tools' text) as data — never its text word for word.
     assert!(
-        out.stdout
-            .contains("Continue the task in progress: Add widget tests"),
+        out.stdout.contains(
+            "Keep the user's own words, word for word: the request \"Build the widget parser and keep the docs in step\""
+        ),
+        "{out:?}"
+    );
+    assert!(
+        out.stdout.contains("#2 Add widget tests (in progress)"),
+        "{out:?}"
+    );
+    assert!(
+        !out.stdout.contains("resume point word for word"),
         "{out:?}"
     );
 }

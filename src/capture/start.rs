@@ -1,0 +1,88 @@
+//! What capture does at a session start, for every source:
+//!
+//! 1. notes the starting session's transcript in its digest (`update::register`), so that a
+//!    session killed before its first Stop is still found later;
+//! 2. catches up what earlier sessions of this project left unread (`update::catch_up`,
+//!    bounded): a session killed in the middle of a turn has that turn in its digest before
+//!    anything is shown;
+//! 3. gives what the start needs:
+//!    - a fresh start (`startup`, `clear`): "Where the last session left off" from the
+//!      newest other session that did work or was cut off (a chat that did nothing is passed
+//!      over), and that session as a resume point;
+//!    - after a compaction: "Where this session stood before the compaction" from this
+//!      session's own digest (PreCompact brought it up to date), and it as a resume point —
+//!      in every project, with or without `.rune/`;
+//!    - a resumed conversation (`--continue`, `--resume`): no section (Claude Code replays
+//!      the conversation); this session and the newest other one as resume points, so "Resume
+//!      here" can say what changed elsewhere since.
+
+use super::digest::Digest;
+use super::intent;
+use super::section::{self, COMPACT_TITLE, TITLE};
+use super::store::{self, Stored};
+use super::update::{self, CATCH_UP_BUDGET};
+use crate::core::event::Common;
+use crate::core::handler::Contribution;
+use crate::core::project::Project;
+use crate::core::resume::Start;
+
+/// Digests looked at, most recently updated first, for the newest other session.
+const LOOKED_AT: usize = 5;
+
+/// capture's part of a session start with `source`.
+pub(crate) fn session_start(project: &Project, common: &Common, source: &str) -> Contribution {
+    let sid = common.session_id.as_str();
+    let start = Start::of_source(source);
+    // Best effort, both: a start never fails for them.
+    let _ = update::register(project, common);
+    update::catch_up(
+        project,
+        (start == Start::Fresh).then_some(sid),
+        CATCH_UP_BUDGET,
+    );
+    let chars = project.config().capture.section_chars;
+    let own = || store::find(project, Some(sid), None).map(|(_, s)| s.digest);
+    let other = newest_other(project, sid);
+    let mut out = Contribution::default();
+    match start {
+        Start::Fresh => {
+            if let Some(d) = &other {
+                out.sections.extend(section::section(d, TITLE, chars));
+                out.resume.extend(section::resume_point(d));
+            }
+        }
+        Start::Compact => {
+            if let Some(d) = own() {
+                out.sections
+                    .extend(section::section(&d, COMPACT_TITLE, chars));
+                out.resume.extend(section::resume_point(&d));
+            }
+        }
+        Start::Resumed => {
+            out.resume
+                .extend(own().as_ref().and_then(section::resume_point));
+            out.resume
+                .extend(other.as_ref().and_then(section::resume_point));
+        }
+    }
+    out
+}
+
+/// The digest of the other session of this project that stated its intent last (did work,
+/// or was cut off), among the most recently updated few.
+fn newest_other(project: &Project, sid: &str) -> Option<Digest> {
+    let mut found: Vec<(String, std::path::PathBuf, std::time::SystemTime)> =
+        store::read_bases(project)
+            .iter()
+            .flat_map(|b| store::list(&store::sessions_dir(b, project)))
+            .filter(|(id, _, _)| id != sid)
+            .collect();
+    found.sort_by_key(|e| std::cmp::Reverse(e.2));
+    found
+        .into_iter()
+        .take(LOOKED_AT)
+        .filter_map(|(_, path, _)| store::load(&path))
+        .map(|s: Stored| s.digest)
+        .filter(section::worth_saying)
+        .max_by_key(intent::stated_at)
+}
