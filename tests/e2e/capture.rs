@@ -64,16 +64,15 @@ fn subagent() -> Vec<Turn> {
     ]
 }
 
-/// baton's section in a request's context: from its title to the next section or the end of
-/// that message (Claude Code's own git status in the system prompt names untracked files too).
+/// baton's section in a request's context: from its title to the blank line that ends it
+/// (what follows may be Claude Code's own text in the same message, whose git status names
+/// untracked files too, when no other section of baton's comes next).
 fn section_of(ctx: &str) -> String {
     let start = ctx
         .find("## Where the last session left off")
         .unwrap_or_else(|| panic!("no section in:\n{ctx}"));
     let rest = &ctx[start..];
-    let end = rest[3..]
-        .find("\n## ")
-        .map_or_else(|| rest.find("\n\n\n").unwrap_or(rest.len()), |e| e + 3);
+    let end = rest.find("\n\n").unwrap_or(rest.len());
     rest[..end].to_string()
 }
 
