@@ -117,14 +117,25 @@ impl Project {
             .find(|p| p.is_file())
     }
 
-    /// `git status --porcelain` of the project (untracked files listed one by one).
-    pub fn git_status(&self) -> String {
+    /// `git ARGS` in the project, as user `t`; its stdout (a failure fails the test).
+    pub fn git(&self, args: &[&str]) -> String {
         let out = Command::new("git")
-            .args(["status", "--porcelain", "--untracked-files=all"])
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
             .current_dir(&self.root)
             .output()
             .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `git status --porcelain` of the project (untracked files listed one by one).
+    pub fn git_status(&self) -> String {
+        self.git(&["status", "--porcelain", "--untracked-files=all"])
     }
 
     /// Runs `baton hook EVENT` as hooks.json does, with CLAUDE_PROJECT_DIR set.

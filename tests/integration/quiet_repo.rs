@@ -4,24 +4,8 @@
 //! `git add -A` never takes a private checkpoint.
 
 use crate::harness::Project;
-use std::process::Command;
 
 const CHECKPOINT: &str = "doing: the parser\nresume: Continue the parser at fn parse_expr\n";
-
-fn git(p: &Project, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-        .args(args)
-        .current_dir(&p.root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn run(p: &Project, args: &[&str], stdin: &str) -> String {
     let out = p.run(args, stdin.as_bytes(), &[]);
@@ -38,9 +22,9 @@ fn issue_39_a_first_checkpoint_keeps_itself_out_of_git_add_all() {
         "{report}"
     );
     assert_eq!(p.git_status(), "", "git status after a first checkpoint");
-    assert_eq!(git(&p, &["ls-files", ".rune"]), ".rune/.gitignore\n");
-    git(&p, &["add", "-A"]);
-    assert_eq!(git(&p, &["diff", "--cached", "--name-only"]), "");
+    assert_eq!(p.git(&["ls-files", ".rune"]), ".rune/.gitignore\n");
+    p.git(&["add", "-A"]);
+    assert_eq!(p.git(&["diff", "--cached", "--name-only"]), "");
     assert!(p.root.join(".rune/checkpoint.md").is_file());
     // A second one writes nothing to commit.
     let report = run(&p, &["bridge", "checkpoint"], CHECKPOINT);
