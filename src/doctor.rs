@@ -161,30 +161,17 @@ fn team_checks(project: &Project, fix: bool, out: &mut Vec<Check>) {
 /// pattern can parse and still not compile, e.g. past the size limit), and a pattern that
 /// does not compile is skipped where it is used.
 fn pattern_checks(c: &config::Config, out: &mut Vec<Check>) {
-    let defaults = config::Audit::default();
-    // The built-in audit patterns are known good (a unit test compiles them).
     let lists = [
-        (
-            "redact.extra_patterns",
-            &c.redact.extra_patterns,
-            false,
-            None,
-        ),
+        ("redact.extra_patterns", &c.redact.extra_patterns, false),
         (
             "audit.correction_patterns",
             &c.audit.correction_patterns,
             true,
-            Some(&defaults.correction_patterns),
         ),
-        (
-            "audit.request_patterns",
-            &c.audit.request_patterns,
-            true,
-            Some(&defaults.request_patterns),
-        ),
+        ("audit.request_patterns", &c.audit.request_patterns, true),
     ];
-    for (key, patterns, case_insensitive, built_in) in lists {
-        if patterns.is_empty() || built_in == Some(patterns) {
+    for (key, patterns, case_insensitive) in lists {
+        if patterns.is_empty() {
             continue;
         }
         let failed: Vec<String> = patterns

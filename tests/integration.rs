@@ -24,6 +24,8 @@ mod capture;
 mod cli;
 #[path = "integration/concurrency.rs"]
 mod concurrency;
+#[path = "integration/continuity.rs"]
+mod continuity;
 #[path = "integration/handoff.rs"]
 mod handoff;
 #[path = "integration/hook_protocol.rs"]

@@ -16,7 +16,6 @@ mod lifecycle;
 mod own;
 mod persist;
 mod prompt;
-mod prompt_needles;
 mod recall_docs;
 mod record;
 mod recover;

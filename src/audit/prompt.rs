@@ -1,10 +1,14 @@
 //! The records of one prompt (UserPromptSubmit): a `conversation` record and, when the prompt
-//! matches one of `audit.correction_patterns`, a `user_correction` record. The text passes
-//! the redactor and is kept on one line, clipped.
+//! corrects the agent, a `user_correction` record. The text passes the redactor and is kept
+//! on one line, clipped.
+//!
+//! A prompt corrects the agent when `core::correction` says so (the rule is recorded as
+//! `builtin:<rule>`) or it matches one of the user's `audit.correction_patterns` (the
+//! pattern is recorded), unless it matches one of the user's `audit.request_patterns`.
 
-use super::prompt_needles;
 use super::record::{Kind, Record};
-use crate::core::config::{Audit, CORRECTIONS as BUILT_IN_CORRECTIONS};
+use crate::core::config::Audit;
+use crate::core::correction::{self, HEAD_BYTES};
 use crate::core::hash::fnv1a_parts;
 use crate::core::needles::{self, Finder};
 use crate::core::project::Project;
@@ -56,15 +60,10 @@ pub(crate) fn records(
     out
 }
 
-/// Longest start of a prompt (bytes) the patterns read: a correction says so up front, and a long
-/// prompt (a pasted log, a diff, a chat) would otherwise match on a quoted "no," or "I said".
-const PATTERN_CHARS: usize = 600;
-
-/// The correction patterns and the request patterns that overrule them, each compiled only
-/// when a prompt holds the words it needs (`core::needles`): most prompts correct nothing,
-/// and compiling the patterns cost every prompt about a millisecond. The built-in
-/// correction patterns are not even parsed: their needles are a table (prompt_needles.rs);
-/// the request patterns are read only once a correction pattern matched.
+/// The user's extra correction patterns and the request patterns that overrule a
+/// correction, each compiled only when a prompt holds the words it needs (`core::needles`):
+/// compiling a pattern costs about half a millisecond, and most prompts need none. The
+/// request patterns are read only once a prompt was found to correct.
 pub(crate) struct Patterns<'a> {
     corrections: List,
     request_sources: &'a [String],
@@ -85,16 +84,8 @@ impl List {
     /// Reads `patterns`, case-insensitive (invalid ones are skipped; config validation names
     /// them). ASCII classes where the pattern allows it: Unicode-aware `\b` and case folding
     /// cost milliseconds to compile; a pattern that needs Unicode mode (it names a non-ASCII
-    /// class) keeps it, inside its own group. Parses them (the built-in correction patterns
-    /// not even that); compiles nothing.
+    /// class) keeps it, inside its own group. Parses them; compiles nothing.
     fn new(patterns: &[String]) -> List {
-        if patterns.iter().map(String::as_str).eq(BUILT_IN_CORRECTIONS) {
-            return List::of(
-                patterns.to_vec(),
-                patterns.to_vec(),
-                Finder::of_table(prompt_needles::CORRECTIONS),
-            );
-        }
         let parses = |p: &str, ascii: bool| {
             regex_syntax::ParserBuilder::new()
                 .case_insensitive(true)
@@ -122,21 +113,20 @@ impl List {
                 },
             ));
         }
-        List::of(members, sources, Finder::new(&found))
-    }
-
-    fn of(members: Vec<String>, sources: Vec<String>, needles: Finder) -> List {
         List {
             compiled: members.iter().map(|_| OnceLock::new()).collect(),
             members,
             sources,
-            needles,
+            needles: Finder::new(&found),
         }
     }
 
     /// The first pattern, in the configured order, that matches `text`: only those whose
     /// words `text` holds are compiled and run.
     fn first_match(&self, text: &str) -> Option<&str> {
+        if self.members.is_empty() {
+            return None;
+        }
         let candidates = self.needles.candidates(text);
         for (i, _) in candidates.iter().enumerate().filter(|(_, c)| **c) {
             let regex = self.compiled[i].get_or_init(|| {
@@ -160,18 +150,23 @@ impl List {
     }
 }
 
-/// The correction pattern `prompt` matches, unless a request pattern matches it too ("don't
-/// forget to add tests" asks for something; "no, use the other API" corrects).
+/// What makes `prompt` a correction: `builtin:<rule>` (`core::correction`) or the first of
+/// the user's correction patterns it matches; `None` when neither does, or when one of the
+/// user's request patterns matches it. Patterns read the prompt's first `HEAD_BYTES`, as the
+/// built-in rules do.
 pub(crate) fn correction_match(prompt: &str, patterns: &Patterns<'_>) -> Option<String> {
-    let text = prefix_bytes(prompt.trim(), PATTERN_CHARS);
-    let pattern = patterns.corrections.first_match(text)?;
+    let text = prefix_bytes(prompt.trim(), HEAD_BYTES);
+    let found = match correction::classify(prompt) {
+        Some(rule) => format!("builtin:{}", rule.name()),
+        None => patterns.corrections.first_match(text)?.to_string(),
+    };
     let requests = patterns
         .requests
         .get_or_init(|| List::new(patterns.request_sources));
     if requests.first_match(text).is_some() {
         return None;
     }
-    Some(pattern.to_string())
+    Some(found)
 }
 
 /// The audit config's `correction_patterns` and `request_patterns`, parsed; nothing compiled.
@@ -193,172 +188,6 @@ mod tests {
         Project::for_test("/p", Some(at))
     }
 
-    /// Real-looking prompts, each a correction of the agent (`true`) or an ordinary request
-    /// (`false`), read against the built-in patterns.
-    const PROMPTS: &[(&str, bool)] = &[
-        // Corrections: the user says the agent did, or is doing, the wrong thing.
-        ("No, use the other API", true),
-        ("no, not that file — the one in src/bin", true),
-        ("Nope. Revert it.", true),
-        ("no", true),
-        ("No!", true),
-        ("no no no, keep the old schema", true),
-        ("No I meant the staging server", true),
-        ("No, use tabs", true),
-        ("don't touch main.rs", true),
-        ("Don't use unwrap here, return an error", true),
-        ("Do not commit the lockfile", true),
-        ("Please don't add comments to every line", true),
-        ("stop", true),
-        ("Stop, you're deleting the wrong files", true),
-        ("stop running the whole test suite every time", true),
-        ("Stop it", true),
-        ("Please stop adding emojis to the commit messages", true),
-        ("Actually, make it 3 retries", true),
-        ("actually the port should be 8080, not 3000", true),
-        ("That's wrong, the function returns a Result", true),
-        ("that's not what I asked for", true),
-        ("This is not what I meant", true),
-        ("ugh, that's wrong again", true),
-        ("That's not it. The bug is in the tokenizer.", true),
-        ("That isn't right, the timestamps are UTC", true),
-        ("That's incorrect: the limit is 100, not 1000", true),
-        ("I said port 8080", true),
-        ("I told you not to change the public API", true),
-        ("As I said, tabs not spaces", true),
-        ("I asked you to keep the old behaviour behind a flag", true),
-        ("I meant the other config file", true),
-        ("I didn't ask you to refactor the whole module", true),
-        ("instead use serde for the parsing", true),
-        ("revert that change", true),
-        ("Undo the last edit", true),
-        ("Can you revert that? It broke the CLI", true),
-        ("undo!", true),
-        ("Wrong file", true),
-        ("You broke the build", true),
-        ("You shouldn't have deleted the migration", true),
-        ("you forgot to update the docs", true),
-        ("You deleted my notes in TODO.md", true),
-        ("You didn't run the tests before committing", true),
-        ("you were supposed to only change the README", true),
-        ("You used the wrong API, it's the v2 one", true),
-        ("you're on the wrong branch", true),
-        ("you edited the wrong file, it's config/prod.yaml", true),
-        ("that's the wrong function", true),
-        ("Why did you remove the error handling?", true),
-        ("why are you still running cargo build after every edit", true),
-        ("You keep adding unwraps", true),
-        ("not like that, use a match statement", true),
-        ("Not quite — the test should check the error message", true),
-        ("Wait, don't push yet", true),
-        ("Hold on, that's the production database", true),
-        ("This is not what I asked for", true),
-        // Requests: the user asks for something, reminds, answers, or reports a bug.
-        ("Don't forget to add tests", false),
-        ("don't forget to run cargo fmt before committing", false),
-        ("Don't worry about the Windows build for now", false),
-        ("Do not hesitate to ask if anything is unclear", false),
-        ("Don't you think we should cache the lookups?", false),
-        ("No problem, go ahead", false),
-        ("No worries, take your time", false),
-        ("No, that's fine — leave it as it is", false),
-        ("no, thanks", false),
-        ("Nope, looks good to me", false),
-        ("No need to update the changelog for this", false),
-        ("Now run the benchmarks", false),
-        ("Nothing else, thanks", false),
-        ("Note that the API is rate limited", false),
-        ("please run a command", false),
-        ("notice the bug in parse()", false),
-        ("add a stop button to the player", false),
-        ("Stop the dev server and restart it with --release", false),
-        ("Please stop the docker containers before running the migration", false),
-        ("Stop words should be removed before indexing", false),
-        ("Let's stop here for today and write a handoff", false),
-        ("Run the tests and don't stop at the first failure", false),
-        ("Instead of polling, can we use inotify?", false),
-        ("Write a function that returns an error instead of panicking", false),
-        ("Actually, can you also add a --json flag?", false),
-        ("Actually, one more thing: add a changelog entry", false),
-        ("actually that works, thanks!", false),
-        ("Revert the version bump in Cargo.toml from yesterday's commit", false),
-        ("Add an undo command to the editor", false),
-        ("Undo support would be nice in the editor", false),
-        ("I asked the team, and they prefer snake_case for the API fields", false),
-        ("Can you check why the login page shows the wrong date?", false),
-        ("Can you fix the wrong date on the invoice page?", false),
-        ("The tests are wrong on CI because of the timezone, can you fix them?", false),
-        ("It's not what I expected from the docs: the API returns 404. Investigate", false),
-        ("Please review the PR and tell me if anything is wrong", false),
-        ("Not sure why this fails — can you look?", false),
-        ("Wait for CI to finish, then merge", false),
-        ("Hold on to the connection instead of reopening it each time", false),
-        ("Why does the test fail on CI?", false),
-        ("Why do you think the cache misses?", false),
-        ("Make sure you keep the old API working", false),
-        ("You should have access to the staging bucket now", false),
-        ("You can use the fixtures in tests/data", false),
-        ("Could you make the error message clearer?", false),
-        ("Fix the bug where the parser prints 'no, invalid input'", false),
-        ("Go ahead and commit", false),
-        ("Keep going", false),
-        ("/baton:start fix the login bug", false),
-        ("/baton:end", false),
-        ("Implement the export endpoint. Don't forget the tests, and no, we don't need a migration.", false),
-    ];
-
-    #[test]
-    fn issue_12_corrections_are_told_from_requests() {
-        let audit = Config::default().audit;
-        let pats = compile_patterns(&audit);
-        let corrections = PROMPTS.iter().filter(|(_, c)| *c).count();
-        assert!(corrections >= 25 && PROMPTS.len() - corrections >= 25);
-        let wrong: Vec<String> = PROMPTS
-            .iter()
-            .filter_map(|(p, want)| {
-                let got = correction_match(p, &pats);
-                (got.is_some() != *want).then(|| format!("{p:?}: expected {want}, matched {got:?}"))
-            })
-            .collect();
-        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-        let recs = records(
-            "No, use tabs",
-            &pats,
-            "cs",
-            &project("2026-11-30T10:15:00Z"),
-        );
-        assert_eq!(recs.len(), 2);
-        assert_eq!(recs[1].kind, Kind::UserCorrection);
-        assert_eq!(recs[1].persisted_to, Some(vec![]));
-        assert!(recs[1].id().starts_with("c-"));
-        assert_eq!(
-            records(
-                "Don't forget to add tests",
-                &pats,
-                "cs",
-                &project("2026-11-30T10:15:00Z")
-            )
-            .len(),
-            1
-        );
-    }
-
-    /// A correction comes first: a long prompt (a pasted log or chat) is read only so far.
-    #[test]
-    fn only_the_start_of_a_long_prompt_is_read() {
-        let audit = Config::default().audit;
-        let pats = compile_patterns(&audit);
-        let pasted = format!(
-            "Here is the log:\n{}\nthat's wrong",
-            "ok line\n".repeat(100)
-        );
-        assert_eq!(correction_match(&pasted, &pats), None);
-        assert!(correction_match(&format!("that's wrong:\n{pasted}"), &pats).is_some());
-        // A cut inside a character is moved back to its start.
-        let wide = format!("{}that's wrong", "é".repeat(PATTERN_CHARS));
-        assert_eq!(correction_match(&wide, &pats), None);
-    }
-
     fn audit_with(corrections: &[&str], requests: &[&str]) -> Audit {
         Audit {
             correction_patterns: corrections.iter().map(|p| (*p).to_string()).collect(),
@@ -367,36 +196,94 @@ mod tests {
         }
     }
 
-    /// The first pattern in the configured order is named, a pattern that needs Unicode mode
-    /// keeps it, one that does not build is left out; a request pattern overrules them.
+    /// A correction (as `core::correction` reads it; its table of labelled prompts is the
+    /// test of the rules) gets a `user_correction` record naming its rule; a request does
+    /// not.
     #[test]
-    fn the_first_matching_pattern_in_order_is_named() {
-        let audit = audit_with(&["(", r"^\p{Greek}+\b", "^no", "^n"], &["^no thanks"]);
+    fn issue_12_corrections_are_told_from_requests() {
+        let audit = Config::default().audit;
         let pats = compile_patterns(&audit);
-        assert_eq!(correction_match("No way", &pats).as_deref(), Some("^no"));
-        assert_eq!(correction_match("nah", &pats).as_deref(), Some("^n"));
+        let at = project("2026-11-30T10:15:00Z");
+        let recs = records("No, use tabs", &pats, "cs", &at);
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[1].kind, Kind::UserCorrection);
+        assert_eq!(recs[1].pattern.as_deref(), Some("builtin:negation"));
+        assert_eq!(recs[1].persisted_to, Some(vec![]));
+        assert!(recs[1].id().starts_with("c-"));
+        assert_eq!(
+            records("Don't forget to add tests", &pats, "cs", &at).len(),
+            1
+        );
+        for (prompt, rule) in [
+            ("And no, don't use the global config", "builtin:negation"),
+            ("No — don't put the helper in utils.rs", "builtin:negation"),
+            ("revert that", "builtin:undo"),
+            ("you broke the build", "builtin:complaint"),
+        ] {
+            assert_eq!(
+                correction_match(prompt, &pats).as_deref(),
+                Some(rule),
+                "{prompt}"
+            );
+        }
+    }
+
+    /// The user's correction patterns add to the built-in rules, the first in the configured
+    /// order is named, a pattern that needs Unicode mode keeps it, one that does not build
+    /// is left out; a request pattern overrules both.
+    #[test]
+    fn user_patterns_add_corrections_and_request_patterns_overrule_them() {
+        let audit = audit_with(
+            &["(", r"^\p{Greek}+\b", "^meh", "^me"],
+            &["^no thanks", "^no, but thanks"],
+        );
+        let pats = compile_patterns(&audit);
+        assert_eq!(
+            correction_match("Meh, again", &pats).as_deref(),
+            Some("^meh")
+        );
+        assert_eq!(correction_match("mend it", &pats).as_deref(), Some("^me"));
         assert_eq!(
             correction_match("όχι, not that", &pats).as_deref(),
             Some(r"^\p{Greek}+\b")
         );
         assert_eq!(correction_match("fine", &pats), None);
-        assert_eq!(correction_match("No thanks", &pats), None);
+        // The built-in rules still count; a request pattern overrules them too.
+        assert_eq!(
+            correction_match("no, the other file", &pats).as_deref(),
+            Some("builtin:negation")
+        );
+        assert_eq!(correction_match("No, but thanks for asking", &pats), None);
         assert_eq!(
             correction_match("fine", &compile_patterns(&audit_with(&[], &[]))),
             None
         );
     }
 
-    /// A prompt that holds none of the words the patterns need compiles nothing (compiling
-    /// them cost every prompt about a millisecond); one that may correct compiles only the
-    /// patterns whose words it holds.
+    /// The patterns read the prompt's start only, as the built-in rules do.
+    #[test]
+    fn patterns_read_only_the_start_of_a_long_prompt() {
+        let audit = audit_with(&["grr"], &[]);
+        let pats = compile_patterns(&audit);
+        let pasted = format!("Here is the log:\n{}\ngrr", "ok line\n".repeat(100));
+        assert_eq!(correction_match(&pasted, &pats), None);
+        assert!(correction_match(&format!("grr:\n{pasted}"), &pats).is_some());
+        let wide = format!("{}grr", "é".repeat(HEAD_BYTES));
+        assert_eq!(correction_match(&wide, &pats), None);
+    }
+
+    /// With the default config no pattern is compiled or even parsed; with the user's, a
+    /// prompt that holds none of the words they need compiles nothing (compiling them cost
+    /// every prompt about a millisecond), and one that may match compiles only those whose
+    /// words it holds.
     #[test]
     fn issue_15_a_plain_prompt_compiles_no_pattern() {
-        let audit = Config::default().audit;
+        let defaults = Config::default().audit;
+        assert!(defaults.correction_patterns.is_empty() && defaults.request_patterns.is_empty());
+        let audit = audit_with(&["^grr\\b", "^meh\\b", "\\bugh\\b"], &["^grr, fine"]);
         let pats = compile_patterns(&audit);
         for p in [
             "please run the build",
-            // `instead` is a correction only at the start (`^instead\b`).
             "The parser in src/lib.rs rejects empty input with a panic. Make it return an error instead, add a test for it, and run cargo test.",
             "Add a --json flag to the status command and document it in the README.",
         ] {
@@ -408,47 +295,12 @@ mod tests {
             "compiled for a plain prompt"
         );
         assert!(pats.requests.get().is_none());
-        assert!(correction_match("stop that", &pats).is_some());
-        let compiled = pats.corrections.compiled_count();
-        assert!(
-            (1..=3).contains(&compiled),
-            "{compiled} compiled for one prompt"
-        );
+        assert!(correction_match("grr, the other one", &pats).is_some());
+        assert_eq!(pats.corrections.compiled_count(), 1);
     }
 
-    /// The table of the built-in patterns' needles is what the patterns give: a pattern
-    /// edited without its needles fails here (with the table to paste).
-    #[test]
-    fn the_needle_table_is_derived_from_the_built_in_patterns() {
-        let flags = needles::Flags {
-            case_insensitive: true,
-            ascii: true,
-        };
-        let derived: Vec<_> = BUILT_IN_CORRECTIONS
-            .iter()
-            .map(|p| (*p, needles::derive(p, flags)))
-            .collect();
-        if let Err(code) =
-            needles::check_table("CORRECTIONS", prompt_needles::CORRECTIONS, &derived)
-        {
-            panic!("src/audit/prompt_needles.rs: CORRECTIONS is not what the patterns give; replace it with:\n{code}");
-        }
-        // The built-in correction patterns need no Unicode mode: the table's list compiles
-        // them as they are.
-        for p in BUILT_IN_CORRECTIONS {
-            assert!(
-                regex_syntax::ParserBuilder::new()
-                    .case_insensitive(true)
-                    .unicode(false)
-                    .build()
-                    .parse(p)
-                    .is_ok(),
-                "{p}"
-            );
-        }
-    }
-
-    /// The bytes the untyped builder wrote (before the record had a type), ids included.
+    /// The bytes the untyped builder wrote (before the record had a type), ids included; the
+    /// pattern is the built-in rule's name since issue 34.
     #[test]
     fn issue_9_lines_are_the_bytes_the_untyped_builder_wrote() {
         let audit = Config::default().audit;
@@ -466,7 +318,7 @@ mod tests {
             lines,
             [
                 r#"{"claude_session":"cs","id":"p-774795d162ff1a85","redactions":1,"role":"user","text":"No, use tabs with [REDACTED]","ts":"2026-11-30T10:15:00.123Z","type":"conversation"}"#,
-                r#"{"claude_session":"cs","id":"c-774795d1","pattern":"^(no|nope)([,.!:;-]|\\s*$)","persisted_to":[],"text":"No, use tabs with [REDACTED]","ts":"2026-11-30T10:15:00.123Z","type":"user_correction"}"#,
+                r#"{"claude_session":"cs","id":"c-774795d1","pattern":"builtin:negation","persisted_to":[],"text":"No, use tabs with [REDACTED]","ts":"2026-11-30T10:15:00.123Z","type":"user_correction"}"#,
             ]
         );
     }

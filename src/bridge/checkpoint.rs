@@ -319,18 +319,14 @@ fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
             h.format("%Y-%m-%d %H:%M UTC")
         ));
     }
-    // An automatic checkpoint is a snapshot of a session's state at a compaction: work
-    // after it (its tasks went on, were completed) leaves it behind.
+    // An automatic checkpoint is a snapshot of a session's state at a compaction: the task
+    // updates that followed it (its tasks completed) or later work leave it behind.
     if is_automatic(cp) {
-        if let Some(work) = project
+        if let Some(why) = project
             .session_recap(None)
-            .and_then(|r| r.last_work)
-            .filter(|w| *w > written && *w <= latest)
+            .and_then(|r| overtaken_by(cp, &r, written, latest))
         {
-            return Some(format!(
-                "the session's work after it ({}) supersedes it",
-                work.format("%Y-%m-%d %H:%M UTC")
-            ));
+            return Some(why);
         }
     }
     let commit = cp.commit.as_deref()?;
@@ -367,6 +363,36 @@ fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
             if work.commits == 1 { "" } else { "s" }
         )
     })
+}
+
+/// Why the newest session's record `r` leaves automatic checkpoint `cp` behind: every task
+/// it listed as left that the session's task list knows is completed, or the session did
+/// work after it was written.
+fn overtaken_by(
+    cp: &Parsed,
+    r: &crate::core::recap::Recap,
+    written: chrono::DateTime<chrono::Utc>,
+    latest: chrono::DateTime<chrono::Utc>,
+) -> Option<String> {
+    use crate::core::recap::TaskStatus;
+    let known: Vec<TaskStatus> = cp
+        .left
+        .iter()
+        .filter_map(|item| {
+            r.tasks
+                .iter()
+                .find(|t| t.subject == *item)
+                .map(|t| t.status)
+        })
+        .collect();
+    if !known.is_empty() && known.iter().all(|s| *s == TaskStatus::Completed) {
+        return Some("the tasks it listed as left were completed since".into());
+    }
+    let work = r.last_work.filter(|w| *w > written && *w <= latest)?;
+    Some(format!(
+        "the session's work after it ({}) supersedes it",
+        work.format("%Y-%m-%d %H:%M UTC")
+    ))
 }
 
 /// At a session start: resolves the active checkpoint when it no longer stands

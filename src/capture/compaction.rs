@@ -60,12 +60,7 @@ pub(crate) fn instructions(d: &Digest) -> Option<String> {
             quote(&f.error, 200)
         ));
     }
-    if let Some(t) = d
-        .turns
-        .iter()
-        .rev()
-        .find(|t| !t.corrected && !t.conclusion.is_empty())
-    {
+    if let Some(t) = d.last_conclusion() {
         let c = clip_middle(&one_line(&t.conclusion), 500);
         facts.push(format!("the last conclusion {}", quote(&c, 500)));
     }
@@ -115,6 +110,7 @@ mod tests {
             }],
             turns: vec![TurnNote {
                 conclusion: "Tokens split. Still open: escapes.".into(),
+                work: 3,
                 ..TurnNote::default()
             }],
             ..Digest::default()

@@ -8,7 +8,7 @@
 //! stored, so the redactor runs once per update over a few KB, not once per line.
 
 use super::tasks::Task;
-use crate::core::text::{clip, clip_middle, one_line};
+use crate::core::text::{clip, clip_middle, one_line, tidy_lines};
 use crate::core::time;
 use serde::{Deserialize, Serialize};
 
@@ -118,9 +118,16 @@ pub(crate) struct TurnNote {
     pub(crate) ended: Option<String>,
     /// Tool calls that did work (see `Digest::last_work`).
     pub(crate) work: u32,
+    /// Claude Code's id of the prompt that started it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) prompt_id: Option<String>,
     /// The user's next prompt corrected it: its conclusion was not taken.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) corrected: bool,
+    /// Read in this update (not stored): its texts are raw, to be redacted; a turn loaded
+    /// from the digest file was redacted when it was written.
+    #[serde(skip)]
+    pub(crate) fresh: bool,
 }
 
 /// What was read, counted.
@@ -216,14 +223,32 @@ impl Digest {
     }
 }
 
+impl Digest {
+    /// The newest finished turn that did work, with a conclusion the user did not correct
+    /// (a chat turn answers a question; it concludes no work).
+    pub(crate) fn last_conclusion(&self) -> Option<&TurnNote> {
+        self.turns
+            .iter()
+            .rev()
+            .find(|t| t.work > 0 && !t.corrected && !t.conclusion.trim().is_empty())
+    }
+}
+
 impl TurnNote {
     /// Redacted, on one line, the conclusion cut in its middle to `max` characters.
+    /// Redacted (when read in this update; a stored turn already is), the conclusion cut in
+    /// its middle to `max` characters, its lines kept: a conclusion's list of what is still
+    /// open is read by its items.
     fn finalize(&mut self, redact: &dyn Fn(&str) -> String, max: usize) {
-        self.request = clip(&one_line(&redact(&self.request)), TURN_REQUEST_CHARS);
-        self.conclusion = clip_middle(&one_line(&redact(&self.conclusion)), max);
-        for t in [&mut self.started, &mut self.ended] {
-            *t = t.as_deref().and_then(normal_time);
+        if self.fresh {
+            self.request = clip(&one_line(&redact(&self.request)), TURN_REQUEST_CHARS);
+            self.conclusion = tidy_lines(&redact(&self.conclusion));
+            for t in [&mut self.started, &mut self.ended] {
+                *t = t.as_deref().and_then(normal_time);
+            }
+            self.fresh = false;
         }
+        self.conclusion = clip_middle(&self.conclusion, max);
     }
 }
 

@@ -43,6 +43,9 @@ pub(crate) struct Entry {
     pub(crate) subtype: Text,
     /// RFC 3339.
     pub(crate) timestamp: Text,
+    /// The prompt whose turn the entry belongs to (Claude Code 2.1.197).
+    #[serde(rename = "promptId")]
+    pub(crate) prompt_id: Text,
     /// The git branch when the entry was written (Claude Code records it on every entry).
     #[serde(rename = "gitBranch")]
     pub(crate) git_branch: Text,
@@ -73,6 +76,9 @@ pub(crate) struct Message {
     pub(crate) content: Content,
     /// An assistant message's `end_turn` (the turn is over), `tool_use`, `max_tokens`, ….
     pub(crate) stop_reason: Text,
+    /// The model; `<synthetic>` for text Claude Code writes itself ("No response
+    /// requested." when a cut-off conversation is resumed, API error notices).
+    pub(crate) model: Text,
 }
 
 /// A message's (or a tool result's) content: a string, or a list of blocks.

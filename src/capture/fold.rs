@@ -22,6 +22,7 @@ use super::digest::{
 };
 use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
 use super::tasks;
+use crate::core::correction;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -44,9 +45,9 @@ pub(crate) struct Carry {
     pub(crate) message_id: Option<String>,
     /// When the git state was last read (RFC 3339).
     pub(crate) git_read: Option<String>,
-    /// The hash of the final message a Stop closed the turn with, while the transcript may
-    /// still have to show it (its line then ends no second turn).
-    pub(crate) stop_text: Option<u64>,
+    /// A Stop ended the last turn, and no prompt came since: lines of that turn the
+    /// transcript shows only now (its last calls, its final message) belong to it.
+    pub(crate) stop_closed: bool,
 }
 
 /// A call awaiting its result.
@@ -81,25 +82,6 @@ const NOT_A_PROMPT: &[&str] = &[
     "Caveat: The messages below",
 ];
 
-/// How a correction of the agent starts (compared lower-case, as a whole word or phrase).
-const CORRECTION_STARTS: &[&str] = &[
-    "no",
-    "nope",
-    "don't",
-    "dont",
-    "do not",
-    "stop",
-    "actually",
-    "that's wrong",
-    "thats wrong",
-    "that is wrong",
-    "that's not",
-    "instead",
-    "revert",
-    "undo",
-    "wrong",
-];
-
 /// One update's folding: the digest, its carry, and the project root for relative paths.
 pub(crate) struct Fold<'a> {
     pub(crate) digest: &'a mut Digest,
@@ -107,6 +89,8 @@ pub(crate) struct Fold<'a> {
     roots: Vec<PathBuf>,
     /// The time of the entry being folded.
     at: Option<String>,
+    /// The prompt id of the user entry being folded.
+    prompt_id: Option<String>,
 }
 
 impl<'a> Fold<'a> {
@@ -122,6 +106,7 @@ impl<'a> Fold<'a> {
             carry,
             roots,
             at: None,
+            prompt_id: None,
         }
     }
 
@@ -156,6 +141,7 @@ impl<'a> Fold<'a> {
         match e.kind.0.as_str() {
             "user" if !e.meta.0 && !e.compact_summary.0 => {
                 if let Some(m) = &e.message.0 {
+                    self.prompt_id = e.prompt_id.get().map(str::to_string);
                     self.user(m, &e.tool_use_result, e.timestamp.get());
                 }
             }
@@ -209,15 +195,15 @@ impl<'a> Fold<'a> {
         if trimmed.is_empty() || NOT_A_PROMPT.iter().any(|p| trimmed.starts_with(p)) {
             return;
         }
-        let correction = is_correction(trimmed);
-        self.start_turn(trimmed, at, correction);
+        let corrects = correction::classify(trimmed).is_some();
+        self.start_turn(trimmed, at, corrects);
         let d = &mut *self.digest;
         d.counts.prompts += 1;
         if d.first_request.is_none() {
             d.first_request = Some(trimmed.to_string());
         }
         d.latest_request = Some(trimmed.to_string());
-        if correction {
+        if corrects {
             d.corrections.push(trimmed.to_string());
             keep_last(&mut d.corrections, MAX_CORRECTIONS);
         }
@@ -227,6 +213,7 @@ impl<'a> Fold<'a> {
     /// correction marks the turn it answers as corrected.
     fn start_turn(&mut self, request: &str, at: Option<&str>, correction: bool) {
         self.close_turn(None);
+        self.carry.stop_closed = false;
         if correction {
             if let Some(last) = self.digest.turns.last_mut() {
                 last.corrected = true;
@@ -235,6 +222,8 @@ impl<'a> Fold<'a> {
         self.digest.open_turn = Some(TurnNote {
             request: request.to_string(),
             started: at.map(str::to_string),
+            prompt_id: self.prompt_id.clone(),
+            fresh: true,
             ..TurnNote::default()
         });
     }
@@ -247,9 +236,11 @@ impl<'a> Fold<'a> {
         };
         if let Some(c) = conclusion.filter(|c| !c.trim().is_empty()) {
             turn.conclusion = c.trim().to_string();
+            turn.fresh = true;
         }
         if turn.ended.is_none() {
             turn.ended.clone_from(&self.at);
+            turn.fresh = true;
         }
         if turn.conclusion.is_empty() && turn.work == 0 && turn.request.is_empty() {
             return;
@@ -260,25 +251,40 @@ impl<'a> Fold<'a> {
 
     /// A Stop: the turn is over, its final message `text` (Claude Code's
     /// `last_assistant_message`, fresher than the transcript) at `now`.
-    pub(crate) fn stop(&mut self, text: Option<&str>, now: &str) {
+    pub(crate) fn stop(&mut self, text: Option<&str>, prompt: Option<&str>, now: &str) {
         let text = text.map(str::trim).filter(|t| !t.is_empty());
-        if self.digest.open_turn.is_some() {
+        // A Stop of a turn whose prompt the transcript does not show yet: the turn under way
+        // is an earlier one, which that prompt will end when it is read.
+        let other =
+            |t: &TurnNote| matches!((t.prompt_id.as_deref(), prompt), (Some(a), Some(b)) if a != b);
+        if self.digest.open_turn.as_ref().is_some_and(|t| !other(t)) {
             self.at = Some(now.to_string());
             self.close_turn(text);
-            self.carry.stop_text = text.map(stop_hash);
+            self.carry.stop_closed = true;
         }
     }
 
-    /// The turn under way, started here when the read began inside one.
+    /// The turn under way: the one a Stop ended when the transcript shows more of it only
+    /// now, else a new one (the read began inside a turn).
     fn turn(&mut self) -> &mut TurnNote {
+        if self.digest.open_turn.is_none() && self.carry.stop_closed {
+            self.carry.stop_closed = false;
+            self.digest.open_turn = self.digest.turns.pop();
+        }
         let at = self.at.clone();
-        self.digest.open_turn.get_or_insert_with(|| TurnNote {
+        let turn = self.digest.open_turn.get_or_insert_with(|| TurnNote {
             started: at,
             ..TurnNote::default()
-        })
+        });
+        turn.fresh = true;
+        turn
     }
 
     fn assistant(&mut self, m: &Message) {
+        // Claude Code's own words, not the assistant's: no conclusion, no call.
+        if m.model.is("<synthetic>") {
+            return;
+        }
         let id = m.id.get();
         if id.is_none() || id != self.carry.message_id.as_deref() {
             self.digest.counts.assistant_messages += 1;
@@ -318,13 +324,6 @@ impl<'a> Fold<'a> {
             return false;
         }
         self.digest.last_assistant = Some(text.to_string());
-        if self.digest.open_turn.is_none()
-            && self.carry.stop_text.is_some()
-            && self.carry.stop_text == Some(stop_hash(text))
-        {
-            // The final message a Stop already ended the turn with, written since.
-            return false;
-        }
         self.turn().conclusion = text.to_string();
         true
     }
@@ -424,7 +423,7 @@ impl<'a> Fold<'a> {
             }
             if call.tool == "Bash" {
                 d.failures
-                    .retain(|f| !(f.tool == "Bash" && f.command == call.target));
+                    .retain(|f| !(f.tool == "Bash" && resolves(&call.target, &f.command)));
             }
             return;
         }
@@ -466,11 +465,6 @@ impl<'a> Fold<'a> {
         files.push(rel);
         keep_last(files, super::digest::MAX_FILES);
     }
-}
-
-/// The hash a Stop keeps of the final message it ended a turn with (`Carry::stop_text`).
-pub(crate) fn stop_hash(text: &str) -> u64 {
-    crate::core::hash::fnv1a(super::entry::head(text.trim()).as_bytes())
 }
 
 /// Tools that only look (a read, a search, the task list, baton's recall): a call of one is
@@ -529,6 +523,39 @@ pub(crate) fn is_work(name: &str, command: &str) -> bool {
         );
     }
     !LOOKING_COMMANDS.contains(&program)
+}
+
+/// A command's program and subcommand (`cargo test`, `npm run`, `./test.sh`), after any
+/// `VAR=value` and `cd … &&`, and what follows them.
+fn command_parts(command: &str) -> (String, Vec<&str>) {
+    let last = command.rsplit("&&").next().unwrap_or(command);
+    let mut words = last.split_whitespace().skip_while(|w| w.contains('='));
+    let program = words.next().unwrap_or("");
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let rest: Vec<&str> = words
+        .take_while(|w| !matches!(*w, "|" | ">" | "2>&1" | ";"))
+        .collect();
+    match rest.split_first() {
+        Some((sub, args))
+            if sub.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && !sub.starts_with('-') =>
+        {
+            (format!("{program} {sub}"), args.to_vec())
+        }
+        _ => (program.to_string(), rest),
+    }
+}
+
+/// Whether `passed` succeeding shows that the failure of `failed` is over: the same command,
+/// or the same program and subcommand run without narrowing it (`cargo test` after `cargo
+/// test parser` failed; not `cargo test other`).
+pub(crate) fn resolves(passed: &str, failed: &str) -> bool {
+    if passed.trim() == failed.trim() {
+        return true;
+    }
+    let (p, p_args) = command_parts(passed);
+    let (f, _) = command_parts(failed);
+    !p.is_empty() && p == f && p_args.iter().all(|a| a.starts_with('-'))
 }
 
 /// baton's commands that save what comes next (`bridge save`, `bridge checkpoint`,
@@ -624,30 +651,6 @@ pub(crate) fn error_line(text: &str) -> (Option<String>, Option<i64>) {
         .any(|w| l.contains(w))
     });
     (named.or(lines.first()).cloned(), exit)
-}
-
-/// Whether a prompt corrects the agent: it starts with one of `CORRECTION_STARTS` as a whole
-/// word or phrase.
-pub(crate) fn is_correction(prompt: &str) -> bool {
-    let start: String = prompt
-        .trim_start()
-        .chars()
-        .take(20)
-        .map(|c| {
-            if c == '\u{2019}' {
-                '\''
-            } else {
-                c.to_ascii_lowercase()
-            }
-        })
-        .collect();
-    CORRECTION_STARTS.iter().any(|w| {
-        start.starts_with(w)
-            && !start[w.len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_alphanumeric() || c == '\'')
-    })
 }
 
 #[cfg(test)]
@@ -1079,16 +1082,60 @@ mod tests {
                 .to_string()
                 .as_bytes(),
         );
-        f.stop(Some("Built. Next: the tests."), "2026-11-30T09:05:00Z");
-        // The transcript's final line arrives at the next read.
+        f.stop(
+            Some("Built. Next: the tests."),
+            None,
+            "2026-11-30T09:05:00Z",
+        );
+        // The transcript's last lines of that turn (a call, the final message) arrive at the
+        // next read: they are that turn's, not a new one.
+        let late = tool_use(
+            "m2",
+            "t2",
+            "TaskUpdate",
+            json!({"taskId": "1", "status": "completed"}),
+        );
+        f.line(late.to_string().as_bytes());
+        let last = final_text("m3", "Built. Next: the tests.", "2026-11-30T09:05:00.000Z");
+        f.line(last.to_string().as_bytes());
+        assert_eq!(d.turns.len(), 1, "{:?}", d.turns);
+        assert_eq!(d.turns[0].conclusion, "Built. Next: the tests.");
+        assert_eq!(d.turns[0].work, 2);
+        assert!(d.open_turn.is_none());
+    }
+
+    #[test]
+    fn a_stop_of_a_later_turn_does_not_end_an_earlier_one() {
+        let (mut d, mut c) = (Digest::default(), Carry::default());
+        let mut f = Fold::new(&mut d, &mut c, Path::new("/work/proj"));
+        let mut first = prompt("fix it");
+        first["promptId"] = json!("p1");
+        f.line(first.to_string().as_bytes());
         f.line(
-            final_text("m2", "Built. Next: the tests.", "2026-11-30T09:05:00.000Z")
+            tool_use("m1", "t1", "Bash", json!({"command": "make"}))
                 .to_string()
                 .as_bytes(),
         );
-        assert_eq!(d.turns.len(), 1, "{:?}", d.turns);
-        assert_eq!(d.turns[0].conclusion, "Built. Next: the tests.");
-        assert!(d.open_turn.is_none());
+        // The session is cut off; resumed, a new prompt's Stop comes before its lines.
+        f.stop(Some("All done."), Some("p2"), "2026-11-30T09:05:00Z");
+        assert!(
+            f.digest.open_turn.is_some(),
+            "the cut-off turn took the later answer"
+        );
+        let mut second = prompt("where were we?");
+        second["promptId"] = json!("p2");
+        f.line(second.to_string().as_bytes());
+        f.line(
+            final_text("m2", "All done.", "2026-11-30T09:05:01.000Z")
+                .to_string()
+                .as_bytes(),
+        );
+        assert_eq!(d.turns.len(), 2, "{:?}", d.turns);
+        assert_eq!(d.turns[0].conclusion, "", "{:?}", d.turns);
+        assert_eq!(
+            (d.turns[1].request.as_str(), d.turns[1].conclusion.as_str()),
+            ("where were we?", "All done.")
+        );
     }
 
     #[test]
@@ -1102,40 +1149,40 @@ mod tests {
         assert!(!is_work("Bash", "git status"));
         assert!(!is_work("Bash", "baton bridge checkpoint"));
         assert!(!is_work("mcp__plugin_baton_baton__recall", ""));
+        assert!(resolves("cargo test", "cargo test parser::empty"));
+        assert!(resolves(
+            "cargo test --all 2>&1 | tail",
+            "RUST_LOG=1 cargo test parser"
+        ));
+        assert!(!resolves("cargo test other", "cargo test parser"));
+        assert!(!resolves("cargo build", "cargo test"));
+        assert!(resolves("./test.sh sync", "./test.sh sync"));
         assert!(is_save("/opt/p/bin/baton bridge checkpoint <<'EOF'"));
         assert!(is_save("cd x && baton handoff write --session S"));
         assert!(!is_save("baton bridge status") && !is_save("echo baton bridge save"));
     }
 
+    /// A prompt that corrects the agent lands in `corrections`, as `core::correction` reads
+    /// it; issue 34: "And no, don't …" and "No — don't …" did not (they were read by their
+    /// first word only).
     #[test]
-    fn corrections_are_prompts_that_correct() {
-        for yes in [
-            "no, the other file",
-            "No.",
-            "Don't touch the tests",
-            "do not push",
-            "stop",
-            "Actually, use tabs",
-            "that's wrong",
-            "That’s wrong",
-            "instead use serde",
-            "revert that",
-            "undo it",
-        ] {
-            assert!(is_correction(yes), "{yes}");
-        }
-        for no in [
-            "now run the tests",
-            "nothing else",
-            "stopwatch",
-            "notes first",
-            "insteadof",
-            "please continue",
-        ] {
-            assert!(!is_correction(no), "{no}");
-        }
-        let (d, _) = fold(&[prompt("build it"), prompt("no, in Rust")]);
-        assert_eq!(d.corrections, ["no, in Rust"]);
+    fn issue_34_corrections_are_read_by_structure() {
+        let (d, _) = fold(&[
+            prompt("build it"),
+            prompt("And no, don't use the global config, read it from the project file"),
+            prompt("Don't forget to add tests"),
+            prompt("No — don't put the helper in utils.rs, it belongs in core"),
+            prompt("now run the tests"),
+            prompt("no, in Rust"),
+        ]);
+        assert_eq!(
+            d.corrections,
+            [
+                "And no, don't use the global config, read it from the project file",
+                "No — don't put the helper in utils.rs, it belongs in core",
+                "no, in Rust",
+            ]
+        );
     }
 
     #[test]

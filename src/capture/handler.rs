@@ -63,10 +63,14 @@ impl Handler for CaptureHandler {
             }
             EventKind::Stop {
                 last_assistant_message,
+                prompt_id,
                 ..
             } => {
-                let last_assistant = last_assistant_message.as_deref();
-                update(project, common, Trigger::Stop { last_assistant })?;
+                let trigger = Trigger::Stop {
+                    last_assistant: last_assistant_message.as_deref(),
+                    prompt_id: prompt_id.as_deref(),
+                };
+                update(project, common, trigger)?;
                 Ok(Contribution::default())
             }
             EventKind::PreCompact { .. } => {

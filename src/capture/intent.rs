@@ -72,8 +72,14 @@ pub(crate) fn of(d: &Digest) -> Intent {
     if let Some(task) = task("in_progress") {
         return open(format!("Continue task {}", task_name(task)), true);
     }
-    if let Some(item) = last_work_turn(d).and_then(|t| left_open(&t.conclusion)) {
+    if let Some(item) = d.last_conclusion().and_then(|t| left_open(&t.conclusion)) {
         return open(format!("Pick up what was left open: {item}"), true);
+    }
+    if let Some(q) = d
+        .last_conclusion()
+        .and_then(|t| open_question(&t.conclusion))
+    {
+        return open(format!("Settle the question it left open: {q}"), true);
     }
     if let Some(task) = task("pending") {
         return open(format!("Start task {}", task_name(task)), true);
@@ -92,11 +98,6 @@ fn task_name(t: &Task) -> String {
         Some(id) => format!("#{id}: {subject}"),
         None => format!(": {subject}"),
     }
-}
-
-/// The newest finished turn that did work and whose conclusion the user did not correct.
-fn last_work_turn(d: &Digest) -> Option<&TurnNote> {
-    d.turns.iter().rev().find(|t| t.work > 0 && !t.corrected)
 }
 
 /// Prompts that only say "go on" (they name no work of their own).
@@ -205,21 +206,148 @@ const ITEM_LEAD_INS: &[&str] = &[
     "still need to",
 ];
 
-/// The last sentence of `conclusion` that names something still open, without its lead-in.
+/// What `conclusion` names as still open, without its lead-in: the last sentence or list
+/// item that says so (a heading such as "Next steps:" takes the items under it).
 pub(crate) fn left_open(conclusion: &str) -> Option<String> {
-    let text = one_line(conclusion);
-    let sentence = sentences(&text).into_iter().rev().find(|s| {
+    let pieces = pieces(conclusion);
+    let i = pieces.iter().rposition(|s| {
         let lower = s.to_lowercase();
         OPEN_MARKS.iter().any(|m| lower.contains(m))
             && !NOTHING_OPEN.iter().any(|m| lower.contains(m))
     })?;
+    let sentence = pieces[i].as_str();
     let lower = sentence.to_lowercase();
     let item = ITEM_LEAD_INS
         .iter()
         .find(|l| lower.starts_with(*l))
         .map_or(sentence, |l| sentence[l.len()..].trim_start());
-    let item = item.trim_end_matches(['.', ';', ',', ' ']).trim();
-    (!item.is_empty()).then(|| clip_words(item, ACTION_CHARS))
+    let item = item.trim_end_matches(['.', ';', ',', ':', ' ']).trim();
+    let heading = OPEN_HEADINGS.contains(&lower.trim_end_matches([':', '.', ' ']));
+    let item = if item.is_empty() || heading {
+        // A heading: the items under it.
+        pieces[i + 1..]
+            .iter()
+            .take(3)
+            .map(|s| s.trim_end_matches(['.', ';', ',', ' ']))
+            .collect::<Vec<_>>()
+            .join("; ")
+    } else {
+        item.to_string()
+    };
+    (!item.is_empty()).then(|| clip_words(&item, ACTION_CHARS))
+}
+
+/// Headings a list of what is open follows ("## Next steps", "Still open:").
+const OPEN_HEADINGS: &[&str] = &[
+    "next steps",
+    "next step",
+    "next",
+    "still open",
+    "open",
+    "open items",
+    "todo",
+    "to do",
+    "remaining",
+    "left to do",
+    "what's left",
+    "follow-ups",
+    "follow-up",
+    "follow up",
+    "open questions",
+    "pending",
+    "blockers",
+    "blocked",
+];
+
+/// Questions that only offer more (they leave nothing open).
+const OFFERS: &[&str] = &[
+    "want me to",
+    "would you like",
+    "shall i",
+    "should i also",
+    "do you want me",
+    "anything else",
+    "let me know",
+    "any other",
+];
+
+/// The question `conclusion` ends on, when it asks the user to decide something (not an
+/// offer of more work): the session waits on the user.
+pub(crate) fn open_question(conclusion: &str) -> Option<String> {
+    let pieces = pieces(conclusion);
+    let last = pieces.last()?;
+    let lower = last.to_lowercase();
+    (last.ends_with('?') && !OFFERS.iter().any(|o| lower.contains(o)))
+        .then(|| clip_words(last, ACTION_CHARS))
+}
+
+/// A text as its sentences and list items, in order: split at line breaks and at `. `, `! `,
+/// `? `, `; `; markdown's list markers, heading marks and emphasis taken off.
+fn pieces(text: &str) -> Vec<String> {
+    text.lines()
+        .flat_map(|line| {
+            let line = line.trim_start().trim_start_matches(['#', '>', ' ']);
+            let line = strip_list_marker(line).replace("**", "").replace("__", "");
+            sentences(&line)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// `line` without a leading `- `, `* `, `+ `, `1. `, `1) ` or `[ ] `.
+fn strip_list_marker(line: &str) -> &str {
+    let mut rest = line;
+    if let Some(r) = rest
+        .strip_prefix("- ")
+        .or_else(|| rest.strip_prefix("* "))
+        .or_else(|| rest.strip_prefix("+ "))
+    {
+        rest = r;
+    } else {
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        if digits > 0 && digits < 4 {
+            if let Some(r) = rest[digits..]
+                .strip_prefix(". ")
+                .or_else(|| rest[digits..].strip_prefix(") "))
+            {
+                rest = r;
+            }
+        }
+    }
+    rest.strip_prefix("[ ] ").unwrap_or(rest).trim_start()
+}
+
+/// Words that say a sentence is a plan (what the assistant meant to do next), not a finding.
+const PLAN_MARKS: &[&str] = &[
+    "i'll ",
+    "i will ",
+    "i'm going to",
+    "i am going to",
+    "going to ",
+    "let me ",
+    "next",
+    "i plan",
+    "plan:",
+    "we should",
+    "i would",
+    "i can ",
+    "i'd ",
+];
+
+/// The sentences of a conclusion the user corrected that state findings rather than the plan
+/// the correction rejected (`None` when nothing but the plan is left).
+pub(crate) fn findings(conclusion: &str) -> Option<String> {
+    let kept: Vec<String> = pieces(conclusion)
+        .into_iter()
+        .filter(|s| {
+            let lower = format!("{} ", s.to_lowercase());
+            !PLAN_MARKS.iter().any(|m| lower.contains(m))
+        })
+        .collect();
+    (!kept.is_empty()).then(|| kept.join(" "))
 }
 
 /// `text` cut into sentences (at `. `, `! `, `? `, `; ` and the end), trimmed, non-empty.
@@ -352,6 +480,36 @@ mod tests {
         );
         d.turns[0].corrected = true;
         assert_eq!(of(&d), Intent::Finished);
+    }
+
+    #[test]
+    fn open_items_in_markdown_and_questions() {
+        let md = "## Summary\n- Fixed the parser\n- **Next steps:**\n  1. Add the fuzz target\n  2. Wire it into CI\n";
+        assert_eq!(
+            left_open(md),
+            Some("Add the fuzz target; Wire it into CI".into())
+        );
+        let md = "## Done\n- parse() is unchanged\n\n## Next steps\n1. Run the fuzzer nightly in CI\n2. Commit the corpus";
+        assert_eq!(
+            left_open(md),
+            Some("Run the fuzzer nightly in CI; Commit the corpus".into())
+        );
+        assert_eq!(
+            left_open("Done with the API.\n\n**Still open:** the rate limit for /search."),
+            Some("the rate limit for /search".into())
+        );
+        assert_eq!(
+            left_open("- [x] parser\n- TODO: error messages for bad input"),
+            Some("error messages for bad input".into())
+        );
+        assert_eq!(
+            open_question(
+                "Both work. Should the cache key include the tenant id, or only the user id?"
+            ),
+            Some("Should the cache key include the tenant id, or only the user id?".into())
+        );
+        assert_eq!(open_question("All tests pass. Want me to open a PR?"), None);
+        assert_eq!(open_question("All tests pass."), None);
     }
 
     #[test]

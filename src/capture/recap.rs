@@ -42,12 +42,7 @@ pub(crate) fn recap(d: &Digest, path: &Path) -> Recap {
         }),
         files: d.files.clone(),
         last_assistant: d.last_assistant.clone(),
-        conclusion: d
-            .turns
-            .iter()
-            .rev()
-            .find(|t| !t.corrected && !t.conclusion.is_empty())
-            .map(|t| t.conclusion.clone()),
+        conclusion: d.last_conclusion().map(|t| t.conclusion.clone()),
         next_action: match intent::of(d) {
             Intent::Open { action, .. } => Some(action),
             _ => None,

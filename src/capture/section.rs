@@ -9,7 +9,7 @@
 //! request), then the rest is clipped. What the session said is quoted on its own line: a
 //! prompt of many lines, or one with `"` in it, cannot add a heading or a line of its own.
 
-use super::digest::{Digest, TurnNote};
+use super::digest::Digest;
 use super::intent::{self, Intent};
 use crate::core::budget::Section;
 use crate::core::resume::ResumePoint;
@@ -53,7 +53,10 @@ pub(crate) fn section(d: &Digest, title: &str, max_chars: usize) -> Option<Secti
         lines.push((8, format!("- Asked: \"{}\"", quotable(r, 260))));
     }
     let latest = d.latest_request.as_ref();
-    if let Some(r) = latest.filter(|r| Some(*r) != d.first_request.as_ref()) {
+    // A latest request that only says "go on" says nothing the rest does not.
+    if let Some(r) =
+        latest.filter(|r| Some(*r) != d.first_request.as_ref() && !intent::bare_go_on(r))
+    {
         lines.push((3, format!("- Latest request: \"{}\"", quotable(r, 200))));
     }
     for c in corrections(d) {
@@ -65,6 +68,7 @@ pub(crate) fn section(d: &Digest, title: &str, max_chars: usize) -> Option<Secti
     lines.extend(failure(d).map(|l| (6, l)));
     lines.extend(files(d).map(|l| (4, l)));
     lines.extend(conclusion(d, max_chars).map(|l| (6, l)));
+    lines.extend(before_correction(d).map(|l| (5, l)));
     lines.extend(earlier(d).map(|l| (1, l)));
     // Not protected: its one next action is in "Resume here"; the rest is context the
     // budget may cut.
@@ -123,7 +127,7 @@ fn cut_off(d: &Digest) -> Option<String> {
 
 /// The last conclusion the user did not correct: its start and its end.
 fn conclusion(d: &Digest, max_chars: usize) -> Option<String> {
-    let t = last_conclusion(d)?;
+    let t = d.last_conclusion()?;
     let room = (max_chars / 2).clamp(200, 700);
     Some(format!(
         "- Its last conclusion: \"{}\"",
@@ -131,22 +135,27 @@ fn conclusion(d: &Digest, max_chars: usize) -> Option<String> {
     ))
 }
 
-/// The newest finished turn with a conclusion the user did not correct.
-fn last_conclusion(d: &Digest) -> Option<&TurnNote> {
-    d.turns
-        .iter()
-        .rev()
-        .find(|t| !t.corrected && !t.conclusion.trim().is_empty())
+/// What the newest work turn the user corrected had found: its findings, without the plan
+/// the correction rejected.
+fn before_correction(d: &Digest) -> Option<String> {
+    let t = d.turns.iter().rev().find(|t| t.work > 0 && t.corrected)?;
+    let found = intent::findings(&t.conclusion)?;
+    Some(format!(
+        "- Found before the user's correction: \"{}\"",
+        quotable(&clip_middle(&found, 400), 400)
+    ))
 }
 
 /// Earlier turns' conclusions, short: a later turn does not erase what an earlier one found.
 fn earlier(d: &Digest) -> Option<String> {
-    let last = last_conclusion(d)?;
+    let last = d.last_conclusion()?;
     let before: Vec<String> = d
         .turns
         .iter()
         .rev()
-        .filter(|t| !t.corrected && !t.conclusion.trim().is_empty() && !std::ptr::eq(*t, last))
+        .filter(|t| {
+            t.work > 0 && !t.corrected && !t.conclusion.trim().is_empty() && !std::ptr::eq(*t, last)
+        })
         .take(EARLIER_SHOWN)
         .map(|t| {
             format!(
@@ -294,7 +303,7 @@ fn fit(mut lines: Vec<(u8, String)>, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capture::digest::Failure;
+    use crate::capture::digest::{Failure, TurnNote};
     use crate::capture::tasks::Task;
 
     fn task(id: &str, subject: &str, status: &str) -> Task {

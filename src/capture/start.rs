@@ -26,8 +26,8 @@ use crate::core::handler::Contribution;
 use crate::core::project::Project;
 use crate::core::resume::Start;
 
-/// Digests looked at, most recently updated first, for the newest other session.
-const LOOKED_AT: usize = 5;
+/// How long a start after a compaction waits, at most, for the transcript to be written out.
+const COMPACT_SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// capture's part of a session start with `source`.
 pub(crate) fn session_start(project: &Project, common: &Common, source: &str) -> Contribution {
@@ -35,18 +35,30 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
     let start = Start::of_source(source);
     // Best effort, both: a start never fails for them.
     let _ = update::register(project, common);
-    update::catch_up(
+    if start == Start::Compact {
+        // The compaction's last lines are being written: read them with the rest.
+        if let Ok(Some(path)) = super::transcript::locate(project, common) {
+            super::transcript::settle(&path, COMPACT_SETTLE);
+        }
+    }
+    let recent = update::catch_up(
         project,
         (start == Start::Fresh).then_some(sid),
         CATCH_UP_BUDGET,
     );
     let chars = project.config().capture.section_chars;
-    let own = || store::find(project, Some(sid), None).map(|(_, s)| s.digest);
-    let other = newest_other(project, sid);
+    let own = || {
+        recent
+            .iter()
+            .find(|(id, _)| id == sid)
+            .map(|(_, s)| s.digest.clone())
+            .or_else(|| store::find(project, Some(sid), None).map(|(_, s)| s.digest))
+    };
+    let other = newest_other(&recent, sid);
     let mut out = Contribution::default();
     match start {
         Start::Fresh => {
-            if let Some(d) = &other {
+            if let Some(d) = other {
                 out.sections.extend(section::section(d, TITLE, chars));
                 out.resume.extend(section::resume_point(d));
             }
@@ -61,8 +73,7 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
         Start::Resumed => {
             out.resume
                 .extend(own().as_ref().and_then(section::resume_point));
-            out.resume
-                .extend(other.as_ref().and_then(section::resume_point));
+            out.resume.extend(other.and_then(section::resume_point));
         }
     }
     out
@@ -70,19 +81,11 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
 
 /// The digest of the other session of this project that stated its intent last (did work,
 /// or was cut off), among the most recently updated few.
-fn newest_other(project: &Project, sid: &str) -> Option<Digest> {
-    let mut found: Vec<(String, std::path::PathBuf, std::time::SystemTime)> =
-        store::read_bases(project)
-            .iter()
-            .flat_map(|b| store::list(&store::sessions_dir(b, project)))
-            .filter(|(id, _, _)| id != sid)
-            .collect();
-    found.sort_by_key(|e| std::cmp::Reverse(e.2));
-    found
-        .into_iter()
-        .take(LOOKED_AT)
-        .filter_map(|(_, path, _)| store::load(&path))
-        .map(|s: Stored| s.digest)
-        .filter(section::worth_saying)
-        .max_by_key(intent::stated_at)
+fn newest_other<'a>(recent: &'a [(String, Stored)], sid: &str) -> Option<&'a Digest> {
+    recent
+        .iter()
+        .filter(|(id, _)| id != sid)
+        .map(|(_, s)| &s.digest)
+        .filter(|d| section::worth_saying(d))
+        .max_by_key(|d| intent::stated_at(d))
 }

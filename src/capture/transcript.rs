@@ -176,6 +176,36 @@ pub(crate) fn open(path: &Path) -> Result<Option<File>> {
     Ok(Some(file))
 }
 
+/// How long a transcript must have been left alone to count as written out: Claude Code
+/// writes its lines in batches, about a tenth of a second behind the events (a Stop can fire
+/// before the last tool result is on disk).
+const QUIET: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// Waits, at most `cap`, until the transcript at `path` has not changed for `QUIET`: what
+/// Claude Code is about to write of the turn that just ended (its last tool result, its
+/// final message) is read too. Used where a short wait costs nothing the user notices
+/// (PreCompact, SessionEnd, the start after a compaction), never on Stop.
+pub(crate) fn settle(path: &Path, cap: std::time::Duration) {
+    let deadline = Instant::now() + cap;
+    loop {
+        let Ok(age) = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .map(|t| t.elapsed().unwrap_or_default())
+        else {
+            return;
+        };
+        let now = Instant::now();
+        if age >= QUIET || now >= deadline {
+            return;
+        }
+        std::thread::sleep(
+            QUIET
+                .saturating_sub(age)
+                .min(deadline.saturating_duration_since(now)),
+        );
+    }
+}
+
 /// Where the last read stopped.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]

@@ -35,6 +35,9 @@ pub(crate) enum Trigger<'a> {
     /// transcript, which may not have the last line yet.
     Stop {
         last_assistant: Option<&'a str>,
+        /// The prompt whose turn ended: the turn the Stop ends, when the transcript already
+        /// shows it (a later turn's prompt may not be written yet).
+        prompt_id: Option<&'a str>,
     },
     PreCompact,
     SessionEnd {
@@ -46,6 +49,17 @@ pub(crate) enum Trigger<'a> {
 }
 
 impl Trigger<'_> {
+    /// How long to wait, at most, for Claude Code to finish writing the turn that just ended
+    /// (`transcript::settle`): at PreCompact (a compaction takes seconds anyway) and at
+    /// SessionEnd; never on Stop, which the user waits for at every turn.
+    fn settle(self) -> Option<Duration> {
+        match self {
+            Trigger::PreCompact => Some(Duration::from_millis(500)),
+            Trigger::SessionEnd { .. } => Some(Duration::from_millis(200)),
+            Trigger::Stop { .. } | Trigger::CatchUp => None,
+        }
+    }
+
     /// How long the transcript read may take.
     fn budget(self) -> Duration {
         match self {
@@ -88,13 +102,16 @@ pub(crate) fn update(
     common: &Common,
     trigger: Trigger,
 ) -> Result<Option<PathBuf>> {
-    let started = Instant::now();
     let Some(path) = transcript::locate(project, common)? else {
         return Ok(None);
     };
     let Some(base) = store::write_base(project) else {
         return Ok(None);
     };
+    if let Some(cap) = trigger.settle() {
+        transcript::settle(&path, cap);
+    }
+    let started = Instant::now();
     let sid = common.session_id.as_str();
     let dir = store::sessions_dir(&base, project);
     let digest_path = store::digest_path(&dir, sid);
@@ -151,10 +168,14 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
             fold.line(line);
         })
         .map_err(|e| Error::io("read", r.transcript, e))?;
-        if let Trigger::Stop { last_assistant } = trigger {
+        if let Trigger::Stop {
+            last_assistant,
+            prompt_id,
+        } = trigger
+        {
             // Only once the whole transcript is read: a Stop ends the turn under way.
             if !outcome.cut_short {
-                fold.stop(last_assistant, &time::rfc3339(project.now()));
+                fold.stop(last_assistant, prompt_id, &time::rfc3339(project.now()));
             }
         }
         outcome
@@ -226,36 +247,40 @@ pub(crate) fn register(project: &Project, common: &Common) -> Result<()> {
 
 /// Reads what the newest sessions of this project left unread (all but `except`), within
 /// `budget`: a session killed in the middle of a turn, or whose last Stop came before its
-/// transcript was written. A digest whose transcript did not grow costs one `stat`.
-pub(crate) fn catch_up(project: &Project, except: Option<&str>, budget: Duration) -> usize {
+/// transcript was written. A digest whose transcript did not grow costs one `stat`. Returns
+/// the newest digests as they stand after it (the caller needs them; read once).
+pub(crate) fn catch_up(
+    project: &Project,
+    except: Option<&str>,
+    budget: Duration,
+) -> Vec<(String, Stored)> {
     let started = Instant::now();
     let Some(base) = store::write_base(project) else {
-        return 0;
+        return Vec::new();
     };
     let dir = store::sessions_dir(&base, project);
-    let mut caught = 0;
+    let mut out = Vec::new();
     for (sid, digest_path, _) in store::list(&dir).into_iter().take(CATCH_UP_LOOKS_AT) {
-        if Some(sid.as_str()) == except || started.elapsed() >= budget {
-            continue;
-        }
         let Some(stored) = store::load(&digest_path) else {
             continue;
         };
-        let Some(path) = stored
+        let behind = Some(sid.as_str()) != except && started.elapsed() < budget;
+        let grown = stored
             .transcript
             .as_deref()
+            .filter(|_| behind)
             .and_then(|p| transcript::recheck(project, &sid, p))
-        else {
+            .filter(|p| {
+                std::fs::metadata(p).is_ok_and(|m| {
+                    stored
+                        .cursor
+                        .is_none_or(|c| m.len() > c.offset || m.ino() != c.ino)
+                })
+            });
+        let Some(path) = grown else {
+            out.push((sid, stored));
             continue;
         };
-        let grown = std::fs::metadata(&path).is_ok_and(|m| {
-            stored
-                .cursor
-                .is_none_or(|c| m.len() > c.offset || m.ino() != c.ino)
-        });
-        if !grown {
-            continue;
-        }
         let read = Read {
             base: &base,
             digest_path: &digest_path,
@@ -263,11 +288,13 @@ pub(crate) fn catch_up(project: &Project, except: Option<&str>, budget: Duration
             sid: &sid,
             deadline: started + budget,
         };
-        if apply(project, stored, &read, Trigger::CatchUp).unwrap_or(false) {
-            caught += 1;
+        let fallback = stored.clone();
+        match apply(project, stored, &read, Trigger::CatchUp) {
+            Ok(true) => out.extend(store::load(&digest_path).map(|s| (sid, s))),
+            _ => out.push((sid, fallback)),
         }
     }
-    caught
+    out
 }
 
 /// What the transcript does not say: the freshest assistant text, Claude Code's task files,
@@ -284,6 +311,7 @@ fn finish(project: &Project, stored: &mut Stored, sid: &str, trigger: Trigger) {
     let d = &mut stored.digest;
     if let Trigger::Stop {
         last_assistant: Some(text),
+        ..
     } = trigger
     {
         if !text.trim().is_empty() {
@@ -384,6 +412,7 @@ mod tests {
                 &common,
                 Trigger::Stop {
                     last_assistant: None,
+                    prompt_id: None,
                 },
             )
             .unwrap()?;
@@ -492,6 +521,7 @@ mod tests {
             &s.common(&s.transcript),
             Trigger::Stop {
                 last_assistant: Some(&format!("Done; the key was {aws}")),
+                prompt_id: None,
             },
         )
         .unwrap()
@@ -600,6 +630,7 @@ mod tests {
         let mut stored = Stored::default();
         let stop = Trigger::Stop {
             last_assistant: None,
+            prompt_id: None,
         };
         let end = Trigger::SessionEnd { reason: "other" };
         assert!(git_due(&stored, stop, at("2026-11-30T10:00:00Z")));
@@ -629,6 +660,7 @@ mod tests {
             &s.common(&s.transcript),
             Trigger::Stop {
                 last_assistant: Some("fresher words"),
+                prompt_id: None,
             },
         )
         .unwrap()

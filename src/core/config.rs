@@ -167,11 +167,11 @@ pub struct Audit {
     pub auto_start: bool,
     /// Commit the audit trail with the repository (default: kept out of git).
     pub shared: bool,
-    /// Regexes (case-insensitive) that mark a prompt as a correction of the agent; a prompt
-    /// matching any of them also gets a `user_correction` record.
+    /// More regexes (case-insensitive) that mark a prompt as a correction of the agent, on
+    /// top of the built-in rules (`core::correction`); none by default.
     pub correction_patterns: Vec<String>,
-    /// Regexes (case-insensitive) that mark a prompt as an ordinary request even when a
-    /// correction pattern matches it ("don't forget to add tests", "no, that's fine").
+    /// Regexes (case-insensitive) that mark a prompt as an ordinary request even when the
+    /// built-in rules or a correction pattern take it for a correction; none by default.
     pub request_patterns: Vec<String>,
     /// A session open longer than this many hours is flagged in the daily report.
     pub long_session_hours: u32,
@@ -183,24 +183,11 @@ impl Audit {
     /// Range checks of the `audit:` keys; the error names the key.
     fn check(&self) -> std::result::Result<(), String> {
         // This runs on every hook: the user's patterns are parsed, not compiled (compiling
-        // cost half a millisecond each); `baton doctor` compiles them. The built-in ones are
-        // known good (a unit test compiles them).
-        let defaults = Audit::default();
-        for (key, patterns, built_in) in [
-            (
-                "correction_patterns",
-                &self.correction_patterns,
-                &defaults.correction_patterns,
-            ),
-            (
-                "request_patterns",
-                &self.request_patterns,
-                &defaults.request_patterns,
-            ),
+        // cost half a millisecond each); `baton doctor` compiles them.
+        for (key, patterns) in [
+            ("correction_patterns", &self.correction_patterns),
+            ("request_patterns", &self.request_patterns),
         ] {
-            if patterns == built_in {
-                continue;
-            }
             for (i, pattern) in patterns.iter().enumerate() {
                 if let Err(e) = super::needles::parses(pattern) {
                     return Err(format!("key `audit.{key}[{i}]`: invalid regex: {e}"));
@@ -217,56 +204,14 @@ impl Audit {
     }
 }
 
-/// The built-in correction patterns: the user tells the agent it did, or is doing, the wrong
-/// thing. Most are anchored at the start of the prompt, where a correction says so ("no, …",
-/// "stop doing …", "revert that"); those that are not name the agent or what it was told
-/// ("you broke …", "I told you …", "that's not what I asked"). A test reads a table of real
-/// prompts, corrections and requests, against them.
-pub const CORRECTIONS: [&str; 24] = [
-    r"^(no|nope)([,.!:;-]|\s*$)",
-    r"^no(\s+no)+\b|^nah\b",
-    r"^(no|nope)[,.!]?\s+(i (meant|said|asked|wanted|told)|not|don'?t|do not|stop|wrong|use|the other|keep|leave|revert|undo)\b",
-    r"^(don'?t|dont|do not)\b|^please (don'?t|dont|do not)\b",
-    r"^stop\s*([,.!:;-]|$)|^please stop\s*([,.!:;-]|$)",
-    r"^stop (it|that|this|now|there|right|doing)\b|^please stop (it|that|this|now|doing)\b",
-    r"^stop \w+ing\b|^please stop \w+ing\b",
-    r"^actually\b",
-    r"\b(that|this|it)('s| is| was) (wrong|incorrect|not (right|correct))\b",
-    r"\b(that|this|it) (isn'?t|is not|wasn'?t|was not) (right|correct|what i)\b",
-    r"\bthat'?s not (it|what i)\b",
-    r"\bnot what i (asked|meant|wanted|said)\b",
-    r"\bi (said|told you|already (said|told you)|asked you)\b",
-    r"^i (meant|didn'?t (ask|want|say|mean)|did not (ask|want|say|mean)|never (asked|said|wanted))\b",
-    r"^instead\b",
-    r"^((please|can you|could you|would you)\s+)*(revert|undo|roll back)\s+(that|this|it|those|these|your|what you|the last|everything|all)\b",
-    r"^(revert|undo)\s*[.!]*$",
-    r"^wrong\b",
-    r"\byou (broke|shouldn'?t have|should not have|were (supposed|told) to|forgot)\b",
-    r"^you (didn'?t|did not|missed|deleted|removed|changed|overwrote|ignored|skipped|used|edited|touched|put)\b",
-    r"\byou('re| are) (on|in|editing|using|changing|reading|looking at) the wrong\b|\byou('ve| have)? (\w+ed|took|chose|ran|wrote|made|put|read|got|hit) the wrong\b|\b(that'?s|this is|it'?s) the wrong\b",
-    r"^(why|how come) (did|would|have) you\b|\bwhy (are|do) you (still|keep)\b|\byou keep \w+ing\b",
-    r"^not (like (that|this)|that|this|quite|the|what|there|so fast)\b",
-    r"^(wait|hold on|hang on)\s*[,.!:;-]+\s*(no|don'?t|do not|stop|that'?s|this is|not|you|why|revert|undo|wrong)\b",
-];
-
-/// The built-in request patterns: prompts a correction pattern matches that still only ask
-/// for something ("don't forget …", "no, that's fine", "actually, one more thing").
-pub const REQUESTS: [&str; 5] = [
-    r"^(please )?(don'?t|dont|do not) (forget|worry|hesitate|be afraid|you think)\b",
-    r"^instead\b.*\?$",
-    r"^(no|nope|nah)[,.!:;-]*\s*((that|it)'?s|that is|it is|all) (fine|ok|okay|good|great|alright|perfect)\b",
-    r"^(no|nope|nah)[,.!:;-]*\s*(thanks|thank you|worries|problem|rush|need|no need|go ahead|carry on|continue|proceed|keep going|looks good)\b",
-    r"^actually[,.!:;-]*\s*(one more thing|also|and also|while you'?re at it|(can|could|would) you also|(that|it) works|(that|it)'?s (fine|good|great|perfect)|looks good|never ?mind)\b",
-];
-
 impl Default for Audit {
     fn default() -> Self {
         Audit {
             enabled: true,
             auto_start: true,
             shared: false,
-            correction_patterns: CORRECTIONS.iter().map(|p| (*p).to_string()).collect(),
-            request_patterns: REQUESTS.iter().map(|p| (*p).to_string()).collect(),
+            correction_patterns: Vec::new(),
+            request_patterns: Vec::new(),
             long_session_hours: 8,
             hot_file_edits: 10,
         }
@@ -933,14 +878,6 @@ mod tests {
         let l = load(&ctx_with(t.path()), t.path());
         assert!(l.problems.is_empty(), "{:?}", l.problems);
         assert_eq!(l.config.relay.hazard_paths, ["src/db.rs"]);
-    }
-
-    #[test]
-    fn built_in_correction_and_request_patterns_compile() {
-        let a = Audit::default();
-        for p in a.correction_patterns.iter().chain(&a.request_patterns) {
-            regex::Regex::new(p).unwrap();
-        }
     }
 
     #[test]

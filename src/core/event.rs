@@ -122,6 +122,8 @@ pub enum EventKind {
     Stop {
         stop_hook_active: bool,
         last_assistant_message: Option<String>,
+        /// The prompt whose turn ended (Claude Code 2.1.197; the transcript's `promptId`).
+        prompt_id: Option<String>,
     },
     SubagentStop {
         stop_hook_active: bool,
@@ -223,6 +225,7 @@ pub fn parse(bytes: &[u8], hint: Option<EventName>) -> Result<HookEvent> {
         EventName::Stop => EventKind::Stop {
             stop_hook_active: f.bool("stop_hook_active"),
             last_assistant_message: f.str("last_assistant_message"),
+            prompt_id: f.str("prompt_id"),
         },
         EventName::SubagentStop => EventKind::SubagentStop {
             stop_hook_active: f.bool("stop_hook_active"),

@@ -9,6 +9,7 @@
 pub mod budget;
 pub mod clock;
 pub mod config;
+pub mod correction;
 pub mod ctx;
 pub mod deadline;
 pub mod error;

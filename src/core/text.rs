@@ -22,6 +22,16 @@ pub fn one_line(text: &str) -> String {
     out
 }
 
+/// `text` with each line as `one_line` makes it and the empty lines left out: the line
+/// structure (a list, a heading) kept, nothing else of its layout.
+pub fn tidy_lines(text: &str) -> String {
+    text.lines()
+        .map(one_line)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `text` on one line (`one_line`), cut to `max` characters (`clip`).
 pub fn line(text: &str, max: usize) -> String {
     clip(&one_line(text), max)

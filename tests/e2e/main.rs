@@ -18,6 +18,8 @@
 mod audit;
 mod bridge;
 mod capture;
+mod continuity;
+mod conversation;
 mod foundation;
 mod handoff;
 mod install;

@@ -11,7 +11,13 @@
 //! * a subagent's requests (their first message holds the marker given to
 //!   [`MockApi::with_subagent`], as the Agent call's prompt does) follow the subagent's own
 //!   script, counted the same way;
-//! * side requests (no `tools`: titles, summaries, …) get a short text, `end_turn`.
+//! * side requests (no `tools`: titles, summaries, …) get a short text, `end_turn`;
+//! * a conversation script ([`MockApi::conversation`]) instead answers by the user's prompt:
+//!   the main-loop request whose last prompt holds a scripted prompt gets that prompt's turns,
+//!   counted by the assistant messages since it (so several user turns, a compaction or a
+//!   resumed conversation follow the script); [`Turn::Hang`] holds the answer back (the
+//!   session can be killed in the middle of a turn); a compaction request (Claude Code's
+//!   "create a detailed summary" prompt) gets [`COMPACT_SUMMARY`].
 //!
 //! Streaming requests are answered with server-sent events (`message_start`,
 //! `content_block_start`/`content_block_delta`/`content_block_stop`, `message_delta`,
@@ -31,6 +37,12 @@ pub(crate) const TOOL_COMMAND: &str = "echo hi-from-e2e";
 pub(crate) const FINAL_TEXT: &str = "All done. E2E-FINAL";
 /// What side requests (no tools) get.
 const SIDE_TEXT: &str = "E2E side reply";
+/// What a compaction request gets in a conversation script: a summary that keeps nothing, so
+/// what the next turn knows is what baton gave back.
+pub(crate) const COMPACT_SUMMARY: &str =
+    "<summary>The conversation so far was summarised; details are not kept here.</summary>";
+/// How Claude Code's compaction request starts its instructions (2.1.197).
+const COMPACT_MARK: &str = "create a detailed summary of the conversation";
 
 /// One request the stand-in received.
 #[derive(Debug, Clone)]
@@ -58,6 +70,8 @@ pub(crate) struct MockApi {
     addr: SocketAddr,
     requests: Arc<Mutex<Vec<Recorded>>>,
     shutdown: Arc<AtomicBool>,
+    /// Answers held back by [`Turn::Hang`] so far.
+    hangs: Arc<AtomicU64>,
 }
 
 impl MockApi {
@@ -72,6 +86,19 @@ impl MockApi {
         MockApi::serve(Script {
             main: turns,
             subagent: None,
+            by_prompt: None,
+            hangs: Arc::default(),
+        })
+    }
+
+    /// A conversation script: each user prompt that holds one of `turns`' prompts gets those
+    /// turns (module doc).
+    pub(crate) fn conversation(turns: Vec<(String, Vec<Turn>)>) -> MockApi {
+        MockApi::serve(Script {
+            main: Vec::new(),
+            subagent: None,
+            by_prompt: Some(turns),
+            hangs: Arc::default(),
         })
     }
 
@@ -80,10 +107,13 @@ impl MockApi {
         MockApi::serve(Script {
             main: turns,
             subagent: Some((marker.to_string(), subagent)),
+            by_prompt: None,
+            hangs: Arc::default(),
         })
     }
 
     fn serve(script: Script) -> MockApi {
+        let hangs = Arc::clone(&script.hangs);
         let turns = Arc::new(script);
         let listener = TcpListener::bind(("127.0.0.1", 0)).expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().expect("local_addr");
@@ -114,7 +144,13 @@ impl MockApi {
             addr,
             requests,
             shutdown,
+            hangs,
         }
+    }
+
+    /// How many answers the script has held back ([`Turn::Hang`]) so far.
+    pub(crate) fn hangs(&self) -> u64 {
+        self.hangs.load(Ordering::SeqCst)
     }
 
     pub(crate) fn base_url(&self) -> String {
@@ -312,6 +348,8 @@ pub(crate) enum Turn {
     Tool { name: String, input: Value },
     /// Answer with this text and end the turn.
     Text(String),
+    /// Answer nothing for minutes: the session waits in the middle of its turn.
+    Hang,
 }
 
 impl Turn {
@@ -337,6 +375,10 @@ impl Turn {
 struct Script {
     main: Vec<Turn>,
     subagent: Option<(String, Vec<Turn>)>,
+    /// A conversation script: (prompt, its turns).
+    by_prompt: Option<Vec<(String, Vec<Turn>)>>,
+    /// Counts the answers held back.
+    hangs: Arc<AtomicU64>,
 }
 
 impl Script {
@@ -387,6 +429,9 @@ fn script(request: &Value, script: &Script) -> Reply {
     if !offers_tools(request) {
         return Reply::Text(SIDE_TEXT.into());
     }
+    if let Some(by_prompt) = &script.by_prompt {
+        return by_prompt_reply(request, by_prompt, &script.hangs);
+    }
     let (turns, id_prefix) = script.turns_for(request);
     let assistant_turns = request
         .get("messages")
@@ -396,15 +441,110 @@ fn script(request: &Value, script: &Script) -> Reply {
                 .filter(|msg| msg.get("role").and_then(Value::as_str) == Some("assistant"))
                 .count()
         });
-    match turns.get(assistant_turns) {
+    reply_for(
+        turns.get(assistant_turns),
+        &format!("{id_prefix}{:04}", assistant_turns + 1),
+        &script.hangs,
+    )
+}
+
+/// The reply a scripted turn gives (the final text past the end of the script).
+fn reply_for(turn: Option<&Turn>, id: &str, hangs: &AtomicU64) -> Reply {
+    match turn {
         Some(Turn::Tool { name, input }) => Reply::ToolUse {
-            id: format!("{id_prefix}{:04}", assistant_turns + 1),
+            id: id.to_string(),
             name: name.clone(),
             input: input.clone(),
         },
         Some(Turn::Text(t)) => Reply::Text(t.clone()),
+        Some(Turn::Hang) => {
+            hangs.fetch_add(1, Ordering::SeqCst);
+            thread::sleep(Duration::from_secs(600));
+            Reply::Text(FINAL_TEXT.into())
+        }
         None => Reply::Text(FINAL_TEXT.into()),
     }
+}
+
+/// The texts of a message's content (a string, or its `text` blocks).
+fn message_text(msg: &Value) -> String {
+    match msg.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// The texts of a user message that the user typed: not Claude Code's reminders, hook
+/// context, command markup or compaction summary.
+fn typed_texts(msg: &Value) -> Vec<String> {
+    let texts: Vec<String> = match msg.get("content") {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+            .filter_map(|b| b.get("text").and_then(Value::as_str).map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    texts
+        .into_iter()
+        .filter(|t| {
+            let t = t.trim_start();
+            !(t.starts_with("<system-reminder>")
+                || t.starts_with("<local-command")
+                || t.starts_with("<command-")
+                || t.starts_with("Caveat:")
+                || t.contains("hook additional context")
+                || t.starts_with("This session is being continued"))
+        })
+        .collect()
+}
+
+/// A conversation script's reply: the turns of the newest user message that holds a scripted
+/// prompt, counted by the assistant messages after it; a compaction gets its summary; a
+/// prompt nobody scripted gets the final text.
+fn by_prompt_reply(request: &Value, by_prompt: &[(String, Vec<Turn>)], hangs: &AtomicU64) -> Reply {
+    let messages: &[Value] = request
+        .get("messages")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice);
+    if messages
+        .last()
+        .is_some_and(|m| message_text(m).contains(COMPACT_MARK))
+    {
+        return Reply::Text(COMPACT_SUMMARY.into());
+    }
+    for (i, msg) in messages.iter().enumerate().rev() {
+        if msg.get("role").and_then(Value::as_str) != Some("user") {
+            continue;
+        }
+        // The newest typed text of the message: Claude Code adds what hooks said (a
+        // session start's context quotes earlier prompts) and its own notes as other blocks.
+        let Some((n, (_, turns))) = typed_texts(msg).iter().rev().find_map(|text| {
+            by_prompt
+                .iter()
+                .enumerate()
+                .find(|(_, (prompt, _))| text.contains(prompt.as_str()))
+        }) else {
+            continue;
+        };
+        let done = messages[i..]
+            .iter()
+            .filter(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))
+            .count();
+        return reply_for(
+            turns.get(done),
+            &format!("toolu_e2e_p{n:02}_{:04}", done + 1),
+            hangs,
+        );
+    }
+    Reply::Text(FINAL_TEXT.into())
 }
 
 fn usage() -> Value {

@@ -304,6 +304,76 @@ fn start_refuses_to_replace_a_named_session_without_force() {
     assert!(!runs(&q).join("adhoc_20261130_1015_2").exists());
 }
 
+/// The records of `prompts` sent as UserPromptSubmit events: how many `conversation`
+/// records, and each `user_correction`'s text and pattern.
+fn corrections_recorded(p: &Project, prompts: &[&str]) -> (usize, Vec<(String, String)>) {
+    for prompt in prompts {
+        let out = p.hook("UserPromptSubmit", prompt_event(p, prompt).as_bytes());
+        assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+    }
+    let recs = lines(&runs(p).join(current(p)).join("audit_buffer.jsonl"));
+    let conversations = recs.iter().filter(|r| r["type"] == "conversation").count();
+    let corrections = recs
+        .iter()
+        .filter(|r| r["type"] == "user_correction")
+        .map(|r| {
+            (
+                r["text"].as_str().unwrap().to_string(),
+                r["pattern"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (conversations, corrections)
+}
+
+/// Issue 34: "And no, don't use …" and "No — don't put …" correct the agent by their
+/// structure (a leading "and", a dash after "no"); the audit trail's wording-only patterns
+/// missed both.
+#[test]
+fn issue_34_corrections_by_structure_are_recorded() {
+    let p = Project::new();
+    let prompts = [
+        "And no, don't use the global config, read it from the project file",
+        "No — don't put the helper in utils.rs, it belongs in core",
+        "Don't forget to add tests",
+    ];
+    let (conversations, corrections) = corrections_recorded(&p, &prompts);
+    assert_eq!(conversations, prompts.len());
+    let want: Vec<(String, String)> = prompts[..2]
+        .iter()
+        .map(|t| (t.to_string(), "builtin:negation".to_string()))
+        .collect();
+    assert_eq!(corrections, want);
+}
+
+/// The user's patterns still count: `correction_patterns` adds corrections to the built-in
+/// rules (it no longer replaces them), `request_patterns` overrules both.
+#[test]
+fn user_patterns_add_corrections_and_overrule_them() {
+    let p = Project::new();
+    p.write(
+        ".claude/baton.yaml",
+        "audit:\n  correction_patterns: ['^meh\\b']\n  request_patterns: ['^no, but thanks']\n",
+    );
+    let prompts = [
+        "meh, again",
+        "No, but thanks for asking",
+        "no, the other file",
+    ];
+    let (conversations, corrections) = corrections_recorded(&p, &prompts);
+    assert_eq!(conversations, prompts.len());
+    assert_eq!(
+        corrections,
+        [
+            ("meh, again".to_string(), "^meh\\b".to_string()),
+            (
+                "no, the other file".to_string(),
+                "builtin:negation".to_string()
+            ),
+        ]
+    );
+}
+
 #[test]
 fn with_auto_start_off_nothing_is_recorded_and_session_start_says_how() {
     let p = Project::new();

@@ -12,7 +12,7 @@ const S1: &str = "11111111-1111-4111-8111-111111111111";
 const S2: &str = "22222222-2222-4222-8222-222222222222";
 
 /// Claude Code's folder name for a project path.
-fn folder_name(p: &Path) -> String {
+pub(crate) fn folder_name(p: &Path) -> String {
     p.to_str()
         .unwrap()
         .chars()
@@ -20,7 +20,7 @@ fn folder_name(p: &Path) -> String {
         .collect()
 }
 
-fn transcript_path(p: &Project, sid: &str) -> PathBuf {
+pub(crate) fn transcript_path(p: &Project, sid: &str) -> PathBuf {
     p.home
         .path()
         .join(".claude/projects")
@@ -28,7 +28,7 @@ fn transcript_path(p: &Project, sid: &str) -> PathBuf {
         .join(format!("{sid}.jsonl"))
 }
 
-fn write_transcript(path: &Path, lines: &[Value]) {
+pub(crate) fn write_transcript(path: &Path, lines: &[Value]) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let mut f = std::fs::OpenOptions::new()
         .create(true)
@@ -40,7 +40,7 @@ fn write_transcript(path: &Path, lines: &[Value]) {
     }
 }
 
-fn event(p: &Project, name: &str, sid: &str, extra: &Value) -> String {
+pub(crate) fn event(p: &Project, name: &str, sid: &str, extra: &Value) -> String {
     let mut v = json!({
         "session_id": sid,
         "transcript_path": transcript_path(p, sid),
@@ -53,7 +53,7 @@ fn event(p: &Project, name: &str, sid: &str, extra: &Value) -> String {
     v.to_string()
 }
 
-fn stop(p: &Project, sid: &str, last: &str) -> Output {
+pub(crate) fn stop(p: &Project, sid: &str, last: &str) -> Output {
     let ev = event(
         p,
         "Stop",
@@ -63,7 +63,7 @@ fn stop(p: &Project, sid: &str, last: &str) -> Output {
     p.hook("Stop", ev.as_bytes())
 }
 
-fn session_start(p: &Project, sid: &str, source: &str) -> String {
+pub(crate) fn session_start(p: &Project, sid: &str, source: &str) -> String {
     let out = p.hook(
         "SessionStart",
         event(p, "SessionStart", sid, &json!({"source": source})).as_bytes(),
@@ -76,18 +76,18 @@ fn session_start(p: &Project, sid: &str, source: &str) -> String {
         .to_string()
 }
 
-fn prompt(text: &str) -> Value {
+pub(crate) fn prompt(text: &str) -> Value {
     json!({"type": "user", "isSidechain": false, "timestamp": "2026-11-30T09:00:00.000Z",
            "message": {"role": "user", "content": text}})
 }
 
-fn call(msg: &str, id: &str, name: &str, input: &Value) -> Value {
+pub(crate) fn call(msg: &str, id: &str, name: &str, input: &Value) -> Value {
     json!({"type": "assistant", "isSidechain": false, "timestamp": "2026-11-30T09:05:00.000Z",
            "message": {"id": msg, "role": "assistant",
                        "content": [{"type": "tool_use", "id": id, "name": name, "input": input}]}})
 }
 
-fn result(id: &str, content: &str, is_error: bool, tool_use_result: &Value) -> Value {
+pub(crate) fn result(id: &str, content: &str, is_error: bool, tool_use_result: &Value) -> Value {
     json!({"type": "user", "isSidechain": false, "toolUseResult": tool_use_result,
            "message": {"role": "user", "content": [
                {"type": "tool_result", "tool_use_id": id, "content": content, "is_error": is_error}]}})
