@@ -65,7 +65,10 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
 
     // A session a tool-call hook started has no git baseline yet: derived from its start.
     integrity::derive_baseline(&mut meta, project);
-    let mut problems = integrity::check(&meta, &facts, &stats, project);
+    let checked = integrity::check(&meta, &facts, &stats, project);
+    let mut problems = checked.problems;
+    let mut stats = stats;
+    stats.bash_files = checked.bash_files;
     if !meta.status_ok() {
         problems.push(format!(
             "session.json had status {:?} (expected one of {}); set to completed",

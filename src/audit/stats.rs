@@ -32,6 +32,10 @@ pub(crate) struct Stats {
     pub(crate) failures: Vec<String>,
     /// Edits per file.
     pub(crate) files: BTreeMap<String, u64>,
+    /// Files the session's Bash commands wrote, found at its end (`integrity::check`): a
+    /// command's record names no file unless it redirects into one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) bash_files: Vec<String>,
     pub(crate) corrections: Vec<Correction>,
     pub(crate) redactions: u64,
     pub(crate) duration_ms: u64,

@@ -418,16 +418,18 @@ pub(crate) fn settle(project: &Project) -> Result<Option<String>> {
     }))
 }
 
-/// Writes the checkpoint (one active; the previous one is replaced). Returns its text.
+/// Writes the checkpoint (one active; the previous one is replaced). Returns the git facts
+/// it recorded, and whether it wrote `.rune/.gitignore` first (for the command to commit:
+/// after the facts were read, so its "Last commit" is the user's).
 pub(crate) fn write(
     project: &Project,
     input: &CheckpointInput,
-) -> Result<(String, Option<GitFacts>)> {
+) -> Result<(Option<GitFacts>, bool)> {
     input.check()?;
     let g = git_facts_for_checkpoint(project);
     let text = project.redact(&render(input, g.as_ref(), project.now()));
-    put(project, &text)?;
-    Ok((text, g))
+    let wrote_ignore = put(project, &text)?;
+    Ok((g, wrote_ignore))
 }
 
 /// How the name of a pending checkpoint starts.
@@ -545,10 +547,12 @@ pub(crate) fn drop_stale_pending(project: &Project) {
     }
 }
 
-/// Puts `text` in place as the active checkpoint, recorded as baton's own.
-fn put(project: &Project, text: &str) -> Result<()> {
+/// Puts `text` in place as the active checkpoint, recorded as baton's own; the folder's
+/// ignore rules first (whether they were written now).
+fn put(project: &Project, text: &str) -> Result<bool> {
     let rune = Rune::of(project);
     let _lock = rune.lock()?;
+    let wrote_ignore = super::rules::ensure_private(&rune)?;
     rune.write(store::CHECKPOINT, text)?;
     let ledger = Ledger::of(project);
     let r = ledger.record(
@@ -559,7 +563,7 @@ fn put(project: &Project, text: &str) -> Result<()> {
     );
     // PreCompact writes checkpoints too: a hook says nothing on stderr.
     provenance::note(r, true);
-    Ok(())
+    Ok(wrote_ignore)
 }
 
 /// The "Checkpoint Saved" report.
@@ -591,6 +595,7 @@ pub(crate) fn resolve(project: &Project) -> Result<Option<String>> {
     if !from.is_file() {
         return Ok(None);
     }
+    super::rules::ensure_private(&rune)?;
     let d = store::day(project.now());
     // The same day again gets the next number past every one used so far, so names sort
     // in the order they were resolved even after older ones were pruned.

@@ -46,6 +46,7 @@ mod load;
 mod memory;
 mod merged;
 mod notes;
+mod private_log;
 mod progress;
 mod provenance;
 mod recall_docs;
@@ -541,8 +542,20 @@ fn checkpoint_command(project: &Project) -> Result<i32> {
     }
     let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
     integrity::refuse_unresolved(project, "checkpoint not written")?;
-    let (_, g) = checkpoint::write(project, &input)?;
-    io::print(&project.redact(&checkpoint::report(&input, g.as_ref())));
+    let (g, wrote_ignore) = checkpoint::write(project, &input)?;
+    let mut report = checkpoint::report(&input, g.as_ref());
+    if wrote_ignore {
+        // Written before the checkpoint, committed after it (so the checkpoint's "Last
+        // commit" is the user's): the private checkpoint never shows as untracked nor goes
+        // into a `git add -A`, and the command commits what it wrote, as `bridge save` does.
+        let rune = Rune::of(project);
+        let outcome = save::commit(project, &rune, &[rules::IGNORE]);
+        report.push_str(&format!(
+            "- **Git commit**: {outcome} — {} (written now), so the checkpoint stays yours\n",
+            rune.show(rules::IGNORE)
+        ));
+    }
+    io::print(&project.redact(&report));
     Ok(0)
 }
 

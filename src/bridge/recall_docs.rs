@@ -6,6 +6,7 @@
 //! | decisions.md | decision | `## [date] Decision: …` entry |
 //! | conventions.md, INVARIANTS.md | convention | entry; invariant rule (`###`/`####` heading) |
 //! | progress.md, session-log.md, checkpoint*.md | progress | entry; line; file |
+//! | the private session log (`private_log`) | progress | line |
 //! | learnings.jsonl, instincts.md | learning | latest record per key+type; entry |
 //! | cumulative-notes.md, task-notes.md | note | `- ` item of a section |
 //!
@@ -135,6 +136,22 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
     if scan.wants(Kind::Learning) && allowed(scan, store::LEARNINGS) {
         learnings(scan, &rune);
     }
+    if scan.wants(Kind::Progress) {
+        if let Some((path, text)) = super::private_log::read(&project.ctx.env, &project.root) {
+            lines(scan, &text, &path.display().to_string(), Kind::Progress);
+        }
+    }
+}
+
+/// One document per line that starts with `[` (a session log).
+fn lines(scan: &mut Scan<'_>, text: &str, source: &str, kind: Kind) {
+    for (i, l) in text.lines().enumerate().filter(|(_, l)| l.starts_with('[')) {
+        let mut doc = Doc::new(kind, source, clip(&one_line(strip_stamp(l)), TITLE_MAX));
+        doc.ts = store::parse_stamp(l);
+        doc.line = Some(i + 1);
+        doc.text = l.to_string();
+        scan.doc(doc);
+    }
 }
 
 /// `checkpoint-<date>[-N].resolved.md` in the folder.
@@ -187,15 +204,7 @@ fn markdown(scan: &mut Scan<'_>, rune: &Rune, name: &str, kind: Kind, shape: Sha
                 scan.doc(doc);
             }
         }
-        Shape::Lines => {
-            for (i, l) in text.lines().enumerate().filter(|(_, l)| l.starts_with('[')) {
-                let mut doc = Doc::new(kind, &source, clip(&one_line(strip_stamp(l)), TITLE_MAX));
-                doc.ts = store::parse_stamp(l);
-                doc.line = Some(i + 1);
-                doc.text = l.to_string();
-                scan.doc(doc);
-            }
-        }
+        Shape::Lines => lines(scan, &text, &source, kind),
         Shape::Items => items(scan, &text, &source, kind),
         Shape::Rules => {
             for (line, rule) in split(&text, |l| l.starts_with("### ") || l.starts_with("#### ")) {

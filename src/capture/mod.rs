@@ -78,25 +78,20 @@ pub(crate) fn run(cmd: Command, project: &Project) -> i32 {
 }
 
 fn status(project: &Project, json: bool) -> i32 {
-    let write = store::write_base(project).map(|b| store::sessions_dir(&b, project));
-    let read: Vec<_> = store::read_bases(project)
-        .iter()
-        .map(|b| store::sessions_dir(b, project))
-        .collect();
+    let dir = store::write_base(project).map(|b| store::sessions_dir(&b, project));
     // A session start notes its session before anything is read: that note is no digest yet.
-    let digests: Vec<(String, std::path::PathBuf)> = read
-        .iter()
-        .flat_map(|d| store::list(d))
-        .filter(|(_, path, _)| store::load(path).is_some_and(|s| s.cursor.is_some()))
-        .map(|(id, path, _)| (id, path))
-        .collect();
+    let digests = dir.as_deref().map_or(0, |d| {
+        store::list(d)
+            .iter()
+            .filter(|(_, path, _)| store::load(path).is_some_and(|s| s.cursor.is_some()))
+            .count()
+    });
     let newest = store::find(project, None, None);
     if json {
         io::print_json(&serde_json::json!({
             "enabled": project.config().capture.enabled,
-            "write_dir": write,
-            "read_dirs": read,
-            "digests": digests.len(),
+            "dir": dir,
+            "digests": digests,
             "newest": newest.as_ref().map(|(p, s)| serde_json::json!({
                 "session_id": s.digest.session_id,
                 "updated": s.digest.updated,
@@ -111,17 +106,14 @@ fn status(project: &Project, json: bool) -> i32 {
         "off (capture.enabled: false)"
     };
     outln!("capture {state} — {}", project.root.display());
-    match &write {
+    match &dir {
         Some(d) => outln!(
-            "  digests are written to {} (private: 0700 folders, 0600 files)",
+            "  digests: {} (private to you: 0700 folders, 0600 files)",
             d.display()
         ),
-        None => outln!("  no place for digests: neither CLAUDE_PLUGIN_DATA nor HOME is set"),
+        None => outln!("  no place for digests: HOME is not set (set HOME or XDG_STATE_HOME)"),
     }
-    for d in read.iter().filter(|d| Some(*d) != write.as_ref()) {
-        outln!("  and read from {}", d.display());
-    }
-    outln!("  {} digest(s) for this project", digests.len());
+    outln!("  {digests} digest(s) for this project");
     if let Some((path, s)) = &newest {
         outln!(
             "  newest: session {} (updated {}) — {}",

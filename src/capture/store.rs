@@ -1,18 +1,16 @@
 //! Where digests live: private to the user, never in the repository, one folder per project.
 //!
 //! `<base>/projects/<key>/sessions/<session_id>.json`, where `<key>` is the FNV-1a (hex) of the
-//! project root's canonical path and `<base>` is Claude Code's data folder for the plugin
-//! (`CLAUDE_PLUGIN_DATA`, kept across plugin updates, removed with the plugin) when Claude Code
-//! runs baton, else the XDG state folder (`$XDG_STATE_HOME/baton`, `~/.local/state/baton`).
+//! project root's canonical path and `<base>` is the user's one private folder, the XDG state
+//! folder (`$XDG_STATE_HOME/baton`, `~/.local/state/baton`; `core::paths::private_base`).
 //! Digests are derived, per-user, rebuildable state — exactly what DESIGN.md's "Beyond one
 //! project" puts there — and hold what the user typed, so they stay out of the work tree
 //! (nothing to keep out of git, nothing a teammate pulls). The folders are 0700, the files
 //! 0600, written whole (temp file and rename, without fsync: a digest lost to a power cut is
 //! rebuilt from the transcript, and an empty or torn one reads as absent).
 //!
-//! A CLI run outside Claude Code has no `CLAUDE_PLUGIN_DATA`: it reads the XDG folder and the
-//! plugin's data folders under `<claude>/plugins/data/baton*` (where Claude Code keeps them),
-//! so `baton capture show` finds what the hooks wrote.
+//! Hooks, the MCP server, the model's Bash tool and a shell all reach that folder, so
+//! `baton capture show` reads exactly what the hooks wrote.
 //!
 //! Each file holds the digest and the transcript cursor together, so the two never disagree.
 //! Two hooks of one session that overlap (rare: Stop, then SessionEnd) each write a whole,
@@ -86,20 +84,15 @@ impl Stored {
     }
 }
 
-/// The folder new digests are written to: the plugin's data folder, else XDG state.
+/// The folder digests are written to and read from: the user's one private folder
+/// (`core::paths::private_base`), the same for hooks, commands and the MCP server.
 pub(crate) fn write_base(project: &Project) -> Option<PathBuf> {
     paths::private_base(&project.ctx.env)
 }
 
-/// The folders digests are read from: the write folder, and, outside Claude Code, the
-/// plugin's data folders too.
+/// The folders digests are read from: the one they are written to.
 pub(crate) fn read_bases(project: &Project) -> Vec<PathBuf> {
-    let mut bases: Vec<PathBuf> = write_base(project).into_iter().collect();
-    if paths::plugin_data_dir(&project.ctx.env).is_some() {
-        return bases;
-    }
-    bases.extend(paths::plugin_data_dirs(&project.ctx.env));
-    bases
+    write_base(project).into_iter().collect()
 }
 
 /// The folder of this project's digests under `base`.
@@ -254,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn plugin_data_first_else_xdg_state_private_and_keyed_by_project() {
+    fn one_private_folder_keyed_by_project_whoever_runs_baton() {
         let t = tempfile::tempdir().unwrap();
         let p = project(t.path(), None);
         let base = write_base(&p).unwrap();
@@ -271,23 +264,27 @@ mod tests {
         assert_eq!(key.len(), 16);
         assert_eq!(key, paths::project_key(&p.root));
 
-        let data = t.path().join("plugin-data");
-        let q = project(t.path(), Some(&data));
-        assert_eq!(write_base(&q).unwrap(), data);
-        assert_eq!(read_bases(&q), vec![data]);
+        // A hook (Claude Code gives it CLAUDE_PLUGIN_DATA) writes where the CLI reads.
+        let data = t.path().join(".claude/plugins/data/baton-inline");
+        let hooks = project(t.path(), Some(&data));
+        assert_eq!(write_base(&hooks).unwrap(), base);
+        assert_eq!(read_bases(&hooks), vec![base.clone()]);
+        assert_eq!(read_bases(&p), vec![base]);
     }
 
     #[test]
-    fn the_cli_finds_what_the_hooks_wrote_under_the_plugin_data_folder() {
+    fn issue_39_the_cli_finds_what_the_hooks_wrote() {
         let t = tempfile::tempdir().unwrap();
         let data = t.path().join(".claude/plugins/data/baton-inline");
         let hooks = project(t.path(), Some(&data));
-        let dir = sessions_dir(&data, &hooks);
-        save(&data, &digest_path(&dir, "s9"), &stored("s9")).unwrap();
+        let base = write_base(&hooks).unwrap();
+        let dir = sessions_dir(&base, &hooks);
+        save(&base, &digest_path(&dir, "s9"), &stored("s9")).unwrap();
+        assert!(!data.exists(), "nothing in the plugin's data folder");
         let cli = project(t.path(), None);
         let (path, s) = find(&cli, None, None).unwrap();
         assert_eq!(s.digest.session_id, "s9");
-        assert!(path.starts_with(&data));
+        assert!(path.starts_with(&base));
         assert!(find(&cli, Some("s9"), None).is_some());
         assert!(find(&cli, Some("../s9"), None).is_none());
     }

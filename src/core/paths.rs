@@ -36,12 +36,13 @@ pub fn plugin_data_dir(env: &Env) -> Option<PathBuf> {
     env.var("CLAUDE_PLUGIN_DATA").map(PathBuf::from)
 }
 
-/// The folder private state is written under: the plugin's data folder (when Claude Code
-/// gives an absolute one), else the XDG state folder.
+/// The one folder where baton keeps this user's private state (session digests, the private
+/// session log, pending checkpoints, the hook log, provenance): the XDG state folder. Every
+/// caller reaches it alike — hooks, the MCP server, the model's Bash tool, a shell — where
+/// `CLAUDE_PLUGIN_DATA` reaches only what Claude Code starts itself, so a command run by hand
+/// would look in another place than the hooks wrote to.
 pub fn private_base(env: &Env) -> Option<PathBuf> {
-    plugin_data_dir(env)
-        .filter(|p| p.is_absolute())
-        .or_else(|| state_dir(env))
+    state_dir(env)
 }
 
 /// The key of a project in baton's per-user folders: FNV-1a (hex) of its canonical root, so
@@ -52,21 +53,20 @@ pub fn project_key(root: &Path) -> String {
     format!("{:016x}", super::hash::fnv1a(root.as_os_str().as_bytes()))
 }
 
-/// The folder for this user's private state of the project at `root` that hooks and
-/// commands both reach (`CLAUDE_PLUGIN_DATA` reaches hooks only): `<XDG state>/projects/<key>/`.
-/// Not created here.
+/// The folder of this user's private state of the project at `root`:
+/// `<private_base>/projects/<key>/`. Not created here.
 pub fn project_state_dir(env: &Env, root: &Path) -> Option<PathBuf> {
-    state_dir(env).map(|d| d.join("projects").join(project_key(root)))
+    private_base(env).map(|d| d.join("projects").join(project_key(root)))
 }
 
-/// The per-user folders that hold private state of the project at `root`:
-/// `<base>/projects/<project_key>/` for every base baton writes such state under — the
-/// plugin's data folder (`CLAUDE_PLUGIN_DATA`; run from a shell: `plugin_data_dirs`) and the
-/// XDG state folder. Only the ones that exist.
+/// The per-user folders that hold private state of the project at `root`, for `baton clean`:
+/// `<base>/projects/<project_key>/` under the private base, and under the plugin's data
+/// folders (`CLAUDE_PLUGIN_DATA`; run from a shell: Claude Code's `plugins/data/baton*`
+/// folders), where earlier builds kept session digests. Only the ones that exist.
 pub fn project_state_dirs(env: &Env, root: &Path) -> Vec<PathBuf> {
     let mut bases: Vec<PathBuf> = plugin_data_dir(env).into_iter().collect();
     bases.extend(plugin_data_dirs(env));
-    bases.extend(state_dir(env));
+    bases.extend(private_base(env));
     let key = project_key(root);
     let mut dirs: Vec<PathBuf> = Vec::new();
     for dir in bases.iter().map(|b| b.join("projects").join(&key)) {

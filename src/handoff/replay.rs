@@ -277,14 +277,19 @@ fn reverification(checked: &reverify::Reverified) -> String {
     let mut out = String::from(
         "\n## Re-verification (checked just now, before acting on anything below)\n\n",
     );
-    if findings.is_empty() {
-        out.push_str("- nothing checkable: no `HEAD:` in Layer 1, no paths in Layer 3, no SHA in a `verified:` line\n");
+    if checked.files_present > 0 {
+        out.push_str(&format!(
+            "- OK: {} path(s) that Layer 3 names exist\n",
+            checked.files_present
+        ));
     }
     for f in findings {
         out.push_str(&format!("- {}: {}\n", f.kind.label(), f.text));
     }
     let bad = findings.iter().filter(|f| f.kind.is_problem()).count();
-    if bad == 0 {
+    if findings.is_empty() && checked.files_present == 0 {
+        out.push_str("- nothing to check: no `HEAD:` in Layer 1, no paths in Layer 3, no SHA in a `verified:` line\n\nNothing was checked: compare the saved state with the repository yourself before relying on it.\n");
+    } else if bad == 0 {
         out.push_str("\nEvery check passed; the saved state still matches the repository.\n");
     } else {
         out.push_str(&format!(

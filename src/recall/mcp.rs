@@ -168,29 +168,33 @@ fn initialize(params: &Value) -> Value {
     let version = asked
         .filter(|v| VERSIONS.contains(v))
         .unwrap_or(VERSIONS[0]);
+    // No `instructions`: Claude Code puts them in every request's system prompt, and the
+    // tools' own descriptions say when to use them (issue 39: the fixed cost per request).
     json!({
         "protocolVersion": version,
         "capabilities": {"tools": {}},
         "serverInfo": {"name": "baton", "version": env!("CARGO_PKG_VERSION")},
-        "instructions": "baton's memory of this project: `recall` searches decisions, conventions, learnings, progress, notes, corrections, prompts, tool calls, changes, handoffs, relay packets and sessions; `timeline` says what happened in a time range, by session. Ask them instead of guessing what was decided or done before."
     })
 }
 
+/// The tools. Every character of their schemas is sent with every request of every session
+/// (`tests/e2e/overhead.rs` measures the plugin's whole fixed cost): short descriptions, the
+/// rules in the error messages of `call`.
 fn tools() -> Value {
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+    let time = "YYYY-MM-DD, RFC 3339 or an age (7d, 12h)";
     json!([
         {
             "name": "recall",
-            "title": "Recall the project's past",
-            "description": "Search everything baton keeps about this project (decisions, conventions, learnings, progress, notes, the user's corrections and prompts, tool calls and file changes, handoff artefacts, relay packets, sessions). Words match their other forms as prefixes; \"quoted phrases\" must match in order. Hits are ranked by relevance and recency, each with kind, date, source file and line, and an excerpt with the matched words marked.",
+            "description": "Search what baton keeps on this project (decisions, conventions, learnings, progress, notes, the user's prompts and corrections, tool calls, changes, handoffs, sessions) instead of guessing. Ranked hits: kind, date, file:line.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "query": {"type": "string", "description": "What to look for, in a few distinctive words, e.g. \"cache eviction\" or \"migration test failed\""},
-                    "kind": {"type": "string", "enum": kinds, "description": "Only this kind of record"},
-                    "since": {"type": "string", "description": "Only records from this time on: YYYY-MM-DD, RFC 3339, or an age like 7d, 12h"},
-                    "until": {"type": "string", "description": "Only records before this time (same formats)"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "The most hits (default 10)"}
+                    "query": {"type": "string", "description": "a few distinctive words; \"a phrase\" in order"},
+                    "kind": {"type": "string", "enum": kinds},
+                    "since": {"type": "string", "description": time},
+                    "until": {"type": "string"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 50}
                 },
                 "required": ["query"],
                 "additionalProperties": false
@@ -198,15 +202,14 @@ fn tools() -> Value {
         },
         {
             "name": "timeline",
-            "title": "What happened, by session",
-            "description": "What happened in this project in a time range, grouped by session: prompts, corrections, failed tool calls, changed files, decisions and other memory entries, with counts. Default range: the last 7 days.",
+            "description": "What happened on this project, by session: prompts, corrections, failed calls, changed files, memory entries. Default: the last 7 days.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "since": {"type": "string", "description": "Start: YYYY-MM-DD, RFC 3339, or an age like 7d, 12h (default 7d)"},
-                    "until": {"type": "string", "description": "End (default now)"},
-                    "session": {"type": "string", "description": "Only this session id"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "The most sessions, newest kept (default 20)"}
+                    "since": {"type": "string", "description": time},
+                    "until": {"type": "string"},
+                    "session": {"type": "string"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 100}
                 },
                 "additionalProperties": false
             }

@@ -414,8 +414,10 @@ fn secrets_in_the_transcript_reach_neither_the_digest_nor_the_next_session() {
     assert!(!ctx.contains(&token) && !ctx.contains(&key), "{ctx}");
 }
 
+/// Hooks get CLAUDE_PLUGIN_DATA, the model's Bash tool and a shell do not: all of them read
+/// and write the one private folder, and `baton capture status` names that one.
 #[test]
-fn the_plugin_data_folder_is_used_when_claude_code_gives_one() {
+fn issue_39_hooks_and_the_cli_share_one_private_folder() {
     let p = Project::new();
     let data = p.home.path().join(".claude/plugins/data/baton-inline");
     std::fs::create_dir_all(&data).unwrap();
@@ -428,9 +430,15 @@ fn the_plugin_data_folder_is_used_when_claude_code_gives_one() {
     let ev = event(&p, "Stop", S1, &json!({"stop_hook_active": false}));
     let out = p.run(&["hook", "Stop"], ev.as_bytes(), &env);
     assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{out:?}");
-    assert!(
-        digest_files(&p).is_empty(),
-        "XDG state is the fallback only"
+    assert_eq!(
+        digest_files(&p).len(),
+        1,
+        "the digest is in the private folder"
+    );
+    assert_eq!(
+        std::fs::read_dir(&data).unwrap().count(),
+        0,
+        "nothing in the plugin's data folder"
     );
     let ev = event(&p, "SessionStart", S2, &json!({"source": "startup"}));
     let out = p.run(&["hook", "SessionStart"], ev.as_bytes(), &env);
@@ -439,13 +447,23 @@ fn the_plugin_data_folder_is_used_when_claude_code_gives_one() {
         .unwrap()
         .to_string();
     assert!(ctx.contains("Where the last session left off"), "{ctx}");
-    // The CLI, run outside Claude Code, finds it there.
+    // The CLI, run outside Claude Code, finds it there, and names one folder.
     let out = p.run(&["capture", "show", "--json"], b"", &[]);
     assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.json()["path"]
-        .as_str()
-        .unwrap()
-        .starts_with(data.to_str().unwrap()));
+    assert_eq!(
+        Path::new(out.json()["path"].as_str().unwrap()),
+        digest_files(&p)[0]
+    );
+    let out = p.run(&["capture", "status"], b"", &[]);
+    let state = p.home.path().join(".local/state/baton");
+    assert_eq!(
+        out.stdout.matches(state.to_str().unwrap()).count(),
+        2,
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("read from"), "{}", out.stdout);
+    assert!(!out.stdout.contains(".claude/plugins"), "{}", out.stdout);
 }
 
 #[test]
