@@ -14,6 +14,10 @@ use crate::core::recap::{Recap, RecapTask, TaskStatus};
 use crate::core::scan::Status;
 use crate::core::text::one_line;
 
+/// The resume point of an automatic checkpoint that knows nothing of the session's work: it
+/// names no work of its own ("Resume here" does not let it win).
+pub(crate) const GENERIC_RESUME: &str = "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.";
+
 /// How the checkpoint's context names the files the audit trail saw changed.
 const TOUCHED_NOTE: &str = "Files changed this session (audit trail)";
 /// File names listed before "and N more".
@@ -177,16 +181,14 @@ fn auto_checkpoint(
     ));
     context.extend(touched_note(project));
     // What capture says the session left open, as a short imperative, first.
-    let resume = recap.and_then(|r| r.next_action.clone()).unwrap_or_else(|| {
-        match (current, left.first(), &request) {
+    let resume = recap
+        .and_then(|r| r.next_action.clone())
+        .unwrap_or_else(|| match (current, left.first(), &request) {
             (Some(t), _, _) => format!("Continue the task in progress: {}", t.subject),
             (None, Some(next), _) => format!("Continue with: {next}"),
             (None, None, Some(req)) => format!("Continue the request: {req}"),
-            (None, None, None) => {
-                "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.".into()
-            }
-        }
-    });
+            (None, None, None) => GENERIC_RESUME.into(),
+        });
     CheckpointInput {
         doing,
         decisions: src.decisions.clone(),

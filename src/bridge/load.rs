@@ -459,6 +459,9 @@ fn checkpoint_part(
             resume.clone(),
         )
         .id(id.clone())
+        .generic_if(
+            precedence == Precedence::Automatic && cp.resume == super::compact::GENERIC_RESUME,
+        )
         .how("once it is picked up: `baton bridge checkpoint --resolve`");
         if let Some(m) = &moved {
             p = p.stale(m.clone());

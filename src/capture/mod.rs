@@ -42,10 +42,17 @@ use crate::core::recap::Recap;
 use std::path::Path;
 
 /// The reader other subsystems get (`Project::session_recap`): the recap of session
-/// `session_id`, or of this project's most recently updated session.
+/// `session_id`, or — none named — of the session of this project that stated its intent
+/// last (the one "Resume here" weighs: `start::newest_stated`), else the most recently
+/// updated one.
 pub(crate) fn recap(project: &Project, session_id: Option<&str>) -> Option<Recap> {
     if !project.config().capture.enabled {
         return None;
+    }
+    if session_id.is_none() {
+        if let Some((path, s)) = start::newest_stated(project) {
+            return Some(recap::recap(&s.digest, &path));
+        }
     }
     store::find(project, session_id, None).map(|(path, s)| recap::recap(&s.digest, &path))
 }

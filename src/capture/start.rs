@@ -91,3 +91,17 @@ fn newest_other<'a>(recent: &'a [(String, Stored)], sid: &str) -> Option<&'a Dig
         .filter(|d| section::worth_saying(d))
         .max_by_key(|d| intent::stated_at(d))
 }
+
+/// The digest of this project's session that stated its intent last (did work, or was cut
+/// off), among the most recently updated few, with its path: what the bridge weighs a
+/// checkpoint against, the same session the start chose.
+pub(crate) fn newest_stated(project: &Project) -> Option<(std::path::PathBuf, Stored)> {
+    let base = store::write_base(project)?;
+    let dir = store::sessions_dir(&base, project);
+    store::list(&dir)
+        .into_iter()
+        .take(update::CATCH_UP_LOOKS_AT)
+        .filter_map(|(_, path, _)| store::load(&path).map(|s| (path, s)))
+        .filter(|(_, s)| section::worth_saying(&s.digest))
+        .max_by_key(|(_, s)| intent::stated_at(&s.digest))
+}

@@ -56,7 +56,7 @@ impl Trigger<'_> {
     fn settle(self) -> Option<Duration> {
         match self {
             Trigger::PreCompact => Some(Duration::from_millis(500)),
-            Trigger::SessionEnd { .. } => Some(Duration::from_millis(200)),
+            Trigger::SessionEnd { .. } => Some(Duration::from_millis(150)),
             Trigger::Stop { .. } | Trigger::CatchUp => None,
         }
     }
@@ -76,7 +76,7 @@ impl Trigger<'_> {
 /// start waits for it, and what is left is read at the next one.
 pub(crate) const CATCH_UP_BUDGET: Duration = Duration::from_millis(250);
 /// The most recently updated digests a catch-up looks at.
-const CATCH_UP_LOOKS_AT: usize = 5;
+pub(crate) const CATCH_UP_LOOKS_AT: usize = 5;
 
 /// Whether this update reads the git state (branch and HEAD). Reading it opens the repository
 /// and computes its status, a millisecond on a small repository and far more on a large one,
@@ -109,10 +109,11 @@ pub(crate) fn update(
     let Some(base) = store::write_base(project) else {
         return Ok(None);
     };
+    // The wait for the transcript is part of the event's time, not on top of it.
+    let started = Instant::now();
     if let Some(cap) = trigger.settle() {
         transcript::settle(&path, cap);
     }
-    let started = Instant::now();
     let sid = common.session_id.as_str();
     let dir = store::sessions_dir(&base, project);
     let digest_path = store::digest_path(&dir, sid);
@@ -199,34 +200,44 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
 
 /// What a session had stated before an update read more of it.
 struct Stated {
+    work_calls: u64,
     last_work: Option<String>,
-    cut_off: Option<String>,
+    /// The turn under way: its prompt (or start) — a new one is a new statement.
+    turn: Option<(String, Option<String>)>,
 }
 
 impl Stated {
     fn of(d: &super::digest::Digest) -> Stated {
         Stated {
+            work_calls: d.counts.work_calls,
             last_work: d.last_work.clone(),
-            cut_off: d.open_turn.as_ref().and_then(|t| t.started.clone()),
+            turn: d
+                .open_turn
+                .as_ref()
+                .map(|t| (t.request.clone(), t.started.clone())),
         }
     }
 }
 
 /// Dates what the update read anew of the session's intent (new work, a turn under way) on
-/// baton's clock: the transcript's time, but never later than now.
+/// baton's clock: the transcript's time (now, where its entries have none), but never later
+/// than now.
 fn note_stated(d: &mut super::digest::Digest, before: &Stated, now: DateTime<Utc>) {
     let after = Stated::of(d);
-    let new_work = after.last_work != before.last_work;
-    let new_turn = after.cut_off.is_some() && after.cut_off != before.cut_off;
+    let new_work = after.work_calls != before.work_calls;
+    let new_turn = after.turn.is_some() && after.turn != before.turn;
     if !new_work && !new_turn {
         return;
     }
-    let newest = [after.last_work, after.cut_off]
+    // New work whose entries carry no time is dated now.
+    let untimed = new_work && after.last_work == before.last_work;
+    let cut_off = after.turn.and_then(|(_, started)| started);
+    let newest = [after.last_work, cut_off]
         .iter()
         .flatten()
         .filter_map(|t| time::parse(t))
         .max();
-    let at = newest.map_or(now, |t| t.min(now));
+    let at = newest.filter(|_| !untimed).map_or(now, |t| t.min(now));
     d.stated = Some(time::rfc3339(at));
 }
 

@@ -618,3 +618,41 @@ fn issue_34_a_session_running_elsewhere_is_not_taken_over() {
     assert!(ctx.contains("snake_case"), "{ctx}");
     assert!(ctx.contains("Cut off in the middle of a turn"), "{ctx}");
 }
+
+/// A session start records the next action it offered (the private resume log); a session
+/// that went on from it and was cut off saying nothing more than "go on" leaves it the next
+/// action, "picked up" by that session.
+#[test]
+fn issue_34_a_save_picked_up_by_a_session_that_was_cut_off_stays_the_next_action() {
+    let p = Project::new();
+    bridge(
+        &p,
+        &["checkpoint"],
+        "doing: retries\nresume: Implement exponential backoff in retry(), then its tests\n",
+        "2026-11-30T10:00:00Z",
+    );
+    // Session S2 starts: the checkpoint is its next action.
+    let ctx = session_start(&p, S2, "startup");
+    assert!(
+        next(&ctx).is_some_and(|l| l.contains("exponential backoff")),
+        "{ctx}"
+    );
+    // It goes on from it and is cut off.
+    write_transcript(
+        &transcript_path(&p, S2),
+        &[
+            asked("go on", "2026-11-30T10:05:00Z"),
+            called(
+                "m1",
+                "t1",
+                "Edit",
+                &json!({"file_path": p.root.join("src/retry.rs")}),
+                "2026-11-30T10:06:00Z",
+            ),
+        ],
+    );
+    let ctx = session_start(&p, S3, "startup");
+    let line = next(&ctx).unwrap_or_else(|| panic!("no next action:\n{ctx}"));
+    assert!(line.contains("exponential backoff"), "{line}\n{ctx}");
+    assert!(ctx.contains("Picked up by last session 22222222"), "{ctx}");
+}
