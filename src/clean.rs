@@ -3,16 +3,23 @@
 //! Private state (removed by `baton clean --yes`): the audit trail (`.boo/`) and the handoff
 //! artefacts (`datarim/sessions/`) while they are kept out of git (`audit.shared` and
 //! `handoff.shared` off, the default), and what baton keeps for the project outside it, per
-//! user: the folders `<base>/projects/<key>/` under the plugin's data folder and the XDG
-//! state folder (session digests and cursors), and the bridge's integrity verdict cache.
+//! user: the folder `<private state>/projects/<key>/` (session digests, the session log, the
+//! hook log; also under the plugin's data folders, where earlier builds kept digests), and the
+//! bridge's integrity verdict cache. The folders a removal leaves empty go too (`datarim/`,
+//! `~/.cache/baton/`), never beyond the project root or the XDG folder that holds baton's.
 //! Shared state — the project memory (`.rune/`), the relay's packet and loop state
 //! (`.handoff/`), and a `.boo/` or `datarim/sessions/` made shared — is committed: it goes
 //! only with `--committed`, and removing it leaves a change for you to commit; the memory's
-//! provenance ledger (per user) goes with it. Without
-//! `--yes` nothing is removed: the list is what would be. The config (`.claude/baton.yaml`)
-//! and the cross-project store are never touched.
+//! provenance ledger (per user) goes with it. Without `--yes` nothing is removed: the list is
+//! what would be. The config (`.claude/baton.yaml`) is never touched.
+//!
+//! `--user` is the same for what baton keeps for the user outside every project (before an
+//! uninstall): its private state, caches and cross-project store go; the user's config, the
+//! plugin's data folder and Claude Code's copy of the plugin, and a link the user made, are
+//! listed with how each goes.
 
 use crate::bridge;
+use crate::core::ctx::Env;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
 use crate::core::io;
@@ -26,10 +33,21 @@ use std::path::{Path, PathBuf};
 pub(crate) struct Options {
     /// Remove (else only list).
     pub(crate) yes: bool,
-    /// Include committed state.
-    pub(crate) committed: bool,
+    /// Whose state: the project's (private, or with the committed too) or the user's.
+    pub(crate) scope: Scope,
     /// JSON output.
     pub(crate) json: bool,
+}
+
+/// What `baton clean` looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// The project's private state.
+    Project,
+    /// The project's private and committed state (`--committed`).
+    ProjectAndCommitted,
+    /// What baton keeps for the user outside every project (`--user`).
+    User,
 }
 
 /// One thing baton keeps.
@@ -42,6 +60,13 @@ pub(crate) struct Item {
     /// Inside the project (checked for links below the root before removal).
     #[serde(skip)]
     pub(crate) in_project: bool,
+    /// The folder below which the parents a removal leaves empty go too (baton made them:
+    /// `datarim/` of `datarim/sessions/`, `~/.cache/baton/integrity/`); never itself.
+    #[serde(skip)]
+    pub(crate) up_to: Option<PathBuf>,
+    /// Why it stays (what is listed but never removed here, and how it goes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<String>,
     pub(crate) bytes: u64,
     /// As shown: relative to the project when inside it, a folder with a slash.
     pub(crate) shown: String,
@@ -52,52 +77,89 @@ pub(crate) struct Item {
 /// Everything baton keeps for the project that exists.
 pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
     let c = project.config();
+    let env = &project.ctx.env;
     let root = &project.root;
     let mut out = Vec::new();
-    let mut add = |path: PathBuf, what: &'static str, shared: bool, in_project: bool| {
+    let mut add = |path: PathBuf, what: &'static str, shared: bool, up_to: Option<PathBuf>| {
         if let Ok(meta) = std::fs::symlink_metadata(&path) {
             out.push(Item {
                 bytes: size_of(&path),
                 shown: shown(root, &path, meta.is_dir()),
                 remove: !shared || committed,
+                in_project: path.starts_with(root),
                 path,
                 what,
                 committed: shared,
-                in_project,
+                up_to,
+                note: None,
             });
         }
     };
-    let root = &project.root;
+    let here = Some(root.clone());
     add(
         root.join(&c.paths.audit),
         "audit trail",
         c.audit.shared,
-        true,
+        here.clone(),
     );
     add(
         root.join(&c.paths.handoff),
         "handoff artefacts",
         c.handoff.shared,
-        true,
+        here.clone(),
     );
-    add(root.join(&c.paths.bridge), "project memory", true, true);
+    add(
+        root.join(&c.paths.bridge),
+        "project memory",
+        true,
+        here.clone(),
+    );
     add(
         root.join(&c.paths.relay),
         "relay packet and loop state",
         true,
-        true,
+        here,
     );
-    for dir in paths::project_state_dirs(&project.ctx.env, root) {
-        add(dir, "per-user state (session digests)", false, false);
+    for dir in paths::project_state_dirs(env, root) {
+        let up_to = user_folder_parent(env, &dir);
+        add(
+            dir,
+            "per-user state (session digests, session log)",
+            false,
+            up_to,
+        );
     }
     for file in bridge::private_files(project) {
-        add(file, "integrity verdict cache", false, false);
+        let up_to = user_folder_parent(env, &file);
+        add(file, "integrity verdict cache", false, up_to);
     }
     // Per user, but it goes with .rune/: without it every entry there reads as unreviewed.
     for dir in bridge::ledger_folders(project) {
-        add(dir, "provenance ledger of the project memory", true, false);
+        let up_to = user_folder_parent(env, &dir);
+        add(dir, "provenance ledger of the project memory", true, up_to);
     }
     out
+}
+
+/// For a path in one of baton's per-user folders: the folder that holds that one (the XDG
+/// folder, so that `~/.local/state/baton/` goes once empty), or the plugin's data folder
+/// itself (Claude Code's, removed on uninstall).
+fn user_folder_parent(env: &Env, path: &Path) -> Option<PathBuf> {
+    let ours = [
+        paths::private_base(env),
+        paths::cache_dir(env),
+        paths::data_dir(env),
+    ];
+    ours.into_iter()
+        .flatten()
+        .find(|b| path.starts_with(b))
+        .and_then(|b| b.parent().map(Path::to_path_buf))
+        .or_else(|| {
+            paths::plugin_data_dirs(env)
+                .into_iter()
+                .chain(paths::plugin_data_dir(env))
+                .find(|d| path.starts_with(d))
+        })
 }
 
 fn shown(root: &Path, path: &Path, dir: bool) -> String {
@@ -125,7 +187,7 @@ fn size_of(path: &Path) -> u64 {
 
 /// Runs `baton clean`; exit 1 when something could not be removed.
 pub(crate) fn run(project: &Project, opts: Options) -> Result<i32> {
-    if opts.yes {
+    if opts.yes && opts.scope != Scope::User {
         // The defaults stand in for a broken config: they may name other folders than the
         // ones meant. And never at the file system root or a home folder.
         if let Some(p) = project.config_problems().first() {
@@ -135,7 +197,11 @@ pub(crate) fn run(project: &Project, opts: Options) -> Result<i32> {
         }
         project.require_state()?;
     }
-    let mut items = items(project, opts.committed);
+    let mut items = if opts.scope == Scope::User {
+        user_items(&project.ctx.env)
+    } else {
+        items(project, opts.scope == Scope::ProjectAndCommitted)
+    };
     let mut failures = Vec::new();
     if opts.yes {
         for item in items.iter_mut().filter(|i| i.remove) {
@@ -147,7 +213,7 @@ pub(crate) fn run(project: &Project, opts: Options) -> Result<i32> {
     }
     if opts.json {
         io::print_json(&serde_json::json!({
-            "root": project.root,
+            "root": (opts.scope != Scope::User).then_some(&project.root),
             "removed": opts.yes,
             "items": items,
             "errors": failures,
@@ -161,7 +227,86 @@ pub(crate) fn run(project: &Project, opts: Options) -> Result<i32> {
     Ok(i32::from(!failures.is_empty()))
 }
 
-/// Removes one item: a project path only when no link lies between the root and it.
+/// `--user`: what baton keeps for the user outside every project. Its own folders go; what
+/// is the user's or Claude Code's is listed with how it goes.
+pub(crate) fn user_items(env: &Env) -> Vec<Item> {
+    let mut out = Vec::new();
+    let mut add = |path: Option<PathBuf>, what: &'static str, note: Option<String>| {
+        let Some(path) = path else { return };
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            return;
+        };
+        out.push(Item {
+            bytes: size_of(&path),
+            shown: format!("{}{}", path.display(), if meta.is_dir() { "/" } else { "" }),
+            remove: note.is_none(),
+            in_project: false,
+            committed: false,
+            up_to: None,
+            note,
+            path,
+            what,
+        });
+    };
+    add(
+        paths::private_base(env),
+        "private state of every project (session digests and logs, provenance ledgers)",
+        None,
+    );
+    add(paths::cache_dir(env), "caches (integrity verdicts)", None);
+    add(
+        paths::data_dir(env),
+        "the cross-project store (promoted instincts and learnings)",
+        None,
+    );
+    add(
+        paths::config_dir(env),
+        "your config",
+        Some("yours: remove it yourself".into()),
+    );
+    for dir in paths::plugin_data_dirs(env) {
+        add(
+            Some(dir),
+            "the plugin's data folder (the installed binary)",
+            Some("`claude plugin uninstall baton@baton` removes it".into()),
+        );
+    }
+    for dir in plugin_cache_copies(env) {
+        let note = format!(
+            "Claude Code keeps it after an uninstall: then `rm -rf {}`",
+            dir.display()
+        );
+        add(Some(dir), "Claude Code's copy of the plugin", Some(note));
+    }
+    let link = env
+        .var("HOME")
+        .map(|h| Path::new(&h).join(".local/bin/baton"))
+        .filter(|l| std::fs::symlink_metadata(l).is_ok_and(|m| m.file_type().is_symlink()));
+    let note = link
+        .as_ref()
+        .map(|l| format!("yours: `rm {}`", l.display()));
+    add(link, "your link to the binary", note);
+    out
+}
+
+/// Claude Code's cached copies of baton's plugin: `<claude>/plugins/cache/<marketplace>/baton`.
+fn plugin_cache_copies(env: &Env) -> Vec<PathBuf> {
+    let Some(Ok(markets)) =
+        paths::claude_dir(env).map(|c| std::fs::read_dir(c.join("plugins/cache")))
+    else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = markets
+        .flatten()
+        .map(|m| m.path().join("baton"))
+        .filter(|p| p.is_dir())
+        .collect();
+    found.sort();
+    found
+}
+
+/// Removes one item: a project path only when no link lies between the root and it. Then
+/// the parents it leaves empty, below its `up_to`.
 fn remove(root: &Path, item: &Item) -> Result<()> {
     if item.in_project {
         fsx::check_inside(root, &item.path)?;
@@ -174,26 +319,50 @@ fn remove(root: &Path, item: &Item) -> Result<()> {
     } else {
         std::fs::remove_file(&item.path)
     };
-    result.map_err(|e| Error::io("remove", &item.path, e))
+    result.map_err(|e| Error::io("remove", &item.path, e))?;
+    if let Some(up_to) = &item.up_to {
+        let mut at = item.path.parent();
+        // remove_dir removes only an empty folder: the first one that is not ends the walk.
+        while let Some(dir) = at.filter(|d| d.starts_with(up_to) && *d != up_to.as_path()) {
+            if std::fs::remove_dir(dir).is_err() {
+                break;
+            }
+            at = dir.parent();
+        }
+    }
+    Ok(())
 }
 
 /// The listing: one line per item, then what happened or what to run.
 pub(crate) fn render(root: &Path, items: &[Item], opts: Options) -> String {
-    let mut out = format!("baton clean: {}\n", root.display());
+    let mut out = if opts.scope == Scope::User {
+        "baton clean --user: what baton keeps for you outside your projects\n".to_string()
+    } else {
+        format!("baton clean: {}\n", root.display())
+    };
     if items.is_empty() {
-        out.push_str("Nothing to clean: baton keeps nothing for this project.\n");
+        out.push_str(if opts.scope == Scope::User {
+            "Nothing to clean: baton keeps nothing for you outside your projects.\n"
+        } else {
+            "Nothing to clean: baton keeps nothing for this project.\n"
+        });
         return out;
     }
     for i in items {
         let shown = &i.shown;
+        let note = i.note.as_ref().map(|n| format!(" ({n})"));
         let (tag, note) = match (i.remove, opts.yes, i.committed) {
-            (true, true, _) => ("removed", ""),
-            (true, false, _) => ("remove ", ""),
+            _ if note.is_some() => ("keep   ", note.unwrap_or_default()),
+            (true, true, _) => ("removed", String::new()),
+            (true, false, _) => ("remove ", String::new()),
             (false, _, true) if i.in_project => {
-                ("keep   ", " (committed; --committed removes it too)")
+                ("keep   ", " (committed; --committed removes it too)".into())
             }
-            (false, _, true) => ("keep   ", " (goes with the memory: --committed removes it)"),
-            (false, _, false) => ("kept   ", " (could not be removed)"),
+            (false, _, true) => (
+                "keep   ",
+                " (goes with the memory: --committed removes it)".into(),
+            ),
+            (false, _, false) => ("kept   ", " (could not be removed)".into()),
         };
         out.push_str(&format!(
             "  {tag} {shown}  {}, {}{note}\n",
@@ -202,12 +371,15 @@ pub(crate) fn render(root: &Path, items: &[Item], opts: Options) -> String {
         ));
     }
     let chosen = items.iter().filter(|i| i.remove).count();
+    let again = if opts.scope == Scope::User {
+        "baton clean --user --yes"
+    } else {
+        "baton clean --yes"
+    };
     if !opts.yes {
         out.push_str(&match chosen {
             0 => "Nothing would be removed.\n".to_string(),
-            n => {
-                format!("Nothing was removed. `baton clean --yes` removes the {n} marked remove.\n")
-            }
+            n => format!("Nothing was removed. `{again}` removes the {n} marked remove.\n"),
         });
     } else if items.iter().any(|i| i.remove && i.committed) {
         out.push_str(

@@ -15,8 +15,10 @@ use std::path::PathBuf;
     version,
     about = "Session continuity for Claude Code: relay, audit, handoff and bridge in one hook binary",
     long_about = "Session continuity for Claude Code.\n\nClaude Code runs `baton hook` on every hook event (hooks/hooks.json). \
-The plugin's slash commands and skills run the other subcommands. State lives in plain files in your \
-repository: .handoff/ (relay), .boo/ (audit), datarim/sessions/ (handoff) and .rune/ (bridge)."
+The plugin's slash commands and skills run the other subcommands. State is kept in plain files. \
+In your repository: .rune/ (bridge), .handoff/ (relay), .boo/ (audit) and datarim/sessions/ (handoff); \
+per user, outside it: ~/.local/state/baton/ (session digests and logs; `baton capture status` \
+shows the folder). `baton clean` lists both."
 )]
 struct Cli {
     /// Project root (default: CLAUDE_PROJECT_DIR, else the git top of the current directory)
@@ -36,8 +38,12 @@ enum Command {
     /// One screen: which subsystems have state in this project
     Status {
         /// Print JSON instead of text
-        #[arg(long)]
+        #[arg(long, conflicts_with = "doctor")]
         json: bool,
+        /// Then doctor's checks; exits 0 whatever they find (what /baton:status shows:
+        /// Claude Code stops a slash command whose shell line exits non-zero)
+        #[arg(long)]
+        doctor: bool,
     },
     /// Check the installation: binary, plugin files, project, config, state directories, and
     /// the merge rules a team's clones need for .rune/ and .handoff/
@@ -54,16 +60,22 @@ enum Command {
     #[command(
         long_about = "Remove what baton keeps for this project that is private: the audit trail (.boo/) and the \
 handoff artefacts (datarim/sessions/) while they are kept out of git, and the per-user state outside the \
-project (session digests, the integrity cache). Without --yes it only lists what it would remove. The \
-committed state (.rune/, .handoff/) goes only with --committed. The config and the cross-project store stay."
+project (session digests and log, the integrity cache), with the folders that leaves empty. Without --yes \
+it only lists what it would remove. The committed state (.rune/, .handoff/) goes only with --committed. \
+--user instead lists what baton keeps for you outside every project (its private state, caches and \
+cross-project store), and what stays until you or Claude Code remove it."
     )]
     Clean {
         /// Remove (without it, only list what would be removed)
         #[arg(long)]
         yes: bool,
         /// Also remove the committed state: .rune/ (bridge) and .handoff/ (relay)
-        #[arg(long)]
+        #[arg(long, conflicts_with = "user")]
         committed: bool,
+        /// What baton keeps for you outside every project, not this project's (before an
+        /// uninstall)
+        #[arg(long)]
+        user: bool,
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
@@ -169,17 +181,29 @@ where
 fn dispatch(command: Command, project: &Project) -> crate::core::error::Result<i32> {
     match command {
         Command::Hook { .. } => Ok(0),
-        Command::Status { json } => Ok(status::run(project, json)),
+        Command::Status { json, doctor } => {
+            let code = status::run(project, json);
+            if doctor {
+                crate::core::io::print("\n");
+                doctor::run(project, false, false);
+            }
+            Ok(code)
+        }
         Command::Doctor { json, fix } => Ok(doctor::run(project, json, fix)),
         Command::Clean {
             yes,
             committed,
+            user,
             json,
         } => clean::run(
             project,
             clean::Options {
                 yes,
-                committed,
+                scope: match (user, committed) {
+                    (true, _) => clean::Scope::User,
+                    (false, true) => clean::Scope::ProjectAndCommitted,
+                    (false, false) => clean::Scope::Project,
+                },
                 json,
             },
         ),

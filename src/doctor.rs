@@ -217,8 +217,30 @@ fn plugin_checks(ctx: &Ctx, plugin: &Path, out: &mut Vec<Check>) {
     hooks_json_check(plugin, out);
 }
 
+/// The path to read the plugin's file `rel` from. A link is followed only where the
+/// repository ships one: it resolves inside the folder that holds the plugin (a marketplace
+/// added from a folder runs `plugin/` in place, where `.claude-plugin/plugin.json` links to
+/// the repository's own). Any other link is refused, as everywhere in baton.
+fn plugin_file(plugin: &Path, rel: &str) -> Result<PathBuf, String> {
+    let path = plugin.join(rel);
+    if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Ok(path);
+    }
+    let target = std::fs::canonicalize(&path)
+        .map_err(|e| format!("{}: a link that does not resolve ({e})", path.display()))?;
+    let repository = plugin.parent().and_then(|p| std::fs::canonicalize(p).ok());
+    match repository {
+        Some(r) if target.starts_with(&r) => Ok(target),
+        _ => Err(format!(
+            "{} links to {}, outside the plugin's repository; baton does not follow it",
+            path.display(),
+            target.display()
+        )),
+    }
+}
+
 fn plugin_json_check(plugin: &Path, out: &mut Vec<Check>) {
-    match read_json(&plugin.join(".claude-plugin/plugin.json")) {
+    match plugin_file(plugin, ".claude-plugin/plugin.json").and_then(|p| read_json(&p)) {
         Ok(v) => {
             let version = v.get("version").and_then(Value::as_str).unwrap_or("");
             if v.get("name").and_then(Value::as_str) != Some("baton") {
@@ -279,7 +301,7 @@ fn marketplace_check(plugin: &Path, out: &mut Vec<Check>) {
 }
 
 fn hooks_json_check(plugin: &Path, out: &mut Vec<Check>) {
-    match read_json(&plugin.join("hooks/hooks.json")) {
+    match plugin_file(plugin, "hooks/hooks.json").and_then(|p| read_json(&p)) {
         Ok(v) => {
             let problems = hooks_problems(&v);
             if problems.is_empty() {
@@ -495,7 +517,7 @@ mod tests {
     fn issue_15_doctor_compiles_the_users_patterns() {
         let mut c = config::Config::default();
         c.redact.extra_patterns = vec!["internal-[0-9]+".into(), r"\w{5000}".into()];
-        assert!(crate::core::needles::parses(r"\w{5000}").is_ok());
+        assert!(crate::core::scan::needles::parses(r"\w{5000}").is_ok());
         let mut out = Vec::new();
         pattern_checks(&c, &mut out);
         assert_eq!(out.len(), 1, "{out:?}");

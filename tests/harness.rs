@@ -106,6 +106,38 @@ impl Project {
             .unwrap()
     }
 
+    /// The file `name` of this project's private folder (`~/.local/state/baton/projects/<key>/`),
+    /// wherever the key puts it; `None` when there is none.
+    pub fn private_file(&self, name: &str) -> Option<std::path::PathBuf> {
+        let projects = self.home.path().join(".local/state/baton/projects");
+        std::fs::read_dir(projects)
+            .ok()?
+            .flatten()
+            .map(|e| e.path().join(name))
+            .find(|p| p.is_file())
+    }
+
+    /// `git ARGS` in the project, as user `t`; its stdout (a failure fails the test).
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .current_dir(&self.root)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `git status --porcelain` of the project (untracked files listed one by one).
+    pub fn git_status(&self) -> String {
+        self.git(&["status", "--porcelain", "--untracked-files=all"])
+    }
+
     /// Runs `baton hook EVENT` as hooks.json does, with CLAUDE_PROJECT_DIR set.
     pub fn hook(&self, event: &str, stdin: &[u8]) -> Output {
         let root = self.root.to_str().unwrap().to_string();

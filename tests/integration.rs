@@ -34,12 +34,16 @@ mod hook_protocol;
 mod install;
 #[path = "integration/layering.rs"]
 mod layering;
+#[path = "integration/messages.rs"]
+mod messages;
 #[path = "integration/plugin_files.rs"]
 mod plugin_files;
 #[path = "integration/poisoning.rs"]
 mod poisoning;
 #[path = "integration/provenance.rs"]
 mod provenance;
+#[path = "integration/quiet_repo.rs"]
+mod quiet_repo;
 #[path = "integration/readme.rs"]
 mod readme;
 #[path = "integration/recall.rs"]
@@ -56,5 +60,7 @@ mod relay;
 mod resume_here;
 #[path = "integration/safety.rs"]
 mod safety;
+#[path = "integration/shell.rs"]
+mod shell;
 #[path = "integration/team.rs"]
 mod team;

@@ -5,6 +5,8 @@
 #   bootstrap.sh session-start VERSION DATA    SessionStart before the binary is in place:
 #                                              install, then answer the hook with the binary
 #   bootstrap.sh cli VERSION DATA [ARGS...]    a command before the install: install, run it
+#   bootstrap.sh mcp VERSION DATA              `baton mcp` before the install: install (or
+#                                              wait for SessionStart's), then serve; never fail
 #   bootstrap.sh install VERSION DATA          install only; prints one line (what happened)
 #
 # The binary goes to DATA/bin/baton-VERSION (DATA is ${CLAUDE_PLUGIN_DATA}, which plugin
@@ -42,6 +44,8 @@ bin=${bindir:+$bindir/baton-$version}
 lock=${bindir:+$bindir/.install.lock}
 repo=https://github.com/baton-dev/baton
 build_hint="build it from source (cargo install --locked --git $repo --tag v$version), then start a new session"
+# Before any release is published there is nothing to download: say what works today.
+no_release="no binary of baton $version is published yet, so baton stays off. Fix: install Rust (https://rustup.rs), run cargo install --locked --git $repo baton, then start a new session; or remove the plugin: claude plugin uninstall baton@baton"
 
 nap() {
     sleep 0.1 2>/dev/null || sleep 1
@@ -69,6 +73,16 @@ detect_target() {
     Darwin) printf '%s\n' "$arch-apple-darwin" ;;
     *) return 1 ;;
     esac
+}
+
+# Whether SHA256SUMS pins any release binary at all (a version released for some machine).
+any_pinned() {
+    [ -f "$root/install/SHA256SUMS" ] || return 1
+    while read -r sum rest; do
+        case $sum in '' | '#'*) continue ;; esac
+        return 0
+    done <"$root/install/SHA256SUMS"
+    return 1
 }
 
 # The sha256 pinned for file name $1, or status 1.
@@ -255,6 +269,10 @@ install_binary() {
         say "baton: could not copy $local_build to $bin. Fix: check the free space and permissions of $bindir, then start a new session."
         return 1
     fi
+    if ! any_pinned; then
+        say "baton: $no_release."
+        return 1
+    fi
     if ! target=$(detect_target); then
         say "baton: there is no prebuilt baton for this machine ($(uname -s 2>/dev/null) $(uname -m 2>/dev/null)); baton's hooks stay off. Fix: $build_hint."
         return 1
@@ -310,6 +328,61 @@ log_result() {
     return 0
 }
 
+# Runs the install as its own process, with its own pid (the lock's owner), away from this
+# one's stdin and stdout, so it can outlive it; waits for it up to $1 seconds. Sets msg to
+# its one line, or to a note that it goes on in the background.
+install_and_wait() {
+    msg=
+    if [ -z "$data" ] || ! (umask 077 && mkdir -p "$bindir") 2>/dev/null; then
+        msg=$(install_binary)
+        return 0
+    fi
+    result=$bindir/.result.$$
+    : >"$result"
+    # It writes its one line last: a non-empty result means it is done.
+    /bin/sh "$0" install "$version" "$data" </dev/null >"$result" 2>/dev/null &
+    job=$!
+    ticks=$(($1 * 10))
+    while [ "$ticks" -gt 0 ] && [ ! -s "$result" ] && kill -0 "$job" 2>/dev/null; do
+        nap
+        ticks=$((ticks - 1))
+    done
+    if [ ! -s "$result" ] && kill -0 "$job" 2>/dev/null; then
+        msg="baton: downloading baton $version in the background (slow connection); its hooks start as soon as it is in place, in this session. Nothing to do."
+        return 0
+    fi
+    IFS= read -r msg <"$result"
+    rm -f "$result"
+}
+
+# An MCP server with no tools, for a session that started before the binary was in place:
+# Claude Code remembers a server that failed to start (for 15 minutes, 2.1.197) and would
+# not start the real one in the sessions after the install; this one starts, answers
+# initialize, ping and tools/list (empty), and stops with the session. The next session
+# starts the binary's. One JSON-RPC message a line; only what it must read is read.
+serve_placeholder() {
+    while IFS= read -r line || [ -n "$line" ]; do
+        id=$(printf '%s\n' "$line" | sed -n 's/.*"id"[[:space:]]*:[[:space:]]*\([0-9][0-9]*\).*/\1/p')
+        [ -n "$id" ] || id=$(printf '%s\n' "$line" | sed -n 's/.*"id"[[:space:]]*:[[:space:]]*\("[A-Za-z0-9_.:-]*"\).*/\1/p')
+        # A notification (no id) is never answered.
+        [ -n "$id" ] || continue
+        method=$(printf '%s\n' "$line" | sed -n 's/.*"method"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p')
+        case $method in
+        initialize)
+            proto=$(printf '%s\n' "$line" | sed -n 's/.*"protocolVersion"[[:space:]]*:[[:space:]]*"\([0-9-]*\)".*/\1/p')
+            printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"%s","capabilities":{"tools":{}},"serverInfo":{"name":"baton","version":"%s"}}}\n' \
+                "$id" "${proto:-2025-06-18}" "$version"
+            ;;
+        ping) printf '{"jsonrpc":"2.0","id":%s,"result":{}}\n' "$id" ;;
+        tools/list) printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[]}}\n' "$id" ;;
+        *)
+            printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"baton is not installed yet; its tools come with the next session"}}\n' "$id"
+            ;;
+        esac
+    done
+    exit 0
+}
+
 case $mode in
 install)
     line=$(install_binary)
@@ -321,29 +394,7 @@ install)
 session-start)
     wait_secs=${BATON_INSTALL_WAIT:-7}
     case $wait_secs in '' | *[!0-9]*) wait_secs=7 ;; esac
-    if [ -z "$data" ] || ! (umask 077 && mkdir -p "$bindir") 2>/dev/null; then
-        msg=$(install_binary)
-    else
-        result=$bindir/.result.$$
-        : >"$result"
-        # The install runs as its own process with its own pid (the lock's owner), away from
-        # the hook's stdin and stdout, so it can outlive this hook. It writes its one line
-        # last: a non-empty result means it is done.
-        /bin/sh "$0" install "$version" "$data" </dev/null >"$result" 2>/dev/null &
-        job=$!
-        ticks=$((wait_secs * 10))
-        while [ "$ticks" -gt 0 ] && [ ! -s "$result" ] && kill -0 "$job" 2>/dev/null; do
-            nap
-            ticks=$((ticks - 1))
-        done
-        if [ ! -s "$result" ] && kill -0 "$job" 2>/dev/null; then
-            msg="baton: downloading baton $version in the background (slow connection); its hooks start as soon as it is in place, in this session. Nothing to do."
-        else
-            msg=
-            IFS= read -r msg <"$result"
-            rm -f "$result"
-        fi
-    fi
+    install_and_wait "$wait_secs"
     if [ -f "$bin" ] && [ -x "$bin" ]; then
         exec "$bin" hook SessionStart
     fi
@@ -351,6 +402,20 @@ session-start)
     cat >/dev/null
     printf '{"systemMessage":"%s"}\n' "$(json_escape "$msg")"
     exit 0
+    ;;
+mcp)
+    # Installs, or waits for the install SessionStart runs at the same time, within Claude
+    # Code's 30-second connect timeout; then the binary serves. Never an error.
+    wait_secs=${BATON_MCP_WAIT:-20}
+    case $wait_secs in '' | *[!0-9]*) wait_secs=20 ;; esac
+    if ! { [ -f "$bin" ] && [ -x "$bin" ]; }; then
+        install_and_wait "$wait_secs"
+        [ -n "$msg" ] && printf '%s\n' "$msg" >&2
+    fi
+    if [ -f "$bin" ] && [ -x "$bin" ]; then
+        exec "$bin" mcp
+    fi
+    serve_placeholder
     ;;
 cli)
     if ! { [ -f "$bin" ] && [ -x "$bin" ]; }; then
@@ -364,7 +429,7 @@ cli)
     exit 1
     ;;
 *)
-    printf 'usage: bootstrap.sh session-start|cli|install VERSION DATA [ARGS...]\n' >&2
+    printf 'usage: bootstrap.sh session-start|cli|mcp|install VERSION DATA [ARGS...]\n' >&2
     exit 2
     ;;
 esac

@@ -935,13 +935,13 @@ fn history(project: &Path, n: usize) -> Result<(), String> {
 #[derive(Clone, Copy, PartialEq)]
 enum Before {
     Nothing,
-    /// A line appended to `.rune/session-log.md` (what SessionEnd does): the next session
-    /// start rescans that file.
+    /// A line appended to `.rune/session-log.md` (what a save or a teammate's pull does): the
+    /// next session start rescans that file's end.
     ChangeMemory,
     /// Five tool calls recorded in the audit buffer (what a turn leaves for Stop to move).
     ToolCalls,
     /// The SessionEnd hook run (untimed): what a session start after an ordinary session end
-    /// finds (baton's own session-log line, its verdict cached by that hook).
+    /// finds (a new audit session to begin; baton's line in the private session log).
     SessionEnd,
 }
 

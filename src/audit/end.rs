@@ -40,7 +40,7 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
     let id = which(store, session)?;
     let dir = store.run_dir(&id)?;
     if !dir.is_dir() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::NotFound(format!(
             "no session {id} under {}; `baton audit status` lists them",
             store.runs().display()
         )));
@@ -65,7 +65,10 @@ pub(crate) fn end(store: &Store, project: &Project, session: Option<&str>) -> Re
 
     // A session a tool-call hook started has no git baseline yet: derived from its start.
     integrity::derive_baseline(&mut meta, project);
-    let mut problems = integrity::check(&meta, &facts, &stats, project);
+    let checked = integrity::check(&meta, &facts, &stats, project);
+    let mut problems = checked.problems;
+    let mut stats = stats;
+    stats.bash_files = checked.bash_files;
     if !meta.status_ok() {
         problems.push(format!(
             "session.json had status {:?} (expected one of {}); set to completed",
@@ -108,7 +111,7 @@ fn which(store: &Store, session: Option<&str>) -> Result<String> {
             Ok(s.to_string())
         }
         None => store.current()?.ok_or_else(|| {
-            Error::Invalid(
+            Error::NotFound(
                 "no audit session is current; `baton audit status` lists sessions, \
                  `baton audit end --session ID` ends one by id"
                     .into(),

@@ -5,6 +5,10 @@
 //!   touched by commits since the session's starting HEAD, or dirty now, minus what was
 //!   already dirty at the start and baton's own state folders);
 //!
+//!   a file no change record names that the session's Bash commands wrote (last written
+//!   while the session ran Bash calls, `written_by_bash`) is one of its changes, listed as
+//!   such, not a problem;
+//!
 //!   the starting HEAD and dirty files are read when the session begins (`/start`,
 //!   SessionStart). A session a tool-call hook started has none (those hooks read no git: they
 //!   run on every call), so `end` derives them from the session's start time
@@ -35,18 +39,33 @@ pub(crate) struct Facts<'a> {
     pub(crate) unreadable: &'a [String],
 }
 
-/// The problems found (empty: all checks passed).
+/// What the checks found.
+#[derive(Debug, Default)]
+pub(crate) struct Checked {
+    /// The problems (empty: all checks passed).
+    pub(crate) problems: Vec<String>,
+    /// Files git shows changed that no change record names but the session's Bash commands
+    /// wrote (`written_by_bash`): the session's changes, not a problem.
+    pub(crate) bash_files: Vec<String>,
+}
+
+/// Runs the checks.
 pub(crate) fn check(
     meta: &SessionMeta,
     facts: &Facts<'_>,
     stats: &Stats,
     project: &Project,
-) -> Vec<String> {
+) -> Checked {
     let mut problems = Vec::new();
     if stats.records == 0 {
         problems.push("no records: the trail of this session is empty".to_string());
     }
-    let uncovered = uncovered_files(meta, facts.changed, project);
+    let (bash_files, uncovered) = written_by_bash(
+        meta,
+        stats,
+        project,
+        uncovered_files(meta, facts.changed, project),
+    );
     if !uncovered.is_empty() {
         let pathless = facts.pathless_changes;
         let mut p = format!(
@@ -87,7 +106,41 @@ pub(crate) fn check(
                 .join("; ")
         ));
     }
-    problems
+    Checked {
+        problems,
+        bash_files,
+    }
+}
+
+/// Splits `files` (changed in git, named by no change record) into those the session's Bash
+/// commands most likely wrote and the rest. A Bash call's record names a file only when the
+/// command redirects into one (`bash.rs`): what a build, a test run or a script writes
+/// (`__pycache__/`, `target/`) is named by none. Such a file counts as the session's when the
+/// session ran Bash calls and the file was last written while it ran: at or after its start,
+/// and no later than its last record (a hook stamps a call once it has ended) plus two
+/// seconds. A file someone else wrote in that time counts too; one written after it does not.
+fn written_by_bash(
+    meta: &SessionMeta,
+    stats: &Stats,
+    project: &Project,
+    files: Vec<String>,
+) -> (Vec<String>, Vec<String>) {
+    let last = stats
+        .last_ts
+        .as_deref()
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+    let (Some(top), Some(last), true) = (
+        git_top(&project.root),
+        last,
+        stats.tools.get("Bash").is_some_and(|n| *n > 0),
+    ) else {
+        return (Vec::new(), files);
+    };
+    let from = SystemTime::from(meta.start_time);
+    let to = SystemTime::from(last) + std::time::Duration::from_secs(2);
+    files
+        .into_iter()
+        .partition(|p| last_write(&top, p).is_some_and(|t| t >= from && t <= to))
 }
 
 /// Gives a session that began without a git baseline (a tool-call hook started it) one,

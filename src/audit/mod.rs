@@ -5,7 +5,6 @@
 
 mod activity;
 mod auto;
-mod bash;
 mod day;
 mod end;
 mod handler;
@@ -36,6 +35,7 @@ pub(crate) use handler::AuditHandler;
 pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::error::Result;
+use crate::core::io::{out, outln};
 use crate::core::project::Project;
 use store::Store;
 
@@ -103,12 +103,12 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             // secret pasted into it is redacted before it is kept.
             let task = project.redact(&task);
             let text = start::start(&store, project, &task, force)?;
-            crate::out!("{}", project.redact(&text));
+            out!("{}", project.redact(&text));
             Ok(0)
         }
         Command::End { session, json } => end_command(&store, project, session.as_deref(), json),
         Command::Persist { correction_id, to } => {
-            crate::outln!(
+            outln!(
                 "{}",
                 persist::persist(&store, &correction_id, &to, project.now())?
             );
@@ -116,13 +116,13 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         }
         Command::Recover { target } => {
             let text = recover::recover(&store, target.as_deref())?;
-            crate::out!("{}", project.redact(&text));
+            out!("{}", project.redact(&text));
             Ok(0)
         }
         Command::ReportDaily { args, html } => {
             let (date, review) = report::parse_args(&args, project.now())?;
             let out = report::run(&store, project, date, review, html)?;
-            crate::out!("{}", project.redact(&out));
+            out!("{}", project.redact(&out));
             Ok(0)
         }
         Command::Status { json } => status::show(&store, project, json),
@@ -134,7 +134,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                 };
                 Ok(())
             })?;
-            crate::outln!(
+            outln!(
                 "indexed {} session(s) in {}",
                 i.sessions.len(),
                 store.index_file().display()
@@ -151,12 +151,12 @@ fn end_command(store: &Store, project: &Project, session: Option<&str>, json: bo
     if let Some(id) = discarded {
         index::fold(store)?;
         if json {
-            crate::outln!(
+            outln!(
                 "{}",
                 serde_json::json!({"session_id": id, "status": "removed", "integrity_ok": true, "problems": []})
             );
         } else {
-            crate::outln!(
+            outln!(
                 "Session {id} was started by the hooks and recorded nothing: removed it, \
                  there is nothing to end or summarise."
             );
@@ -168,7 +168,7 @@ fn end_command(store: &Store, project: &Project, session: Option<&str>, json: bo
     // The prompt or Bash call that ran this is reported after it: it joins this session.
     store.set_last_ended(&ended.id)?;
     if json {
-        crate::outln!(
+        outln!(
             "{}",
             serde_json::json!({
                 "session_id": ended.id,
@@ -178,8 +178,8 @@ fn end_command(store: &Store, project: &Project, session: Option<&str>, json: bo
             })
         );
     } else {
-        crate::out!("{}", project.redact(&ended.summary));
-        crate::outln!(
+        out!("{}", project.redact(&ended.summary));
+        outln!(
             "\nSummary written to {}",
             store.run_dir(&ended.id)?.join(store::SUMMARY).display()
         );

@@ -7,8 +7,8 @@
 //!
 //! Only asked when no session is current, so the hot path pays nothing for it.
 
-use super::bash;
 use crate::core::event::ToolCall;
+use crate::core::shell;
 
 /// The plugin's slash commands (`commands/<name>.md`, called `/baton:<name>`; a test checks
 /// the list against the folder).
@@ -73,7 +73,7 @@ pub(crate) fn tool_call(call: &ToolCall) -> Own {
         .get("command")
         .and_then(serde_json::Value::as_str)
         .unwrap_or("");
-    match bash::baton_args(command) {
+    match baton_args(command) {
         None => Own::No,
         Some(args) if args.first().map(String::as_str) == Some("audit") => {
             match args.get(1).map(String::as_str) {
@@ -84,6 +84,20 @@ pub(crate) fn tool_call(call: &ToolCall) -> Own {
             }
         }
         Some(_) => Own::Quiet,
+    }
+}
+
+/// The arguments of baton when a Bash command runs it (`…/bin/baton audit end` gives
+/// `["audit", "end"]`): the first command that does more than `cd` runs a program named
+/// `baton`. A command that only mentions baton (`echo baton`, `grep baton`) is not one.
+fn baton_args(command: &str) -> Option<Vec<String>> {
+    let cmds = shell::commands(command);
+    let first = cmds
+        .iter()
+        .find(|c| c.words.first().is_some_and(|w| w != "cd"))?;
+    match first.program()? {
+        ("baton", args) => Some(args.to_vec()),
+        _ => None,
     }
 }
 
@@ -147,6 +161,31 @@ mod tests {
         let mut edit = bash("");
         edit.tool_name = "Edit".into();
         assert_eq!(tool_call(&edit), Own::No);
+    }
+
+    #[test]
+    fn baton_runs_are_told_from_mentions() {
+        let args = |c: &str| baton_args(c).map(|a| a.join(" "));
+        for (cmd, want) in [
+            ("/p/bin/baton audit end", Some("audit end")),
+            (
+                "\"/p q/bin/baton\" audit end --json",
+                Some("audit end --json"),
+            ),
+            ("cd /work && baton status", Some("status")),
+            (
+                "BATON_NOW=x baton audit start 'a task'",
+                Some("audit start a task"),
+            ),
+            ("baton", Some("")),
+            ("echo baton audit end", None),
+            ("grep -r baton src", None),
+            ("ls; baton status", None),
+            ("batons audit end", None),
+            ("", None),
+        ] {
+            assert_eq!(args(cmd).as_deref(), want, "{cmd}");
+        }
     }
 
     /// The list is the plugin's: every `commands/*.md`, nothing else.

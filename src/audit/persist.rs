@@ -100,7 +100,7 @@ pub(crate) fn persist(store: &Store, id: &str, to: &str, now: DateTime<Utc>) -> 
         ));
     }
     let Some(session) = session_of(store, id)? else {
-        return Err(Error::Invalid(format!(
+        return Err(Error::NotFound(format!(
             "no correction {id} in {}; `baton audit status` lists the unpersisted ones",
             store.runs().display()
         )));

@@ -10,8 +10,8 @@ use super::record::{Kind, Record};
 use crate::core::config::Audit;
 use crate::core::correction::{self, HEAD_BYTES};
 use crate::core::hash::fnv1a_parts;
-use crate::core::needles::{self, Finder};
 use crate::core::project::Project;
+use crate::core::scan::needles::{self, Finder};
 use crate::core::text::{clip, one_line, prefix_bytes};
 use crate::core::time;
 use regex::{Regex, RegexBuilder};
@@ -61,7 +61,7 @@ pub(crate) fn records(
 }
 
 /// The user's extra correction patterns and the request patterns that overrule a
-/// correction, each compiled only when a prompt holds the words it needs (`core::needles`):
+/// correction, each compiled only when a prompt holds the words it needs (`core::scan::needles`):
 /// compiling a pattern costs about half a millisecond, and most prompts need none. The
 /// request patterns are read only once a prompt was found to correct.
 pub(crate) struct Patterns<'a> {

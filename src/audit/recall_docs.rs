@@ -176,8 +176,9 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
                 Kind::Tool
             };
             let mut text = r.input().to_string();
-            if let Some(p) = r.changed_path() {
-                text.push_str(&format!(" · changed {p}"));
+            let changed = r.changed_paths();
+            if !changed.is_empty() {
+                text.push_str(&format!(" · changed {}", changed.join(", ")));
             }
             if r.failed() {
                 text.push_str(" · failed");
@@ -192,7 +193,7 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
                 }
             }
             let verb = if r.failed() { " (failed)" } else { "" };
-            let title = format!("{}{verb}: {}", r.tool(), one_line(r.input()));
+            let title = format!("{}{verb}: {}", r.tool(), r.input_line());
             let author = r.agent.clone().unwrap_or_else(|| "agent".into());
             (kind, title, text, author)
         }
@@ -218,7 +219,7 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
         RecordKind::Other(_) => return None,
     };
     let mut doc = Doc::new(kind, source, clip(&title, TITLE_MAX));
-    doc.path = r.changed_path().map(str::to_string);
+    doc.path = r.changed_paths().first().map(|p| (*p).to_string());
     doc.ts = r.ts;
     doc.line = Some(line);
     doc.id = r.id;

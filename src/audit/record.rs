@@ -13,11 +13,15 @@
 //! a `serde_json` map gave them), absent ones left out, `ts` to the millisecond (several hooks
 //! may write in one second).
 
+use crate::core::text::{clip, one_line};
 use crate::core::time;
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+
+/// The most characters of a record's `input` shown on one line (a report, a failure list).
+pub(crate) const INPUT_SHOWN: usize = 200;
 
 /// What a record is about: its `type`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,8 +96,10 @@ pub(crate) enum Outcome {
 ///
 /// * every record: `id`, `ts`, `type`, `claude_session`; `redactions` when secrets were
 ///   redacted from it;
-/// * `data` / `change`: `tool`, `input` (a summary), `outcome`, and when known `path` (the
-///   changed file, `change` only), `exit_code`, `error`, `duration_ms`, `agent`, `tool_use_id`;
+/// * `data` / `change`: `tool`, `input` (the command as it ran, or a summary of another
+///   tool's input), `outcome`, and when known `path` (the changed file, `change` only; `paths`
+///   when a Bash change names more than one), `exit_code`, `error`, `duration_ms`, `agent`,
+///   `tool_use_id`;
 /// * `conversation`: `role`, `text`;
 /// * `user_correction`: `text`, `pattern`, `persisted_to`.
 ///
@@ -119,7 +125,8 @@ pub(crate) struct Record {
     /// computed, so a line copied twice collapses on read.
     #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
     pub(crate) id: Option<String>,
-    /// The summary of a tool's input (command line, file path, pattern), never the whole input.
+    /// A Bash call's command byte for byte, or a summary of another tool's input (file path,
+    /// pattern), never a file's contents; redacted, not clipped (`input_line` is for display).
     #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
     pub(crate) input: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
@@ -127,6 +134,9 @@ pub(crate) struct Record {
     /// The changed file, relative to the project when inside it.
     #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
     pub(crate) path: Option<String>,
+    /// Every file a Bash change names, when it names more than one (`path` is the first).
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "strings")]
+    pub(crate) paths: Option<Vec<String>>,
     /// The correction pattern the prompt matched.
     #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "lenient")]
     pub(crate) pattern: Option<String>,
@@ -167,6 +177,11 @@ impl Record {
         self.input.as_deref().unwrap_or("")
     }
 
+    /// `input` for display: on one line, clipped to `INPUT_SHOWN` characters.
+    pub(crate) fn input_line(&self) -> String {
+        clip(&one_line(self.input()), INPUT_SHOWN)
+    }
+
     /// `text`, `""` when missing.
     pub(crate) fn text(&self) -> &str {
         self.text.as_deref().unwrap_or("")
@@ -182,13 +197,15 @@ impl Record {
         self.outcome == Some(Outcome::Error)
     }
 
-    /// The file a `change` record names (none for other kinds, or a Bash change whose file
-    /// is not known).
-    pub(crate) fn changed_path(&self) -> Option<&str> {
-        match (&self.kind, self.path.as_deref()) {
-            (Kind::Change, Some(p)) if !p.is_empty() => Some(p),
-            _ => None,
-        }
+    /// The files a `change` record names: `paths`, else `path` (none for other kinds, or a
+    /// Bash change whose files are not known).
+    pub(crate) fn changed_paths(&self) -> Vec<&str> {
+        let all = match (&self.kind, &self.paths) {
+            (Kind::Change, Some(all)) => all.iter().map(String::as_str).collect(),
+            (Kind::Change, None) => self.path.as_deref().into_iter().collect(),
+            _ => Vec::new(),
+        };
+        all.into_iter().filter(|p| !p.is_empty()).collect()
     }
 
     /// `HH:MM` (UTC) of `ts`.

@@ -34,7 +34,7 @@ pub(crate) fn line(r: &Record) -> String {
     let hm = r.hour_minute().unwrap_or_else(|| "--:--".into());
     match &r.kind {
         Kind::Data | Kind::Change => {
-            let mut l = format!("{hm} {} {}: {}", r.kind.as_str(), r.tool(), r.input());
+            let mut l = format!("{hm} {} {}: {}", r.kind.as_str(), r.tool(), r.input_line());
             if r.failed() {
                 l.push_str(" [error]");
             }
@@ -290,7 +290,7 @@ const L3_PROBLEMS: usize = 5;
 pub(crate) fn l3(store: &Store, id: &str) -> Result<String> {
     let dir = store.run_dir(id)?;
     if !dir.is_dir() {
-        return Err(Error::Invalid(format!(
+        return Err(Error::NotFound(format!(
             "no session {id} under {}; `baton audit status` lists them",
             store.runs().display()
         )));
@@ -396,7 +396,7 @@ pub(crate) fn recover(store: &Store, arg: Option<&str>) -> Result<String> {
         }
         Some(id) => {
             if !store.run_dir(id)?.is_dir() {
-                return Err(Error::Invalid(format!(
+                return Err(Error::NotFound(format!(
                     "no session {id} under {}; `baton audit status` lists them",
                     store.runs().display()
                 )));

@@ -23,7 +23,7 @@
 //! only when the files are small, and otherwise reads a bounded tail (`View::records` is then
 //! unknown).
 
-use super::record::{self, Kind, Record};
+use super::record::{self, Kind, Record, INPUT_SHOWN};
 use super::stats::Stats;
 use super::store::{BUFFER, PENDING, SIDECAR, TRAIL};
 use super::trail::{self, Observer};
@@ -317,7 +317,12 @@ impl Sidecar {
             }
         }
         self.count(r);
-        if let Ok(raw) = serde_json::value::to_raw_value(r) {
+        // Shown (a recap, recover): a long command clipped, so the summary stays small.
+        let shown = (r.input().len() > INPUT_SHOWN).then(|| Record {
+            input: Some(r.input_line()),
+            ..r.clone()
+        });
+        if let Ok(raw) = serde_json::value::to_raw_value(shown.as_ref().unwrap_or(r)) {
             self.last.push_back(Last(raw));
         }
         if self.last.len() > LAST {
@@ -327,10 +332,14 @@ impl Sidecar {
 
     /// Counts a record in the figures and the changed files.
     fn count(&mut self, r: &Record) {
-        match r.changed_path() {
-            Some(p) if !self.stats.files.contains_key(p) => self.changed.push(p.to_string()),
-            None if r.kind == Kind::Change => self.pathless_changes += 1,
-            _ => {}
+        let paths = r.changed_paths();
+        for p in &paths {
+            if !self.stats.files.contains_key(*p) && !self.changed.iter().any(|c| c == p) {
+                self.changed.push((*p).to_string());
+            }
+        }
+        if paths.is_empty() && r.kind == Kind::Change {
+            self.pathless_changes += 1;
         }
         self.stats.add(r);
     }
@@ -709,7 +718,7 @@ pub(crate) fn view(dir: &Path, mode: u32, caller: Caller) -> Result<View> {
     for p in from_files
         .iter()
         .chain(&buffered)
-        .filter_map(Record::changed_path)
+        .flat_map(Record::changed_paths)
     {
         if listed.insert(p.to_string()) {
             view.changed.push(p.to_string());
@@ -866,7 +875,7 @@ mod tests {
             let mut seen = HashSet::new();
             all.records
                 .iter()
-                .filter_map(Record::changed_path)
+                .flat_map(Record::changed_paths)
                 .filter(|p| seen.insert(p.to_string()))
                 .map(str::to_string)
                 .collect()

@@ -32,6 +32,10 @@ pub(crate) struct Stats {
     pub(crate) failures: Vec<String>,
     /// Edits per file.
     pub(crate) files: BTreeMap<String, u64>,
+    /// Files the session's Bash commands wrote, found at its end (`integrity::check`): a
+    /// command's record names no file unless it redirects into one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) bash_files: Vec<String>,
     pub(crate) corrections: Vec<Correction>,
     pub(crate) redactions: u64,
     pub(crate) duration_ms: u64,
@@ -141,9 +145,9 @@ impl Stats {
             self.errors += 1;
             let hm = r.hour_minute().unwrap_or_default();
             self.failures
-                .push(format!("{hm} {}: {}", r.tool(), r.input()));
+                .push(format!("{hm} {}: {}", r.tool(), r.input_line()));
         }
-        if let Some(p) = r.changed_path() {
+        for p in r.changed_paths() {
             *self.files.entry(p.to_string()).or_default() += 1;
         }
     }

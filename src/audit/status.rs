@@ -7,6 +7,7 @@ use super::persist::{self, Unpersisted};
 use super::recover;
 use super::store::{self, Store};
 use crate::core::error::{Error, Result};
+use crate::core::io::{out, outln};
 use crate::core::project::Project;
 
 /// What `status` reports.
@@ -54,7 +55,7 @@ impl Survey {
 pub(crate) fn show(store: &Store, project: &Project, json: bool) -> Result<i32> {
     let s = Survey::take(store)?;
     if json {
-        crate::outln!(
+        outln!(
             "{}",
             serde_json::json!({
                 "dir": store.dir,
@@ -67,7 +68,7 @@ pub(crate) fn show(store: &Store, project: &Project, json: bool) -> Result<i32> 
         );
         return Ok(i32::from(!s.bad.is_empty()));
     }
-    crate::out!("{}", project.redact(&text(store, &s)));
+    out!("{}", project.redact(&text(store, &s)));
     if !s.bad.is_empty() {
         return Err(Error::Invalid(format!(
             "{} session file(s) need fixing (listed above)",

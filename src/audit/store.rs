@@ -325,11 +325,12 @@ pub(crate) fn read_meta(store: &Store, id: &str) -> Result<SessionMeta> {
             std::io::Error::from(std::io::ErrorKind::NotFound),
         )
     })?;
-    serde_json::from_str(&text).map_err(|e| {
-        Error::Invalid(format!(
+    serde_json::from_str(&text).map_err(|e| Error::Malformed {
+        message: format!(
             "{} is not a valid session file ({e}); fix or remove it",
             path.display()
-        ))
+        ),
+        path,
     })
 }
 
@@ -458,7 +459,10 @@ mod tests {
         let back = read_meta(&s, &id).unwrap();
         assert!(!back.status_ok());
         std::fs::write(s.runs().join(&id).join(SESSION), "{not json").unwrap();
-        let e = read_meta(&s, &id).unwrap_err().to_string();
-        assert!(e.contains("not a valid session file"), "{e}");
+        let e = read_meta(&s, &id).unwrap_err();
+        assert!(
+            matches!(&e, Error::Malformed { path, .. } if path.ends_with(SESSION)),
+            "{e}"
+        );
     }
 }

@@ -80,7 +80,7 @@ fn tool_calls(stats: &Stats) -> String {
 
 fn files_changed(stats: &Stats) -> String {
     let mut out = String::from("\n## Files changed\n\n");
-    if stats.files.is_empty() {
+    if stats.files.is_empty() && stats.bash_files.is_empty() {
         out.push_str("None recorded.\n");
     }
     for (f, n) in &stats.files {
@@ -88,6 +88,9 @@ fn files_changed(stats: &Stats) -> String {
             "- {f} ({n} edit{})\n",
             if *n == 1 { "" } else { "s" }
         ));
+    }
+    for f in &stats.bash_files {
+        out.push_str(&format!("- {f} (written by a Bash command)\n"));
     }
     out
 }

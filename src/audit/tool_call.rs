@@ -1,18 +1,20 @@
 //! The record of one tool call (PostToolUse, PostToolUseFailure): the hot path, one record
-//! built and appended per call. Everything taken from the event passes the redactor; the
-//! input is summarised (command line, file path, pattern), never copied whole.
+//! built and appended per call. Everything taken from the event passes the redactor. A Bash
+//! call's command is kept as it ran (display code clips it: `Record::input_line`); another
+//! tool's input is summarised (file path, pattern), never copied whole. Which files a Bash
+//! call changed comes from the shell lexer capture reads commands with (`core::shell`).
 
-use super::bash;
 use super::record::{Kind, Outcome, Record};
 use crate::core::event::{Common, ToolCall};
 use crate::core::hash::fnv1a_parts;
 use crate::core::project::Project;
+use crate::core::shell;
 use crate::core::text::{clip, one_line};
 use crate::core::time;
 use serde_json::Value;
 use std::path::Path;
 
-/// Longest summary of a tool input or failure text, in characters.
+/// Longest failure text, in characters.
 const SUMMARY_CHARS: usize = 200;
 
 /// Tools whose calls change files.
@@ -23,24 +25,29 @@ pub(crate) fn record(call: &ToolCall, failed: bool, common: &Common, project: &P
     let redactor = project.redactor();
     let now = project.now();
     let (summary, file) = summarise(&call.tool_name, &call.tool_input, &project.root);
-    let (is_change, bash_path) = if call.tool_name == "Bash" {
-        bash::bash_change(text_of(&call.tool_input, "command").unwrap_or(""))
+    let (is_change, bash_paths) = if call.tool_name == "Bash" {
+        let e = shell::effects(text_of(&call.tool_input, "command").unwrap_or(""));
+        (e.changes, e.writes)
     } else {
-        (EDIT_TOOLS.contains(&call.tool_name.as_str()), None)
+        (EDIT_TOOLS.contains(&call.tool_name.as_str()), Vec::new())
     };
-    // Redact the whole text, then cut: a cut first could split a secret into a fragment
-    // the redactor no longer recognises.
+    // Redact the whole text, never a piece: a cut could split a secret into a fragment the
+    // redactor no longer recognises.
     let input = redactor.redact(&summary);
     let mut redactions = input.count;
-    let path = if is_change {
-        file.or(bash_path).map(|p| {
-            let p = redactor.redact(&p);
+    let paths: Vec<String> = match file {
+        _ if !is_change => Vec::new(),
+        Some(f) => vec![f],
+        None => bash_paths,
+    };
+    let paths: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            let p = redactor.redact(p);
             redactions += p.count;
             p.text
         })
-    } else {
-        None
-    };
+        .collect();
     let error = call.error.as_ref().map(|e| {
         let e = redactor.redact(e);
         redactions += e.count;
@@ -55,9 +62,10 @@ pub(crate) fn record(call: &ToolCall, failed: bool, common: &Common, project: &P
         error,
         exit_code: exit_code(call).or((call.tool_name == "Bash" && !failed).then_some(0)),
         id: Some(id(call, &common.session_id, &time::rfc3339_millis(now))),
-        input: Some(clip(&one_line(&input.text), SUMMARY_CHARS)),
+        input: Some(input.text),
         outcome: Some(if failed { Outcome::Error } else { Outcome::Ok }),
-        path,
+        path: paths.first().cloned(),
+        paths: (paths.len() > 1).then_some(paths),
         redactions: redactions as u64,
         tool: Some(call.tool_name.clone()),
         tool_use_id: (!tool_use_id.is_empty()).then(|| tool_use_id.to_string()),
@@ -207,24 +215,24 @@ mod tests {
     }
 
     #[test]
-    fn failure_gets_exit_code_and_redacted_long_command_is_cut() {
+    fn failure_gets_exit_code_and_the_long_command_is_kept_redacted() {
         let mut c = call(
             "Bash",
             json!({"command": format!("curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123456789' {}", "x".repeat(400))}),
         );
         c.error = Some("Exit code 7\ncurl failed".into());
-        let r = json_of(&record(
+        let r = record(
             &c,
             true,
             &common(Some("Explore")),
             &project("2026-11-30T10:15:00Z"),
-        ));
-        assert_eq!(r["outcome"], "error");
-        assert_eq!(r["exit_code"], 7);
-        let input = r["input"].as_str().unwrap();
-        assert!(input.chars().count() <= 200, "{}", input.len());
+        );
+        assert_eq!((r.outcome, r.exit_code), (Some(Outcome::Error), Some(7)));
+        let input = r.input();
+        assert!(input.ends_with(&"x".repeat(400)), "{input}");
         assert!(!input.contains("abcdefghijklmnop"), "{input}");
-        assert!(r["redactions"].as_u64().unwrap() >= 1);
+        assert!(r.redactions >= 1);
+        assert!(r.input_line().chars().count() <= 200);
     }
 
     #[test]
@@ -263,8 +271,8 @@ mod tests {
     }
 
     /// The bytes the untyped builder wrote (before the record had a type), ids included: the
-    /// lines on disk, and the ids that collapse copies, stay as they were. Runs of whitespace
-    /// in a summary now read as one space (core::text::one_line).
+    /// lines on disk, and the ids that collapse copies, stay as they were. A Bash call's input
+    /// is the command as it ran (issue 35), line break included.
     #[test]
     fn issue_9_lines_are_the_bytes_the_untyped_builder_wrote() {
         let p = project("2026-11-30T10:15:00.123456Z");
@@ -282,7 +290,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&record(&bash, true, &common(Some("Explore")), &p)).unwrap(),
-            r#"{"agent":"Explore","claude_session":"cs","error":"Exit code 3 boom","exit_code":3,"id":"t-3e317bd8d5c39259","input":"echo [REDACTED] > out.txt ls","outcome":"error","path":"out.txt","redactions":1,"tool":"Bash","tool_use_id":"toolu_2","ts":"2026-11-30T10:15:00.123Z","type":"change"}"#
+            r#"{"agent":"Explore","claude_session":"cs","error":"Exit code 3 boom","exit_code":3,"id":"t-3e317bd8d5c39259","input":"echo [REDACTED] > out.txt\nls","outcome":"error","path":"out.txt","redactions":1,"tool":"Bash","tool_use_id":"toolu_2","ts":"2026-11-30T10:15:00.123Z","type":"change"}"#
         );
         let ls = ToolCall {
             tool_name: "Bash".into(),

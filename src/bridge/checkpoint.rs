@@ -2,12 +2,13 @@
 //! filled in by baton. `--resolve` archives it as `checkpoint-<date>.resolved.md` (last 3
 //! kept). PreCompact writes one automatically from what the bridge knows.
 
-use super::integrity::{self, Status};
+use super::integrity;
 use super::notes::Doc;
 use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::project::Project;
+use crate::core::scan::{scan_text, Status};
 use crate::core::text::{clip, one_line};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -40,7 +41,7 @@ impl CheckpointInput {
     fn check(&self) -> Result<()> {
         for (key, v) in [("doing", &self.doing), ("resume", &self.resume)] {
             if v.trim().is_empty() {
-                return Err(Error::Invalid(format!(
+                return Err(Error::field(key, format!(
                     "checkpoint: `{key}` is required (doing: the exact task in progress; resume: the instruction for the next session)"
                 )));
             }
@@ -97,7 +98,7 @@ fn git_facts_for_checkpoint(project: &Project) -> Option<GitFacts> {
     // the next session): one that matches a rule is named, not copied.
     let short = |text: &str| {
         let line = project.redact(&one_line(text));
-        let hit = integrity::scan_text("checkpoint.md", &line, project.redactor())
+        let hit = scan_text("checkpoint.md", &line, project.redactor())
             .into_iter()
             .find(|f| f.severity > Status::Clean && f.rule != "secret");
         match hit {
@@ -417,16 +418,18 @@ pub(crate) fn settle(project: &Project) -> Result<Option<String>> {
     }))
 }
 
-/// Writes the checkpoint (one active; the previous one is replaced). Returns its text.
+/// Writes the checkpoint (one active; the previous one is replaced). Returns the git facts
+/// it recorded, and whether it wrote `.rune/.gitignore` first (for the command to commit:
+/// after the facts were read, so its "Last commit" is the user's).
 pub(crate) fn write(
     project: &Project,
     input: &CheckpointInput,
-) -> Result<(String, Option<GitFacts>)> {
+) -> Result<(Option<GitFacts>, bool)> {
     input.check()?;
     let g = git_facts_for_checkpoint(project);
     let text = project.redact(&render(input, g.as_ref(), project.now()));
-    put(project, &text)?;
-    Ok((text, g))
+    let wrote_ignore = put(project, &text)?;
+    Ok((g, wrote_ignore))
 }
 
 /// How the name of a pending checkpoint starts.
@@ -544,10 +547,12 @@ pub(crate) fn drop_stale_pending(project: &Project) {
     }
 }
 
-/// Puts `text` in place as the active checkpoint, recorded as baton's own.
-fn put(project: &Project, text: &str) -> Result<()> {
+/// Puts `text` in place as the active checkpoint, recorded as baton's own; the folder's
+/// ignore rules first (whether they were written now).
+fn put(project: &Project, text: &str) -> Result<bool> {
     let rune = Rune::of(project);
     let _lock = rune.lock()?;
+    let wrote_ignore = super::rules::ensure_private(&rune)?;
     rune.write(store::CHECKPOINT, text)?;
     let ledger = Ledger::of(project);
     let r = ledger.record(
@@ -558,7 +563,7 @@ fn put(project: &Project, text: &str) -> Result<()> {
     );
     // PreCompact writes checkpoints too: a hook says nothing on stderr.
     provenance::note(r, true);
-    Ok(())
+    Ok(wrote_ignore)
 }
 
 /// The "Checkpoint Saved" report.
@@ -590,6 +595,7 @@ pub(crate) fn resolve(project: &Project) -> Result<Option<String>> {
     if !from.is_file() {
         return Ok(None);
     }
+    super::rules::ensure_private(&rune)?;
     let d = store::day(project.now());
     // The same day again gets the next number past every one used so far, so names sort
     // in the order they were resolved even after older ones were pruned.

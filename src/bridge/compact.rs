@@ -1,17 +1,22 @@
 //! Around a compaction: PreCompact writes a checkpoint from what the bridge knows (git
 //! state, the last progress entry, the last decisions, the previous checkpoint's resume
 //! point) and asks the summary to keep that resume point; PostCompact appends Claude Code's
-//! compaction summary to the session log.
+//! compaction summary to the user's private session log (`private_log`).
 
 use super::checkpoint::{self, CheckpointInput, AUTO_NOTE};
 use super::entries::{heading_of, newest_entries, progress_items};
-use super::integrity::{self, Scanner, Status};
-use super::provenance::{self, Ledger};
+use super::integrity::{self, Scanner};
+use super::provenance::Ledger;
 use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::recap::{Recap, RecapTask, TaskStatus};
+use crate::core::scan::Status;
 use crate::core::text::one_line;
+
+/// The resume point of an automatic checkpoint that knows nothing of the session's work: it
+/// names no work of its own ("Resume here" does not let it win).
+pub(crate) const GENERIC_RESUME: &str = "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.";
 
 /// How the checkpoint's context names the files the audit trail saw changed.
 const TOUCHED_NOTE: &str = "Files changed this session (audit trail)";
@@ -176,16 +181,14 @@ fn auto_checkpoint(
     ));
     context.extend(touched_note(project));
     // What capture says the session left open, as a short imperative, first.
-    let resume = recap.and_then(|r| r.next_action.clone()).unwrap_or_else(|| {
-        match (current, left.first(), &request) {
+    let resume = recap
+        .and_then(|r| r.next_action.clone())
+        .unwrap_or_else(|| match (current, left.first(), &request) {
             (Some(t), _, _) => format!("Continue the task in progress: {}", t.subject),
             (None, Some(next), _) => format!("Continue with: {next}"),
             (None, None, Some(req)) => format!("Continue the request: {req}"),
-            (None, None, None) => {
-                "Re-read the checkpoint's git state and the .rune/ summary, then continue the work in progress.".into()
-            }
-        }
-    });
+            (None, None, None) => GENERIC_RESUME.into(),
+        });
     CheckpointInput {
         doing,
         decisions: src.decisions.clone(),
@@ -296,16 +299,16 @@ fn sources(project: &Project, rune: &Rune) -> Result<Sources> {
 /// The marker of the line SessionEnd writes; load skips such lines for "last session".
 pub(crate) const SESSION_END: &str = "(session end";
 
-/// Appends one line for the end of a session, when the project has a `.rune/` folder.
+/// Appends one line for the end of a session to the private session log, when the project
+/// has a `.rune/` folder.
 pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> Result<()> {
-    let rune = Rune::of(project);
-    // Nothing is added to a memory folder in the middle of an unresolved merge.
-    if !rune.exists() || project.refuse_unresolved("", false).is_err() {
+    // A project that does not use the bridge keeps no session log at all.
+    if !Rune::of(project).exists() {
         return Ok(());
     }
     let short: String = session_id.chars().take(8).collect();
     let line = one_line(&format!(
-        "[{}] — {SESSION_END}: {}{}){}",
+        "[{}] — {SESSION_END}: {}{})",
         store::stamp(project.now()),
         if reason.is_empty() { "other" } else { reason },
         if short.is_empty() {
@@ -313,40 +316,15 @@ pub(crate) fn session_end(project: &Project, session_id: &str, reason: &str) -> 
         } else {
             format!(", session {short}")
         },
-        by(project)
     ));
-    append_hook_line(project, &rune, &line)?;
+    append_hook_line(project, &line)?;
     Ok(())
 }
 
-/// The ` (by: name)` end of a session-log line a hook writes, when git knows the user.
-fn by(project: &Project) -> String {
-    super::author::current(project)
-        .map(|n| super::author::suffix(&n))
-        .unwrap_or_default()
-}
-
-/// Appends a line a hook writes to the session log and records it as baton's own. It is
-/// not scanned here: the next session start scans the log from its end (the verdict before
-/// and the lines before the new one), the cost of the line, not of the log's history.
-fn append_hook_line(project: &Project, rune: &Rune, line: &str) -> Result<()> {
-    if !rune.append_line_unlocked(store::SESSION_LOG, line)? {
-        let _lock = rune.lock()?;
-        rune.append(store::SESSION_LOG, line)?;
-    }
-    record_hook_line(project, line);
-    Ok(())
-}
-
-/// Records a session-log line a hook wrote as baton's own; quietly, as hooks do.
-fn record_hook_line(project: &Project, line: &str) {
-    let r = Ledger::of(project).record(
-        store::SESSION_LOG,
-        &[line.trim().to_string()],
-        "hook",
-        project.now(),
-    );
-    provenance::note(r, true);
+/// Appends a line a hook writes to the user's private session log (`private_log`): never to
+/// `.rune/session-log.md`, which is tracked.
+fn append_hook_line(project: &Project, line: &str) -> Result<()> {
+    super::private_log::append(project, line)
 }
 
 /// The compaction of `session_id` happened (PostCompact, or the SessionStart with source
@@ -355,27 +333,17 @@ pub(crate) fn confirm_compaction(project: &Project, session_id: &str) -> Result<
     checkpoint::confirm_pending(project, session_id).map(|_| ())
 }
 
-/// Confirms the compaction, then appends its summary to the session log as one line (only
-/// where `.rune/` exists).
+/// Confirms the compaction, then appends its summary as one line to the private session log
+/// (only where `.rune/` exists).
 pub(crate) fn post_compact(project: &Project, session_id: &str, summary: &str) -> Result<()> {
     confirm_compaction(project, session_id)?;
     let summary = one_line(summary);
-    let rune = Rune::of(project);
-    if summary.is_empty() || !rune.exists() {
-        return Ok(());
-    }
-    // During an unresolved merge of .rune/ nothing is appended (the files are git's).
-    if project.refuse_unresolved("", false).is_err() {
+    if summary.is_empty() || !Rune::of(project).exists() {
         return Ok(());
     }
     let short: String = summary.chars().take(1000).collect();
-    let line = format!(
-        "[{}] — (compaction) {}{}",
-        store::stamp(project.now()),
-        short,
-        by(project)
-    );
+    let line = format!("[{}] — (compaction) {short}", store::stamp(project.now()));
     let line = project.redact(&line);
-    append_hook_line(project, &rune, &line)?;
+    append_hook_line(project, &line)?;
     Ok(())
 }

@@ -152,7 +152,14 @@ impl Record {
 }
 
 fn invalid(problems: &[String]) -> Error {
-    Error::Invalid(format!("pending record: {}", problems.join("; ")))
+    Error::Fields {
+        // Each problem names its field first: "`sessionId` must match …".
+        fields: problems
+            .iter()
+            .filter_map(|p| Some(p.strip_prefix('`')?.split_once('`')?.0.to_string()))
+            .collect(),
+        message: format!("pending record: {}", problems.join("; ")),
+    }
 }
 
 /// A record file's text as a record, or every problem it has: JSON, the fields present
@@ -394,7 +401,7 @@ pub(crate) fn complete(
     let _lock = rune.lock()?;
     let path = path_of(rune, id)?;
     let text = store::read_opt(&path)?.ok_or_else(|| {
-        Error::Invalid(format!(
+        Error::NotFound(format!(
             "no pending record {id}; dispatch it first with `baton bridge detach`"
         ))
     })?;
@@ -438,7 +445,7 @@ pub(crate) fn reattach(rune: &Rune, id: &str, now: DateTime<Utc>) -> Result<Reat
     let _lock = rune.lock()?;
     let path = path_of(rune, id)?;
     let text = store::read_opt(&path)?.ok_or_else(|| {
-        Error::Invalid(format!(
+        Error::NotFound(format!(
             "no pending record {id} (never dispatched, already consumed, or cleaned up)"
         ))
     })?;
@@ -571,22 +578,23 @@ mod tests {
 
     #[test]
     fn schema_is_enforced() {
+        fn fields<T: std::fmt::Debug>(r: Result<T>) -> Vec<String> {
+            match r {
+                Err(Error::Fields { fields, .. }) => fields,
+                other => panic!("{other:?}"),
+            }
+        }
         let t = tempfile::tempdir().unwrap();
         let r = rune(&t);
-        let e = detach(&r, &dispatch(Some("bad id"), "sha256:9f3a0000"), now(), 1).unwrap_err();
-        assert!(e.to_string().contains("sessionId"), "{e}");
-        let e = detach(&r, &dispatch(Some("oracle-1-a"), "md5:x"), now(), 1).unwrap_err();
-        assert!(e.to_string().contains("bundleHash"), "{e}");
+        let d = dispatch(Some("bad id"), "sha256:9f3a0000");
+        assert_eq!(fields(detach(&r, &d, now(), 1)), ["sessionId"]);
+        let d = dispatch(Some("oracle-1-a"), "md5:x");
+        assert_eq!(fields(detach(&r, &d, now(), 1)), ["bundleHash"]);
         let mut d = dispatch(Some("oracle-1-a"), "sha256:9f3a0000");
         d.source_skill = "cook".into();
-        assert!(detach(&r, &d, now(), 1)
-            .unwrap_err()
-            .to_string()
-            .contains("sourceSkill"));
-        assert!(Record::parse("{\"sessionId\":\"oracle-1-a\"}")
-            .unwrap_err()
-            .to_string()
-            .contains("`dispatchedAt` is missing"));
+        assert_eq!(fields(detach(&r, &d, now(), 1)), ["sourceSkill"]);
+        let missing = fields(Record::parse("{\"sessionId\":\"oracle-1-a\"}"));
+        assert!(missing.contains(&"dispatchedAt".to_string()), "{missing:?}");
     }
 
     #[test]

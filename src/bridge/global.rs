@@ -10,13 +10,13 @@
 //! named by a hash of their root, not their path; everything written passes the redactor.
 //! Sightings come only from baton's own saves, so nothing unreviewed is ever promoted.
 
-use super::integrity::{self, Status};
 use super::provenance::{self, Ledger};
 use super::store;
 use crate::core::ctx::Env;
 use crate::core::error::{Error, Result};
 use crate::core::hash::fnv1a;
 use crate::core::redact::Redactor;
+use crate::core::scan::{scan_text, Status};
 use crate::core::text::one_line;
 use crate::core::{fsx, jsonl, paths, time};
 use chrono::{DateTime, Utc};
@@ -442,7 +442,7 @@ fn lines_for_load(
 
 /// Whether a line passes the integrity scan without any finding.
 fn clean(line: &str, red: &Redactor) -> bool {
-    integrity::scan_text("global.jsonl", line, red)
+    scan_text("global.jsonl", line, red)
         .iter()
         .all(|f| f.severity == Status::Clean)
 }

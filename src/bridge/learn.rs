@@ -63,31 +63,38 @@ impl Learning {
     /// Checks type, key, insight and confidence; the error names the field.
     pub(crate) fn check(&self) -> Result<()> {
         if !TYPES.contains(&self.kind.as_str()) {
-            return Err(Error::Invalid(format!(
-                "learning `type` {:?} is not one of {}",
-                self.kind,
-                TYPES.join(", ")
-            )));
+            return Err(Error::field(
+                "type",
+                format!(
+                    "learning `type` {:?} is not one of {}",
+                    self.kind,
+                    TYPES.join(", ")
+                ),
+            ));
         }
         if !is_kebab(&self.key) {
-            return Err(Error::Invalid(format!(
+            return Err(Error::field("key", format!(
                 "learning `key` {:?} must be kebab-case (lowercase letters and digits joined by -), e.g. auth-lib",
                 self.key
             )));
         }
         if self.insight.trim().is_empty() {
-            return Err(Error::Invalid(format!(
-                "learning {:?}: `insight` is empty; say what was learned and why",
-                self.key
-            )));
+            return Err(Error::field(
+                "insight",
+                format!(
+                    "learning {:?}: `insight` is empty; say what was learned and why",
+                    self.key
+                ),
+            ));
         }
-        if let Some(c) = self.confidence {
-            if !(0.1..=1.0).contains(&c) {
-                return Err(Error::Invalid(format!(
+        if let Some(c) = self.confidence.filter(|c| !(0.1..=1.0).contains(c)) {
+            return Err(Error::field(
+                "confidence",
+                format!(
                     "learning {:?}: `confidence` {c} is out of range (0.1 to 1.0)",
                     self.key
-                )));
-            }
+                ),
+            ));
         }
         Ok(())
     }
@@ -315,13 +322,17 @@ mod tests {
             insight: "x".into(),
             ..Learning::default()
         };
-        assert!(l.check().unwrap_err().to_string().contains("kebab-case"));
+        let field = |l: &Learning| match l.check() {
+            Err(Error::Fields { fields, .. }) => fields.join(","),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(field(&l), "key");
         l.key = "good-key-2".into();
         assert!(l.check().is_ok());
         l.confidence = Some(1.5);
-        assert!(l.check().unwrap_err().to_string().contains("confidence"));
+        assert_eq!(field(&l), "confidence");
         l.kind = "musing".into();
-        assert!(l.check().unwrap_err().to_string().contains("type"));
+        assert_eq!(field(&l), "type");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use super::entries::{
     aged, count_entries, count_lines, heading_of, newest_entries, newest_first, progress_items,
 };
 use super::global;
-use super::integrity::{self, Finding, Report, Scanner, Status};
+use super::integrity::{self, Report, Scanner};
 use super::invariants::{self, InvariantsFile};
 use super::memory::{self, quote, Counts, View};
 use super::provenance::{Trust, Verdict};
@@ -33,6 +33,7 @@ use crate::core::fsx;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::resume::{Precedence, ResumePoint};
+use crate::core::scan::{Finding, Status};
 use crate::core::text::clip;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -458,6 +459,9 @@ fn checkpoint_part(
             resume.clone(),
         )
         .id(id.clone())
+        .generic_if(
+            precedence == Precedence::Automatic && cp.resume == super::compact::GENERIC_RESUME,
+        )
         .how("once it is picked up: `baton bridge checkpoint --resolve`");
         if let Some(m) = &moved {
             p = p.stale(m.clone());
@@ -711,25 +715,38 @@ fn invariants_part(view: &View<'_>, out: &mut Vec<Section>) -> InvariantsFile {
 
 /// What the "Session Bridge — Loaded" summary is made of (blocked files count as empty).
 struct Summary {
-    /// The newest session-log line that is not a session end, and whether it is reviewed.
-    last_session: Option<(String, bool)>,
+    /// The newest session-log line that is not a session end.
+    last_session: Option<LastSession>,
     counts: Counts,
     /// The newest progress entry.
     progress: Option<String>,
 }
 
+/// The newest line of the shared `.rune/session-log.md` or of the user's private one
+/// (`private_log`: the lines hooks write).
+struct LastSession {
+    line: String,
+    /// Written by baton (always, for a private line).
+    reviewed: bool,
+    /// From the shared log (its file's SUSPICIOUS mark applies).
+    shared: bool,
+}
+
 impl Summary {
     fn read(view: &View<'_>) -> Result<Summary> {
-        let last_session = if view.ok(store::SESSION_LOG) {
-            last_session_line(view)?
+        let shared = if view.ok(store::SESSION_LOG) {
+            fsx::read_tail(&view.rune.path(store::SESSION_LOG), SESSION_TAIL)?
+                .and_then(|(text, _)| last_session_line(&text))
         } else {
             None
         };
         // An unreviewed line is not the summary's to tell.
-        let last_session = last_session.map(|l| {
-            let reviewed = view.trust.verdict(store::SESSION_LOG, &l).reviewed();
-            (l, reviewed)
+        let shared = shared.map(|line| LastSession {
+            reviewed: view.trust.verdict(store::SESSION_LOG, &line).reviewed(),
+            line,
+            shared: true,
         });
+        let last_session = newer(shared, private_last_session(view));
         let progress = if view.ok(store::PROGRESS) {
             newest_entries(&view.rune.path(store::PROGRESS), 1)?.pop()
         } else {
@@ -759,16 +776,24 @@ impl Summary {
         let rune = view.rune;
         let lines = [
             match &self.last_session {
-                Some((l, true)) => {
+                Some(LastSession {
+                    line: l,
+                    reviewed: true,
+                    shared,
+                }) => {
                     let (text, by) = author::split_line(l);
                     let by = author::other(by, view.me.as_deref());
                     format!(
                         "- **Last session**: {text} ({}){}",
                         author::with_age("", by, &aged(l, view.now)),
-                        flag(view, store::SESSION_LOG)
+                        if *shared {
+                            flag(view, store::SESSION_LOG)
+                        } else {
+                            ""
+                        }
                     )
                 }
-                Some((l, false)) => {
+                Some(LastSession { line: l, .. }) => {
                     // Who and when, not what: the text is not the summary's to tell.
                     let (_, by) = author::split_line(l);
                     let by = author::other(by, view.me.as_deref());
@@ -840,18 +865,44 @@ impl Summary {
 /// Bytes of the session log's end among whose lines the newest is picked.
 const SESSION_TAIL: u64 = 16 * 1024;
 
-/// The newest session-log line by its stamp that is not a session end.
-fn last_session_line(view: &View<'_>) -> Result<Option<String>> {
-    let Some((text, _)) = fsx::read_tail(&view.rune.path(store::SESSION_LOG), SESSION_TAIL)? else {
-        return Ok(None);
-    };
+/// The newest session-log line of `text` by its stamp that is not a session end.
+fn last_session_line(text: &str) -> Option<String> {
     let lines: Vec<&str> = text
         .lines()
         .filter(|l| l.starts_with('[') && !l.contains(SESSION_END))
         .collect();
-    Ok(newest_first(lines, store::parse_stamp)
+    newest_first(lines, store::parse_stamp)
         .first()
-        .map(|l| (*l).to_string()))
+        .map(|l| (*l).to_string())
+}
+
+/// The newest line of the user's private session log (a compaction's summary: the model's
+/// words, so it is scanned as memory is, and left out when any rule flags it).
+fn private_last_session(view: &View<'_>) -> Option<LastSession> {
+    let text = super::private_log::tail(view.env, &view.rune.root, SESSION_TAIL)?;
+    let line = last_session_line(&text)?;
+    let flagged = crate::core::scan::scan_text(super::private_log::FILE, &line, view.red)
+        .iter()
+        .any(|f| f.severity > Status::Clean && f.rule != "secret");
+    (!flagged).then_some(LastSession {
+        line,
+        reviewed: true,
+        shared: false,
+    })
+}
+
+/// The newer of two lines by their stamps (the shared one when they tie or have none).
+fn newer(shared: Option<LastSession>, private: Option<LastSession>) -> Option<LastSession> {
+    match (shared, private) {
+        (Some(s), Some(p)) => {
+            if store::parse_stamp(&p.line) > store::parse_stamp(&s.line) {
+                Some(p)
+            } else {
+                Some(s)
+            }
+        }
+        (s, p) => s.or(p),
+    }
 }
 
 /// The mark a summary line taken from a SUSPICIOUS file carries.

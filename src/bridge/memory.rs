@@ -9,7 +9,7 @@ use super::entries::{
 };
 use super::global;
 use super::instincts;
-use super::integrity::{Report, Status};
+use super::integrity::Report;
 use super::learn;
 use super::provenance::{item_entry, Trust, Verdict};
 use super::shown::Shown;
@@ -18,6 +18,7 @@ use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::fsx;
 use crate::core::redact::Redactor;
+use crate::core::scan::Status;
 use crate::core::time;
 use chrono::{DateTime, Utc};
 use std::cell::RefCell;

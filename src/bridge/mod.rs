@@ -16,7 +16,7 @@
 //! | checkpoint.rs, compact.rs | checkpoint mode; PreCompact / PostCompact / SessionEnd |
 //! | invariants.rs | INVARIANTS.md parsing, preview, glob matching |
 //! | provenance.rs, review.rs | the ledger of entries baton wrote, trust at load; `baton bridge review` |
-//! | integrity.rs (+ integrity/rules.rs, integrity/checks.rs, integrity/prefilter.rs), normalize.rs | the poisoning scan (`Scanner`): the rule table, the checks no pattern expresses, which rules may match a text (decided without compiling them, `core::needles`); the text as a reader sees it |
+//! | integrity.rs | the poisoning scan's policy (`Scanner`): which files, the verdict cache, when to block; the scan itself (rules, checks, prefilter, normalisation, needles, verdicts) is `core::scan` |
 //! | scan_cache.rs | the per-user cache of scan verdicts (stamps, counts; the findings are the scanner's) |
 //! | detach.rs | detach mode: oracle pending records |
 //! | global.rs | cross-project instinct promotion (user-level store; accepted by the user) |
@@ -45,8 +45,8 @@ mod learn;
 mod load;
 mod memory;
 mod merged;
-mod normalize;
 mod notes;
+mod private_log;
 mod progress;
 mod provenance;
 mod recall_docs;
@@ -78,6 +78,7 @@ pub(crate) use status::summary_line;
 
 use crate::core::budget::{self, Section};
 use crate::core::error::{Error, Result};
+use crate::core::io::outln;
 use crate::core::io::{self, Stdin};
 use crate::core::project::Project;
 use crate::core::signal::Signal;
@@ -239,7 +240,7 @@ const STDIN_WAIT: Duration = Duration::from_secs(30);
 fn stdin_text() -> Result<String> {
     match io::read_stdin(STDIN_WAIT)? {
         Stdin::Text(text) => Ok(text),
-        Stdin::NotClosed => Err(Error::Invalid(format!(
+        Stdin::NotClosed => Err(Error::Stdin(format!(
             "stdin was not closed within {} s; pipe the input in, e.g. `baton bridge save < session.yaml`",
             STDIN_WAIT.as_secs()
         ))),
@@ -327,7 +328,7 @@ fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
             if json {
                 io::print_json(&all);
             } else if all.is_empty() {
-                crate::outln!("Nothing cross-project yet (an instinct or a learning saved at confidence ≥ 0.8 in two projects is proposed).");
+                outln!("Nothing cross-project yet (an instinct or a learning saved at confidence ≥ 0.8 in two projects is proposed).");
             } else {
                 for p in &all {
                     let line = format!(
@@ -344,7 +345,7 @@ fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
                         p["confidence"],
                         p["projects"]
                     );
-                    crate::outln!("{}", project.redact(&line));
+                    outln!("{}", project.redact(&line));
                 }
             }
         }
@@ -353,14 +354,14 @@ fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
                 return Err(Error::Invalid("accepting a cross-project instinct is the user's decision: run `baton bridge global accept` in your own terminal (CLAUDECODE is set)".into()));
             }
             let name = global::accept(&dir, &ledger, &id, project.redactor(), project.now())?;
-            crate::outln!(
+            outln!(
                 "Accepted `{}`: every project's sessions get it from now on.",
                 project.redact(&name)
             );
         }
         GlobalAction::Remove { id } => {
             let name = global::remove(&dir, &id)?;
-            crate::outln!(
+            outln!(
                 "Removed `{}` from the user-level store.",
                 project.redact(&name)
             );
@@ -385,7 +386,7 @@ fn review_command(project: &Project, accept: &[String], all: bool, json: bool) -
     if json {
         io::print_json(&done);
     } else {
-        crate::outln!(
+        outln!(
             "Accepted {} entr{} in {}: {} as reviewed from now on.{}",
             done.accepted.len(),
             if done.accepted.len() == 1 { "y" } else { "ies" },
@@ -504,7 +505,7 @@ fn load_command(project: &Project, json: bool) -> Result<i32> {
             s.print();
         }
     } else if sections.is_empty() {
-        crate::outln!(
+        outln!(
             "No project memory in {}/ yet. Save some with `baton bridge save`.",
             Rune::of(project).rel.display()
         );
@@ -513,7 +514,7 @@ fn load_command(project: &Project, json: bool) -> Result<i32> {
             eprintln!("{m}");
         }
         // Redacted before the fit, so the budget counts what is printed.
-        crate::outln!(
+        outln!(
             "{}",
             budget::fit(&sections, project.config().context_budget_chars)
         );
@@ -525,11 +526,11 @@ fn load_command(project: &Project, json: bool) -> Result<i32> {
 fn resolve_command(project: &Project) -> Result<i32> {
     integrity::refuse_unresolved(project, "checkpoint not resolved")?;
     match checkpoint::resolve(project)? {
-        Some(name) => crate::outln!(
+        Some(name) => outln!(
             "Checkpoint resolved: {}/{name}",
             Rune::of(project).rel.display()
         ),
-        None => crate::outln!("No active checkpoint to resolve."),
+        None => outln!("No active checkpoint to resolve."),
     }
     Ok(0)
 }
@@ -541,8 +542,20 @@ fn checkpoint_command(project: &Project) -> Result<i32> {
     }
     let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
     integrity::refuse_unresolved(project, "checkpoint not written")?;
-    let (_, g) = checkpoint::write(project, &input)?;
-    io::print(&project.redact(&checkpoint::report(&input, g.as_ref())));
+    let (g, wrote_ignore) = checkpoint::write(project, &input)?;
+    let mut report = checkpoint::report(&input, g.as_ref());
+    if wrote_ignore {
+        // Written before the checkpoint, committed after it (so the checkpoint's "Last
+        // commit" is the user's): the private checkpoint never shows as untracked nor goes
+        // into a `git add -A`, and the command commits what it wrote, as `bridge save` does.
+        let rune = Rune::of(project);
+        let outcome = save::commit(project, &rune, &[rules::IGNORE]);
+        report.push_str(&format!(
+            "- **Git commit**: {outcome} — {} (written now), so the checkpoint stays yours\n",
+            rune.show(rules::IGNORE)
+        ));
+    }
+    io::print(&project.redact(&report));
     Ok(0)
 }
 
@@ -555,7 +568,9 @@ fn integrity_command(project: &Project, json: bool) -> Result<i32> {
     } else {
         io::print(&project.redact(&integrity::render(&report)));
     }
-    Ok(i32::from(report.status() == integrity::Status::Tainted))
+    Ok(i32::from(
+        report.status() == crate::core::scan::Status::Tainted,
+    ))
 }
 
 /// `baton bridge invariants`: the preview, the payload, or the rules for one path.
@@ -580,15 +595,15 @@ fn invariants_command(
     } else if let Some(p) = match_path {
         match invariants::for_edit(&inv, p, &rune.show(store::INVARIANTS)) {
             Some(t) => io::print(&project.redact(&t)),
-            None => crate::outln!("No invariant applies to {p}."),
+            None => outln!("No invariant applies to {p}."),
         }
     } else if inv.loaded {
-        crate::outln!("{}", project.redact(&inv.preview));
+        outln!("{}", project.redact(&inv.preview));
         if inv.stale {
-            crate::outln!("\n⚠ Invariants file is stale (> 30 days since it changed).");
+            outln!("\n⚠ Invariants file is stale (> 30 days since it changed).");
         }
     } else {
-        crate::outln!(
+        outln!(
             "No invariants loaded — {} missing or without rules.",
             rune.show(store::INVARIANTS)
         );
@@ -625,7 +640,7 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
     let promoted = global::location(&project.ctx.env)
         .map(|dir| global::propose(project, &dir, &[l.candidate()]))
         .unwrap_or_default();
-    crate::outln!(
+    outln!(
         "Learning `{}` ({}) recorded in {}{}.",
         l.key,
         l.kind,
@@ -637,7 +652,7 @@ fn learn_command(project: &Project, l: &learn::Learning) -> Result<i32> {
         }
     );
     if !promoted.is_empty() {
-        crate::outln!(
+        outln!(
             "Seen in 2+ projects: proposed for every project; accept it with `baton bridge global accept ID` (`baton bridge global list`)."
         );
     }
@@ -719,7 +734,7 @@ fn complete_command(project: &Project, session_id: &str, response_id: &str) -> R
         &stdin_text()?,
         project.redactor(),
     )?;
-    crate::outln!(
+    outln!(
         "Record {} is complete; `baton bridge reattach {}` returns it.",
         r.session_id,
         r.session_id
@@ -730,7 +745,7 @@ fn complete_command(project: &Project, session_id: &str, response_id: &str) -> R
 /// `baton bridge cleanup`.
 fn cleanup_command(project: &Project) -> Result<i32> {
     let n = detach::cleanup(&Rune::of(project), project.now())?;
-    crate::outln!(
+    outln!(
         "Removed {n} orphaned pending record{} (older than 24 hours).",
         if n == 1 { "" } else { "s" }
     );

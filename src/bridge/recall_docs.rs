@@ -6,6 +6,7 @@
 //! | decisions.md | decision | `## [date] Decision: …` entry |
 //! | conventions.md, INVARIANTS.md | convention | entry; invariant rule (`###`/`####` heading) |
 //! | progress.md, session-log.md, checkpoint*.md | progress | entry; line; file |
+//! | the private session log (`private_log`) | progress | line |
 //! | learnings.jsonl, instincts.md | learning | latest record per key+type; entry |
 //! | cumulative-notes.md, task-notes.md | note | `- ` item of a section |
 //!
@@ -23,13 +24,14 @@ use super::author;
 use super::compact::SESSION_END;
 use super::entries::heading_of;
 use super::global::{self, Promoted};
-use super::integrity::{self, Report, Scanner, Status};
+use super::integrity::{self, Report, Scanner};
 use super::learn;
 use super::provenance::Ledger;
 use super::store::{self, Rune};
 use crate::core::fsx;
 use crate::core::project::{DocSource, Project};
 use crate::core::recall::{Doc, Kind, Scan, Scope, Trust};
+use crate::core::scan::{scan_text, Status};
 use crate::core::text::{clip, one_line};
 use crate::core::time;
 
@@ -153,6 +155,19 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
     {
         learnings(scan, &check);
     }
+    let private_log = super::private_log::path(&project.ctx.env, &project.root);
+    if scan.wants(Kind::Progress) && private_log.as_ref().is_some_and(|p| scan.visit(&[p])) {
+        if let Some((path, text)) = super::private_log::read(&project.ctx.env, &project.root) {
+            // The user's own private log: no trust to judge.
+            lines(
+                scan,
+                None,
+                &path.display().to_string(),
+                &text,
+                Kind::Progress,
+            );
+        }
+    }
 }
 
 /// `checkpoint-<date>[-N].resolved.md` in the folder.
@@ -262,24 +277,7 @@ fn markdown(scan: &mut Scan<'_>, check: &Checker<'_>, name: &str, kind: Kind, sh
                 scan.doc(doc);
             }
         }
-        Shape::Lines => {
-            // A hook's "(session end …)" line says only that a session ended: the
-            // timeline has each session's span, and it answers no question.
-            let lines = text.lines().enumerate();
-            for (i, l) in lines.filter(|(_, l)| l.starts_with('[') && !l.contains(SESSION_END)) {
-                let (bare, by) = author::split_line(l);
-                let mut doc =
-                    Doc::new(kind, &source, clip(&one_line(strip_stamp(bare)), TITLE_MAX));
-                doc.ts = store::parse_stamp(l);
-                doc.line = Some(i + 1);
-                doc.text = l.to_string();
-                if may_match(scan, &doc) {
-                    doc.author = by.map(str::to_string);
-                    doc.trust = Some(check.trust(name, l, i + 1..i + 2));
-                }
-                scan.doc(doc);
-            }
-        }
+        Shape::Lines => lines(scan, Some((check, name)), &source, &text, kind),
         Shape::Items => items(scan, check, name, &text, kind),
         Shape::Rules => {
             for (line, rule) in split(&text, |l| l.starts_with("### ") || l.starts_with("#### ")) {
@@ -311,6 +309,31 @@ fn markdown(scan: &mut Scan<'_>, check: &Checker<'_>, name: &str, kind: Kind, sh
             }
             scan.doc(doc);
         }
+    }
+}
+
+/// One document per line that starts with `[` (the session log). A hook's "(session end …)"
+/// line says only that a session ended: the timeline has each session's span, and it
+/// answers no question.
+fn lines(
+    scan: &mut Scan<'_>,
+    trust: Option<(&Checker<'_>, &str)>,
+    source: &str,
+    text: &str,
+    kind: Kind,
+) {
+    let entries = text.lines().enumerate();
+    for (i, l) in entries.filter(|(_, l)| l.starts_with('[') && !l.contains(SESSION_END)) {
+        let (bare, by) = author::split_line(l);
+        let mut doc = Doc::new(kind, source, clip(&one_line(strip_stamp(bare)), TITLE_MAX));
+        doc.ts = store::parse_stamp(l);
+        doc.line = Some(i + 1);
+        doc.text = l.to_string();
+        if may_match(scan, &doc) {
+            doc.author = by.map(str::to_string);
+            doc.trust = trust.map(|(check, name)| check.trust(name, l, i + 1..i + 2));
+        }
+        scan.doc(doc);
     }
 }
 
@@ -435,7 +458,7 @@ fn read_global(project: &Project, scan: &mut Scan<'_>) {
             ..
         } = p;
         let text = format!("{says} (confidence {confidence:.1}, seen in {projects} projects)");
-        let clean = integrity::scan_text(&source, &format!("{name} {text}"), project.redactor())
+        let clean = scan_text(&source, &format!("{name} {text}"), project.redactor())
             .iter()
             .all(|f| f.severity == Status::Clean);
         if !clean {

@@ -50,7 +50,7 @@ pub(crate) fn unreviewed(project: &Project) -> Result<Vec<Item>> {
             let Verdict::Unreviewed(origin) = trust.verdict(name, &e.text) else {
                 continue;
             };
-            let findings = integrity::scan_text(&rune.show(name), &e.text, red);
+            let findings = crate::core::scan::scan_text(&rune.show(name), &e.text, red);
             let d = digest(name, &e.text);
             let first = e.text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
             out.push(Item {

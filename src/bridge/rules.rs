@@ -2,8 +2,9 @@
 //! grow are merged with git's `union` driver (`.rune/.gitattributes`), so two clones that
 //! both saved merge without a conflict; the checkpoint, which is replaced rather than
 //! appended, is private to each person (`.rune/.gitignore`). `bridge save` writes both files
-//! when they are missing (and commits them with what it saved); `baton doctor` reports what
-//! is missing and `baton doctor --fix` writes it.
+//! when they are missing (and commits them with what it saved); the ignore file is written
+//! before the first private file (`ensure_private`: `bridge checkpoint` commits it, a hook
+//! only writes it); `baton doctor` reports what is missing and `baton doctor --fix` writes it.
 
 use super::store::{self, Rune};
 use crate::core::error::Result;
@@ -53,10 +54,18 @@ pub(crate) fn ensure(rune: &Rune) -> Result<Vec<&'static str>> {
     if fsx::ensure_lines(&rune.path(ATTRIBUTES), ATTRIBUTES_HEAD, &attribute_lines())? {
         wrote.push(ATTRIBUTES);
     }
-    if fsx::ensure_lines(&rune.path(IGNORE), IGNORE_HEAD, &ignore_lines())? {
+    if ensure_private(rune)? {
         wrote.push(IGNORE);
     }
     Ok(wrote)
+}
+
+/// Writes the folder's ignore rules where missing, so that the checkpoint is never shared
+/// (nor swept into a `git add -A`): every writer of a private file of the folder calls this
+/// first, under the folder lock. Whether it wrote the file.
+pub(crate) fn ensure_private(rune: &Rune) -> Result<bool> {
+    fsx::check_inside(&rune.root, &rune.path(IGNORE))?;
+    fsx::ensure_lines(&rune.path(IGNORE), IGNORE_HEAD, &ignore_lines())
 }
 
 /// What is missing for the folder to merge cleanly in a team, one line each: a file that

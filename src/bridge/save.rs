@@ -5,7 +5,7 @@ use super::author;
 use super::entries::ITEM_SEP;
 use super::global;
 use super::instincts::{self, Instinct};
-use super::integrity::{self, Status};
+use super::integrity;
 use super::learn::{self, Learning};
 use super::notes;
 use super::provenance::{self, Ledger};
@@ -17,6 +17,7 @@ use crate::core::fsx;
 use crate::core::git::Outcome;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
+use crate::core::scan::{scan_text, Status};
 use crate::core::text::one_line;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -204,7 +205,7 @@ pub(crate) fn screen(yaml: &str, block_at: Status, red: &Redactor) -> Result<Vec
     strings(&value, &mut all);
     let mut warnings = Vec::new();
     for text in &all {
-        for f in integrity::scan_text("entry", text, red) {
+        for f in scan_text("entry", text, red) {
             if f.rule == "secret" {
                 continue;
             }

@@ -208,22 +208,6 @@ impl Rune {
         Ok(len)
     }
 
-    /// Appends the one-line `[…]` entry `line` to `file` without the folder's lock, when that
-    /// is one locked append (`fsx::append_line`: the file is there and ends with a newline);
-    /// `false` when it is not (the caller then takes the lock and calls `append`). The hooks
-    /// that add a session-log line use it: taking the folder's lock (a directory made and
-    /// removed) cost them milliseconds of file-system latency, and one-line appends of whole
-    /// lines exclude each other by themselves (every writer of the session log appends).
-    pub(crate) fn append_line_unlocked(&self, file: &str, line: &str) -> Result<bool> {
-        let path = self.path(file);
-        fsx::check_inside(&self.root, &path)?;
-        if !line.starts_with('[') || line.contains('\n') || !ends_with_newline(&path) {
-            return Ok(false);
-        }
-        fsx::append_line(&path, line, fsx::PRIVATE_FILE)?;
-        Ok(true)
-    }
-
     /// Undoes an append whose writer died half-way (the journal `append` leaves while it
     /// writes): the file is cut back to its length before, when it is longer than that and
     /// shorter than it would have been. A file that changed otherwise is left as it is. Under

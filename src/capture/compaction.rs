@@ -9,10 +9,14 @@
 use super::digest::Digest;
 use crate::core::text::{clip_middle, one_line, quotable};
 
-/// The most characters of the instructions.
-const MAX_CHARS: usize = 2_000;
-/// Characters of one quoted item.
-const ITEM_CHARS: usize = 300;
+/// Characters of the request and of the latest request, each.
+const REQUEST_CHARS: usize = 300;
+/// Characters of one correction (the newest three are kept).
+const CORRECTION_CHARS: usize = 200;
+/// Corrections asked to be kept.
+const CORRECTIONS: usize = 3;
+/// Open tasks listed.
+const TASKS: usize = 8;
 
 /// The instructions for the summary of the session `d` records; `None` when it records
 /// nothing of the kind.
@@ -20,17 +24,23 @@ pub(crate) fn instructions(d: &Digest) -> Option<String> {
     let quote = |s: &str, max: usize| format!("\"{}\"", quotable(s, max));
     let mut words: Vec<String> = Vec::new();
     if let Some(r) = &d.first_request {
-        words.push(format!("the request {}", quote(r, ITEM_CHARS)));
+        words.push(format!("the request {}", quote(r, REQUEST_CHARS)));
     }
     if let Some(r) = d
         .latest_request
         .as_ref()
         .filter(|r| Some(*r) != d.first_request.as_ref())
     {
-        words.push(format!("the latest request {}", quote(r, ITEM_CHARS)));
+        words.push(format!("the latest request {}", quote(r, REQUEST_CHARS)));
     }
     if !d.corrections.is_empty() {
-        let c: Vec<String> = d.corrections.iter().map(|c| quote(c, ITEM_CHARS)).collect();
+        let skip = d.corrections.len().saturating_sub(CORRECTIONS);
+        let c: Vec<String> = d
+            .corrections
+            .iter()
+            .skip(skip)
+            .map(|c| quote(c, CORRECTION_CHARS))
+            .collect();
         words.push(format!("the user's corrections {}", c.join(", ")));
     }
     let mut facts: Vec<String> = Vec::new();
@@ -38,6 +48,7 @@ pub(crate) fn instructions(d: &Digest) -> Option<String> {
         .tasks
         .iter()
         .filter(|t| t.status != "completed")
+        .take(TASKS)
         .map(|t| {
             let id =
                 t.id.as_deref()
@@ -82,7 +93,9 @@ pub(crate) fn instructions(d: &Digest) -> Option<String> {
             facts.join("; ")
         ));
     }
-    Some(crate::core::text::clip(&out, MAX_CHARS))
+    // Each part is bounded above (at most about 2,000 characters in all), so nothing is cut
+    // here: no quote is left open, and the facts are never crowded out by long prompts.
+    Some(out)
 }
 
 #[cfg(test)]
@@ -90,6 +103,28 @@ mod tests {
     use super::*;
     use crate::capture::digest::{Failure, TurnNote};
     use crate::capture::tasks::Task;
+
+    #[test]
+    fn long_prompts_do_not_crowd_out_the_facts_or_leave_a_quote_open() {
+        let long = "please ".repeat(200);
+        let d = Digest {
+            first_request: Some(long.clone()),
+            latest_request: Some(format!("{long} again")),
+            corrections: (0..5).map(|i| format!("no {i} {long}")).collect(),
+            failures: vec![Failure {
+                command: "cargo test".into(),
+                error: "FAILED parse_tokens".into(),
+                ..Failure::default()
+            }],
+            ..Digest::default()
+        };
+        let text = instructions(&d).unwrap();
+        assert!(text.contains("the last failure"), "{text}");
+        assert!(text.chars().count() <= 2_200, "{}", text.chars().count());
+        for line in text.lines() {
+            assert_eq!(line.matches('"').count() % 2, 0, "{line}");
+        }
+    }
 
     #[test]
     fn the_users_words_verbatim_and_the_rest_as_data() {

@@ -153,6 +153,8 @@ pub(crate) struct Counts {
     pub(crate) assistant_messages: u64,
     /// Tool calls of the main session (each `tool_use` id once).
     pub(crate) tool_calls: u64,
+    /// Tool calls that did work (see `Digest::last_work`).
+    pub(crate) work_calls: u64,
     pub(crate) tool_errors: u64,
     /// `compact_boundary` entries.
     pub(crate) compactions: u64,

@@ -16,13 +16,13 @@
 //! What must survive between two reads (calls whose result comes in a later read, the ids
 //! already counted) is the `Carry`, stored with the digest.
 
-use super::bash;
 use super::digest::{
     keep_last, Digest, Failure, TurnNote, MAX_CORRECTIONS, MAX_SUBAGENTS, MAX_TURNS,
 };
 use super::entry::{Block, Content, Entry, Message, ToolInput, ToolUseResult};
 use super::tasks;
 use crate::core::correction;
+use crate::core::shell;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -192,6 +192,18 @@ impl<'a> Fold<'a> {
         }
         let text = m.content.text();
         let trimmed = text.trim();
+        if trimmed.starts_with("[Request interrupted") {
+            // The user stopped the turn on purpose: it is over, not cut off.
+            self.close_turn(None);
+            self.carry.stop_closed = false;
+            return;
+        }
+        if let Some(command) = slash_command(trimmed) {
+            // A slash command the user typed starts a turn of its own (its expansion, which
+            // follows as injected text, is not the user's words).
+            self.start_turn(&command, at, false);
+            return;
+        }
         if trimmed.is_empty() || NOT_A_PROMPT.iter().any(|p| trimmed.starts_with(p)) {
             return;
         }
@@ -333,12 +345,11 @@ impl<'a> Fold<'a> {
         let input = input.unwrap_or(&empty);
         if is_work(name, &input.command.0) {
             self.turn().work += 1;
+            self.digest.counts.work_calls += 1;
             self.digest.saved_last = false;
             if let Some(at) = &self.at {
                 self.digest.last_work = Some(at.clone());
             }
-        } else if name == "Bash" && is_save(&input.command.0) {
-            self.digest.saved_last = true;
         }
         let mut target = input.file_path.0.clone();
         match name {
@@ -351,7 +362,7 @@ impl<'a> Fold<'a> {
             }
             "Bash" => {
                 target.clone_from(&input.command.0);
-                for p in bash::written_paths(&input.command.0) {
+                for p in shell::effects(&input.command.0).writes {
                     self.file(&p);
                 }
             }
@@ -440,6 +451,11 @@ impl<'a> Fold<'a> {
             if call.tool == "Bash" {
                 d.failures
                     .retain(|f| !(f.tool == "Bash" && resolves(&call.target, &f.command)));
+                // A save through baton that went through: the session's last word, until
+                // more work.
+                if is_save(&call.target) {
+                    d.saved_last = true;
+                }
             }
             return;
         }
@@ -495,62 +511,63 @@ impl<'a> Fold<'a> {
     }
 }
 
-/// Tools that only look (a read, a search, the task list, baton's recall): a call of one is
-/// not work in the project.
-const LOOKING: &[&str] = &[
-    "Read",
-    "Grep",
-    "Glob",
-    "LS",
-    "WebFetch",
-    "WebSearch",
-    "TaskList",
-    "TaskGet",
-    "TodoRead",
-    "ToolSearch",
-    "ListMcpResourcesTool",
-    "ReadMcpResourceTool",
+/// Tools whose call is work in the project: it changes a file, runs something, moves the
+/// task list, or hands work to a subagent. Every other tool — a read, a search, a question to
+/// the user, a skill, plan mode, an MCP tool — only looks or talks.
+const WORK_TOOLS: &[&str] = &[
+    "Edit",
+    "Write",
+    "MultiEdit",
+    "NotebookEdit",
+    "Bash",
+    "TaskCreate",
+    "TaskUpdate",
+    "TodoWrite",
+    "Agent",
+    "Task",
 ];
 
-/// Commands that only look, by their first word.
+/// Commands that only look, by their program.
 const LOOKING_COMMANDS: &[&str] = &[
-    "ls", "cat", "head", "tail", "pwd", "echo", "grep", "rg", "find", "wc", "which", "less",
-    "tree", "stat", "file", "date", "whoami", "env",
+    "ls", "cat", "head", "tail", "pwd", "echo", "printf", "grep", "rg", "find", "wc", "which",
+    "less", "tree", "stat", "file", "date", "whoami", "env", "type", "du", "df",
 ];
 
-/// Whether a call of tool `name` (a Bash `command`) is work in the project: it can change
-/// something or runs something (an edit, a build, a test, a task update, a subagent), as
-/// opposed to reading and searching. baton's own commands are not work (a save is dated by
+/// Words a command's program may stand behind (`env X=1 cargo test`, `time make`).
+const PREFIXES: &[&str] = &["env", "time", "nice", "nohup", "sudo", "command", "exec"];
+
+/// Whether a call of tool `name` (a Bash `command`) is work in the project (`WORK_TOOLS`; a
+/// command that only looks is not). baton's own commands are not work (a save is dated by
 /// itself; `status`, `recall` only look).
 pub(crate) fn is_work(name: &str, command: &str) -> bool {
-    if LOOKING.contains(&name) || name.starts_with("mcp__plugin_baton") {
+    if !WORK_TOOLS.contains(&name) {
         return false;
     }
     if name != "Bash" {
         return true;
     }
-    let first = command
+    let words: Vec<&str> = command
         .split_whitespace()
-        .find(|w| !w.contains('='))
-        .unwrap_or("");
+        .skip_while(|w| w.contains('=') || PREFIXES.contains(w))
+        .collect();
+    let first = words.first().copied().unwrap_or("");
     let program = first.rsplit('/').next().unwrap_or(first);
     if program == "baton" {
         return false;
     }
-    if !super::bash::written_paths(command).is_empty() {
+    if !shell::effects(command).writes.is_empty() {
         return true;
     }
-    if program == "git" {
-        let sub = command
-            .split_whitespace()
-            .skip(1)
-            .find(|w| !w.starts_with('-'));
-        return !matches!(
-            sub,
+    match program {
+        "git" => !matches!(
+            words.iter().skip(1).find(|w| !w.starts_with('-')).copied(),
             Some("status" | "log" | "diff" | "show" | "branch" | "blame")
-        );
+        ),
+        "find" => words
+            .iter()
+            .any(|w| matches!(*w, "-delete" | "-exec" | "-execdir")),
+        _ => !LOOKING_COMMANDS.contains(&program),
     }
-    !LOOKING_COMMANDS.contains(&program)
 }
 
 /// A command's program and subcommand (`cargo test`, `npm run`, `./test.sh`), after any
@@ -611,6 +628,56 @@ pub(crate) fn is_save(command: &str) -> bool {
                 && w[0].rsplit('/').next() == Some("baton")
                 && SAVES.iter().any(|s| w[1] == s[0] && w[2] == s[1])
         })
+}
+
+/// Claude Code's own commands that run locally, with no turn of the model's.
+const LOCAL_COMMANDS: &[&str] = &[
+    "/compact",
+    "/clear",
+    "/cost",
+    "/help",
+    "/status",
+    "/model",
+    "/config",
+    "/context",
+    "/memory",
+    "/resume",
+    "/exit",
+    "/login",
+    "/logout",
+    "/doctor",
+    "/permissions",
+    "/hooks",
+    "/mcp",
+    "/agents",
+    "/plugin",
+    "/plugins",
+    "/export",
+    "/usage",
+    "/rewind",
+];
+
+/// The slash command a `<command-name>` entry records (`/baton:dr-continue ID`), when it
+/// starts a turn of the model's (not one of Claude Code's local commands).
+fn slash_command(text: &str) -> Option<String> {
+    let name = text
+        .strip_prefix("<command-name>")?
+        .split("</command-name>")
+        .next()?
+        .trim();
+    if name.is_empty() || LOCAL_COMMANDS.contains(&name) {
+        return None;
+    }
+    let args = text
+        .split("<command-args>")
+        .nth(1)
+        .and_then(|a| a.split("</command-args>").next())
+        .map_or("", str::trim);
+    Some(if args.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} {args}")
+    })
 }
 
 /// Adds `id` to `seen` (the newest `MAX_SEEN`); `true` when it was already there.
@@ -1232,6 +1299,95 @@ mod tests {
     }
 
     #[test]
+    fn a_slash_command_starts_a_turn_and_an_interrupt_ends_one() {
+        let (mut d, mut c) = (Digest::default(), Carry::default());
+        let mut f = Fold::new(&mut d, &mut c, Path::new("/work/proj"));
+        f.line(prompt("fix the parser").to_string().as_bytes());
+        f.line(
+            tool_use("m1", "t1", "Edit", json!({"file_path": "/work/proj/a.rs"}))
+                .to_string()
+                .as_bytes(),
+        );
+        f.stop(
+            Some("Fixed the parser. Decision: keep the tokenizer."),
+            None,
+            "2026-11-30T09:05:00Z",
+        );
+        // The user runs a plugin's command: its turn is another one.
+        let command = prompt("<command-name>/baton:dr-continue</command-name>\n<command-message>baton:dr-continue</command-message>\n<command-args>SESSION-20261130-090000</command-args>");
+        f.line(command.to_string().as_bytes());
+        f.line(
+            tool_use("m2", "t2", "Bash", json!({"command": "make"}))
+                .to_string()
+                .as_bytes(),
+        );
+        f.line(
+            final_text(
+                "m3",
+                "Reviewed b.rs, renamed things.",
+                "2026-11-30T09:07:00.000Z",
+            )
+            .to_string()
+            .as_bytes(),
+        );
+        // Then a turn the user stops on purpose.
+        f.line(prompt("now rewrite the lexer").to_string().as_bytes());
+        f.line(
+            tool_use("m4", "t4", "Edit", json!({"file_path": "/work/proj/l.rs"}))
+                .to_string()
+                .as_bytes(),
+        );
+        f.line(
+            prompt("[Request interrupted by user for tool use]")
+                .to_string()
+                .as_bytes(),
+        );
+        assert_eq!(d.turns.len(), 3, "{:?}", d.turns);
+        assert_eq!(
+            d.turns[0].conclusion,
+            "Fixed the parser. Decision: keep the tokenizer."
+        );
+        assert_eq!(
+            d.turns[1].request,
+            "/baton:dr-continue SESSION-20261130-090000"
+        );
+        assert_eq!(d.turns[1].conclusion, "Reviewed b.rs, renamed things.");
+        assert!(d.open_turn.is_none(), "a stopped turn is not cut off");
+        assert_eq!(d.latest_request.as_deref(), Some("now rewrite the lexer"));
+        // Claude Code's own commands start nothing.
+        assert_eq!(slash_command("<command-name>/compact</command-name>"), None);
+    }
+
+    #[test]
+    fn only_a_save_that_went_through_ends_the_work_with_it() {
+        let save = json!({"command": "baton bridge checkpoint <<'YAML'\nresume: x\nYAML"});
+        let (d, _) = fold(&[
+            prompt("save it"),
+            tool_use("m1", "t1", "Edit", json!({"file_path": "/work/proj/a.rs"})),
+            tool_use("m2", "t2", "Bash", save.clone()),
+            result(
+                "t2",
+                "Exit code 1\nbaton: resume is required",
+                true,
+                json!("Error: Exit code 1"),
+            ),
+        ]);
+        assert!(!d.saved_last, "a failed save counted");
+        let (d, _) = fold(&[
+            prompt("save it"),
+            tool_use("m1", "t1", "Edit", json!({"file_path": "/work/proj/a.rs"})),
+            tool_use("m2", "t2", "Bash", save),
+            result(
+                "t2",
+                "Checkpoint saved",
+                false,
+                json!({"stdout": "Checkpoint saved"}),
+            ),
+        ]);
+        assert!(d.saved_last);
+    }
+
+    #[test]
     fn work_is_what_can_change_something() {
         assert!(is_work("Edit", ""));
         assert!(is_work("Bash", "cargo test"));
@@ -1242,6 +1398,17 @@ mod tests {
         assert!(!is_work("Bash", "git status"));
         assert!(!is_work("Bash", "baton bridge checkpoint"));
         assert!(!is_work("mcp__plugin_baton_baton__recall", ""));
+        for looking in [
+            "AskUserQuestion",
+            "Skill",
+            "ExitPlanMode",
+            "mcp__github__get_issue",
+        ] {
+            assert!(!is_work(looking, ""), "{looking}");
+        }
+        assert!(is_work("Bash", "env RUST_LOG=1 cargo test"));
+        assert!(is_work("Bash", "find target -name '*.tmp' -delete"));
+        assert!(!is_work("Bash", "find . -name '*.rs'"));
         assert!(resolves("cargo test", "cargo test parser::empty"));
         assert!(resolves(
             "cargo test --all 2>&1 | tail",

@@ -66,7 +66,7 @@ pub(crate) fn of(d: &Digest) -> Intent {
         );
         return open(action, !bare_go_on(request));
     }
-    if d.last_work.is_none() {
+    if d.counts.work_calls == 0 && d.last_work.is_none() {
         return Intent::Nothing;
     }
     if let Some(task) = task("in_progress") {
@@ -133,40 +133,69 @@ pub(crate) fn bare_go_on(request: &str) -> bool {
     GO_ON.contains(&r.as_str())
 }
 
-/// Words that say a sentence names something still open.
-const OPEN_MARKS: &[&str] = &[
+/// How a sentence that names something still open starts (the lead-in is taken off what it
+/// names). Only at the start: "the API remains unchanged", "if it fails again I'll look at
+/// the logs" or "there are no pending migrations" name nothing open.
+const OPEN_LEAD_INS: &[&str] = &[
     "still open",
     "still to do",
     "left to do",
-    "still need",
+    "what's left",
+    "what is left",
+    "remaining work",
     "remaining",
-    "remains",
     "todo",
-    "to do:",
+    "to do",
+    "next steps",
     "next step",
-    "next:",
-    "next,",
-    "next i ",
-    "next, i",
-    "blocked",
+    "next, i will",
+    "next i will",
+    "next, i'll",
+    "next i'll",
+    "next",
+    "open items",
+    "open questions",
+    "open question",
+    "open",
+    "blockers",
     "blocker",
-    "not yet",
-    "haven't",
-    "have not",
-    "didn't get to",
-    "did not get to",
+    "blocked",
     "pending",
+    "follow-ups",
     "follow-up",
     "follow up",
-    "open question",
+    "outstanding",
+    "not done yet",
+    "not yet done",
+    "i still need to",
+    "we still need to",
+    "still need to",
+    "i will",
+    "i'll",
     "waiting on",
     "waiting for",
-    "outstanding",
-    "what's left",
-    "is left",
-    "are left",
-    "i will ",
-    "i'll ",
+];
+
+/// Lead-ins that look like one above and are not ("next time, …").
+const NOT_LEAD_INS: &[&str] = &["next time", "next to ", "open source", "opened", "opens "];
+
+/// Phrases that say a sentence names something still open wherever they stand.
+const OPEN_PHRASES: &[&str] = &[
+    "is still open",
+    "are still open",
+    "still needs",
+    "still need to",
+    "not done yet",
+    "remains to be done",
+    "remain to be done",
+    "is left to do",
+    "are left to do",
+    "still to do",
+    "not yet implemented",
+    "not implemented yet",
+    "left for a follow-up",
+    "for a follow-up",
+    "in a follow-up",
 ];
 
 /// Words that say nothing is open (a sentence with them names nothing).
@@ -180,49 +209,22 @@ const NOTHING_OPEN: &[&str] = &[
     "no remaining",
     "nothing more to do",
     "nothing pending",
-];
-
-/// Lead-ins taken off an open item, so what is left reads as the thing to do.
-const ITEM_LEAD_INS: &[&str] = &[
-    "still open:",
-    "still to do:",
-    "left to do:",
-    "remaining:",
-    "todo:",
-    "to do:",
-    "next steps:",
-    "next step:",
-    "next:",
-    "open:",
-    "blocked:",
-    "blocker:",
-    "next, i will",
-    "next i will",
-    "next, i'll",
-    "next i'll",
-    "i will",
-    "i'll",
-    "i still need to",
-    "still need to",
+    "no pending",
+    "no follow-up",
+    "no blockers",
 ];
 
 /// What `conclusion` names as still open, without its lead-in: the last sentence or list
 /// item that says so (a heading such as "Next steps:" takes the items under it).
 pub(crate) fn left_open(conclusion: &str) -> Option<String> {
     let pieces = pieces(conclusion);
-    let i = pieces.iter().rposition(|s| {
-        let lower = s.to_lowercase();
-        OPEN_MARKS.iter().any(|m| lower.contains(m))
-            && !NOTHING_OPEN.iter().any(|m| lower.contains(m))
-    })?;
-    let sentence = pieces[i].as_str();
-    let lower = sentence.to_lowercase();
-    let item = ITEM_LEAD_INS
+    let (i, item) = pieces
         .iter()
-        .find(|l| lower.starts_with(*l))
-        .map_or(sentence, |l| sentence[l.len()..].trim_start());
-    let item = item.trim_end_matches(['.', ';', ',', ':', ' ']).trim();
-    let heading = OPEN_HEADINGS.contains(&lower.trim_end_matches([':', '.', ' ']));
+        .enumerate()
+        .rev()
+        .find_map(|(i, s)| open_item(s).map(|item| (i, item)))?;
+    let heading =
+        OPEN_HEADINGS.contains(&pieces[i].to_lowercase().trim_end_matches([':', '.', ' ']));
     let item = if item.is_empty() || heading {
         // A heading: the items under it.
         pieces[i + 1..]
@@ -232,9 +234,40 @@ pub(crate) fn left_open(conclusion: &str) -> Option<String> {
             .collect::<Vec<_>>()
             .join("; ")
     } else {
-        item.to_string()
+        item
     };
     (!item.is_empty()).then(|| clip_words(&item, ACTION_CHARS))
+}
+
+/// What sentence `s` names as open (empty for a bare heading), or `None` when it names
+/// nothing open.
+fn open_item(s: &str) -> Option<String> {
+    let lower = s.to_lowercase();
+    if NOTHING_OPEN.iter().any(|m| lower.contains(m))
+        || NOT_LEAD_INS.iter().any(|m| lower.starts_with(m))
+    {
+        return None;
+    }
+    let tidy = |t: &str| {
+        t.trim_start_matches([':', ',', '-', '—', ' '])
+            .trim_end_matches(['.', ';', ',', ':', ' '])
+            .trim()
+            .to_string()
+    };
+    // Compared on the original's bytes (ASCII lead-ins), so the cut falls where it matched.
+    let rest = OPEN_LEAD_INS.iter().find_map(|l| {
+        let head = s.get(..l.len())?;
+        let rest = s.get(l.len()..)?;
+        (head.eq_ignore_ascii_case(l) && rest.chars().next().is_none_or(|c| !c.is_alphanumeric()))
+            .then_some(rest)
+    });
+    if let Some(rest) = rest {
+        return Some(tidy(rest));
+    }
+    OPEN_PHRASES
+        .iter()
+        .any(|m| lower.contains(m))
+        .then(|| tidy(s))
 }
 
 /// Headings a list of what is open follows ("## Next steps", "Still open:").
@@ -510,6 +543,36 @@ mod tests {
         );
         assert_eq!(open_question("All tests pass. Want me to open a PR?"), None);
         assert_eq!(open_question("All tests pass."), None);
+    }
+
+    #[test]
+    fn finished_work_whose_words_look_open_names_nothing() {
+        for done in [
+            "Renamed the flag; the public API remains unchanged.",
+            "I haven't changed the public API.",
+            "If it happens again I'll look at the logs.",
+            "There are no pending migrations.",
+            "Next time, run the suite with --release.",
+            "All done. Nothing is left to do.",
+            "The remaining tests pass too.",
+            "Merged; no follow-up needed.",
+        ] {
+            assert_eq!(left_open(done), None, "{done}");
+        }
+        // Letters whose lower case is another length (the Kelvin sign) cut nothing wrong.
+        assert_eq!(left_open("\u{212A}ept: done."), None);
+        assert_eq!(
+            left_open("İ. Still open: the docs."),
+            Some("the docs".into())
+        );
+        assert_eq!(
+            left_open("Pending: the release notes."),
+            Some("the release notes".into())
+        );
+        assert_eq!(
+            left_open("The parser works, but error recovery is still open."),
+            Some("The parser works, but error recovery is still open".into())
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! * `transcript` finds the session's transcript (checked: an event can be forged) and reads
 //!   only the bytes added since the last read (a cursor: offset, file identity, size);
 //! * `entry` reads one transcript line, leniently and cheaply; `fold` applies it to the
-//!   digest (`bash` guesses what a shell command writes, `tasks` follows the task list,
+//!   digest (`core::shell` says what a shell command writes, `tasks` follows the task list,
 //!   including Claude Code's task files);
 //! * `digest` is the digest itself (versioned serde, redacted and clipped before it is kept);
 //!   `store` keeps it, private to the user, outside the repository (see there for where and
@@ -17,7 +17,6 @@
 //! * other subsystems read a digest as a `core::recap::Recap`, through
 //!   `Project::session_recap` (wired to `recap` below), never from capture's files.
 
-mod bash;
 mod compaction;
 mod digest;
 mod entry;
@@ -37,16 +36,23 @@ pub(crate) use handler::CaptureHandler;
 pub(crate) use recall_docs::RECALL_DOCS;
 
 use crate::core::io;
+use crate::core::io::outln;
 use crate::core::project::Project;
 use crate::core::recap::Recap;
-use crate::outln;
 use std::path::Path;
 
 /// The reader other subsystems get (`Project::session_recap`): the recap of session
-/// `session_id`, or of this project's most recently updated session.
+/// `session_id`, or — none named — of the session of this project that stated its intent
+/// last (the one "Resume here" weighs: `start::newest_stated`), else the most recently
+/// updated one.
 pub(crate) fn recap(project: &Project, session_id: Option<&str>) -> Option<Recap> {
     if !project.config().capture.enabled {
         return None;
+    }
+    if session_id.is_none() {
+        if let Some((path, s)) = start::newest_stated(project) {
+            return Some(recap::recap(&s.digest, &path));
+        }
     }
     store::find(project, session_id, None).map(|(path, s)| recap::recap(&s.digest, &path))
 }
@@ -79,25 +85,20 @@ pub(crate) fn run(cmd: Command, project: &Project) -> i32 {
 }
 
 fn status(project: &Project, json: bool) -> i32 {
-    let write = store::write_base(project).map(|b| store::sessions_dir(&b, project));
-    let read: Vec<_> = store::read_bases(project)
-        .iter()
-        .map(|b| store::sessions_dir(b, project))
-        .collect();
+    let dir = store::write_base(project).map(|b| store::sessions_dir(&b, project));
     // A session start notes its session before anything is read: that note is no digest yet.
-    let digests: Vec<(String, std::path::PathBuf)> = read
-        .iter()
-        .flat_map(|d| store::list(d))
-        .filter(|(_, path, _)| store::load(path).is_some_and(|s| s.cursor.is_some()))
-        .map(|(id, path, _)| (id, path))
-        .collect();
+    let digests = dir.as_deref().map_or(0, |d| {
+        store::list(d)
+            .iter()
+            .filter(|(_, path, _)| store::load(path).is_some_and(|s| s.cursor.is_some()))
+            .count()
+    });
     let newest = store::find(project, None, None);
     if json {
         io::print_json(&serde_json::json!({
             "enabled": project.config().capture.enabled,
-            "write_dir": write,
-            "read_dirs": read,
-            "digests": digests.len(),
+            "dir": dir,
+            "digests": digests,
             "newest": newest.as_ref().map(|(p, s)| serde_json::json!({
                 "session_id": s.digest.session_id,
                 "updated": s.digest.updated,
@@ -112,17 +113,14 @@ fn status(project: &Project, json: bool) -> i32 {
         "off (capture.enabled: false)"
     };
     outln!("capture {state} — {}", project.root.display());
-    match &write {
+    match &dir {
         Some(d) => outln!(
-            "  digests are written to {} (private: 0700 folders, 0600 files)",
+            "  digests: {} (private to you: 0700 folders, 0600 files)",
             d.display()
         ),
-        None => outln!("  no place for digests: neither CLAUDE_PLUGIN_DATA nor HOME is set"),
+        None => outln!("  no place for digests: HOME is not set (set HOME or XDG_STATE_HOME)"),
     }
-    for d in read.iter().filter(|d| Some(*d) != write.as_ref()) {
-        outln!("  and read from {}", d.display());
-    }
-    outln!("  {} digest(s) for this project", digests.len());
+    outln!("  {digests} digest(s) for this project");
     if let Some((path, s)) = &newest {
         outln!(
             "  newest: session {} (updated {}) — {}",

@@ -80,12 +80,28 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
 }
 
 /// The digest of the other session of this project that stated its intent last (did work,
-/// or was cut off), among the most recently updated few.
+/// or was cut off), among the most recently updated few — not one still running in another
+/// terminal (it is not where anything was left off, and its work is not to be taken over).
 fn newest_other<'a>(recent: &'a [(String, Stored)], sid: &str) -> Option<&'a Digest> {
+    let me = crate::core::proc::host();
     recent
         .iter()
-        .filter(|(id, _)| id != sid)
+        .filter(|(id, s)| id != sid && !s.running(me))
         .map(|(_, s)| &s.digest)
         .filter(|d| section::worth_saying(d))
         .max_by_key(|d| intent::stated_at(d))
+}
+
+/// The digest of this project's session that stated its intent last (did work, or was cut
+/// off), among the most recently updated few, with its path: what the bridge weighs a
+/// checkpoint against, the same session the start chose.
+pub(crate) fn newest_stated(project: &Project) -> Option<(std::path::PathBuf, Stored)> {
+    let base = store::write_base(project)?;
+    let dir = store::sessions_dir(&base, project);
+    store::list(&dir)
+        .into_iter()
+        .take(update::CATCH_UP_LOOKS_AT)
+        .filter_map(|(_, path, _)| store::load(&path).map(|s| (path, s)))
+        .filter(|(_, s)| section::worth_saying(&s.digest))
+        .max_by_key(|(_, s)| intent::stated_at(&s.digest))
 }

@@ -1,18 +1,16 @@
 //! Where digests live: private to the user, never in the repository, one folder per project.
 //!
 //! `<base>/projects/<key>/sessions/<session_id>.json`, where `<key>` is the FNV-1a (hex) of the
-//! project root's canonical path and `<base>` is Claude Code's data folder for the plugin
-//! (`CLAUDE_PLUGIN_DATA`, kept across plugin updates, removed with the plugin) when Claude Code
-//! runs baton, else the XDG state folder (`$XDG_STATE_HOME/baton`, `~/.local/state/baton`).
+//! project root's canonical path and `<base>` is the user's one private folder, the XDG state
+//! folder (`$XDG_STATE_HOME/baton`, `~/.local/state/baton`; `core::paths::private_base`).
 //! Digests are derived, per-user, rebuildable state — exactly what DESIGN.md's "Beyond one
 //! project" puts there — and hold what the user typed, so they stay out of the work tree
 //! (nothing to keep out of git, nothing a teammate pulls). The folders are 0700, the files
 //! 0600, written whole (temp file and rename, without fsync: a digest lost to a power cut is
 //! rebuilt from the transcript, and an empty or torn one reads as absent).
 //!
-//! A CLI run outside Claude Code has no `CLAUDE_PLUGIN_DATA`: it reads the XDG folder and the
-//! plugin's data folders under `<claude>/plugins/data/baton*` (where Claude Code keeps them),
-//! so `baton capture show` finds what the hooks wrote.
+//! Hooks, the MCP server, the model's Bash tool and a shell all reach that folder, so
+//! `baton capture show` reads exactly what the hooks wrote.
 //!
 //! Each file holds the digest and the transcript cursor together, so the two never disagree.
 //! Two hooks of one session that overlap (rare: Stop, then SessionEnd) each write a whole,
@@ -23,14 +21,12 @@
 
 use super::digest::Digest;
 use super::fold::Carry;
-use super::transcript::{claude_dir, Cursor};
+use super::transcript::Cursor;
 use crate::core::error::{Error, Result};
 use crate::core::fsx::{self, Limit};
-use crate::core::hash::fnv1a;
 use crate::core::paths;
 use crate::core::project::Project;
 use serde::{Deserialize, Serialize};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -58,48 +54,51 @@ pub(crate) struct Stored {
     /// The session's transcript, as its events named it (checked again before each read):
     /// where a later session start catches up what a session cut off never read.
     pub(crate) transcript: Option<PathBuf>,
+    /// The Claude Code process that ran the session's last hook: while it runs, the session
+    /// is running (in another terminal), not cut off.
+    pub(crate) host: Option<crate::core::proc::Process>,
 }
 
-/// The folder new digests are written to: the plugin's data folder, else XDG state.
+/// How recently a transcript must have changed for a session whose process cannot be looked
+/// up (no `/proc`) to count as still running.
+const RECENT: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl Stored {
+    /// Whether the session may still be running in another Claude Code process than `me`
+    /// (the one running this hook): it has not ended and its process runs (or, where that
+    /// cannot be told, its transcript changed in the last minute). Such a session is not cut
+    /// off, and is not taken over. One Claude Code process runs one session at a time: an
+    /// earlier session of this very process (before a `/clear`) is over.
+    pub(crate) fn running(&self, me: Option<crate::core::proc::Process>) -> bool {
+        if self.digest.ended.is_some() || (self.host.is_some() && self.host == me) {
+            return false;
+        }
+        if let Some(alive) = self.host.and_then(crate::core::proc::alive) {
+            return alive;
+        }
+        self.transcript
+            .as_deref()
+            .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age < RECENT)
+    }
+}
+
+/// The folder digests are written to and read from: the user's one private folder
+/// (`core::paths::private_base`), the same for hooks, commands and the MCP server.
 pub(crate) fn write_base(project: &Project) -> Option<PathBuf> {
     paths::private_base(&project.ctx.env)
 }
 
-/// The folders digests are read from: the write folder, and, outside Claude Code, the
-/// plugin's data folders too.
+/// The folders digests are read from: the one they are written to.
 pub(crate) fn read_bases(project: &Project) -> Vec<PathBuf> {
-    let mut bases: Vec<PathBuf> = write_base(project).into_iter().collect();
-    if paths::plugin_data_dir(&project.ctx.env).is_some() {
-        return bases;
-    }
-    if let Some(data) = claude_dir(project).map(|c| c.join("plugins/data")) {
-        if let Ok(entries) = std::fs::read_dir(&data) {
-            let mut found: Vec<PathBuf> = entries
-                .flatten()
-                .filter(|e| {
-                    let name = e.file_name();
-                    let name = name.to_string_lossy();
-                    name == "baton" || name.starts_with("baton-")
-                })
-                .map(|e| e.path())
-                .collect();
-            found.sort();
-            bases.extend(found);
-        }
-    }
-    bases
-}
-
-/// The project's key: FNV-1a of its canonical root, in hex.
-pub(crate) fn project_key(root: &Path) -> String {
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    format!("{:016x}", fnv1a(root.as_os_str().as_bytes()))
+    write_base(project).into_iter().collect()
 }
 
 /// The folder of this project's digests under `base`.
 pub(crate) fn sessions_dir(base: &Path, project: &Project) -> PathBuf {
     base.join("projects")
-        .join(project_key(&project.root))
+        .join(paths::project_key(&project.root))
         .join("sessions")
 }
 
@@ -248,7 +247,7 @@ mod tests {
     }
 
     #[test]
-    fn plugin_data_first_else_xdg_state_private_and_keyed_by_project() {
+    fn one_private_folder_keyed_by_project_whoever_runs_baton() {
         let t = tempfile::tempdir().unwrap();
         let p = project(t.path(), None);
         let base = write_base(&p).unwrap();
@@ -263,25 +262,29 @@ mod tests {
         assert_eq!(load(&path).unwrap().digest.session_id, "s1");
         let key = dir.parent().unwrap().file_name().unwrap().to_str().unwrap();
         assert_eq!(key.len(), 16);
-        assert_eq!(key, project_key(&p.root));
+        assert_eq!(key, paths::project_key(&p.root));
 
-        let data = t.path().join("plugin-data");
-        let q = project(t.path(), Some(&data));
-        assert_eq!(write_base(&q).unwrap(), data);
-        assert_eq!(read_bases(&q), vec![data]);
+        // A hook (Claude Code gives it CLAUDE_PLUGIN_DATA) writes where the CLI reads.
+        let data = t.path().join(".claude/plugins/data/baton-inline");
+        let hooks = project(t.path(), Some(&data));
+        assert_eq!(write_base(&hooks).unwrap(), base);
+        assert_eq!(read_bases(&hooks), vec![base.clone()]);
+        assert_eq!(read_bases(&p), vec![base]);
     }
 
     #[test]
-    fn the_cli_finds_what_the_hooks_wrote_under_the_plugin_data_folder() {
+    fn issue_39_the_cli_finds_what_the_hooks_wrote() {
         let t = tempfile::tempdir().unwrap();
         let data = t.path().join(".claude/plugins/data/baton-inline");
         let hooks = project(t.path(), Some(&data));
-        let dir = sessions_dir(&data, &hooks);
-        save(&data, &digest_path(&dir, "s9"), &stored("s9")).unwrap();
+        let base = write_base(&hooks).unwrap();
+        let dir = sessions_dir(&base, &hooks);
+        save(&base, &digest_path(&dir, "s9"), &stored("s9")).unwrap();
+        assert!(!data.exists(), "nothing in the plugin's data folder");
         let cli = project(t.path(), None);
         let (path, s) = find(&cli, None, None).unwrap();
         assert_eq!(s.digest.session_id, "s9");
-        assert!(path.starts_with(&data));
+        assert!(path.starts_with(&base));
         assert!(find(&cli, Some("s9"), None).is_some());
         assert!(find(&cli, Some("../s9"), None).is_none());
     }

@@ -28,6 +28,7 @@ use crate::core::error::{Error, Result};
 use crate::core::event::Common;
 use crate::core::fsx;
 use crate::core::hash::fnv1a;
+use crate::core::paths;
 use crate::core::project::Project;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -43,15 +44,6 @@ const TAIL: usize = 64;
 /// How Claude Code shortens a long project folder name.
 const DIR_NAME_MAX: usize = 200;
 
-/// Claude Code's own folder: `CLAUDE_CONFIG_DIR`, else `$HOME/.claude`.
-pub(crate) fn claude_dir(project: &Project) -> Option<PathBuf> {
-    project
-        .env("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| project.env("HOME").map(|h| Path::new(&h).join(".claude")))
-}
-
 /// The transcript of the event's session in this project: `Ok(None)` when the event names
 /// no transcript of ours (see the module doc), an error when it does but the file cannot be
 /// read safely.
@@ -66,7 +58,8 @@ pub(crate) fn locate(project: &Project, common: &Common) -> Result<Option<PathBu
     {
         return Ok(None);
     }
-    let (Some(path), Some(claude)) = (&common.transcript_path, claude_dir(project)) else {
+    let (Some(path), Some(claude)) = (&common.transcript_path, paths::claude_dir(&project.ctx.env))
+    else {
         return Ok(None);
     };
     let plain = path.is_absolute()
@@ -95,7 +88,7 @@ pub(crate) fn locate(project: &Project, common: &Common) -> Result<Option<PathBu
 /// without a symlink. `None` when it is not.
 pub(crate) fn recheck(project: &Project, sid: &str, path: &Path) -> Option<PathBuf> {
     fsx::validate_component("session id", sid).ok()?;
-    let claude = claude_dir(project)?;
+    let claude = paths::claude_dir(&project.ctx.env)?;
     let projects = claude.join("projects");
     let plain = path.is_absolute()
         && path

@@ -15,9 +15,10 @@
 use super::fold::Fold;
 use super::store::{self, Stored};
 use super::tasks;
-use super::transcript::{self, claude_dir};
+use super::transcript;
 use crate::core::error::{Error, Result};
 use crate::core::event::Common;
+use crate::core::paths;
 use crate::core::project::Project;
 use crate::core::time;
 use chrono::{DateTime, Utc};
@@ -55,7 +56,7 @@ impl Trigger<'_> {
     fn settle(self) -> Option<Duration> {
         match self {
             Trigger::PreCompact => Some(Duration::from_millis(500)),
-            Trigger::SessionEnd { .. } => Some(Duration::from_millis(200)),
+            Trigger::SessionEnd { .. } => Some(Duration::from_millis(150)),
             Trigger::Stop { .. } | Trigger::CatchUp => None,
         }
     }
@@ -75,7 +76,7 @@ impl Trigger<'_> {
 /// start waits for it, and what is left is read at the next one.
 pub(crate) const CATCH_UP_BUDGET: Duration = Duration::from_millis(250);
 /// The most recently updated digests a catch-up looks at.
-const CATCH_UP_LOOKS_AT: usize = 5;
+pub(crate) const CATCH_UP_LOOKS_AT: usize = 5;
 
 /// Whether this update reads the git state (branch and HEAD). Reading it opens the repository
 /// and computes its status, a millisecond on a small repository and far more on a large one,
@@ -108,15 +109,19 @@ pub(crate) fn update(
     let Some(base) = store::write_base(project) else {
         return Ok(None);
     };
+    // The wait for the transcript is part of the event's time, not on top of it.
+    let started = Instant::now();
     if let Some(cap) = trigger.settle() {
         transcript::settle(&path, cap);
     }
-    let started = Instant::now();
     let sid = common.session_id.as_str();
     let dir = store::sessions_dir(&base, project);
     let digest_path = store::digest_path(&dir, sid);
-    let stored = store::load(&digest_path).unwrap_or_default();
+    let mut stored = store::load(&digest_path).unwrap_or_default();
     let new = stored.cursor.is_none();
+    // This hook's parent is the session's Claude Code process (a catch-up, run by another
+    // session, leaves it as it was).
+    stored.host = crate::core::proc::host();
     let read = Read {
         base: &base,
         digest_path: &digest_path,
@@ -156,8 +161,10 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
             .cursor
             .is_none()
             .then(|| stored.digest.started.take());
+        let host = stored.host;
         stored = Stored::default();
         stored.digest.started = started.flatten();
+        stored.host = host;
     }
     stored.digest.session_id = r.sid.to_string();
     stored.transcript = Some(r.transcript.to_path_buf());
@@ -193,34 +200,44 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
 
 /// What a session had stated before an update read more of it.
 struct Stated {
+    work_calls: u64,
     last_work: Option<String>,
-    cut_off: Option<String>,
+    /// The turn under way: its prompt (or start) — a new one is a new statement.
+    turn: Option<(String, Option<String>)>,
 }
 
 impl Stated {
     fn of(d: &super::digest::Digest) -> Stated {
         Stated {
+            work_calls: d.counts.work_calls,
             last_work: d.last_work.clone(),
-            cut_off: d.open_turn.as_ref().and_then(|t| t.started.clone()),
+            turn: d
+                .open_turn
+                .as_ref()
+                .map(|t| (t.request.clone(), t.started.clone())),
         }
     }
 }
 
 /// Dates what the update read anew of the session's intent (new work, a turn under way) on
-/// baton's clock: the transcript's time, but never later than now.
+/// baton's clock: the transcript's time (now, where its entries have none), but never later
+/// than now.
 fn note_stated(d: &mut super::digest::Digest, before: &Stated, now: DateTime<Utc>) {
     let after = Stated::of(d);
-    let new_work = after.last_work != before.last_work;
-    let new_turn = after.cut_off.is_some() && after.cut_off != before.cut_off;
+    let new_work = after.work_calls != before.work_calls;
+    let new_turn = after.turn.is_some() && after.turn != before.turn;
     if !new_work && !new_turn {
         return;
     }
-    let newest = [after.last_work, after.cut_off]
+    // New work whose entries carry no time is dated now.
+    let untimed = new_work && after.last_work == before.last_work;
+    let cut_off = after.turn.and_then(|(_, started)| started);
+    let newest = [after.last_work, cut_off]
         .iter()
         .flatten()
         .filter_map(|t| time::parse(t))
         .max();
-    let at = newest.map_or(now, |t| t.min(now));
+    let at = newest.filter(|_| !untimed).map_or(now, |t| t.min(now));
     d.stated = Some(time::rfc3339(at));
 }
 
@@ -235,13 +252,25 @@ pub(crate) fn register(project: &Project, common: &Common) -> Result<()> {
     };
     let dir = store::sessions_dir(&base, project);
     let digest_path = store::digest_path(&dir, &common.session_id);
+    let host = crate::core::proc::host();
     if std::fs::symlink_metadata(&digest_path).is_ok() {
-        return Ok(());
+        // A session started again (`--continue`, `--resume`, a compaction): it runs, in this
+        // process.
+        let Some(mut stored) = store::load(&digest_path) else {
+            return Ok(());
+        };
+        if stored.host == host && stored.digest.ended.is_none() {
+            return Ok(());
+        }
+        stored.host = host;
+        stored.digest.ended = None;
+        return store::save(&base, &digest_path, &stored);
     }
     let mut stored = Stored::default();
     stored.digest.session_id.clone_from(&common.session_id);
     stored.digest.started = Some(time::rfc3339(project.now()));
     stored.transcript = Some(path);
+    stored.host = host;
     store::save(&base, &digest_path, &stored)
 }
 
@@ -259,12 +288,15 @@ pub(crate) fn catch_up(
         return Vec::new();
     };
     let dir = store::sessions_dir(&base, project);
+    let me = crate::core::proc::host();
     let mut out = Vec::new();
     for (sid, digest_path, _) in store::list(&dir).into_iter().take(CATCH_UP_LOOKS_AT) {
         let Some(stored) = store::load(&digest_path) else {
             continue;
         };
-        let behind = Some(sid.as_str()) != except && started.elapsed() < budget;
+        // A session still running in another terminal reads its own transcript.
+        let behind =
+            Some(sid.as_str()) != except && started.elapsed() < budget && !stored.running(me);
         let grown = stored
             .transcript
             .as_deref()
@@ -318,7 +350,7 @@ fn finish(project: &Project, stored: &mut Stored, sid: &str, trigger: Trigger) {
             d.last_assistant = Some(super::entry::head(text.trim()));
         }
     }
-    if let Some(claude) = claude_dir(project) {
+    if let Some(claude) = paths::claude_dir(&project.ctx.env) {
         if let Ok(Some(files)) = tasks::read_folder(&claude.join("tasks").join(sid)) {
             tasks::overlay(&mut d.tasks, files);
         }

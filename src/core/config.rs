@@ -189,7 +189,7 @@ impl Audit {
             ("request_patterns", &self.request_patterns),
         ] {
             for (i, pattern) in patterns.iter().enumerate() {
-                if let Err(e) = super::needles::parses(pattern) {
+                if let Err(e) = super::scan::needles::parses(pattern) {
                     return Err(format!("key `audit.{key}[{i}]`: invalid regex: {e}"));
                 }
             }
@@ -719,7 +719,7 @@ fn check(config: &Config) -> std::result::Result<(), String> {
     }
     // Parsed, not compiled, as the correction patterns above.
     for (i, pattern) in config.redact.extra_patterns.iter().enumerate() {
-        if let Err(e) = super::needles::parses(pattern) {
+        if let Err(e) = super::scan::needles::parses(pattern) {
             return Err(format!(
                 "key `redact.extra_patterns[{i}]`: invalid regex: {e}"
             ));

@@ -53,6 +53,28 @@ pub enum Error {
     /// The command was called wrongly (exit 2, as usage errors do).
     #[error("usage: {0}")]
     Usage(String),
+    /// Reading stdin failed (not UTF-8, a read error, never closed).
+    #[error("{0}")]
+    Stdin(String),
+    /// YAML input (stdin, a front matter) that does not parse (`key`: `None`), or whose `key`
+    /// has a wrong value or is unknown. The message is the line the user sees.
+    #[error("{message}")]
+    Yaml {
+        key: Option<String>,
+        message: String,
+    },
+    /// A request's or a record's fields are wrong; `fields` names each (`key`, `sessionId`).
+    #[error("{message}")]
+    Fields {
+        fields: Vec<String>,
+        message: String,
+    },
+    /// A file baton keeps is not in its format; the message says how to fix it.
+    #[error("{message}")]
+    Malformed { path: PathBuf, message: String },
+    /// What a command names does not exist: a session, a correction, a record, a file.
+    #[error("{0}")]
+    NotFound(String),
     /// A check failed; the message says which and why.
     #[error("{0}")]
     Invalid(String),
@@ -70,6 +92,14 @@ impl Error {
             Error::Usage(_) => 2,
             Error::LockTimeout { .. } => 3,
             _ => 1,
+        }
+    }
+
+    /// `Fields` naming one field.
+    pub fn field(field: &str, message: String) -> Self {
+        Error::Fields {
+            fields: vec![field.into()],
+            message,
         }
     }
 

@@ -36,8 +36,8 @@ pub fn read_stdin(wait: Duration) -> Result<Stdin> {
     match rx.recv_timeout(wait) {
         Ok(Ok(bytes)) => String::from_utf8(bytes)
             .map(Stdin::Text)
-            .map_err(|_| Error::Invalid("stdin is not valid UTF-8".into())),
-        Ok(Err(e)) => Err(Error::Invalid(format!("could not read stdin: {e}"))),
+            .map_err(|_| Error::Stdin("stdin is not valid UTF-8".into())),
+        Ok(Err(e)) => Err(Error::Stdin(format!("could not read stdin: {e}"))),
         Err(_) => Ok(Stdin::NotClosed),
     }
 }
@@ -56,18 +56,17 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
     }
 }
 
-/// `print!` for the CLI: see `write_stdout`.
-#[macro_export]
+/// `print!` for the CLI: see `write_stdout`. Path-addressed (`use crate::core::io::out`).
 macro_rules! out {
     ($($arg:tt)*) => { $crate::core::io::write_stdout(format_args!($($arg)*)) };
 }
 
 /// `println!` for the CLI: see `write_stdout`.
-#[macro_export]
 macro_rules! outln {
     () => { $crate::core::io::write_stdout(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::core::io::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
 }
+pub(crate) use {out, outln};
 
 /// Prints `text` as it is.
 pub fn print(text: &str) {

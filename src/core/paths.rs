@@ -1,6 +1,11 @@
 //! Where baton keeps what belongs to the user rather than to a project: the XDG base
-//! directories (an empty variable counts as unset, as the spec says) and Claude Code's
-//! per-plugin data folder. Each takes the environment from `Env`, so tests pin them.
+//! directories (an empty variable counts as unset, as the spec says), Claude Code's own
+//! folder and its per-plugin data folders. Each takes the environment from `Env`, so tests
+//! pin them; nothing else in baton computes these folders.
+//!
+//! A relative value of a variable that names a folder (`XDG_*_HOME`, `CLAUDE_CONFIG_DIR`)
+//! counts as unset: it would name another folder from each working directory (a hook starts
+//! in the project, a shell anywhere), and a folder inside a repository is not the user's.
 
 use super::ctx::Env;
 use std::path::{Path, PathBuf};
@@ -31,12 +36,13 @@ pub fn plugin_data_dir(env: &Env) -> Option<PathBuf> {
     env.var("CLAUDE_PLUGIN_DATA").map(PathBuf::from)
 }
 
-/// The folder private state is written under: the plugin's data folder (when Claude Code
-/// gives an absolute one), else the XDG state folder.
+/// The one folder where baton keeps this user's private state (session digests, the private
+/// session log, pending checkpoints, the hook log, provenance): the XDG state folder. Every
+/// caller reaches it alike — hooks, the MCP server, the model's Bash tool, a shell — where
+/// `CLAUDE_PLUGIN_DATA` reaches only what Claude Code starts itself, so a command run by hand
+/// would look in another place than the hooks wrote to.
 pub fn private_base(env: &Env) -> Option<PathBuf> {
-    plugin_data_dir(env)
-        .filter(|p| p.is_absolute())
-        .or_else(|| state_dir(env))
+    state_dir(env)
 }
 
 /// The key of a project in baton's per-user folders: FNV-1a (hex) of its canonical root, so
@@ -47,37 +53,20 @@ pub fn project_key(root: &Path) -> String {
     format!("{:016x}", super::hash::fnv1a(root.as_os_str().as_bytes()))
 }
 
-/// The folder for this user's private state of the project at `root` that hooks and
-/// commands both reach (`CLAUDE_PLUGIN_DATA` reaches hooks only): `<XDG state>/projects/<key>/`.
-/// Not created here.
+/// The folder of this user's private state of the project at `root`:
+/// `<private_base>/projects/<key>/`. Not created here.
 pub fn project_state_dir(env: &Env, root: &Path) -> Option<PathBuf> {
-    state_dir(env).map(|d| d.join("projects").join(project_key(root)))
+    private_base(env).map(|d| d.join("projects").join(project_key(root)))
 }
 
-/// The per-user folders that hold private state of the project at `root`:
-/// `<base>/projects/<project_key>/` for every base baton writes such state under — the
-/// plugin's data folder (`CLAUDE_PLUGIN_DATA`; run from a shell: Claude Code's
-/// `plugins/data/baton*` folders) and the XDG state folder. Only the ones that exist.
+/// The per-user folders that hold private state of the project at `root`, for `baton clean`:
+/// `<base>/projects/<project_key>/` under the private base, and under the plugin's data
+/// folders (`CLAUDE_PLUGIN_DATA`; run from a shell: Claude Code's `plugins/data/baton*`
+/// folders), where earlier builds kept session digests. Only the ones that exist.
 pub fn project_state_dirs(env: &Env, root: &Path) -> Vec<PathBuf> {
     let mut bases: Vec<PathBuf> = plugin_data_dir(env).into_iter().collect();
-    let claude = env
-        .var("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".claude")));
-    if let Some(Ok(entries)) = claude.map(|c| std::fs::read_dir(c.join("plugins/data"))) {
-        let mut found: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                name == "baton" || name.starts_with("baton-")
-            })
-            .map(|e| e.path())
-            .collect();
-        found.sort();
-        bases.extend(found);
-    }
-    bases.extend(state_dir(env));
+    bases.extend(plugin_data_dirs(env));
+    bases.extend(private_base(env));
     let key = project_key(root);
     let mut dirs: Vec<PathBuf> = Vec::new();
     for dir in bases.iter().map(|b| b.join("projects").join(&key)) {
@@ -86,6 +75,36 @@ pub fn project_state_dirs(env: &Env, root: &Path) -> Vec<PathBuf> {
         }
     }
     dirs
+}
+
+/// Claude Code's own folder: `CLAUDE_CONFIG_DIR` when absolute (see the module doc for a
+/// relative one), else `$HOME/.claude`.
+pub fn claude_dir(env: &Env) -> Option<PathBuf> {
+    env.var("CLAUDE_CONFIG_DIR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| env.var("HOME").map(|h| Path::new(&h).join(".claude")))
+}
+
+/// This plugin's data folders where Claude Code keeps them, for a run outside Claude Code
+/// (which gives no `CLAUDE_PLUGIN_DATA`): `<claude>/plugins/data/baton` and `baton-*` (one
+/// per marketplace), sorted.
+pub fn plugin_data_dirs(env: &Env) -> Vec<PathBuf> {
+    let Some(Ok(entries)) = claude_dir(env).map(|c| std::fs::read_dir(c.join("plugins/data")))
+    else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name == "baton" || name.starts_with("baton-")
+        })
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
 }
 
 /// `$VAR/baton`, else `$HOME/<fallback>/baton`. A relative value is ignored, as the XDG
@@ -140,6 +159,19 @@ mod tests {
             state_dir(&env),
             Some(PathBuf::from("/home/u/.local/state/baton"))
         );
+    }
+
+    #[test]
+    fn claude_dir_takes_an_absolute_config_dir_only() {
+        let at = |v: &str| claude_dir(&Env::fixed([("HOME", "/h"), ("CLAUDE_CONFIG_DIR", v)]));
+        assert_eq!(at("/cfg"), Some(PathBuf::from("/cfg")));
+        for ignored in ["", "rel", "./cfg", "../cfg"] {
+            assert_eq!(
+                at(ignored),
+                Some(PathBuf::from("/h/.claude")),
+                "{ignored:?}"
+            );
+        }
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //!
 //! One JSON line per fact in `<XDG state>/projects/<key>/resume-log.jsonl`, private to the
 //! user (0700 folders, 0600 file): the one folder both the hooks and the CLI reach. Appended
-//! under the lock every append takes; read from its last `TAIL` bytes only, so a session
-//! start never reads a log that grows with history whole. Losing it costs little: a save
-//! that was picked up is named again, and says how old it is.
+//! under the lock every append takes, never rewritten (a line a session start: about a
+//! hundred bytes); read from its last `TAIL` bytes only, so a session start never reads a
+//! log that grows with history whole. `baton clean` removes it. Losing it costs little: a
+//! save that was picked up is named again, and says how old it is.
 
 use super::error::Result;
 use super::fsx;
@@ -18,10 +19,9 @@ use std::path::PathBuf;
 
 /// The log's file name in the project's private state folder.
 const FILE: &str = "resume-log.jsonl";
-/// Bytes read from the log's end.
+/// Bytes read from the log's end (about 300 facts; older ones no longer matter: a session
+/// that went on from a save, or a handoff continued, that long ago was overtaken since).
 const TAIL: u64 = 32 * 1024;
-/// Past this size the log is cut back to its last `TAIL` bytes at the next append.
-const MAX: u64 = 256 * 1024;
 
 /// One fact.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,11 +126,6 @@ fn append(project: &Project, mut line: Line) -> Result<()> {
         fsx::ensure_private_tree(&state, dir)?;
     }
     line.at = super::time::rfc3339(project.now());
-    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() > MAX) {
-        if let Ok(Some((text, _))) = fsx::read_tail(&path, TAIL) {
-            fsx::replace_file(&path, text.as_bytes(), fsx::PRIVATE_FILE)?;
-        }
-    }
     super::jsonl::append(&path, &line, fsx::PRIVATE_FILE)
 }
 

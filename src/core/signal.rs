@@ -21,7 +21,7 @@ use std::path::PathBuf;
 pub const HOOK_LOG: &str = "hook-log.jsonl";
 /// Where a full hook log is moved.
 const HOOK_LOG_PREVIOUS: &str = "hook-log.1.jsonl";
-/// Past this size the hook log is moved aside.
+/// Past this size a private log (the hook log) is moved aside.
 const HOOK_LOG_MAX: u64 = 1024 * 1024;
 
 /// One signal: its name and payload.
@@ -76,23 +76,29 @@ impl Signal {
     /// Appends the signal to the project's hook log (a hook's way to emit it), with the
     /// time, the hook event and the session id.
     pub fn log(&self, project: &Project, event: &str, session: &str) -> Result<()> {
-        let Some(path) = hook_log(project) else {
-            return Ok(());
-        };
-        let Some(dir) = path.parent() else {
-            return Ok(());
-        };
-        if let Some(base) = paths::state_dir(&project.ctx.env) {
-            fsx::ensure_private_tree(&base, dir)?;
-        }
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.len() > HOOK_LOG_MAX) {
-            let to = dir.join(HOOK_LOG_PREVIOUS);
-            std::fs::rename(&path, &to).map_err(|e| Error::io("rename", &path, e))?;
-        }
         let ts = time::rfc3339(project.now());
         let line = self.render(Some(ts), Some(event), Some(session));
-        fsx::append_line(&path, &line, fsx::PRIVATE_FILE)
+        append_private_log(project, HOOK_LOG, HOOK_LOG_PREVIOUS, &line)
     }
+}
+
+/// Appends `line` to the file `name` in the project's private folder
+/// (`paths::project_state_dir`; 0600, its folders 0700), as one locked write. Past 1 MiB the
+/// file is first moved to `previous` (the one before is dropped), so it never grows with
+/// history. Nothing is written without a home folder.
+pub fn append_private_log(project: &Project, name: &str, previous: &str, line: &str) -> Result<()> {
+    let Some(dir) = paths::project_state_dir(&project.ctx.env, &project.root) else {
+        return Ok(());
+    };
+    if let Some(base) = paths::private_base(&project.ctx.env) {
+        fsx::ensure_private_tree(&base, &dir)?;
+    }
+    let path = dir.join(name);
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.len() > HOOK_LOG_MAX) {
+        let to = dir.join(previous);
+        std::fs::rename(&path, &to).map_err(|e| Error::io("rename", &path, e))?;
+    }
+    fsx::append_line(&path, line, fsx::PRIVATE_FILE)
 }
 
 /// The project's hook log; `None` without a home folder.

@@ -8,30 +8,27 @@ use super::error::{Error, Result};
 use serde::de::DeserializeOwned;
 
 /// Parses `text` as YAML into `T`; `what` names the input in the error ("stdin", a path).
-/// Empty input is the empty mapping, so every-key-optional inputs accept it. The error is
-/// one line.
+/// Empty input is the empty mapping, so every-key-optional inputs accept it. The error
+/// (`Error::Yaml`: the key's path, `.` for the top level, `None` for a syntax error) is one
+/// line.
 pub fn parse<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
-    parse_lines(text, what).map_err(|e| match e {
-        Error::Invalid(m) => Error::Invalid(m.replace(['\n', '\r'], " ")),
-        e => e,
-    })
-}
-
-fn parse_lines<T: DeserializeOwned>(text: &str, what: &str) -> Result<T> {
+    let error = |key: Option<String>, message: String| Error::Yaml {
+        key,
+        message: message.replace(['\n', '\r'], " "),
+    };
     let value: serde_yaml_ng::Value = if text.trim().is_empty() {
         serde_yaml_ng::Value::Mapping(serde_yaml_ng::Mapping::new())
     } else {
         serde_yaml_ng::from_str(text)
-            .map_err(|e| Error::Invalid(format!("{what}: not valid YAML: {e}")))?
+            .map_err(|e| error(None, format!("{what}: not valid YAML: {e}")))?
     };
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path == "." {
-            Error::Invalid(format!("{what}: {inner}"))
-        } else {
-            Error::Invalid(format!("{what}: key `{path}`: {inner}"))
-        }
+        let line = match path.as_str() {
+            "." => format!("{what}: {}", e.inner()),
+            key => format!("{what}: key `{key}`: {}", e.inner()),
+        };
+        error(Some(path), line)
     })
 }
 
@@ -71,16 +68,14 @@ mod tests {
         assert_eq!(ok.left, vec!["a", "b"]);
         let empty: Input = parse("", "stdin").unwrap();
         assert_eq!(empty, Input::default());
-        let err = parse::<Input>("doing: x\nleft: 3\n", "stdin")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("key `left`"), "{err}");
-        let err = parse::<Input>("doign: x\n", "stdin")
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("doign"), "{err}");
-        let err = parse::<Input>("a: [\n", "stdin").unwrap_err().to_string();
-        assert!(err.contains("not valid YAML"), "{err}");
+        let key = |text: &str| match parse::<Input>(text, "stdin") {
+            Err(Error::Yaml { key, .. }) => key,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(key("doing: x\nleft: 3\n").as_deref(), Some("left"));
+        assert_eq!(key("doign: x\n").as_deref(), Some("doign"));
+        assert_eq!(key("[1]").as_deref(), Some("."));
+        assert_eq!(key("a: [\n"), None);
     }
 
     #[test]

@@ -8,8 +8,9 @@ use super::{check, Check, Level};
 use crate::core::ctx::Ctx;
 use crate::core::exec;
 use crate::core::fsx;
+use crate::core::paths;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::time::Duration;
 
 /// The plugin root: `CLAUDE_PLUGIN_ROOT`; else the nearest ancestor holding
@@ -36,27 +37,61 @@ pub(crate) fn plugin_root(ctx: &Ctx, started_as: &[Option<PathBuf>]) -> Option<P
     from_path.or_else(|| installed_plugin(ctx))
 }
 
-/// Claude Code's folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`.
-fn claude_dir(ctx: &Ctx) -> Option<PathBuf> {
-    ctx.env
-        .var("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .or_else(|| ctx.env.var("HOME").map(|h| Path::new(&h).join(".claude")))
-}
-
-/// The install path of `baton@<any marketplace>` in Claude Code's list of installed plugins.
+/// The plugin Claude Code runs for `baton@<any marketplace>`: for a marketplace added from a
+/// folder on disk, that folder's plugin, which Claude Code runs in place (its cache copy,
+/// the `installPath` it lists, is never run); else the install path it lists.
 fn installed_plugin(ctx: &Ctx) -> Option<PathBuf> {
-    let list = claude_dir(ctx)?.join("plugins/installed_plugins.json");
-    let text = fsx::read_limited(&list, fsx::Limit::STATE).ok()??;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    v.get("plugins")?
+    let plugins = paths::claude_dir(&ctx.env)?.join("plugins");
+    let installed = read_json_value(&plugins.join("installed_plugins.json"))?;
+    let markets = read_json_value(&plugins.join("known_marketplaces.json"));
+    installed
+        .get("plugins")?
         .as_object()?
         .iter()
-        .filter(|(id, _)| id.starts_with("baton@"))
-        .flat_map(|(_, installs)| installs.as_array().into_iter().flatten())
-        .filter_map(|i| i.get("installPath").and_then(Value::as_str))
-        .map(PathBuf::from)
-        .find(|p| p.join(".claude-plugin/plugin.json").is_file())
+        .filter_map(|(id, installs)| Some((id.strip_prefix("baton@")?, installs)))
+        .find_map(|(market, installs)| {
+            let in_place = markets
+                .as_ref()
+                .and_then(|m| local_marketplace_plugin(m, market));
+            let listed = installs
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|i| i.get("installPath").and_then(Value::as_str))
+                .map(PathBuf::from);
+            in_place
+                .into_iter()
+                .chain(listed)
+                .find(|p| p.join(".claude-plugin/plugin.json").is_file())
+        })
+}
+
+/// The folder of baton's plugin in marketplace `market` when that marketplace is a folder on
+/// disk (`claude plugin marketplace add ~/src/baton`): its `source` in the marketplace's
+/// `marketplace.json`, below that folder.
+fn local_marketplace_plugin(markets: &Value, market: &str) -> Option<PathBuf> {
+    let source = markets.get(market)?.get("source")?;
+    if source.get("source").and_then(Value::as_str) != Some("directory") {
+        return None;
+    }
+    let folder = PathBuf::from(source.get("path").and_then(Value::as_str)?);
+    let listing = read_json_value(&folder.join(".claude-plugin/marketplace.json"))?;
+    let rel = listing
+        .get("plugins")?
+        .as_array()?
+        .iter()
+        .find(|p| p.get("name").and_then(Value::as_str) == Some("baton"))?
+        .get("source")?
+        .as_str()?;
+    let inside = Path::new(rel)
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    inside.then(|| folder.join(rel))
+}
+
+fn read_json_value(path: &Path) -> Option<Value> {
+    let text = fsx::read_limited(path, fsx::Limit::STATE).ok()??;
+    serde_json::from_str(&text).ok()
 }
 
 /// The release target this machine's bootstrap downloads (`install/SHA256SUMS` names it).
@@ -72,15 +107,39 @@ pub(crate) fn release_target() -> Option<String> {
     }
 }
 
-/// Where the plugin's data folder is: `CLAUDE_PLUGIN_DATA`, else what the bootstrap wrote
-/// down in `install/data-dir`.
-fn data_dir(ctx: &Ctx, plugin: &Path) -> Option<PathBuf> {
-    if let Some(d) = ctx.env.var("CLAUDE_PLUGIN_DATA") {
-        return Some(PathBuf::from(d));
+/// The folders the launcher stub may run the binary from, in the order it looks
+/// (plugin/bin/baton): `CLAUDE_PLUGIN_DATA`, what the bootstrap wrote down in
+/// `install/data-dir`, the XDG data folder; then Claude Code's data folders of baton
+/// (`plugins/data/baton*`), which a hook gets as `CLAUDE_PLUGIN_DATA` and a shell does not.
+fn data_dirs(ctx: &Ctx, plugin: &Path) -> Vec<PathBuf> {
+    let written = fsx::read_limited(&plugin.join("install/data-dir"), fsx::Limit::CONFIG)
+        .ok()
+        .flatten()
+        .and_then(|t| t.lines().next().map(|l| PathBuf::from(l.trim())))
+        .filter(|p| p.is_absolute());
+    let mut out: Vec<PathBuf> = Vec::new();
+    let found = paths::plugin_data_dir(&ctx.env)
+        .into_iter()
+        .chain(written)
+        .chain(paths::data_dir(&ctx.env))
+        .chain(paths::plugin_data_dirs(&ctx.env));
+    for d in found {
+        if !out.contains(&d) {
+            out.push(d);
+        }
     }
-    let text = fsx::read_limited(&plugin.join("install/data-dir"), fsx::Limit::CONFIG).ok()??;
-    let line = text.lines().next()?.trim();
-    Path::new(line).is_absolute().then(|| PathBuf::from(line))
+    out
+}
+
+/// Where the plugin's data folder is: the first of `data_dirs` holding this version's
+/// binary, else the first that exists.
+fn data_dir(ctx: &Ctx, plugin: &Path) -> Option<PathBuf> {
+    let dirs = data_dirs(ctx, plugin);
+    let binary = format!("bin/baton-{}", env!("CARGO_PKG_VERSION"));
+    dirs.iter()
+        .find(|d| is_executable(&d.join(&binary)))
+        .or_else(|| dirs.iter().find(|d| d.is_dir()))
+        .cloned()
 }
 
 /// The last line of the bootstrap's log, if any.

@@ -24,6 +24,10 @@ use std::time::Duration;
 pub(crate) const AUTO_MARK: &str =
     "Automatic save written by baton before a context compaction; the agent did not write it.\n\n";
 
+/// The next action of an automatic save that knows nothing of the session's work (capture
+/// recorded nothing): it names no work of its own ("Resume here" does not let it win).
+pub(crate) const GENERIC_NEXT: &str = "Context was compacted automatically; re-check the git state below, then continue the interrupted work.";
+
 /// The status lines listed before "… N more".
 const MAX_STATUS_LINES: usize = 60;
 
@@ -59,7 +63,7 @@ pub(crate) fn request(
     let next_action = recap
         .as_ref()
         .and_then(captured_next)
-        .unwrap_or_else(|| "Context was compacted automatically; re-check the git state below, then continue the interrupted work.".into());
+        .unwrap_or_else(|| GENERIC_NEXT.into());
     Ok(Request {
         session_id: id.clone(),
         captured_by: "agent".into(),

@@ -6,6 +6,7 @@
 use super::session;
 use super::validate::{self, Mode, Verdict};
 use crate::core::config;
+use crate::core::io::outln;
 use crate::core::project::Project;
 use std::path::{Path, PathBuf};
 
@@ -88,7 +89,7 @@ pub(crate) fn run(args: &[String], project: &Project) -> i32 {
     };
     let (path, expected, mode) = match request {
         Request::Help => {
-            crate::outln!("{USAGE}");
+            outln!("{USAGE}");
             return 0;
         }
         Request::SelfTest => return self_test(),
@@ -114,7 +115,7 @@ pub(crate) fn run(args: &[String], project: &Project) -> i32 {
     let verdict = validate::check_file(&path, expected.as_deref(), mode);
     match &verdict {
         Verdict::Ok { blocks, warnings } => {
-            crate::outln!("ok: {} ({blocks} block(s))", path.display());
+            outln!("ok: {} ({blocks} block(s))", path.display());
             for w in warnings {
                 eprintln!("baton handoff check: warning: {w}");
             }
@@ -144,7 +145,7 @@ fn other_sessions_dir(project: &Project, root: &Path) -> PathBuf {
 fn self_test() -> i32 {
     match validate::self_test() {
         Ok(()) => {
-            crate::outln!("baton handoff check: self-test OK");
+            outln!("baton handoff check: self-test OK");
             0
         }
         Err(failures) => {

@@ -111,6 +111,7 @@ fn artefact_point(
         },
     )
     .id(session::point_id(&newest.id))
+    .generic_if(newest.automatic && newest.next_action == super::auto::GENERIC_NEXT)
     .how(format!(
         "the user runs `{cmd} {}` (it re-checks the artefact's claims first)",
         newest.id

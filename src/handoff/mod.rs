@@ -37,6 +37,7 @@ use crate::core::ctx::Ctx;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
 use crate::core::io::{self, Stdin};
+use crate::core::io::{out, outln};
 use crate::core::project::Project;
 use crate::core::time;
 use std::ffi::OsString;
@@ -207,7 +208,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         )),
         Command::NewId => {
             let dir = session::sessions_dir(project);
-            crate::outln!("{}", writer::next_free_id(&dir, project.now()));
+            outln!("{}", writer::next_free_id(&dir, project.now()));
             Ok(0)
         }
         Command::Draft { tasks } => {
@@ -220,7 +221,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
                     });
                 }
             }
-            crate::out!("{}", project.redact(&auto::draft(project, &tasks)?));
+            out!("{}", project.redact(&auto::draft(project, &tasks)?));
             Ok(0)
         }
         Command::Status { json } => {
@@ -274,7 +275,7 @@ fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
     let md = fsx::read_limited(&project.path("datarim/tasks.md"), fsx::Limit::DOCUMENT)
         .ok()
         .flatten();
-    crate::out!(
+    out!(
         "{}",
         resume_block::render(
             &resume_block::Input {
@@ -347,7 +348,7 @@ fn resume_block_command(args: &ResumeBlockArgs, project: &Project) -> Result<i32
         .join(format!("{}.session.md", args.session_id))
         .to_string_lossy()
         .into_owned();
-    crate::out!(
+    out!(
         "{}",
         resume_block::render(
             &resume_block::Input {
@@ -397,17 +398,17 @@ fn read_input(flag: &str, path: &Path) -> Result<String> {
     if path == Path::new("-") {
         return match io::read_stdin(STDIN_WAIT) {
             Ok(Stdin::Text(text)) => Ok(text),
-            Ok(Stdin::NotClosed) => Err(Error::Invalid(format!(
+            Ok(Stdin::NotClosed) => Err(Error::Stdin(format!(
                 "{flag} -: stdin was not closed within {} s; pipe the text in (a quoted heredoc) or pass a file",
                 STDIN_WAIT.as_secs()
             ))),
             // core's message names stdin; this one names the flag that asked for it.
-            Err(Error::Invalid(why)) => Err(Error::Invalid(format!("{flag} -: {why}"))),
+            Err(Error::Stdin(why)) => Err(Error::Stdin(format!("{flag} -: {why}"))),
             Err(e) => Err(e),
         };
     }
     let missing = || {
-        Error::Invalid(format!(
+        Error::NotFound(format!(
             "{flag} {}: no such file; write the file first (a path, not inline text)",
             path.display()
         ))
@@ -460,7 +461,7 @@ fn list_saved_sessions(project: &Project, json: bool) {
             "sessions": list,
         }));
     } else {
-        crate::out!(
+        out!(
             "{}",
             replay::render_list(&project.root, &dir, &sessions, project.redactor())
         );

@@ -16,6 +16,7 @@ use super::session;
 use super::validate::{self, Mode, Verdict};
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
+use crate::core::io::{out, outln};
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
 use crate::core::text::one_line;
@@ -150,7 +151,7 @@ pub(crate) fn run(arg: Option<&str>, project: &Project) -> Result<i32> {
     })?;
     let notes = validate::check_text(&text, Some(&id), Mode::Strict);
     let replay = render_replay(&project.root, &shown, &text, &notes);
-    crate::out!(
+    out!(
         "{}",
         project.redact(&format!("{}{replay}", resolved.unwrap_or_default()))
     );
@@ -207,12 +208,12 @@ fn newest_for_task(dir: &Path, task: &str) -> Option<String> {
 /// exit 2.
 fn list_and_ask(project: &Project, dir: &Path) -> i32 {
     let list = summaries(dir);
-    crate::out!(
+    out!(
         "{}",
         project.redact(&render_list(&project.root, dir, &list, project.redactor()))
     );
     if !list.is_empty() {
-        crate::outln!(
+        outln!(
             "\nAsk the user which one to resume, then run {} SESSION-ID. baton does not pick for you: in a shared workspace the newest session may be another agent's.",
             super::resume_command(project.config())
         );
@@ -276,14 +277,19 @@ fn reverification(checked: &reverify::Reverified) -> String {
     let mut out = String::from(
         "\n## Re-verification (checked just now, before acting on anything below)\n\n",
     );
-    if findings.is_empty() {
-        out.push_str("- nothing checkable: no `HEAD:` in Layer 1, no paths in Layer 3, no SHA in a `verified:` line\n");
+    if checked.files_present > 0 {
+        out.push_str(&format!(
+            "- OK: {} path(s) that Layer 3 names exist\n",
+            checked.files_present
+        ));
     }
     for f in findings {
         out.push_str(&format!("- {}: {}\n", f.kind.label(), f.text));
     }
     let bad = findings.iter().filter(|f| f.kind.is_problem()).count();
-    if bad == 0 {
+    if findings.is_empty() && checked.files_present == 0 {
+        out.push_str("- nothing to check: no `HEAD:` in Layer 1, no paths in Layer 3, no SHA in a `verified:` line\n\nNothing was checked: compare the saved state with the repository yourself before relying on it.\n");
+    } else if bad == 0 {
         out.push_str("\nEvery check passed; the saved state still matches the repository.\n");
     } else {
         out.push_str(&format!(

@@ -101,14 +101,16 @@ fn task_lines(input: &Input<'_>, task: &str, redactor: &Redactor) -> String {
     out
 }
 
-/// The closing warning, word for word as datarim prints it (with baton's command).
+/// The closing note: datarim's warning that the id alone selects the session, then how to
+/// resume. (datarim's last two lines forbade other products' resume commands by name; baton
+/// says what to do instead, issue 39.)
 fn warning(id: &str, cmd: &str) -> String {
     format!(
         "\n{id} is the only argument that selects this saved session — a bare\n\
 {cmd} may grab another agent's session in a shared workspace. The\n\
 task name and date are labels for you, not command input.\n\n\
-Do NOT use claude --continue / codex resume / Cursor chat history.\n\
-A fresh session + {cmd} is the only safe resume path.\n"
+Resume it in a fresh session with the line above: it re-checks the saved\n\
+state against the repository first.\n"
     )
 }
 

@@ -28,6 +28,8 @@ pub(crate) struct Reverified {
     /// The 0-based lines of the block's body tagged `verified:` that no check confirmed:
     /// one naming no SHA, or one whose SHA failed a check.
     pub(crate) unconfirmed: Vec<usize>,
+    /// The paths Layer 3 names that exist (checked, and fine: no finding of their own).
+    pub(crate) files_present: usize,
 }
 
 /// Re-verifies a block's body: the findings alone. `first_line` is the body's first line in
@@ -42,7 +44,8 @@ pub(crate) fn reverify_lines(root: &Path, block_body: &str, first_line: usize) -
     let mut repos = Repos::new(root);
     let layer1 = body::layer_text(block_body, 1).unwrap_or("");
     let (mut out, named) = heads::check_layer1(&mut repos, layer1);
-    out.extend(missing_files(root, block_body, first_line));
+    let (missing, files_present) = missing_files(root, block_body, first_line);
+    out.extend(missing);
     // A `verified:` SHA may be in the project's repository or in any repository Layer 1
     // names.
     let mut known: Vec<PathBuf> = vec![root.to_path_buf()];
@@ -53,19 +56,23 @@ pub(crate) fn reverify_lines(root: &Path, block_body: &str, first_line: usize) -
     Reverified {
         findings: out,
         unconfirmed,
+        files_present,
     }
 }
 
-/// FILE-MISSING for each path Layer 3 names that no longer exists.
-fn missing_files(root: &Path, block_body: &str, first_line: usize) -> Vec<Finding> {
+/// FILE-MISSING for each path Layer 3 names that no longer exists; and how many exist.
+fn missing_files(root: &Path, block_body: &str, first_line: usize) -> (Vec<Finding>, usize) {
     let Some(layer3) = body::layer_text(block_body, 3) else {
-        return Vec::new();
+        return (Vec::new(), 0);
     };
     let offset = line_of(block_body, 3);
     let mut out = Vec::new();
+    let mut present = 0;
     for (i, line) in layer3.lines().enumerate() {
         if let Some(path) = named_path(line) {
-            if std::fs::symlink_metadata(root.join(&path)).is_err() {
+            if std::fs::symlink_metadata(root.join(&path)).is_ok() {
+                present += 1;
+            } else {
                 out.push(Finding::new(
                     Kind::FileMissing,
                     format!(
@@ -76,7 +83,7 @@ fn missing_files(root: &Path, block_body: &str, first_line: usize) -> Vec<Findin
             }
         }
     }
-    out
+    (out, present)
 }
 
 /// The findings of every `verified:` line's SHAs (see the module doc), and the lines no

@@ -140,8 +140,8 @@ mod tests {
             "SESSION-٢٠٢٦١١٣٠-101500",
         ] {
             assert!(!is_session_id(bad), "{bad}");
-            let msg = validate_id(bad).unwrap_err().to_string();
-            assert!(msg.contains("SESSION-[0-9]{8}-[0-9]{6}"), "{msg}");
+            let e = validate_id(bad).unwrap_err();
+            assert!(matches!(e, Error::InvalidId { .. }), "{e}");
         }
     }
 

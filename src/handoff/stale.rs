@@ -8,6 +8,7 @@
 //! repository folder that does not exist, or a glob of `handoff.stale_runtime_globs` that
 //! does not compile.
 
+use crate::core::io::outln;
 use git2::Repository;
 use globset::GlobMatcher;
 use std::path::Path;
@@ -50,10 +51,10 @@ pub(crate) fn run(cwd: &Path, repo: &Path, range: &str, quiet: bool, globs: &[St
         .filter(|p| matchers.iter().any(|m| m.is_match(p)))
         .collect();
     if !shipped.is_empty() && !quiet {
-        crate::outln!("{ADVISORY}");
-        crate::outln!("Shipped files changed in {range}:");
+        outln!("{ADVISORY}");
+        outln!("Shipped files changed in {range}:");
         for p in shipped {
-            crate::outln!("  {p}");
+            outln!("  {p}");
         }
     }
     0

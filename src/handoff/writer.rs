@@ -318,12 +318,15 @@ fn read_existing(path: &Path) -> Result<Option<String>> {
         Ok(_) => {}
     }
     let bytes = fsx::read_bytes_limited(path, fsx::Limit::DOCUMENT)?.unwrap_or_default();
-    String::from_utf8(bytes).map(Some).map_err(|_| {
-        Error::Invalid(format!(
-            "{} is not UTF-8 text; save under a new SESSION-ID",
-            path.display()
-        ))
-    })
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| Error::Malformed {
+            path: path.into(),
+            message: format!(
+                "{} is not UTF-8 text; save under a new SESSION-ID",
+                path.display()
+            ),
+        })
 }
 
 /// A session id for `now` whose artefact does not exist yet.

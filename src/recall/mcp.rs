@@ -22,7 +22,9 @@ use crate::core::error::Error;
 use crate::core::project::Project;
 use crate::core::recall::Kind;
 use chrono::Duration;
-use serde_json::{json, Map, Value};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
 use std::io::{BufRead, Read};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -177,29 +179,33 @@ fn initialize(params: &Value) -> Value {
     let version = asked
         .filter(|v| VERSIONS.contains(v))
         .unwrap_or(VERSIONS[0]);
+    // No `instructions`: Claude Code puts them in every request's system prompt, and the
+    // tools' own descriptions say when to use them (issue 39: the fixed cost per request).
     json!({
         "protocolVersion": version,
         "capabilities": {"tools": {}},
         "serverInfo": {"name": "baton", "version": env!("CARGO_PKG_VERSION")},
-        "instructions": "baton's memory of this project: `recall` searches decisions, conventions, learnings, progress, notes, corrections, prompts, tool calls, changes, handoffs, relay packets and sessions; `timeline` says what happened in a time range, by session. Ask them instead of guessing what was decided or done before."
     })
 }
 
+/// The tools. Every character of their schemas is sent with every request of every session
+/// (`tests/e2e/overhead.rs` measures the plugin's whole fixed cost): short descriptions, the
+/// rules in the error messages of `call`.
 fn tools() -> Value {
     let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+    let time = "YYYY-MM-DD, RFC 3339 or an age (7d, 12h)";
     json!([
         {
             "name": "recall",
-            "title": "Recall the project's past",
-            "description": "Search everything baton keeps about this project (decisions, conventions, learnings, progress, notes, the user's corrections and prompts, tool calls and file changes, handoff artefacts, relay packets, sessions). Words match their other forms as prefixes; \"quoted phrases\" must match in order. Hits are ranked by relevance and recency, each with kind, date, source file and line, and an excerpt with the matched words marked.",
+            "description": "Search what baton keeps on this project (decisions, conventions, learnings, progress, notes, the user's prompts and corrections, tool calls, changes, handoffs, sessions) instead of guessing. Ranked hits: kind, date, file:line.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "query": {"type": "string", "description": "What to look for, in a few distinctive words, e.g. \"cache eviction\" or \"migration test failed\""},
-                    "kind": {"type": "string", "enum": kinds, "description": "Only this kind of record"},
-                    "since": {"type": "string", "description": "Only records from this time on: YYYY-MM-DD, RFC 3339, or an age like 7d, 12h"},
-                    "until": {"type": "string", "description": "Only records before this time (same formats)"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "The most hits (default 10)"}
+                    "query": {"type": "string", "description": "a few distinctive words; \"a phrase\" in order"},
+                    "kind": {"type": "string", "enum": kinds},
+                    "since": {"type": "string", "description": time},
+                    "until": {"type": "string"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 50}
                 },
                 "required": ["query"],
                 "additionalProperties": false
@@ -207,15 +213,14 @@ fn tools() -> Value {
         },
         {
             "name": "timeline",
-            "title": "What happened, by session",
-            "description": "What happened in this project in a time range, grouped by session: prompts, corrections, failed tool calls, changed files, decisions and other memory entries, with counts. Default range: the last 7 days.",
+            "description": "What happened on this project, by session: prompts, corrections, failed calls, changed files, memory entries. Default: the last 7 days.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "since": {"type": "string", "description": "Start: YYYY-MM-DD, RFC 3339, or an age like 7d, 12h (default 7d)"},
-                    "until": {"type": "string", "description": "End (default now)"},
-                    "session": {"type": "string", "description": "Only this session id"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "The most sessions, newest kept (default 20)"}
+                    "since": {"type": "string", "description": time},
+                    "until": {"type": "string"},
+                    "session": {"type": "string"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 100}
                 },
                 "additionalProperties": false
             }
@@ -230,13 +235,13 @@ fn call(project: &Project, params: &Value, index: &mut Option<Index>) -> Result<
         .and_then(Value::as_str)
         .ok_or("tools/call needs a string \"name\"")?;
     let args = match params.get("arguments") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(m)) => m.clone(),
+        None | Some(Value::Null) => Value::Object(serde_json::Map::new()),
+        Some(v @ Value::Object(_)) => v.clone(),
         Some(_) => return Err("\"arguments\" must be an object".into()),
     };
     let outcome = match name {
-        "recall" => recall_tool(project, &args, index)?,
-        "timeline" => timeline_tool(project, &args)?,
+        "recall" => recall_tool(project, typed(args, name)?, index)?,
+        "timeline" => timeline_tool(project, typed(args, name)?)?,
         other => {
             return Err(format!(
                 "unknown tool: {other} (this server has recall and timeline)"
@@ -252,54 +257,64 @@ fn call(project: &Project, params: &Value, index: &mut Option<Index>) -> Result<
     })
 }
 
-/// The arguments a tool takes; anything else is an error naming the field.
-fn check_fields(args: &Map<String, Value>, known: &[&str], tool: &str) -> Result<(), String> {
-    match args.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => Err(format!(
-            "{tool}: unknown argument {k:?} (it takes {})",
-            known.join(", ")
-        )),
-        None => Ok(()),
-    }
+/// A tool's arguments as its type; the error names the tool and the argument
+/// (`recall: query: invalid type: integer `7`, expected a string`).
+fn typed<T: DeserializeOwned>(args: Value, tool: &str) -> Result<T, String> {
+    serde_path_to_error::deserialize(args).map_err(|e| match e.path().to_string() {
+        p if p == "." => format!("{tool}: {}", e.into_inner()),
+        p => format!("{tool}: {p}: {}", e.into_inner()),
+    })
 }
 
-fn string_arg<'a>(
-    args: &'a Map<String, Value>,
-    key: &str,
-    tool: &str,
-) -> Result<Option<&'a str>, String> {
-    match args.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!("{tool}: {key} must be a string, not {other}")),
-    }
+/// `recall`'s arguments (its `inputSchema`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecallArgs {
+    query: String,
+    #[serde(default)]
+    kind: Option<OneOrMany>,
+    since: Option<String>,
+    until: Option<String>,
+    limit: Option<u64>,
 }
 
-fn limit_arg(
-    args: &Map<String, Value>,
-    tool: &str,
-    default: usize,
-    max: usize,
-) -> Result<usize, String> {
-    match args.get("limit") {
-        None | Some(Value::Null) => Ok(default),
-        Some(v) => v
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .filter(|n| (1..=max).contains(n))
-            .ok_or_else(|| {
-                format!("{tool}: limit must be a whole number from 1 to {max}, not {v}")
-            }),
-    }
+/// A kind, or a list of kinds.
+#[derive(Deserialize)]
+#[serde(untagged, expecting = "a kind (a string) or a list of kinds")]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
 }
 
-fn date_arg(
-    args: &Map<String, Value>,
+/// `timeline`'s arguments (its `inputSchema`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimelineArgs {
+    since: Option<String>,
+    until: Option<String>,
+    session: Option<String>,
+    limit: Option<u64>,
+}
+
+/// `limit`, from 1 to `max`.
+fn limit(limit: Option<u64>, tool: &str, default: usize, max: usize) -> Result<usize, String> {
+    let Some(n) = limit else {
+        return Ok(default);
+    };
+    usize::try_from(n)
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("{tool}: limit must be a whole number from 1 to {max}, not {n}"))
+}
+
+/// A `since`/`until` argument as a time.
+fn date(
+    value: Option<&str>,
     key: &str,
     tool: &str,
     project: &Project,
 ) -> Result<Option<chrono::DateTime<chrono::Utc>>, String> {
-    string_arg(args, key, tool)?
+    value
         .map(|v| when::parse(v, project.now(), key).map_err(|e| usage(tool, &e)))
         .transpose()
 }
@@ -317,35 +332,25 @@ type ToolOutcome = Result<String, Error>;
 
 fn recall_tool(
     project: &Project,
-    args: &Map<String, Value>,
+    args: RecallArgs,
     index: &mut Option<Index>,
 ) -> Result<ToolOutcome, String> {
     const TOOL: &str = "recall";
-    check_fields(args, &["query", "kind", "since", "until", "limit"], TOOL)?;
-    let raw = string_arg(args, "query", TOOL)?.ok_or("recall: query is required")?;
-    let query = Query::parse(raw).map_err(|e| usage(TOOL, &e))?;
-    let kinds = match args.get("kind") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::String(k)) => vec![parse_kind(k)?],
-        Some(Value::Array(ks)) => ks
-            .iter()
-            .map(|k| {
-                k.as_str()
-                    .ok_or("recall: kind must be a string".to_string())
-                    .and_then(parse_kind)
-            })
-            .collect::<Result<_, _>>()?,
-        Some(other) => return Err(format!("recall: kind must be a string, not {other}")),
+    let query = Query::parse(&args.query).map_err(|e| usage(TOOL, &e))?;
+    let kinds = match args.kind {
+        None => Vec::new(),
+        Some(OneOrMany::One(k)) => vec![parse_kind(&k)?],
+        Some(OneOrMany::Many(ks)) => ks.iter().map(|k| parse_kind(k)).collect::<Result<_, _>>()?,
     };
-    let since = date_arg(args, "since", TOOL, project)?;
-    let until = date_arg(args, "until", TOOL, project)?;
+    let since = date(args.since.as_deref(), "since", TOOL, project)?;
+    let until = date(args.until.as_deref(), "until", TOOL, project)?;
     when::check_range(since, until).map_err(|e| usage(TOOL, &e))?;
     let req = Request {
         query,
         kinds,
         since,
         until,
-        limit: limit_arg(args, TOOL, 10, 50)?,
+        limit: limit(args.limit, TOOL, 10, 50)?,
         global: false,
     };
     if index.is_none() {
@@ -364,18 +369,17 @@ fn parse_kind(k: &str) -> Result<Kind, String> {
     Kind::parse(k).ok_or_else(|| format!("recall: unknown kind {k:?} (one of {})", Kind::names()))
 }
 
-fn timeline_tool(project: &Project, args: &Map<String, Value>) -> Result<ToolOutcome, String> {
+fn timeline_tool(project: &Project, args: TimelineArgs) -> Result<ToolOutcome, String> {
     const TOOL: &str = "timeline";
-    check_fields(args, &["since", "until", "session", "limit"], TOOL)?;
-    let since = date_arg(args, "since", TOOL, project)?
+    let since = date(args.since.as_deref(), "since", TOOL, project)?
         .unwrap_or_else(|| project.now() - Duration::days(7));
-    let until = date_arg(args, "until", TOOL, project)?;
+    let until = date(args.until.as_deref(), "until", TOOL, project)?;
     when::check_range(Some(since), until).map_err(|e| usage(TOOL, &e))?;
     let req = timeline::Request {
         since,
         until,
-        session: string_arg(args, "session", TOOL)?.map(str::to_string),
-        limit: limit_arg(args, TOOL, 20, 100)?,
+        session: args.session,
+        limit: limit(args.limit, TOOL, 20, 100)?,
         global: false,
     };
     let t = timeline(project, &req);
@@ -496,10 +500,15 @@ mod tests {
             v["error"]["message"].as_str().unwrap().to_string()
         };
         assert!(why(r#"{"name":"nope"}"#).contains("unknown tool: nope"));
-        assert!(why(r#"{"name":"recall","arguments":{}}"#).contains("query is required"));
-        assert!(why(r#"{"name":"recall","arguments":{"query":""}}"#).contains("the query is empty"));
         assert!(
-            why(r#"{"name":"recall","arguments":{"query":7}}"#).contains("query must be a string")
+            why(r#"{"name":"recall","arguments":{}}"#).contains("recall: missing field `query`")
+        );
+        assert!(why(r#"{"name":"recall","arguments":{"query":""}}"#).contains("the query is empty"));
+        assert!(why(r#"{"name":"recall","arguments":{"query":7}}"#)
+            .contains("recall: query: invalid type: integer `7`, expected a string"));
+        assert!(
+            why(r#"{"name":"recall","arguments":{"query":"x","kind":[3]}}"#)
+                .contains("recall: kind: a kind (a string) or a list of kinds")
         );
         assert!(
             why(r#"{"name":"recall","arguments":{"query":"x","kind":"decisions"}}"#)
@@ -515,7 +524,7 @@ mod tests {
         );
         assert!(
             why(r#"{"name":"recall","arguments":{"query":"x","colour":"red"}}"#)
-                .contains("unknown argument \"colour\"")
+                .contains("recall: colour: unknown field `colour`, expected one of `query`")
         );
         assert!(why(&format!(
             r#"{{"name":"recall","arguments":{{"query":"{}"}}}}"#,

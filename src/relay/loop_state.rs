@@ -134,11 +134,12 @@ impl LoopState {
     pub(crate) fn number(&self, key: &str, default: u64, file: &Path) -> Result<u64> {
         match self.non_empty(key) {
             None => Ok(default),
-            Some(v) => v.parse().map_err(|_| {
-                Error::Invalid(format!(
+            Some(v) => v.parse().map_err(|_| Error::Malformed {
+                path: file.into(),
+                message: format!(
                     "{}: `{key}: {v}` is not a whole number; fix that line (or delete it to start from {default})",
                     file.display()
-                ))
+                ),
             }),
         }
     }
@@ -230,7 +231,7 @@ mod tests {
         let e = bad
             .number(CYCLES_TOTAL, 0, Path::new("loop_state.md"))
             .unwrap_err();
-        assert!(e.to_string().contains("`cycles_total: many`"), "{e}");
+        assert!(matches!(e, Error::Malformed { .. }), "{e}");
     }
 
     #[test]

@@ -37,6 +37,7 @@ pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};
 
 use crate::core::error::{Error, Result};
 use crate::core::io;
+use crate::core::io::out;
 use crate::core::project::Project;
 use crate::core::yaml;
 use serde::Serialize;
@@ -174,7 +175,7 @@ fn resume(project: &Project, from: Option<&Path>, here: bool, json: bool) -> Res
         io::print_json(&outcome);
     } else {
         let (out, err) = resume::render(&outcome);
-        crate::out!("{out}");
+        out!("{out}");
         eprint!("{err}");
     }
     Ok(outcome.exit_code())
@@ -185,7 +186,7 @@ fn print<T: Serialize>(json: bool, value: &T, render: fn(&T) -> String) {
     if json {
         io::print_json(value);
     } else {
-        crate::out!("{}", render(value));
+        out!("{}", render(value));
     }
 }
 

@@ -74,13 +74,17 @@ impl Packet {
 
     /// Parses a packet file.
     pub(crate) fn parse(text: &str, what: &str) -> Result<Packet> {
+        let malformed = |message| Error::Malformed {
+            path: what.into(),
+            message,
+        };
         let (fm, _) = yaml::split_front_matter(text).ok_or_else(|| {
-            Error::Invalid(format!(
+            malformed(format!(
                 "{what}: no YAML front matter (a packet starts with a `---` line); fix it, or delete it and hand off again"
             ))
         })?;
         let p: Packet = yaml::parse(fm, what)?;
-        validate_loop_id(&p.loop_id).map_err(|e| Error::Invalid(format!("{what}: {e}")))?;
+        validate_loop_id(&p.loop_id).map_err(|e| malformed(format!("{what}: {e}")))?;
         Ok(p)
     }
 
@@ -178,10 +182,13 @@ mod tests {
         for bad in ["wl-1", "WL-", "WL-12a", "../x", "WL-1234567890"] {
             assert!(validate_loop_id(bad).is_err(), "{bad}");
         }
-        let e = Packet::parse("# no front matter\n", "p.md").unwrap_err();
-        assert!(e.to_string().contains("no YAML front matter"), "{e}");
-        let e = Packet::parse("---\nloop_id: nope\n---\n", "p.md").unwrap_err();
-        assert!(e.to_string().contains("loop id"), "{e}");
+        for bad in ["# no front matter\n", "---\nloop_id: nope\n---\n"] {
+            let e = Packet::parse(bad, "p.md").unwrap_err();
+            assert!(
+                matches!(&e, Error::Malformed { path, .. } if path.ends_with("p.md")),
+                "{e}"
+            );
+        }
         // Unknown keys from other tools are fine.
         let p = Packet::parse("---\nloop_id: WL-3\nextra: 1\n---\n", "p.md").unwrap();
         assert_eq!(p.loop_id, "WL-3");

@@ -131,6 +131,11 @@ pub(crate) fn all() -> Vec<Scenario> {
             rune: false,
             steps: markdown_wrap_up,
         },
+        Scenario {
+            name: "finished-in-open-words",
+            rune: false,
+            steps: finished_in_open_words,
+        },
     ]
 }
 
@@ -706,6 +711,40 @@ fn markdown_wrap_up(sb: &Sandbox) -> Vec<Step> {
                 Fact::Lacks("attempt to subtract with overflow', src/parse.rs:88 ("),
             ],
             next: Expect::Next(&["fuzzer nightly in CI"]),
+        },
+    ]
+}
+
+const ENV_VAR: &str = "Rename the API_TOKEN environment variable to SERVICE_TOKEN everywhere.";
+
+/// Work finished, and said so in words that look open: nothing is due.
+fn finished_in_open_words(sb: &Sandbox) -> Vec<Step> {
+    vec![
+        Step::Tests(&[("all", &["ok test result: ok. 88 passed"])]),
+        Step::Session {
+            label: "env",
+            script: vec![(
+                ENV_VAR,
+                vec![
+                    task("Rename the variable in the code"),
+                    task("Rename it in the deploy manifests"),
+                    status("1", "completed"),
+                    write(sb, "src/env.rs", "// SERVICE_TOKEN\n"),
+                    write(sb, "deploy/app.yaml", "SERVICE_TOKEN: x\n"),
+                    status("2", "completed"),
+                    test("all"),
+                    say("Renamed API_TOKEN to SERVICE_TOKEN in the code and the deploy manifests; all 88 tests pass. The public API remains unchanged and there are no pending migrations. If the deploy check flakes again I'll rerun it."),
+                ],
+            )],
+            says: vec![Say::Turn(ENV_VAR)],
+        },
+        Step::Fresh {
+            label: "env-fresh",
+            facts: vec![
+                Fact::Has("Renamed API_TOKEN to SERVICE_TOKEN"),
+                Fact::Lacks("Pick up what was left open"),
+            ],
+            next: Expect::Nothing,
         },
     ]
 }

@@ -64,22 +64,21 @@ fn subagent() -> Vec<Turn> {
     ]
 }
 
-/// baton's section in a request's context: from its title to the next section or the end of
-/// that message (Claude Code's own git status in the system prompt names untracked files too).
+/// baton's section in a request's context: from its title to the blank line that ends it
+/// (what follows may be Claude Code's own text in the same message, whose git status names
+/// untracked files too, when no other section of baton's comes next).
 fn section_of(ctx: &str) -> String {
     let start = ctx
         .find("## Where the last session left off")
         .unwrap_or_else(|| panic!("no section in:\n{ctx}"));
     let rest = &ctx[start..];
-    let end = rest[3..]
-        .find("\n## ")
-        .map_or_else(|| rest.find("\n\n\n").unwrap_or(rest.len()), |e| e + 3);
+    let end = rest.find("\n\n").unwrap_or(rest.len());
     rest[..end].to_string()
 }
 
-/// The digest files baton wrote (under the plugin data folder Claude Code gives hooks).
+/// The digest files baton wrote (in the user's private folder, the XDG state folder).
 fn digests(home: &Path) -> Vec<PathBuf> {
-    walkdir::WalkDir::new(home.join(".claude/plugins/data"))
+    walkdir::WalkDir::new(home.join(".local/state/baton"))
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file() && e.path().to_string_lossy().contains("/sessions/"))

@@ -149,7 +149,7 @@ pub(crate) fn publish(
 }
 
 /// `claude <args>` in the sandbox, with a PATH that has no baton on it.
-fn claude_cmd(sandbox: &Sandbox, claude: &Path, args: &[&str], label: &str) -> Run {
+pub(crate) fn claude_cmd(sandbox: &Sandbox, claude: &Path, args: &[&str], label: &str) -> Run {
     let mut cmd = sandbox.claude(claude, "http://127.0.0.1:9");
     cmd.env("PATH", path_without_baton()).args(args);
     let run = run(cmd, &sandbox.root, label);

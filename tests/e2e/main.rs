@@ -24,6 +24,7 @@ mod foundation;
 mod handoff;
 mod install;
 mod mock_api;
+mod overhead;
 mod readme;
 mod recall;
 mod relay;

@@ -125,11 +125,9 @@ fn your_project(sandbox: &Sandbox) {
     git(&p, &["commit", "-q", "-m", "init"]);
 }
 
-#[test]
-fn readme_marketplace_install_commands_work_in_order() {
-    let Some(claude) = claude_or_skip("readme_marketplace_install_commands") else {
-        return;
-    };
+/// A sandbox with `~/your-project`, and this repository published as GitHub would serve it
+/// (the stand-in serves the release too); the stand-in and the marketplace's URL.
+fn published() -> (Sandbox, StandIn, String) {
     let sandbox = Sandbox::new();
     your_project(&sandbox);
     let server = StandIn::start();
@@ -139,6 +137,15 @@ fn readme_marketplace_install_commands_work_in_order() {
         Path::new(BATON),
         fs::read(BATON).unwrap(),
     );
+    (sandbox, server, market)
+}
+
+#[test]
+fn readme_marketplace_install_commands_work_in_order() {
+    let Some(claude) = claude_or_skip("readme_marketplace_install_commands") else {
+        return;
+    };
+    let (sandbox, server, market) = published();
     let api = MockApi::start();
     let block = block_after("### From the marketplace (no toolchain)");
     assert!(
@@ -175,15 +182,7 @@ fn readme_source_install_commands_work_in_order() {
         );
         return;
     }
-    let sandbox = Sandbox::new();
-    your_project(&sandbox);
-    let server = StandIn::start();
-    let market = publish(
-        &sandbox,
-        &server,
-        Path::new(BATON),
-        fs::read(BATON).unwrap(),
-    );
+    let (sandbox, server, market) = published();
     let api = MockApi::start();
     let block = block_after("### From source");
     assert!(block.contains("cargo install"), "{block}");
@@ -238,4 +237,91 @@ fn readme_source_install_commands_work_in_order() {
         "",
         "baton left its checkout as cloned"
     );
+}
+
+/// Every path under `dir` whose name says it is baton's (links not followed), relative to it.
+fn batons_under(dir: &Path) -> Vec<String> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().contains("baton"))
+        .map(|e| e.path().strip_prefix(dir).unwrap().display().to_string())
+        .collect()
+}
+
+/// Issue 39: after README's marketplace install and a session, README's uninstall block, run
+/// as it stands (with the shell link doctor suggests made first), leaves nothing baton made:
+/// no per-user folder, no data folder, no cached copy of the plugin, no link, no private
+/// state in the project.
+#[test]
+fn issue_39_readme_uninstall_commands_leave_nothing_baton_made() {
+    let Some(claude) = claude_or_skip("readme_uninstall_commands") else {
+        return;
+    };
+    let (sandbox, server, market) = published();
+    let project = sandbox.home.join("your-project");
+    let api = MockApi::start();
+    let env = [
+        ("E2E_MARKETPLACE", market),
+        ("BATON_DOWNLOAD_URL", format!("{}/releases", server.url())),
+    ];
+    let install = block_after("### From the marketplace (no toolchain)");
+    let (session, stream) = run_block(&sandbox, &claude, &api, &install, &env, "readme-install");
+    check_session_worked(&sandbox, &api, &session, &stream);
+    // What baton keeps: an audit trail in the project, digests and a log per user.
+    assert!(project.join(".boo").is_dir());
+    assert!(sandbox.home.join(".local/state/baton").is_dir());
+    let local_bin = sandbox.home.join(".local/bin");
+    fs::create_dir_all(&local_bin).unwrap();
+    std::os::unix::fs::symlink(
+        plugin_data(&sandbox).join("bin/baton"),
+        local_bin.join("baton"),
+    )
+    .unwrap();
+
+    let uninstall = block_after("## Uninstall and cleanup");
+    assert!(
+        uninstall.contains("claude plugin uninstall baton@baton"),
+        "{uninstall}"
+    );
+    let shim_dir = sandbox.root.join("shims");
+    let mut cmd = sandbox.claude(Path::new("/bin/sh"), &api.base_url());
+    cmd.args(["-e", "-x", "-c", &uninstall])
+        .current_dir(&project)
+        .env(
+            "PATH",
+            format!(
+                "{}:{}:{}",
+                shim_dir.display(),
+                local_bin.display(),
+                path_without_baton()
+            ),
+        )
+        .env("E2E_CLAUDE", &claude);
+    for (k, v) in &env {
+        cmd.env(k, v);
+    }
+    let shell = run(cmd, &sandbox.root, "readme-uninstall");
+    assert!(
+        shell.status.success(),
+        "README's uninstall block failed\n{}",
+        shell.describe()
+    );
+
+    // Nothing of baton's is left: Claude Code's own logs of the MCP server and its
+    // transcripts (a folder named after the project's path, here in a `baton-e2e-` temp
+    // folder) aside.
+    let left: Vec<String> = batons_under(&sandbox.home)
+        .into_iter()
+        .filter(|p| !p.starts_with(".cache/claude-cli-nodejs/"))
+        .filter(|p| !p.starts_with(".claude/projects/"))
+        .filter(|p| !p.starts_with("your-project/.git/"))
+        .collect();
+    assert_eq!(left, Vec::<String>::new(), "{}", shell.describe());
+    for private in [".boo", "datarim"] {
+        assert!(
+            !project.join(private).exists(),
+            "{private} is still in the project"
+        );
+    }
 }

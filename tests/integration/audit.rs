@@ -485,6 +485,97 @@ fn a_token_straddling_the_summary_cut_is_redacted_whole() {
     assert_eq!(rec["redactions"], 1);
 }
 
+fn bash_event(p: &Project, command: &str, id: &str) -> String {
+    json!({
+        "session_id": "cs-1",
+        "cwd": p.root,
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_response": {"stdout": ""},
+        "tool_use_id": id,
+    })
+    .to_string()
+}
+
+/// Issue 35: the record is the command as it ran, redacted, byte for byte: runs of blanks
+/// inside quotes, line breaks and tabs, and its whole length (it was put on one line, blanks
+/// collapsed, and cut to 200 characters).
+#[test]
+fn issue_35_the_input_is_the_redacted_command_byte_for_byte() {
+    let p = Project::new();
+    let token = "ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let command = format!(
+        "printf \"a    b\\n\" | grep -c \"a    b\"\n\tcurl -H 'token: {token}' {}",
+        "x".repeat(300)
+    );
+    let out = p.hook(
+        "PostToolUse",
+        bash_event(&p, &command, "toolu_b").as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let rec = &lines(&runs(&p).join(current(&p)).join("audit_buffer.jsonl"))[0];
+    assert_eq!(rec["input"], command.replace(token, "[REDACTED]"), "{rec}");
+    assert_eq!(rec["redactions"], 1);
+}
+
+/// Issue 35: the trail keeps a long command whole; the session's `summary.json`, which keeps
+/// the last records for the recap, keeps it clipped, so the summary stays small.
+#[test]
+fn issue_35_a_long_command_is_whole_in_the_records_and_clipped_in_the_summary() {
+    let p = Project::new();
+    let command = format!(
+        "cat > big.txt <<'EOF'\n{}\nEOF",
+        "line of text\n".repeat(2000)
+    );
+    let out = p.hook(
+        "PostToolUse",
+        bash_event(&p, &command, "toolu_long").as_bytes(),
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(p.hook("Stop", simple_event(&p, "Stop").as_bytes()).code, 0);
+    let dir = runs(&p).join(current(&p));
+    let moved = lines(&dir.join("audit_pending.jsonl"));
+    assert_eq!(moved[0]["input"], command.as_str());
+    let summary = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    assert!(summary.len() < 4096, "{} bytes", summary.len());
+    assert!(
+        summary.contains("cat > big.txt <<'EOF' line of text"),
+        "{summary}"
+    );
+}
+
+/// Issue 35: a call is a `change` naming its file only where the command writes one: a
+/// heredoc's body is data (it was read as commands: `a > b` made a change to `b`, `1 > 0`
+/// one to `0`), and a write by descriptor 2 is a write (it was recorded as a plain read).
+#[test]
+fn issue_35_heredoc_bodies_are_data_and_a_descriptor_redirect_writes() {
+    let p = Project::new();
+    let cases = [
+        ("cat <<'EOF'\nstep one\na > b\nEOF", "data", None),
+        ("python3 - <<EOF\nprint(1 > 0)\nEOF", "data", None),
+        (
+            "grep -rn TODO src 2> errors.log",
+            "change",
+            Some("errors.log"),
+        ),
+    ];
+    for (n, (command, _, _)) in cases.iter().enumerate() {
+        let out = p.hook(
+            "PostToolUse",
+            bash_event(&p, command, &format!("toolu_{n}")).as_bytes(),
+        );
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    let recs = lines(&runs(&p).join(current(&p)).join("audit_buffer.jsonl"));
+    for (rec, (command, kind, path)) in recs.iter().zip(cases) {
+        assert_eq!(rec["type"], kind, "{command:?}");
+        assert_eq!(rec["path"].as_str(), path, "{command:?}");
+        assert_eq!(rec["input"], command);
+    }
+    assert_eq!(recs.len(), 3);
+}
+
 /// A timestamp that is not ASCII crashed report-daily, end and the index rebuild (a byte
 /// slice through a multi-byte character); the line is now reported and skipped.
 #[test]

@@ -382,8 +382,7 @@ const CHECKPOINT: &str = "doing: Phase 2 task 3, retry logic\ndecisions: [\"Expo
 #[test]
 fn checkpoint_is_first_in_load_and_warns_when_the_branch_moved() {
     let p = Project::new();
-    let out = bridge(&p, &["checkpoint"], CHECKPOINT);
-    assert_eq!(out.code, 0, "{out:?}");
+    // The user's HEAD: the checkpoint records it (then commits its `.rune/.gitignore`).
     let sha: String = git2::Repository::open(&p.root)
         .unwrap()
         .head()
@@ -394,6 +393,8 @@ fn checkpoint_is_first_in_load_and_warns_when_the_branch_moved() {
         .chars()
         .take(7)
         .collect();
+    let out = bridge(&p, &["checkpoint"], CHECKPOINT);
+    assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.starts_with("## Checkpoint Saved\n- **Resume point**: Continue Phase 2 Task 3: error handling in src/api/client.ts\n"), "{out:?}");
     assert!(out.stdout.contains(&format!("@ {sha} — clean")), "{out:?}");
     assert!(out.stdout.contains("- **Remaining tasks**: 2\n"));
@@ -481,10 +482,18 @@ fn pre_compact_keeps_a_written_checkpoint_and_the_compact_session_start_shows_it
     p.hook("PreCompact", p.event("PreCompact").as_bytes());
     assert_eq!(read(&p, ".rune/checkpoint.md"), written);
 
+    let shared = read(&p, ".rune/session-log.md");
     let out = p.hook("PostCompact", p.event("PostCompact").as_bytes());
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
-    assert!(read(&p, ".rune/session-log.md")
-        .ends_with("[2026-11-30 10:15:00Z] — (compaction) The user asked for X; we did Y.\n"));
+    // The summary goes to the user's private session log; the tracked one is not touched.
+    assert_eq!(read(&p, ".rune/session-log.md"), shared);
+    let private = std::fs::read_to_string(p.private_file("session-log.md").unwrap()).unwrap();
+    assert!(
+        private
+            .ends_with("[2026-11-30 10:15:00Z] — (compaction) The user asked for X; we did Y.\n"),
+        "{private}"
+    );
+    assert_eq!(p.git_status(), "?? src/new.rs\n");
 }
 
 #[test]
@@ -1057,12 +1066,19 @@ fn an_instinct_strong_in_two_projects_is_promoted_and_shown_elsewhere() {
 }
 
 #[test]
-fn session_end_logs_one_line_that_load_does_not_take_for_the_summary() {
+fn issue_39_session_end_logs_one_private_line_that_load_does_not_take_for_the_summary() {
     let p = Project::new();
     bridge(&p, &["save"], "summary: Built the thing\n");
+    let shared = read(&p, ".rune/session-log.md");
     let out = p.hook("SessionEnd", p.event("SessionEnd").as_bytes());
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
-    let log = read(&p, ".rune/session-log.md");
+    assert_eq!(
+        read(&p, ".rune/session-log.md"),
+        shared,
+        "a tracked file changed"
+    );
+    assert_eq!(p.git_status(), "", "git status after a session end");
+    let log = std::fs::read_to_string(p.private_file("session-log.md").unwrap()).unwrap();
     let last = log.lines().last().unwrap();
     assert!(
         last.starts_with("[2026-11-30 10:15:00Z] — (session end: "),
@@ -1073,6 +1089,25 @@ fn session_end_logs_one_line_that_load_does_not_take_for_the_summary() {
         ctx.contains("**Last session**: [2026-11-30 10:15:00Z] — Built the thing"),
         "{ctx}"
     );
+    // A compaction's line, newer than the save, is the last session (and still private).
+    let later = p.event("PostCompact");
+    let out = p.run(
+        &["hook", "PostCompact"],
+        later.as_bytes(),
+        &[
+            ("CLAUDE_PROJECT_DIR", p.root.to_str().unwrap()),
+            ("BATON_NOW", "2026-11-30T11:00:00Z"),
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let ctx = context(&p.hook("SessionStart", p.event("SessionStart").as_bytes()));
+    assert!(
+        ctx.contains(
+            "**Last session**: [2026-11-30 11:00:00Z] — (compaction) The user asked for X"
+        ),
+        "{ctx}"
+    );
+    assert_eq!(p.git_status(), "");
 }
 
 /// Every file of the folder is whole: headers in place, no torn entry, every JSONL line

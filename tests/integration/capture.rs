@@ -414,8 +414,10 @@ fn secrets_in_the_transcript_reach_neither_the_digest_nor_the_next_session() {
     assert!(!ctx.contains(&token) && !ctx.contains(&key), "{ctx}");
 }
 
+/// Hooks get CLAUDE_PLUGIN_DATA, the model's Bash tool and a shell do not: all of them read
+/// and write the one private folder, and `baton capture status` names that one.
 #[test]
-fn the_plugin_data_folder_is_used_when_claude_code_gives_one() {
+fn issue_39_hooks_and_the_cli_share_one_private_folder() {
     let p = Project::new();
     let data = p.home.path().join(".claude/plugins/data/baton-inline");
     std::fs::create_dir_all(&data).unwrap();
@@ -428,9 +430,15 @@ fn the_plugin_data_folder_is_used_when_claude_code_gives_one() {
     let ev = event(&p, "Stop", S1, &json!({"stop_hook_active": false}));
     let out = p.run(&["hook", "Stop"], ev.as_bytes(), &env);
     assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{out:?}");
-    assert!(
-        digest_files(&p).is_empty(),
-        "XDG state is the fallback only"
+    assert_eq!(
+        digest_files(&p).len(),
+        1,
+        "the digest is in the private folder"
+    );
+    assert_eq!(
+        std::fs::read_dir(&data).unwrap().count(),
+        0,
+        "nothing in the plugin's data folder"
     );
     let ev = event(&p, "SessionStart", S2, &json!({"source": "startup"}));
     let out = p.run(&["hook", "SessionStart"], ev.as_bytes(), &env);
@@ -439,13 +447,23 @@ fn the_plugin_data_folder_is_used_when_claude_code_gives_one() {
         .unwrap()
         .to_string();
     assert!(ctx.contains("Where the last session left off"), "{ctx}");
-    // The CLI, run outside Claude Code, finds it there.
+    // The CLI, run outside Claude Code, finds it there, and names one folder.
     let out = p.run(&["capture", "show", "--json"], b"", &[]);
     assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.json()["path"]
-        .as_str()
-        .unwrap()
-        .starts_with(data.to_str().unwrap()));
+    assert_eq!(
+        Path::new(out.json()["path"].as_str().unwrap()),
+        digest_files(&p)[0]
+    );
+    let out = p.run(&["capture", "status"], b"", &[]);
+    let state = p.home.path().join(".local/state/baton");
+    assert_eq!(
+        out.stdout.matches(state.to_str().unwrap()).count(),
+        2,
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("read from"), "{}", out.stdout);
+    assert!(!out.stdout.contains(".claude/plugins"), "{}", out.stdout);
 }
 
 #[test]
@@ -611,4 +629,51 @@ fn issue_18_recall_finds_a_captured_session() {
     let text = out.stdout;
     assert!(text.contains("Build the widget parser"), "{text}");
     assert!(text.contains(&S1[..8]), "{text}");
+}
+
+/// Issue 35: audit (the PostToolUse event) and capture (the same call in the transcript, read
+/// at Stop) read a Bash command with one lexer, so the audit trail and the digest name the
+/// same files, in the same order: a heredoc's decoy redirect is left out, a write by
+/// descriptor 2 counts, `tee` and `cp` name theirs.
+#[test]
+fn issue_35_one_bash_call_names_the_same_files_in_the_audit_trail_and_the_digest() {
+    let p = Project::new();
+    let command = "cat > notes.md <<'EOF'\nline > fake.txt\nEOF\ngrep -rn TODO src 2> errors.log | tee -a todo.txt && cp notes.md ./backup/";
+    let input = json!({"command": command, "description": "notes"});
+    write_transcript(
+        &transcript_path(&p, S1),
+        &[
+            prompt("Collect the TODOs into notes"),
+            call("m1", "t1", "Bash", &input),
+            result("t1", "", false, &json!({"stdout": ""})),
+        ],
+    );
+    let post = event(
+        &p,
+        "PostToolUse",
+        S1,
+        &json!({"tool_name": "Bash", "tool_input": input, "tool_response": {"stdout": ""}, "tool_use_id": "t1"}),
+    );
+    assert_eq!(p.hook("PostToolUse", post.as_bytes()).code, 0);
+    assert_eq!(stop(&p, S1, "Done.").code, 0);
+
+    let want = ["notes.md", "errors.log", "todo.txt", "backup/"];
+    let digest = p.run(&["capture", "show", "--json"], b"", &[]).json();
+    assert_eq!(digest["digest"]["files"], json!(want), "{digest}");
+    let records: Vec<Value> = walkdir::WalkDir::new(p.root.join(".boo/runs"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .flat_map(|e| {
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            text.lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .filter(|r| r["tool_use_id"] == "t1")
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["type"], "change");
+    assert_eq!(records[0]["path"], want[0]);
+    assert_eq!(records[0]["paths"], json!(want), "{}", records[0]);
 }

@@ -225,7 +225,7 @@ fn issue_17_clean_lists_first_then_removes_private_state_and_committed_only_when
         "remove  datarim/sessions/  handoff artefacts",
         "keep    .rune/  project memory",
         "keep    .handoff/  relay packet and loop state",
-        "per-user state (session digests)",
+        "per-user state (session digests, session log)",
         "integrity verdict cache",
         "provenance ledger of the project memory",
         "(goes with the memory: --committed removes it)",
@@ -241,7 +241,10 @@ fn issue_17_clean_lists_first_then_removes_private_state_and_committed_only_when
     assert!(!p.root.join(".boo").exists());
     assert!(!p.root.join("datarim/sessions").exists());
     assert!(!digests.parent().unwrap().exists());
-    assert!(std::fs::read_dir(&cache).unwrap().next().is_none());
+    // Issue 39: and the folders that leaves empty, which baton made.
+    assert!(!cache.exists() && !p.home.path().join(".cache/baton").exists());
+    assert!(!p.root.join("datarim").exists());
+    assert!(!p.home.path().join(".local/state/baton/projects").exists());
     assert!(p.root.join(".rune/decisions.md").exists() || p.root.join(".rune").exists());
     assert!(p.root.join(".handoff/loop/loop_state.md").exists());
     assert!(p.root.join(".claude/baton.yaml").exists());
@@ -254,10 +257,76 @@ fn issue_17_clean_lists_first_then_removes_private_state_and_committed_only_when
     assert_eq!(out.code, 0, "{out:?}");
     assert!(!p.root.join(".rune").exists() && !p.root.join(".handoff").exists());
     assert!(out.stdout.contains("commit the change"), "{}", out.stdout);
-    assert!(std::fs::read_dir(&ledger).unwrap().next().is_none());
+    assert!(!p.home.path().join(".local/state/baton").exists());
+    assert!(p.home.path().join(".local/state").exists());
     assert!(p.root.join(".claude/baton.yaml").exists());
     let out = p.run(&["clean"], b"", &[]);
     assert!(out.stdout.contains("Nothing to clean"), "{}", out.stdout);
+}
+
+/// Issue 39: `baton clean --user` lists what baton keeps for the user outside every project;
+/// with `--yes` its own folders go, and what is the user's or Claude Code's stays, each with
+/// how it goes.
+#[test]
+fn issue_39_clean_user_removes_batons_folders_and_says_what_stays_and_why() {
+    let p = Project::new();
+    let home = p.home.path();
+    for dir in [
+        ".local/state/baton/projects/k",
+        ".cache/baton/integrity",
+        ".local/share/baton",
+        ".config/baton",
+        ".claude/plugins/data/baton-baton/bin",
+        ".claude/plugins/cache/baton/baton/0.1.0",
+        ".claude/plugins/data/other-market",
+        ".local/bin",
+    ] {
+        std::fs::create_dir_all(home.join(dir)).unwrap();
+    }
+    std::fs::write(
+        home.join(".local/state/baton/projects/k/session-log.md"),
+        "x\n",
+    )
+    .unwrap();
+    std::fs::write(home.join(".config/baton/config.yaml"), "{}\n").unwrap();
+    std::os::unix::fs::symlink(
+        home.join(".claude/plugins/data/baton-baton/bin/baton"),
+        home.join(".local/bin/baton"),
+    )
+    .unwrap();
+    let out = p.run(&["clean", "--user"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let h = home.display();
+    for line in [
+        format!("remove  {h}/.local/state/baton/  private state of every project"),
+        format!("remove  {h}/.cache/baton/  caches"),
+        format!("remove  {h}/.local/share/baton/  the cross-project store"),
+        format!("keep    {h}/.config/baton/  your config"),
+        format!("keep    {h}/.claude/plugins/data/baton-baton/  the plugin's data folder (the installed binary)"),
+        "`claude plugin uninstall baton@baton` removes it".to_string(),
+        format!("keep    {h}/.claude/plugins/cache/baton/baton/  Claude Code's copy of the plugin"),
+        format!("then `rm -rf {h}/.claude/plugins/cache/baton/baton`"),
+        format!("keep    {h}/.local/bin/baton  your link to the binary"),
+        "Nothing was removed. `baton clean --user --yes` removes the 3 marked remove.".to_string(),
+    ] {
+        assert!(out.stdout.contains(&line), "{line}:\n{}", out.stdout);
+    }
+    assert!(!out.stdout.contains("other-market"), "{}", out.stdout);
+    let out = p.run(&["clean", "--user", "--yes"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    for gone in [".local/state/baton", ".cache/baton", ".local/share/baton"] {
+        assert!(!home.join(gone).exists(), "{gone} is still there");
+    }
+    for kept in [
+        ".config/baton",
+        ".claude/plugins/data/baton-baton",
+        ".local/bin/baton",
+    ] {
+        assert!(
+            std::fs::symlink_metadata(home.join(kept)).is_ok(),
+            "{kept} went"
+        );
+    }
 }
 
 #[test]

@@ -541,3 +541,118 @@ fn issue_34_an_automatic_next_action_is_short_and_absent_when_nothing_is_open() 
     assert_eq!(next(&ctx), None, "{ctx}");
     assert!(!ctx.contains("where were we"), "{ctx}");
 }
+
+/// A session still running in another terminal is not "cut off": its turn under way is not
+/// handed to the next session as work to finish; once its process is gone, it is.
+#[test]
+fn issue_34_a_session_running_elsewhere_is_not_taken_over() {
+    let p = Project::new();
+    let path = transcript_path(&p, S1);
+    write_transcript(&path, &[]);
+    // Session A starts in another Claude Code process (a long-lived parent of its hook).
+    let start = event(&p, "SessionStart", S1, &json!({"source": "startup"}));
+    let input = p.home.path().join("a-start.json");
+    std::fs::write(&input, start).unwrap();
+    // `timeout` stays A's parent (its Claude Code) while the shell under it sleeps.
+    let base = p.command(&["hook", "SessionStart"]);
+    let mut a = std::process::Command::new("timeout")
+        .args([
+            "60",
+            "sh",
+            "-c",
+            "\"$0\" hook SessionStart < \"$1\" > /dev/null; exec sleep 60",
+        ])
+        .arg(crate::harness::bin())
+        .arg(&input)
+        .env_clear()
+        .envs(
+            base.get_envs()
+                .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
+        )
+        .env("CLAUDE_PROJECT_DIR", &p.root)
+        .current_dir(&p.root)
+        .spawn()
+        .unwrap();
+    // A works: its turn is under way (no Stop yet).
+    write_transcript(
+        &path,
+        &[
+            asked(
+                "Rename the config keys to snake_case",
+                "2026-11-30T09:00:00Z",
+            ),
+            called(
+                "m1",
+                "t1",
+                "Edit",
+                &json!({"file_path": p.root.join("src/config.rs")}),
+                "2026-11-30T09:01:00Z",
+            ),
+        ],
+    );
+    // Wait for A's start to have noted the session (its digest, with its process).
+    let noted = || {
+        walkdir::WalkDir::new(p.home.path().join(".local/state/baton"))
+            .into_iter()
+            .filter_map(Result::ok)
+            .any(|e| e.file_name().to_string_lossy() == format!("{S1}.json"))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !noted() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "A's session start never ran"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Session B starts here, in this process: A is running, not cut off.
+    let ctx = session_start(&p, S2, "startup");
+    assert!(
+        !ctx.contains("snake_case"),
+        "a running session was taken over:\n{ctx}"
+    );
+    // A's process is gone (a crash): the next start catches it up, cut off.
+    let _ = a.kill();
+    let _ = a.wait();
+    let ctx = session_start(&p, S3, "startup");
+    assert!(ctx.contains("snake_case"), "{ctx}");
+    assert!(ctx.contains("Cut off in the middle of a turn"), "{ctx}");
+}
+
+/// A session start records the next action it offered (the private resume log); a session
+/// that went on from it and was cut off saying nothing more than "go on" leaves it the next
+/// action, "picked up" by that session.
+#[test]
+fn issue_34_a_save_picked_up_by_a_session_that_was_cut_off_stays_the_next_action() {
+    let p = Project::new();
+    bridge(
+        &p,
+        &["checkpoint"],
+        "doing: retries\nresume: Implement exponential backoff in retry(), then its tests\n",
+        "2026-11-30T10:00:00Z",
+    );
+    // Session S2 starts: the checkpoint is its next action.
+    let ctx = session_start(&p, S2, "startup");
+    assert!(
+        next(&ctx).is_some_and(|l| l.contains("exponential backoff")),
+        "{ctx}"
+    );
+    // It goes on from it and is cut off.
+    write_transcript(
+        &transcript_path(&p, S2),
+        &[
+            asked("go on", "2026-11-30T10:05:00Z"),
+            called(
+                "m1",
+                "t1",
+                "Edit",
+                &json!({"file_path": p.root.join("src/retry.rs")}),
+                "2026-11-30T10:06:00Z",
+            ),
+        ],
+    );
+    let ctx = session_start(&p, S3, "startup");
+    let line = next(&ctx).unwrap_or_else(|| panic!("no next action:\n{ctx}"));
+    assert!(line.contains("exponential backoff"), "{line}\n{ctx}");
+    assert!(ctx.contains("Picked up by last session 22222222"), "{ctx}");
+}

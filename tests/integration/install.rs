@@ -238,6 +238,21 @@ fn system_message(out: &Out) -> String {
     v["systemMessage"].as_str().unwrap().to_string()
 }
 
+/// This version's release pinned in `i` and served half a second late (a download that two
+/// starts at once meet); the stand-in and its URL.
+fn slow_release(i: &Install) -> (StandIn, String) {
+    let bytes = release_bytes();
+    i.pin(&bytes);
+    let server = StandIn::start();
+    let slow = Behaviour {
+        delay: Duration::from_millis(500),
+        ..Behaviour::default()
+    };
+    server.file(&format!("/{}", asset()), bytes, slow);
+    let url = server.url();
+    (server, url)
+}
+
 /// Whether `a` is the very file `b` (a hard link to it), not a symbolic link.
 fn same_file(a: &Path, b: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
@@ -393,12 +408,27 @@ fn issue_17_without_a_pinned_release_it_says_how_to_build_one() {
     let i = Install::new();
     let server = StandIn::start();
     let msg = system_message(&i.session_start(&server.url()));
+    // Issue 39: before any release, what a user without a toolchain can do, plainly (no
+    // `--tag` of a release that does not exist).
     assert!(
-        msg.contains("is pinned in") || msg.contains("no release binary"),
+        msg.starts_with(&format!(
+            "baton: no binary of baton {VERSION} is published yet, so baton stays off. Fix: install Rust (https://rustup.rs), run cargo install --locked --git https://github.com/baton-dev/baton baton, then start a new session; or remove the plugin: claude plugin uninstall baton@baton"
+        )),
         "{msg}"
     );
-    assert!(msg.contains("cargo install --locked --git"), "{msg}");
     assert!(server.requests().is_empty(), "nothing unpinned is fetched");
+    // A release pinned for another machine only: this machine has none.
+    let other = Install::new();
+    let sums = other.plugin.join("install/SHA256SUMS");
+    let mut text = fs::read_to_string(&sums).unwrap();
+    text.push_str(&format!(
+        "{}  baton-{VERSION}-riscv64gc-unknown-linux-gnu\n",
+        "0".repeat(64)
+    ));
+    fs::write(&sums, text).unwrap();
+    let msg = system_message(&other.session_start(&server.url()));
+    assert!(msg.contains("no release binary baton-"), "{msg}");
+    assert!(msg.contains(&format!("--tag v{VERSION}")), "{msg}");
 }
 
 #[test]
@@ -543,15 +573,7 @@ fn issue_17_in_a_git_checkout_the_tracked_stub_stays_and_runs_the_binary() {
 #[test]
 fn issue_17_two_sessions_starting_at_once_download_once() {
     let i = Install::new();
-    let bytes = release_bytes();
-    i.pin(&bytes);
-    let server = StandIn::start();
-    let slow = Behaviour {
-        delay: Duration::from_millis(500),
-        ..Behaviour::default()
-    };
-    server.file(&format!("/{}", asset()), bytes, slow);
-    let url = server.url();
+    let (server, url) = slow_release(&i);
     let outs: Vec<Out> = std::thread::scope(|s| {
         let a = s.spawn(|| i.session_start(&url));
         let b = s.spawn(|| i.session_start(&url));
@@ -744,5 +766,202 @@ fn issue_17_doctor_tells_the_stub_from_the_installed_release_and_says_how_to_rea
             .unwrap()
             .contains("not the release binary"),
         "{b}"
+    );
+}
+
+/// A marketplace added from a folder on disk, as a user's clone has it (links as shipped,
+/// a `.git`), Claude Code's records of it (`known_marketplaces.json`, and an
+/// `installed_plugins.json` whose install path is a cache copy Claude Code never runs), and
+/// this version's binary installed in the plugin's data folder. Returns (clone, data folder).
+fn local_marketplace(home: &Path, root: &Path) -> (PathBuf, PathBuf) {
+    let clone = root.join("src/baton");
+    for dir in [".claude-plugin", "hooks", "commands", "skills", "plugin"] {
+        for entry in walkdir::WalkDir::new(Path::new(REPO).join(dir)) {
+            let entry = entry.unwrap();
+            let rel = entry.path().strip_prefix(REPO).unwrap();
+            let to = clone.join(rel);
+            if entry.path_is_symlink() {
+                fs::create_dir_all(to.parent().unwrap()).unwrap();
+                std::os::unix::fs::symlink(fs::read_link(entry.path()).unwrap(), &to).unwrap();
+            } else if entry.file_type().is_dir() {
+                fs::create_dir_all(&to).unwrap();
+            } else {
+                fs::copy(entry.path(), &to).unwrap();
+            }
+        }
+    }
+    fs::create_dir_all(clone.join(".git")).unwrap();
+    let plugins = home.join(".claude/plugins");
+    let cache = plugins.join(format!("cache/baton/baton/{VERSION}"));
+    copy_following_links(&Path::new(REPO).join("plugin"), &cache);
+    fs::write(
+        plugins.join("installed_plugins.json"),
+        serde_json::json!({"version": 2, "plugins": {"baton@baton": [{"scope": "user", "installPath": cache, "version": VERSION}]}}).to_string(),
+    )
+    .unwrap();
+    fs::write(
+        plugins.join("known_marketplaces.json"),
+        serde_json::json!({"baton": {"source": {"source": "directory", "path": clone}, "installLocation": clone}}).to_string(),
+    )
+    .unwrap();
+    let data = plugins.join("data/baton-baton");
+    fs::create_dir_all(data.join("bin")).unwrap();
+    let installed = data.join(format!("bin/baton-{VERSION}"));
+    fs::copy(bin(), &installed).unwrap();
+    std::os::unix::fs::symlink(format!("baton-{VERSION}"), data.join("bin/baton")).unwrap();
+    (clone, data)
+}
+
+/// The checks that failed in a `doctor --json` answer, as `name: detail`.
+fn failed(v: &serde_json::Value) -> Vec<String> {
+    v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["level"] == "fail")
+        .map(|c| format!("{}: {}", c["name"], c["detail"]))
+        .collect()
+}
+
+/// Issue 39: a marketplace added from a clone runs `plugin/` in place, where
+/// `.claude-plugin/plugin.json` is a link as the repository ships it; doctor follows that
+/// link, and finds the binary the launcher stub runs whether Claude Code starts it (hook,
+/// slash command) or a shell does.
+#[test]
+fn issue_39_doctor_agrees_with_what_the_hooks_run_for_a_marketplace_in_a_clone() {
+    let i = Install::new();
+    let root = i.tmp.path().canonicalize().unwrap();
+    let (clone, data) = local_marketplace(&i.home(), &root);
+    let stub = clone.join("plugin/bin/baton");
+    let run = |program: &Path, args: &[&str], claude: bool| {
+        let mut c = Command::new(program);
+        c.args(args)
+            .current_dir(&i.project)
+            .env_clear()
+            .env("PATH", &i.path)
+            .env("HOME", i.home());
+        if claude {
+            c.env("CLAUDE_PLUGIN_ROOT", clone.join("plugin"))
+                .env("CLAUDE_PLUGIN_DATA", &data);
+        }
+        run_retrying(c, "")
+    };
+    // As /baton:status runs it: the stub in place, with Claude Code's variables.
+    let out = run(&stub, &["doctor", "--json"], true);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(failed(&v), Vec::<String>::new(), "{v}");
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        named(&v, "plugin.json")["detail"],
+        format!("baton {VERSION}")
+    );
+    // In a shell: the data folder's binary (the link doctor tells users to make).
+    let out = run(&data.join("bin/baton"), &["doctor", "--json"], false);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(failed(&v), Vec::<String>::new(), "{v}");
+    let b = named(&v, "binary");
+    assert!(
+        b["detail"].as_str().unwrap().contains(&format!(
+            "runs {}",
+            data.join(format!("bin/baton-{VERSION}")).display()
+        )),
+        "{b}"
+    );
+    // A link that leaves the repository is still refused.
+    let pj = clone.join("plugin/.claude-plugin/plugin.json");
+    fs::remove_file(&pj).unwrap();
+    let elsewhere = root.join("elsewhere.json");
+    fs::copy(clone.join(".claude-plugin/plugin.json"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &pj).unwrap();
+    let out = run(&stub, &["doctor", "--json"], true);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let p = named(&v, "plugin.json");
+    assert_eq!(p["level"], "fail", "{p}");
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap()
+            .contains("outside the plugin's repository"),
+        "{p}"
+    );
+    // /baton:status shows doctor's findings and never fails the slash command.
+    let out = run(&stub, &["status", "--doctor"], true);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("FAIL plugin.json"), "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with(&format!("baton {VERSION} — ")),
+        "{}",
+        out.stdout
+    );
+}
+
+/// What an MCP client sends first: initialize, the initialized notification, tools/list.
+const MCP_OPENING: &str = concat!(
+    r#"{"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude-code","version":"2.1.197"}},"jsonrpc":"2.0","id":0}"#,
+    "\n",
+    r#"{"method":"notifications/initialized","jsonrpc":"2.0"}"#,
+    "\n",
+    r#"{"method":"tools/list","jsonrpc":"2.0","id":1}"#,
+    "\n"
+);
+
+/// The tool names of the tools/list answer (id 1) of an MCP exchange.
+fn mcp_tools(out: &Out) -> Vec<String> {
+    let answers: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?} in {out:?}")))
+        .collect();
+    assert_eq!(
+        answers.len(),
+        2,
+        "initialize and tools/list answered: {out:?}"
+    );
+    assert_eq!(answers[0]["id"], 0, "{out:?}");
+    assert_eq!(
+        answers[0]["result"]["serverInfo"]["name"], "baton",
+        "{out:?}"
+    );
+    answers[1]["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{out:?}"))
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue 39: Claude Code remembers an MCP server that failed to start (15 minutes), so
+/// `baton mcp` through the stub never fails: with no binary to be had it serves no tools
+/// and exits 0; with one on the way it installs (or waits for SessionStart's install) and
+/// the binary serves recall.
+#[test]
+fn issue_39_baton_mcp_before_the_install_never_fails() {
+    // Nothing to install (no release pinned, no build on PATH): a server with no tools.
+    let i = Install::new();
+    let out = i.run(
+        &["mcp"],
+        MCP_OPENING,
+        &[("BATON_DOWNLOAD_URL", "http://127.0.0.1:9")],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(mcp_tools(&out), Vec::<String>::new());
+
+    // A release on the way: the server is the binary's, in the same start.
+    let i = Install::new();
+    let (server, url) = slow_release(&i);
+    // SessionStart and the MCP server start together, as Claude Code starts them.
+    let (start, mcp) = std::thread::scope(|s| {
+        let a = s.spawn(|| i.session_start(&url));
+        let b = s.spawn(|| i.run(&["mcp"], MCP_OPENING, &[("BATON_DOWNLOAD_URL", &url)]));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert!(start.stdout.contains("hookSpecificOutput"), "{start:?}");
+    assert_eq!(mcp.code, 0, "{mcp:?}");
+    assert_eq!(mcp_tools(&mcp), ["recall", "timeline"]);
+    assert_eq!(
+        server.requests().len(),
+        1,
+        "one download: {:?}",
+        server.requests()
     );
 }

@@ -1,8 +1,8 @@
 //! The layering rule of DESIGN.md, read off the source: main → cli → {hook, status, doctor, clean}
 //! → {relay, audit, handoff, bridge, capture, recall} → core. No arrow points upward, no module
-//! imports a sibling of its own layer, core names no module above it; and inside a module
-//! folder, the files import each other without circles (a circle means a type sits in the
-//! wrong file).
+//! imports a sibling of its own layer, core names no module above it; and inside every module
+//! folder, at any depth, its files and subfolders import each other without circles (a circle
+//! means a type sits in the wrong file).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -24,13 +24,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("core", 4),
 ];
 
-/// Macros exported at the crate root by `core::io`.
-const CORE_MACROS: &[&str] = &["out", "outln"];
-
 fn layer(module: &str) -> Option<u8> {
-    if CORE_MACROS.contains(&module) {
-        return Some(4);
-    }
     LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)
 }
 
@@ -215,94 +209,186 @@ fn modules_import_only_downwards() {
     assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
 }
 
-/// Inside one module folder, the files that each file names (`super::x`, `crate::<top>::x`).
-fn file_graph() -> BTreeMap<(String, String), BTreeSet<String>> {
-    let (src, files) = src_files();
-    let mut graph: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
-    let mut present: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        let (top, inner) = module_of(&src, file);
-        present.entry(top).or_default().insert(inner);
+/// A file's module path: `bridge/integrity/rules.rs` is `bridge::integrity::rules`,
+/// `core/git/mod.rs` is `core::git`, `lib.rs` the crate root (empty).
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = file
+        .strip_prefix(src)
+        .unwrap()
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(parts.last().map(String::as_str), Some("mod")) || parts == ["lib"] {
+        parts.pop();
     }
-    for file in &files {
-        let (top, inner) = module_of(&src, file);
-        if inner == "mod" || top == "lib" || top == "main" {
-            continue;
+    parts
+}
+
+/// The module paths a file's code names: `crate::a::b`, `super::a` (from the file's parent
+/// module), `self::a`, each with its `{…}` groups spelled out. Items are left on the end
+/// (`crate::core::git::Outcome`); `resolve` cuts them to a module that is a file.
+fn named_paths(code: &str, own: &[String]) -> Vec<Vec<String>> {
+    let parent = &own[..own.len().saturating_sub(1)];
+    let mut out = Vec::new();
+    for (prefix, base) in [("crate::", &[][..]), ("super::", parent), ("self::", own)] {
+        for (i, _) in code.match_indices(prefix) {
+            let before = code[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            spell_out(&code[i + prefix.len()..], base.to_vec(), &mut out);
         }
-        let code = code_of(&std::fs::read_to_string(file).unwrap());
-        let siblings = &present[&top];
-        let mut names = BTreeSet::new();
-        let prefixes = ["super::".to_string(), format!("crate::{top}::")];
-        for prefix in &prefixes {
-            for (i, _) in code.match_indices(prefix.as_str()) {
-                if i > 0
-                    && (code.as_bytes()[i - 1].is_ascii_alphanumeric()
-                        || code.as_bytes()[i - 1] == b'_')
-                {
-                    continue;
-                }
-                let rest = &code[i + prefix.len()..];
-                let mut candidates = Vec::new();
-                if let Some(group) = rest.strip_prefix('{') {
-                    let end = group.find('}').unwrap_or(group.len());
-                    candidates.extend(group[..end].split(',').map(|p| p.trim().to_string()));
-                } else {
-                    candidates.push(rest.to_string());
-                }
-                for c in candidates {
-                    let name: String = c
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    if siblings.contains(&name) && name != inner {
-                        names.insert(name);
-                    }
-                }
+    }
+    out
+}
+
+/// Adds to `out` the paths `rest` starts with (`a::b`, `a::{b, c::d}`), each after `base`.
+fn spell_out(rest: &str, base: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let after = &rest[name.len()..];
+    if name.is_empty() {
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for part in group[..end].split(',') {
+                spell_out(part.trim(), base.clone(), out);
             }
         }
-        graph.insert((top, inner), names);
+        out.push(base);
+        return;
+    }
+    let mut path = base;
+    path.push(name);
+    match after.strip_prefix("::") {
+        Some(more) => spell_out(more, path, out),
+        None => out.push(path),
+    }
+}
+
+/// `path` cut to the longest module of `modules` it starts with.
+fn resolve<'a>(path: &[String], modules: &'a BTreeSet<Vec<String>>) -> Option<&'a Vec<String>> {
+    (0..=path.len())
+        .rev()
+        .find_map(|n| modules.get(&path[..n].to_vec()))
+}
+
+/// Per module folder (its path), the edges between its members: member `a` → member `b`
+/// when a file in `a` (the member's own file, or any file below it) names `b` or something
+/// in it. The folder's own root file (its `mod.rs`, or `x.rs` beside `x/`) declares the
+/// members and is left out, as are names of the folder itself (`super::Status`).
+fn member_graph(src: &Path) -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.retain(|f| f.file_name().is_some_and(|n| n != "main.rs"));
+    let paths: Vec<Vec<String>> = files.iter().map(|f| module_path(src, f)).collect();
+    let modules: BTreeSet<Vec<String>> = paths.iter().cloned().collect();
+    let mut graph: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (file, own) in files.iter().zip(&paths) {
+        let code = code_of(&std::fs::read_to_string(file).unwrap());
+        for named in named_paths(&code, own) {
+            let Some(target) = resolve(&named, &modules) else {
+                continue;
+            };
+            // The deepest folder holding both, and the member of it on each side.
+            let common = own.iter().zip(target).take_while(|(a, b)| a == b).count();
+            if common >= own.len() || common >= target.len() {
+                continue; // a file naming its own folder's root, or something inside itself
+            }
+            graph
+                .entry(own[..common].to_vec())
+                .or_default()
+                .entry(own[common].clone())
+                .or_default()
+                .insert(target[common].clone());
+        }
     }
     graph
 }
 
-/// The files `from` reaches through the graph (itself excluded unless on a circle).
-fn reachable(
-    graph: &BTreeMap<(String, String), BTreeSet<String>>,
-    top: &str,
-    from: &str,
-) -> BTreeSet<String> {
-    let mut seen = BTreeSet::new();
-    let mut todo = vec![from.to_string()];
-    while let Some(node) = todo.pop() {
-        for next in graph.get(&(top.to_string(), node)).into_iter().flatten() {
-            if seen.insert(next.clone()) {
-                todo.push(next.clone());
+/// The circles among the members of every module folder below `src`, one line each
+/// (`bridge::integrity: prefilter, rules`; `(crate)` for the top level).
+fn circles(src: &Path) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for (folder, edges) in member_graph(src) {
+        let reach = |from: &String| {
+            let mut seen = BTreeSet::new();
+            let mut todo = vec![from.clone()];
+            while let Some(node) = todo.pop() {
+                for next in edges.get(&node).into_iter().flatten() {
+                    if seen.insert(next.clone()) {
+                        todo.push(next.clone());
+                    }
+                }
             }
+            seen
+        };
+        for member in edges.keys() {
+            let from_here = reach(member);
+            if !from_here.contains(member) {
+                continue;
+            }
+            let on_circle: Vec<String> = from_here
+                .into_iter()
+                .filter(|other| reach(other).contains(member))
+                .collect();
+            let name = if folder.is_empty() {
+                "(crate)".to_string()
+            } else {
+                folder.join("::")
+            };
+            out.insert(format!("{name}: {}", on_circle.join(", ")));
         }
     }
-    seen
+    out.into_iter().collect()
 }
 
 #[test]
 fn files_inside_a_module_have_no_circles() {
-    let graph = file_graph();
-    let mut circles: BTreeSet<String> = BTreeSet::new();
-    for (top, file) in graph.keys() {
-        let from_here = reachable(&graph, top, file);
-        if !from_here.contains(file) {
-            continue;
-        }
-        // The files on a circle with this one: those it reaches that reach it back.
-        let mut members: Vec<String> = from_here
-            .into_iter()
-            .filter(|other| reachable(&graph, top, other).contains(file))
-            .collect();
-        members.sort();
-        circles.insert(format!("{top}: {}", members.join(", ")));
-    }
+    let found = circles(&src_files().0);
     assert!(
-        circles.is_empty(),
+        found.is_empty(),
         "files that import each other in a circle (move the shared type to the file that owns it):\n{}",
-        circles.into_iter().collect::<Vec<_>>().join("\n")
+        found.join("\n")
     );
+}
+
+/// The check sees a circle however deep it is: two files two folders down that name each
+/// other (one through `super::`, one through `crate::`), and a circle that runs through a
+/// subfolder (a file of it names a sibling of the folder, which names the folder back).
+#[test]
+fn a_planted_circle_two_folders_deep_is_reported() {
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    let write = |rel: &str, text: &str| {
+        let p = src.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("lib.rs", "mod core;\n");
+    write("core/mod.rs", "pub mod scan;\npub mod paths;\n");
+    write("core/paths.rs", "pub fn home() {}\n");
+    write(
+        "core/scan/mod.rs",
+        "mod rules;\nmod checks;\npub use rules::Rule;\n",
+    );
+    write(
+        "core/scan/rules.rs",
+        "use super::checks::run;\n/// Not an import: super::nothing\npub struct Rule;\n",
+    );
+    write(
+        "core/scan/checks.rs",
+        "pub fn run(_: &crate::core::scan::rules::Rule) { crate::core::paths::home() }\n",
+    );
+    assert_eq!(circles(&src), ["core::scan: checks, rules"]);
+    // Opened: the rule no longer names its checks.
+    write("core/scan/rules.rs", "pub struct Rule;\n");
+    assert_eq!(circles(&src), Vec::<String>::new());
+    // A circle through a folder: scan's checks name paths, paths names scan.
+    write(
+        "core/paths.rs",
+        "pub fn home() { let _ = super::scan::Rule; }\n",
+    );
+    assert_eq!(circles(&src), ["core: paths, scan"]);
 }

@@ -63,13 +63,16 @@ fn stash(root: &Path) {
 
 #[test]
 fn a_checkpoint_whose_work_was_committed_is_resolved_though_batons_own_files_are_not() {
-    // A project that uses the bridge: a save committed .rune/, and a hook appended a line to
-    // the session log since (hooks never commit). The checkpoint lists that file as
-    // uncommitted too; it is baton's, not the work's.
+    // A project that uses the bridge: a save committed .rune/, and a line was appended to the
+    // session log since (as baton before issue 39 did from a hook). The checkpoint lists that
+    // file as uncommitted too; it is baton's, not the work's.
     let p = Project::new();
     bridge(&p, &["save"], "summary: first save\n");
-    let end = p.hook("SessionEnd", p.event("SessionEnd").as_bytes());
-    assert_eq!(end.code, 0, "{end:?}");
+    let log = std::fs::read_to_string(p.root.join(".rune/session-log.md")).unwrap();
+    p.write(
+        ".rune/session-log.md",
+        &format!("{log}[2026-11-30 10:15] — (session end: other)\n"),
+    );
     p.write("src/api/client.ts", "// retry\n");
     bridge(&p, &["checkpoint"], CHECKPOINT);
     let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
@@ -422,7 +425,11 @@ fn a_checkpoint_of_a_project_in_a_subdirectory_is_judged_by_its_own_paths() {
         p.event(name)
             .replace(p.root.to_str().unwrap(), svc.to_str().unwrap())
     };
-    run(&["hook", "SessionEnd"], &ev("SessionEnd"));
+    let log = std::fs::read_to_string(svc.join(".rune/session-log.md")).unwrap();
+    p.write(
+        "svc/.rune/session-log.md",
+        &format!("{log}[2026-11-30 10:15] — (session end: other)\n"),
+    );
     p.write("svc/src/api/client.ts", "// retry\n");
     let cp = run(&["bridge", "checkpoint"], CHECKPOINT);
     assert_eq!(cp.code, 0, "{cp:?}");

@@ -465,8 +465,9 @@ mod tests {
             let p = t.path().join("summary.json");
             fs::create_dir(&p).unwrap();
             fs::write(p.join("inside"), "kept").unwrap();
-            let err = write(&p, b"new", PRIVATE_FILE).unwrap_err().to_string();
-            assert!(err.contains("rename into place"), "{name}: {err}");
+            let err = write(&p, b"new", PRIVATE_FILE).unwrap_err();
+            let renamed = matches!(err, Error::Io { action, .. } if action == "rename into place");
+            assert!(renamed, "{name}: {err}");
             assert_eq!(fs::read_to_string(p.join("inside")).unwrap(), "kept");
             assert_eq!(fs::read_dir(t.path()).unwrap().count(), 1, "{name}");
         }

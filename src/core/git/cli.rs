@@ -6,7 +6,7 @@
 //! Which hook rejected a commit comes from git's own trace (`GIT_TRACE2_EVENT`, written to a
 //! file in the git directory and removed after): git prints nothing of its own when a hook
 //! fails. The message goes through a file too (`-F`, `--cleanup=verbatim`), so it is stored
-//! as given, as libgit2 stores it.
+//! as given.
 
 use super::commit::{self, CommitOptions, Outcome, Specs};
 use super::guard::Refusal;
@@ -110,7 +110,7 @@ fn stage(git: &Git<'_>, repo: &Repository, specs: &Specs) -> Result<Option<Outco
 /// The arguments of `git commit` for `paths` with the message in `message_file`.
 fn commit_args(repo: &Repository, message_file: &Path, paths: &[String]) -> Vec<String> {
     // Auto-maintenance (auto-gc before git 2.29) after a commit can repack for seconds:
-    // not inside baton's deadline (the user's next commit runs it). The identity fallback is libgit2's path's, used
+    // not inside baton's deadline (the user's next commit runs it). A fallback identity is used
     // only where the configuration has none (an author in the environment still wins).
     let mut args: Vec<String> = ["-c", "maintenance.auto=false", "-c", "gc.auto=0"]
         .map(String::from)
@@ -164,7 +164,7 @@ pub(super) fn commit(
     let (trace, message_file) = scratch_files(gitdir);
     let _ = std::fs::remove_file(&trace);
     let trace_env = trace.to_string_lossy().into_owned();
-    // The message byte for byte, as libgit2's path stores it: `-m` would end it with a
+    // The message byte for byte: `-m` would end it with a
     // newline. `--cleanup=verbatim` keeps what a commit-msg hook adds, as it adds it.
     if let Err(e) = std::fs::write(&message_file, message) {
         commit::unstage(repo, paths)?;

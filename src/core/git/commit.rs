@@ -1,12 +1,10 @@
-//! Committing the files a command wrote: the guard first, then the paths as pathspecs, then
-//! the commit itself through the `git` CLI (hooks and signing honoured) or, with no `git` on
-//! PATH and nothing to honour, through libgit2.
+//! What a commit of the files a command wrote is: its options, its outcome, its pathspecs
+//! sorted by how they are staged, and the index operations around it (`guarded` runs it).
 
-use super::guard::{self, Refusal};
-use super::{cli, hooks, pathspec};
+use super::guard::Refusal;
+use super::pathspec::under;
 use crate::core::error::{Error, Result};
-use crate::core::exec;
-use git2::{ErrorCode, Repository};
+use git2::Repository;
 use std::fmt;
 use std::path::Path;
 use std::time::Duration;
@@ -18,7 +16,7 @@ pub struct CommitOptions<'a> {
     /// and its hooks are killed and nothing is committed.
     pub deadline: Duration,
     /// The `PATH` (from `Ctx::env`) to find `git` on; git and its hooks run with it.
-    /// `None`, or no `git` on it: libgit2, only where there is nothing it cannot honour.
+    /// `None`, or no `git` on it: nothing is committed (`Refusal::NoGitCli`).
     pub path_env: Option<&'a str>,
     /// More variables for the `git` child (tests pin `HOME` and the global config here).
     pub env: &'a [(&'a str, &'a str)],
@@ -77,71 +75,12 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// Commits exactly `paths` (files or folders the command wrote, relative to `project_dir`
-/// or absolute; deletions included) with `message`, on the current branch, through the
-/// guard: see the module doc for when it refuses. Staged changes elsewhere stay staged and
-/// out of the commit; nothing outside `paths` is touched. `Err` only for a repository that
-/// cannot be opened or read.
-pub fn commit_paths_guarded(
-    project_dir: &Path,
-    paths: &[&Path],
-    message: &str,
-    opts: &CommitOptions<'_>,
-) -> Result<Outcome> {
-    let repo = match Repository::discover(project_dir) {
-        Ok(r) => r,
-        Err(e) if e.code() == ErrorCode::NotFound => return Ok(Outcome::NoGit),
-        Err(e) => return Err(git_err("open", &e)),
-    };
-    if let Some(why) = guard::blocker(&repo, project_dir) {
-        let shown = pathspec::shown(project_dir, repo.workdir(), paths);
-        return Ok(Outcome::refused(why, &shown));
-    }
-    let Some(top) = repo.workdir() else {
-        return Ok(Outcome::refused(Refusal::Bare, &[]));
-    };
-    let specs = match pathspec::relative(project_dir, top, paths) {
-        Ok(s) => s,
-        Err(p) => {
-            let shown = pathspec::shown(project_dir, Some(top), paths);
-            return Ok(Outcome::refused(Refusal::OutsideWorkTree(p), &shown));
-        }
-    };
-    let marked: Vec<String> =
-        super::conflict::unresolved(project_dir, paths, super::conflict::Look::Files)
-            .iter()
-            .filter(|u| u.line.is_some())
-            .map(super::conflict::Unresolved::describe)
-            .collect();
-    if !marked.is_empty() {
-        return Ok(Outcome::refused(Refusal::ConflictMarkers(marked), &specs));
-    }
-    let specs = Specs::of(&repo, &specs)?;
-    if specs.commit.is_empty() {
-        return Ok(Outcome::NothingToCommit);
-    }
-    if let Some(git) = exec::which("git", opts.path_env) {
-        return cli::commit(&repo, &git, &specs, message, opts);
-    }
-    let installed = hooks::installed(&repo);
-    let gpgsign = hooks::gpgsign(&repo);
-    if !installed.is_empty() || gpgsign {
-        let why = Refusal::HooksWithoutGitCli {
-            hooks: installed,
-            gpgsign,
-        };
-        return Ok(Outcome::refused(why, &specs.commit));
-    }
-    commit_with_libgit2(&repo, &specs.commit, message)
-}
-
 /// The pathspecs of one commit, sorted by how they are staged.
 #[derive(Debug, Default)]
 pub(super) struct Specs {
     /// On disk or in the index, not ignored: `git add -A`.
     pub(super) add: Vec<String>,
-    /// Ignored, yet tracked: only the tracked files' changes (`git add -u`), as libgit2's
-    /// add does.
+    /// Ignored, yet tracked: only the tracked files' changes (`git add -u`).
     pub(super) update: Vec<String>,
     /// What the commit holds: the above, and paths only HEAD still has (deleted, staged).
     pub(super) commit: Vec<String>,
@@ -150,7 +89,7 @@ pub(super) struct Specs {
 impl Specs {
     /// Sorts `specs`; a path that matches nothing (not on disk, not in the index, not in
     /// HEAD) or only ignored untracked files is left out.
-    fn of(repo: &Repository, specs: &[String]) -> Result<Specs> {
+    pub(super) fn of(repo: &Repository, specs: &[String]) -> Result<Specs> {
         let index = repo.index().map_err(|e| git_err("index", &e))?;
         let head_tree = repo.head().and_then(|h| h.peel_to_tree()).ok();
         let top = repo.workdir().unwrap_or(Path::new(""));
@@ -173,12 +112,6 @@ impl Specs {
         }
         Ok(out)
     }
-}
-
-/// Whether index path `path` is `spec` or under it.
-pub(super) fn under(spec: &str, path: &[u8]) -> bool {
-    let s = spec.as_bytes();
-    path == s || (path.starts_with(s) && path.get(s.len()) == Some(&b'/'))
 }
 
 /// Whether the index holds a change against HEAD under `specs`.
@@ -211,52 +144,6 @@ pub(super) fn unstage(repo: &Repository, specs: &[String]) -> Result<()> {
         .map_err(|e| git_err("HEAD", &e))?;
     repo.reset_default(Some(head.as_object()), specs)
         .map_err(|e| git_err("unstage", &e))
-}
-
-/// The commit through libgit2 (no hooks to run, no signing asked for): stages `specs` in
-/// the index and commits HEAD's tree with only those replaced.
-fn commit_with_libgit2(repo: &Repository, specs: &[String], message: &str) -> Result<Outcome> {
-    fn err(what: &'static str) -> impl Fn(git2::Error) -> Error {
-        move |e| git_err(what, &e)
-    }
-    let mut index = repo.index().map_err(err("index"))?;
-    index
-        .add_all(specs.iter(), git2::IndexAddOption::DEFAULT, None)
-        .map_err(err("add"))?;
-    index.update_all(specs.iter(), None).map_err(err("add"))?;
-    index.write().map_err(err("write index"))?;
-
-    let head = repo
-        .head()
-        .and_then(|h| h.peel_to_commit())
-        .map_err(err("HEAD"))?;
-    let mut mem = git2::Index::new().map_err(err("index"))?;
-    mem.read_tree(&head.tree().map_err(err("HEAD tree"))?)
-        .map_err(err("HEAD tree"))?;
-    for spec in specs {
-        mem.remove_dir(Path::new(spec), 0).map_err(err("index"))?;
-        let _ = mem.remove_path(Path::new(spec));
-    }
-    for entry in index.iter() {
-        if specs.iter().any(|s| under(s, &entry.path)) {
-            mem.add(&entry).map_err(err("index"))?;
-        }
-    }
-    let tree_id = mem.write_tree_to(repo).map_err(err("write tree"))?;
-    if head.tree_id() == tree_id {
-        return Ok(Outcome::NothingToCommit);
-    }
-    let tree = repo.find_tree(tree_id).map_err(err("tree"))?;
-    let sig = repo
-        .signature()
-        .or_else(|_| git2::Signature::now("baton", "baton@localhost"))
-        .map_err(err("signature"))?;
-    let oid = repo
-        .commit(Some("HEAD"), &sig, &sig, message, &tree, &[&head])
-        .map_err(err("commit"))?;
-    Ok(Outcome::Committed {
-        sha: oid.to_string(),
-    })
 }
 
 pub(super) fn git_err(what: &str, e: &git2::Error) -> Error {

@@ -218,10 +218,7 @@ fn unmerged_under(repo: &Repository, project_dir: &Path, dirs: &[&Path]) -> Vec<
         .and_then(|mut v| v.pop());
     let mut out: Vec<Unresolved> = Vec::new();
     for path in super::guard::unmerged(&index) {
-        if !specs
-            .iter()
-            .any(|s| super::commit::under(s, path.as_bytes()))
-        {
+        if !specs.iter().any(|s| pathspec::under(s, path.as_bytes())) {
             continue;
         }
         let rel = prefix

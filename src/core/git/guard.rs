@@ -77,8 +77,8 @@ pub enum Refusal {
     SigningFailed(String),
     /// git (hooks and signing included) was still running at the deadline: killed.
     TimedOut(Duration),
-    /// No `git` on PATH to run the repository's hooks or sign, so baton does not commit.
-    HooksWithoutGitCli { hooks: Vec<String>, gpgsign: bool },
+    /// No `git` on PATH: baton commits only through git, which honours hooks and signing.
+    NoGitCli,
     /// Anything else git said; its first line.
     Failed(String),
 }
@@ -98,7 +98,7 @@ impl Refusal {
             Refusal::HookRejected { .. } => "hook_rejected",
             Refusal::SigningFailed(_) => "signing_failed",
             Refusal::TimedOut(_) => "timed_out",
-            Refusal::HooksWithoutGitCli { .. } => "hooks_without_git_cli",
+            Refusal::NoGitCli => "no_git_cli",
             Refusal::Failed(_) => "failed",
         }
     }
@@ -136,19 +136,9 @@ impl Refusal {
                 "git did not finish within {:.1} s (its hooks or signing were still running)",
                 d.as_secs_f64()
             ),
-            Refusal::HooksWithoutGitCli { hooks, gpgsign } => {
-                let mut what = Vec::new();
-                if !hooks.is_empty() {
-                    what.push(format!("commit hooks ({})", hooks.join(", ")));
-                }
-                if *gpgsign {
-                    what.push("commit.gpgsign on".to_string());
-                }
-                format!(
-                    "the repository has {} and there is no git on PATH to honour them",
-                    what.join(" and ")
-                )
-            }
+            Refusal::NoGitCli => "there is no git on PATH (baton commits through git, so that \
+                                   the repository's hooks and signing run)"
+                .into(),
             Refusal::Failed(msg) => format!("git failed: {msg}"),
         }
     }
@@ -175,9 +165,7 @@ impl Refusal {
                 format!("fix signing (gpg.program, the signing key, the agent), then run {cmd}")
             }
             Refusal::TimedOut(_) => format!("run {cmd} yourself"),
-            Refusal::HooksWithoutGitCli { .. } => {
-                format!("put git on PATH, or run {cmd} yourself")
-            }
+            Refusal::NoGitCli => format!("put git on PATH, then run {cmd}"),
             Refusal::Failed(_) => format!("run {cmd} yourself to see why"),
         }
     }

@@ -1,5 +1,5 @@
-//! What a commit in a repository must honour that libgit2 cannot: the hooks git would run
-//! (in `core.hooksPath`, else the common git directory's `hooks/`) and `commit.gpgsign`.
+//! What a commit runs besides git itself, to say why one failed: the hooks git would run (in
+//! `core.hooksPath`, else the common git directory's `hooks/`) and `commit.gpgsign`.
 
 use git2::Repository;
 use std::os::unix::fs::PermissionsExt;
@@ -53,7 +53,7 @@ fn hooks_dir(repo: &Repository) -> PathBuf {
 }
 
 /// Whether identity key `key` (`user.name`, `user.email`) is missing from the
-/// configuration: git would then refuse to commit, where libgit2's path used a fallback.
+/// configuration: git would then refuse to commit, so the CLI commit gives a fallback.
 pub(super) fn missing_config(repo: &Repository, key: &str) -> bool {
     repo.config()
         .and_then(|mut c| c.snapshot())

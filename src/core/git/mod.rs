@@ -34,23 +34,24 @@
 //! you had staged yourself is reset too). The outcome names the hook and the first line of
 //! its output.
 //!
-//! Without a `git` on PATH, baton commits through libgit2 only when the repository has no
-//! hooks a commit would run (in `core.hooksPath`, else `.git/hooks`) and `commit.gpgsign` is
-//! off; otherwise it does not commit and says why. When the paths hold no change against
-//! HEAD, or git ignores them, there is nothing to commit and no commit is made.
+//! Without a `git` on PATH, baton does not commit and says so (it commits only through git,
+//! so that hooks and signing always apply). When the paths hold no change against HEAD, or
+//! git ignores them, there is nothing to commit and no commit is made.
 
 mod attrs;
 mod cli;
 mod commit;
 mod conflict;
 mod guard;
+mod guarded;
 mod history;
 mod hooks;
 mod pathspec;
 pub use attrs::{is_ignored, is_tracked, merge_driver, user_name};
-pub use commit::{commit_paths_guarded, CommitOptions, Outcome};
+pub use commit::{CommitOptions, Outcome};
 pub use conflict::{marker_lines, refusal_line, unresolved, unresolved_with, Look, Unresolved};
 pub use guard::{commit_blocker, Operation, Refusal};
+pub use guarded::commit_paths_guarded;
 pub use history::{
     first_parent_messages, head_at, paths_changed_by_newest, stash_messages, work_since, Work,
 };

@@ -97,6 +97,12 @@ fn resolve_existing(p: &Path) -> PathBuf {
     p.to_path_buf()
 }
 
+/// Whether index path `path` is `spec` or under it.
+pub(super) fn under(spec: &str, path: &[u8]) -> bool {
+    let s = spec.as_bytes();
+    path == s || (path.starts_with(s) && path.get(s.len()) == Some(&b'/'))
+}
+
 #[cfg(test)]
 #[allow(clippy::disallowed_methods)] // tests set up their files and folders directly
 mod tests {

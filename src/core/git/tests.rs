@@ -340,52 +340,14 @@ fn a_hook_past_the_deadline_is_killed_and_nothing_committed() {
 }
 
 #[test]
-fn without_git_on_path_hooks_or_signing_refuse() {
+fn without_git_on_path_nothing_is_committed() {
     let fx = busy_user();
-    fx.hook("pre-commit", "#!/bin/sh\nexit 0\n");
-    let no_git = Some("/nonexistent/baton-no-git");
-    let why = refused_with(&fx, |fx| {
-        fx.commit_with(&fx.root, &[".rune"], no_git, DEADLINE)
-    });
-    assert_eq!(
-        why,
-        Refusal::HooksWithoutGitCli {
-            hooks: vec!["pre-commit".into()],
-            gpgsign: false
-        }
-    );
-
-    std::fs::remove_file(fx.root.join(".git/hooks/pre-commit")).unwrap();
-    fx.git(&["config", "commit.gpgsign", "true"]);
-    let why = refused_with(&fx, |fx| {
-        fx.commit_with(&fx.root, &[".rune"], no_git, DEADLINE)
-    });
-    assert_eq!(
-        why,
-        Refusal::HooksWithoutGitCli {
-            hooks: vec![],
-            gpgsign: true
-        }
-    );
-}
-
-#[test]
-fn without_git_on_path_and_nothing_to_honour_libgit2_commits() {
-    let fx = busy_user();
-    let before = others(&fx.status());
-    // git's sample hooks (not executable under their real names) do not count.
-    assert!(fx.root.join(".git/hooks/pre-commit.sample").exists());
-    let out = fx.commit_with(&fx.root, &[".rune"], None, DEADLINE);
-    assert_eq!(sha(&out), fx.head());
-    assert_eq!(
-        fx.last_commit_paths(),
-        vec![".rune/progress.md", ".rune/sub/x.md"]
-    );
-    assert_eq!(others(&fx.status()), before);
-    assert_eq!(
-        fx.commit_with(&fx.root, &[".rune"], None, DEADLINE),
-        Outcome::NothingToCommit
-    );
+    for path_env in [None, Some("/nonexistent/baton-no-git")] {
+        let why = refused_with(&fx, |fx| {
+            fx.commit_with(&fx.root, &[".rune"], path_env, DEADLINE)
+        });
+        assert_eq!(why, Refusal::NoGitCli);
+    }
 }
 
 #[test]

@@ -14,21 +14,20 @@
 //! that decode to text and redacting that text (`encoded`): a run that holds a secret is
 //! replaced whole.
 
-mod encoded;
 mod rules;
 mod scan;
-mod view;
 
 #[cfg(test)]
 mod corpus;
 
-use crate::core::needles::{self, Finder};
+use crate::core::scan::needles::{self, Finder};
+use crate::core::scan::percent::View;
+use crate::core::scan::{encoded, Secrets};
 use regex::Regex;
 use rules::{compiled, triggered, RULES};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
-use view::View;
 
 /// What a redacted secret becomes.
 pub const MARK: &str = "[REDACTED]";
@@ -41,7 +40,7 @@ const MAX_DEPTH: u8 = 2;
 #[derive(Debug, Default)]
 pub struct Redactor {
     extra: Vec<Extra>,
-    /// The words the extra patterns need (`core::needles`): a pattern is compiled only the
+    /// The words the extra patterns need (`core::scan::needles`): a pattern is compiled only the
     /// first time a text holds them (compiling them all cost every hook run half a
     /// millisecond per pattern).
     needles: Option<Finder>,
@@ -298,24 +297,11 @@ pub fn redact(text: &str) -> Redacted {
     Redactor::builtin().redact(text)
 }
 
-/// The runs of `text` (16 or more base64 or hex characters) that decode to text, with
-/// their ranges: the decoder the redactor uses, for scanners that look inside encodings
-/// (the bridge's integrity scan).
-pub fn decoded_runs(text: &str) -> Vec<(Range<usize>, String)> {
-    encoded::runs(text)
-        .into_iter()
-        .map(|e| (e.range, e.text))
-        .collect()
-}
-
-/// `s` decoded as base64 (either alphabet, padding optional), when that is text.
-pub fn base64_text(s: &str) -> Option<String> {
-    encoded::base64_text(s.as_bytes())
-}
-
-/// `text` with its `%XX` escapes of printable ASCII decoded; `None` when it has none.
-pub fn percent_decoded(text: &str) -> Option<String> {
-    View::decoded(text).map(|v| v.text.into_owned())
+impl Secrets for Redactor {
+    fn hide(&self, text: &str) -> (String, usize) {
+        let r = self.redact(text);
+        (r.text, r.count)
+    }
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 /// A view of a text: the text itself, or its %-decoded form with a map back.
-pub(super) struct View<'a> {
-    pub(super) text: Cow<'a, str>,
+pub struct View<'a> {
+    pub text: Cow<'a, str>,
     /// For each byte of `text`, where it starts in the original; empty when `text` is the
     /// original.
     map: Vec<usize>,
@@ -19,7 +19,7 @@ pub(super) struct View<'a> {
 
 impl<'a> View<'a> {
     /// The text as it is.
-    pub(super) fn plain(text: &'a str) -> Self {
+    pub fn plain(text: &'a str) -> Self {
         View {
             text: Cow::Borrowed(text),
             map: Vec::new(),
@@ -29,7 +29,7 @@ impl<'a> View<'a> {
 
     /// The text with its `%XX` escapes decoded; `None` when it has none to decode. One
     /// pass; a text without `%` costs one byte search.
-    pub(super) fn decoded(text: &'a str) -> Option<Self> {
+    pub fn decoded(text: &'a str) -> Option<Self> {
         let b = text.as_bytes();
         let first = text.find('%')?;
         if !b[first..].windows(3).any(|w| escape(w).is_some()) {
@@ -55,7 +55,7 @@ impl<'a> View<'a> {
     }
 
     /// The original range a range of the view stands for.
-    pub(super) fn original(&self, r: &Range<usize>) -> Range<usize> {
+    pub fn original(&self, r: &Range<usize>) -> Range<usize> {
         if self.map.is_empty() {
             return r.clone();
         }
@@ -64,7 +64,7 @@ impl<'a> View<'a> {
     }
 
     /// Whether a range of the view holds a decoded escape (differs from the original).
-    pub(super) fn escaped(&self, r: &Range<usize>) -> bool {
+    pub fn escaped(&self, r: &Range<usize>) -> bool {
         self.original(r).len() != r.len()
     }
 }
@@ -77,6 +77,11 @@ fn escape(w: &[u8]) -> Option<u8> {
     let hex = |c: u8| char::from(c).to_digit(16);
     let c = u8::try_from(hex(h)? * 16 + hex(l)?).ok()?;
     (c == b'\t' || c == b'\n' || c == b'\r' || (0x20..0x7f).contains(&c)).then_some(c)
+}
+
+/// `text` with its `%XX` escapes of printable ASCII decoded; `None` when it has none.
+pub fn decoded_text(text: &str) -> Option<String> {
+    View::decoded(text).map(|v| v.text.into_owned())
 }
 
 #[cfg(test)]

@@ -3,15 +3,15 @@
 //! together decode to text), package names one typo away from a popular one, and memory
 //! entries that do not have the format of the file they are in.
 
+use super::needles;
+use super::normalize::Forms;
+use super::{encoded, percent};
 use super::{line_of, Status};
-use crate::bridge::normalize::Forms;
-use crate::core::needles;
-use crate::core::redact;
 use regex::Regex;
 use std::sync::OnceLock;
 
 /// The rule of a line a merge left (`<<<<<<<`, `=======`, `>>>>>>>`).
-pub(crate) const CONFLICT_MARKER: &str = "conflict-marker";
+pub const CONFLICT_MARKER: &str = "conflict-marker";
 
 /// One thing a check found.
 pub(crate) struct Hit {
@@ -204,12 +204,12 @@ const MAX_PIECES: usize = 24;
 /// that decode only when joined.
 fn encoded_payloads(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
     let mut out = Vec::new();
-    for (range, decoded) in redact::decoded_runs(text) {
-        if tainted(&decoded) {
-            out.push(range.start);
+    for run in encoded::runs(text) {
+        if tainted(&run.text) {
+            out.push(run.range.start);
         }
     }
-    if let Some(decoded) = redact::percent_decoded(text) {
+    if let Some(decoded) = percent::decoded_text(text) {
         if tainted(&decoded) {
             out.push(text.find('%').unwrap_or(0));
         }
@@ -387,7 +387,7 @@ fn decode_group(
             if k == i || joined.len() < 12 {
                 continue;
             }
-            if let Some(decoded) = redact::base64_text(&joined) {
+            if let Some(decoded) = encoded::base64_text(joined.as_bytes()) {
                 if decoded.chars().filter(|c| c.is_alphabetic()).count() >= 8 && tainted(&decoded) {
                     return Some(group[i].0);
                 }

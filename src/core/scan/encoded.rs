@@ -13,13 +13,13 @@ use std::ops::Range;
 const MIN_RUN: usize = 16;
 
 /// A run of the text and the text it decodes to.
-pub(super) struct Encoded {
-    pub(super) range: Range<usize>,
-    pub(super) text: String,
+pub struct Encoded {
+    pub range: Range<usize>,
+    pub text: String,
 }
 
 /// The runs of `text` that decode (as hex or base64) to UTF-8 text, in order.
-pub(super) fn runs(text: &str) -> Vec<Encoded> {
+pub fn runs(text: &str) -> Vec<Encoded> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     // One buffer for every attempt: most runs are identifiers that stop within bytes.
@@ -206,7 +206,7 @@ const SEXTETS: [u8; 256] = {
 };
 
 /// `s` decoded as base64, when the whole of it decodes to text.
-pub(super) fn base64_text(s: &[u8]) -> Option<String> {
+pub fn base64_text(s: &[u8]) -> Option<String> {
     let mut out = Vec::new();
     let mut check = TextCheck::default();
     (base64(s, &mut check, &mut out) && check.done())

@@ -1,5 +1,5 @@
 //! The integrity scan's pattern rules: one table. A rule's `Regex` is compiled only for a
-//! text that holds the words every match of it needs (`prefilter`, `core::needles`): a scan
+//! text that holds the words every match of it needs (`prefilter`, `core::scan::needles`): a scan
 //! of ordinary text compiles next to nothing (compiling the whole table cost ~20 ms, which
 //! every session start after a memory change paid).
 //!
@@ -229,11 +229,28 @@ pub(crate) const RULES: &[Rule] = &[
 ];
 
 /// The `base64-run` pattern: no word to look for, so the prefilter looks for a run of
-/// `BASE64_RUN_LEN` characters of its alphabet instead (`prefilter::has_base64_run`).
+/// `BASE64_RUN_LEN` characters of its alphabet instead (`has_base64_run`).
 pub(super) const BASE64_RUN: &str = r"[A-Za-z0-9+/]{120,}={0,2}";
 
 /// The shortest run `BASE64_RUN` matches.
-pub(super) const BASE64_RUN_LEN: usize = 120;
+const BASE64_RUN_LEN: usize = 120;
+
+/// Whether `text` holds a run of `BASE64_RUN_LEN` characters of the base64 alphabet (what
+/// every match of `BASE64_RUN` holds).
+fn has_base64_run(text: &str) -> bool {
+    let mut run = 0;
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
+            run += 1;
+            if run >= BASE64_RUN_LEN {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
 
 /// The rules a form of the text is read with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -338,6 +355,7 @@ pub(crate) fn matching(form: Form, text: &str, view: &AsciiView<'_>) -> Vec<usiz
             let rule = &RULES[i];
             may && form.takes(rule.scope) && !(rule.scope == Script && ascii)
         })
+        .filter(|&(i, _)| RULES[i].pattern != BASE64_RUN || has_base64_run(text))
         .filter(|&(i, _)| is_match(i, text, view))
         .map(|(i, _)| i)
         .collect()
@@ -501,6 +519,21 @@ mod tests {
                 }
             }
             assert!(!r.pattern.contains(['\u{1}', '\u{b}']), "{}", r.name);
+        }
+    }
+
+    #[test]
+    fn the_base64_gate_agrees_with_the_pattern() {
+        let re = regex::Regex::new(BASE64_RUN).expect("pattern");
+        let run = "aB3+/".repeat(BASE64_RUN_LEN);
+        for text in [
+            run[..BASE64_RUN_LEN].to_string(),
+            format!("x {} y", &run[..BASE64_RUN_LEN - 1]),
+            format!("é{}==", &run[..BASE64_RUN_LEN + 7]),
+            format!("{}-{}", &run[..60], &run[..60]),
+            "plain words".to_string(),
+        ] {
+            assert_eq!(has_base64_run(&text), re.is_match(&text), "{text}");
         }
     }
 }
