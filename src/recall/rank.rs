@@ -83,7 +83,7 @@ pub(crate) struct IndexedDoc {
 /// What matched: a document read now, or one the index holds (made a `Doc` only if it
 /// ranks among the best).
 enum Item {
-    Read(Doc),
+    Read(Box<Doc>),
     Indexed(IndexedDoc),
 }
 
@@ -171,7 +171,7 @@ impl<'q> Ranker<'q> {
     pub(crate) fn add(&mut self, doc: Doc) {
         let mut tf = vec![0.0f32; self.query.units()];
         let len = count_into(&doc, self.query, &mut tf);
-        self.push(Item::Read(doc), tf, len);
+        self.push(Item::Read(Box::new(doc)), tf, len);
     }
 
     /// Takes a document the index holds, with its weighted term frequencies and length as
@@ -226,7 +226,7 @@ impl<'q> Ranker<'q> {
             .zip(scores)
             .filter_map(|(c, score)| {
                 let (doc, from_index) = match c.item {
-                    Item::Read(d) => (d, None),
+                    Item::Read(d) => (*d, None),
                     Item::Indexed(i) => {
                         let (d, file) = indexed(&i)?;
                         (d, Some(file))
@@ -361,7 +361,7 @@ fn count_into(doc: &Doc, q: &Query, tf: &mut [f32]) -> usize {
     each_weighted(doc, |field, t, w, extra| {
         if field != at_field {
             // A phrase runs within one field.
-            progress.iter_mut().for_each(|p| *p = 0);
+            progress.fill(0);
             at_field = field;
         }
         for (i, qt) in q.terms.iter().enumerate() {

@@ -147,12 +147,12 @@ pub(crate) fn search_with(
     let mut stats = stats;
     stats.docs += indexed;
     let matched = ranker.matched();
-    let ranked = ranker.finish(stats.docs, req.limit, &|d| index.and_then(|ix| ix.made(d)));
-    let ranked: Vec<Ranked> = read_again(project, ranked)
+    let best = ranker.finish(stats.docs, req.limit, &|d| index.and_then(|ix| ix.made(d)));
+    let shown: Vec<Ranked> = read_again(project, best)
         .into_iter()
         .filter(|r| r.from_index.is_none() || !is_a_question(&r.doc, &asked, wants_prompts))
         .collect();
-    let hits = collapse(ranked, req.limit)
+    let hits = collapse(shown, req.limit)
         .into_iter()
         .map(|r| hit(project, &req.query, &r.doc, r.score, r.similar))
         .collect();
@@ -165,6 +165,9 @@ pub(crate) fn search_with(
     })
 }
 
+/// A document's identity among what a reader gives (`index::identity`).
+type Id = (String, Option<usize>, Option<String>);
+
 /// The documents the index found, read again from their files to be shown (what the index
 /// keeps is only what the ranking needs); one whose file changed meanwhile is left out.
 fn read_again(project: &Project, ranked: Vec<Ranked>) -> Vec<Ranked> {
@@ -172,7 +175,6 @@ fn read_again(project: &Project, ranked: Vec<Ranked>) -> Vec<Ranked> {
     if files.is_empty() {
         return ranked;
     }
-    type Id = (String, Option<usize>, Option<String>);
     let wanted: HashSet<Id> = ranked
         .iter()
         .filter(|r| r.from_index.is_some())

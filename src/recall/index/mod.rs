@@ -236,7 +236,8 @@ impl Index {
         if let Ok(entries) = std::fs::read_dir(&self.dir) {
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                if name.ends_with(".brix") && !self.manifest.segments.contains(&name) {
+                let segment = Path::new(&name).extension().is_some_and(|x| x == "brix");
+                if segment && !self.manifest.segments.contains(&name) {
                     let _ = std::fs::remove_file(e.path());
                 }
             }

@@ -90,7 +90,7 @@ impl Segment {
     /// The segment at `path`; an error when it is not one (a torn write, another version).
     pub(crate) fn load(path: &Path) -> Result<Segment> {
         let bad = |why: &str| Error::Internal(format!("recall index {}: {why}", path.display()));
-        let file = File::open(path).map_err(|e| bad(&e.to_string()))?;
+        let file = crate::core::fsx::open_regular(path)?.ok_or_else(|| bad("missing"))?;
         let mut head = [0u8; 40];
         file.read_exact_at(&mut head, 0)
             .map_err(|_| bad("too short"))?;
@@ -393,9 +393,9 @@ mod tests {
 
     #[test]
     fn a_segment_reads_back_what_was_written() {
-        let t = tempfile::tempdir().unwrap();
-        let mut w = SegmentWriter::default();
-        let f = w.file(FileRec {
+        let tmp = tempfile::tempdir().unwrap();
+        let mut writer = SegmentWriter::default();
+        let file = writer.file(FileRec {
             key: "/p/a.jsonl".into(),
             gone: false,
             fp: vec![[10, 20, 30]],
@@ -403,9 +403,9 @@ mod tests {
             examples: vec!["a.jsonl:4: not JSON".into()],
             kinds: [0; 12],
         });
-        let source = w.string("a.jsonl");
+        let source = writer.string("a.jsonl");
         let rec = DocRec {
-            file: f,
+            file,
             source,
             id: None,
             line: Some(3),
@@ -417,20 +417,20 @@ mod tests {
         let terms: HashMap<String, f32> = [("cache".to_string(), 2.5), ("evict".to_string(), 1.0)]
             .into_iter()
             .collect();
-        w.doc(rec.clone(), terms);
-        let path = t.path().join("seg");
-        w.write(&path).unwrap();
-        let s = Segment::load(&path).unwrap();
-        assert_eq!(s.doc_count(), 1);
-        assert_eq!(s.doc(0), Some(rec));
-        assert_eq!(s.files[0].fp, vec![[10, 20, 30]]);
-        assert_eq!((s.files[0].corrupt, s.files[0].examples.len()), (2, 1));
-        assert_eq!(s.files[0].kinds[5], 1, "one correction");
-        assert_eq!(s.strings[s.doc(0).unwrap().source as usize], "a.jsonl");
-        let e = s.entry("cache").unwrap();
-        assert_eq!(s.postings(e).unwrap(), vec![(0, 2.5)]);
-        assert_eq!(s.starting_with("ev").len(), 1);
-        assert!(s.entry("zebra").is_none());
+        writer.doc(rec.clone(), terms);
+        let path = tmp.path().join("seg");
+        writer.write(&path).unwrap();
+        let seg = Segment::load(&path).unwrap();
+        assert_eq!(seg.doc_count(), 1);
+        assert_eq!(seg.doc(0), Some(rec));
+        assert_eq!(seg.files[0].fp, vec![[10, 20, 30]]);
+        assert_eq!((seg.files[0].corrupt, seg.files[0].examples.len()), (2, 1));
+        assert_eq!(seg.files[0].kinds[5], 1, "one correction");
+        assert_eq!(seg.strings[seg.doc(0).unwrap().source as usize], "a.jsonl");
+        let entry = seg.entry("cache").unwrap();
+        assert_eq!(seg.postings(entry).unwrap(), vec![(0, 2.5)]);
+        assert_eq!(seg.starting_with("ev").len(), 1);
+        assert!(seg.entry("zebra").is_none());
         // A torn file is an error, not a panic.
         std::fs::write(&path, b"BRIX\x01\0\0\0short").unwrap();
         assert!(Segment::load(&path).is_err());
