@@ -26,6 +26,7 @@ use std::sync::OnceLock;
 /// Both sides of a search write them out, so `db` finds "database" and the other way round.
 /// A compound is written with hyphens: its joined form is the term (`end-to-end` → endtoend).
 pub(crate) const ABBREVIATIONS: &[(&str, &str)] = &[
+    ("a11y", "accessibility"),
     ("args", "arguments"),
     ("arg", "argument"),
     ("async", "asynchronous"),
@@ -57,6 +58,7 @@ pub(crate) const ABBREVIATIONS: &[(&str, &str)] = &[
     ("impl", "implementation"),
     ("init", "initialization"),
     ("k8s", "kubernetes"),
+    ("l10n", "localization"),
     ("lib", "library"),
     ("libs", "libraries"),
     ("msg", "message"),
@@ -68,6 +70,8 @@ pub(crate) const ABBREVIATIONS: &[(&str, &str)] = &[
     ("perms", "permissions"),
     ("pkg", "package"),
     ("pkgs", "packages"),
+    ("pr", "pull-request"),
+    ("prs", "pull-requests"),
     ("prod", "production"),
     ("repo", "repository"),
     ("repos", "repositories"),
