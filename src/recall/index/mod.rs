@@ -75,10 +75,10 @@ impl Index {
     /// The project's index as it is on disk (empty when there is none yet, or it cannot be
     /// read); `None` when there is no private folder to keep one in.
     pub(crate) fn open(project: &Project) -> Option<Index> {
-        let base = crate::core::paths::private_base(&project.ctx.env)?;
-        let dir = base
-            .join("projects")
-            .join(crate::core::paths::project_key(&project.root))
+        // The folder both `baton mcp` (started by Claude Code, with `CLAUDE_PLUGIN_DATA`)
+        // and the CLI (without it) reach: one index for both.
+        let base = crate::core::paths::state_dir(&project.ctx.env)?;
+        let dir = crate::core::paths::project_state_dir(&project.ctx.env, &project.root)?
             .join("recall-index");
         fsx::ensure_private_tree(&base, &dir).ok()?;
         let mut index = Index {
