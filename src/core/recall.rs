@@ -82,6 +82,11 @@ impl Kind {
         }
     }
 
+    /// Its place in `ALL` (for tables indexed by kind).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The kind named `name` (case ignored).
     pub fn parse(name: &str) -> Option<Kind> {
         let name = name.trim().to_ascii_lowercase();
@@ -502,6 +507,9 @@ mod tests {
         }
         assert_eq!(Kind::parse(" Decision "), Some(Kind::Decision));
         assert_eq!(Kind::parse("decisions"), None);
+        for (i, k) in Kind::ALL.iter().enumerate() {
+            assert_eq!(k.index(), i);
+        }
         assert!(Kind::names().starts_with("decision|convention|"));
     }
 

@@ -25,7 +25,7 @@ use super::query::{Query, Term};
 use super::terms::each_term;
 use crate::core::recall::{Doc, Kind};
 use chrono::{DateTime, Utc};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -45,6 +45,8 @@ const RECENT: f32 = 0.6;
 const HALF_LIFE_DAYS: f32 = 30.0;
 /// How much of a document's score its coverage of the question decides (the exponent).
 const COVERAGE_POWER: f32 = 1.5;
+/// How many kinds there are (tables by kind).
+const KINDS: usize = Kind::ALL.len();
 /// Candidates kept when pruning, and the number that triggers it.
 const KEEP: usize = 2_000;
 const KEEP_MAX: usize = 10_000;
@@ -144,7 +146,7 @@ pub(crate) struct Ranker<'q> {
     /// Documents containing each part.
     df: Vec<u64>,
     /// Sum of lengths and count of matching documents per kind (for the average length).
-    lengths: HashMap<Kind, (f64, u64)>,
+    lengths: [(f64, u64); KINDS],
     /// Documents that matched, pruned or not.
     matched: u64,
 }
@@ -157,7 +159,7 @@ impl<'q> Ranker<'q> {
             now,
             candidates: Vec::new(),
             df: vec![0; query.units()],
-            lengths: HashMap::new(),
+            lengths: [(0.0, 0); KINDS],
             matched: 0,
         }
     }
@@ -192,7 +194,7 @@ impl<'q> Ranker<'q> {
                 *d += 1;
             }
         }
-        let e = self.lengths.entry(item.kind()).or_insert((0.0, 0));
+        let e = &mut self.lengths[item.kind().index()];
         #[allow(clippy::cast_precision_loss)] // word counts far below 2^52
         let words = len as f64;
         e.0 += words;
@@ -255,11 +257,9 @@ impl<'q> Ranker<'q> {
             })
             .collect();
         #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
-        let avg: HashMap<Kind, f32> = self
+        let avg: [f32; KINDS] = self
             .lengths
-            .iter()
-            .map(|(k, (sum, count))| (*k, (sum / (*count).max(1) as f64).max(1.0) as f32))
-            .collect();
+            .map(|(sum, count)| (sum / count.max(1) as f64).max(1.0) as f32);
         let mut scored: Vec<(f32, Candidate)> = std::mem::take(&mut self.candidates)
             .into_iter()
             .map(|c| (self.score(&c, &idf, &avg), c))
@@ -280,9 +280,9 @@ impl<'q> Ranker<'q> {
         kept_scores
     }
 
-    fn score(&self, c: &Candidate, idf: &[f32], avg: &HashMap<Kind, f32>) -> f32 {
+    fn score(&self, c: &Candidate, idf: &[f32], avg: &[f32; KINDS]) -> f32 {
         let kind = c.item.kind();
-        let avgdl = avg.get(&kind).copied().unwrap_or(1.0);
+        let avgdl = avg[kind.index()];
         let mut score = 0.0;
         let (mut got, mut all) = (0.0f32, 0.0f32);
         for (i, &f) in c.tf.iter().enumerate() {

@@ -99,32 +99,31 @@ impl Segment {
         }
         let lens: Vec<u64> = (0..4).map(|i| u64_at(&head, 8 + i * 8)).collect();
         let total: u64 = lens.iter().sum();
-        let size = usize::try_from(total).map_err(|_| bad("too large"))?;
-        let mut body = vec![0u8; size];
-        file.read_exact_at(&mut body, 40)
-            .map_err(|_| bad("cut short"))?;
-        let mut r = Reader::new(&body);
+        // Each section read into its own buffer: the documents' (the largest) is kept as read.
+        let read = |at: u64, len: u64| -> Result<Vec<u8>> {
+            let mut buf = vec![0u8; usize::try_from(len).map_err(|_| bad("too large"))?];
+            file.read_exact_at(&mut buf, 40 + at)
+                .map_err(|_| bad("cut short"))?;
+            Ok(buf)
+        };
+        let head_part = read(0, lens[0] + lens[1])?;
+        let docs = read(lens[0] + lens[1], lens[2])?;
+        let dict_part = read(lens[0] + lens[1] + lens[2], lens[3])?;
+        let mut r = Reader::new(&head_part);
         let mut strings = Vec::new();
         while r.at < to_usize(lens[0]) {
             strings.push(r.string().ok_or_else(|| bad("strings"))?);
         }
         let mut files = Vec::new();
-        while r.at < to_usize(lens[0] + lens[1]) {
+        while r.at < head_part.len() {
             files.push(r.file(&strings).ok_or_else(|| bad("files"))?);
         }
-        let docs_end = to_usize(lens[0] + lens[1] + lens[2]);
-        let docs = body
-            .get(r.at..docs_end)
-            .ok_or_else(|| bad("documents"))?
-            .to_vec();
-        r.at = docs_end;
+        let mut r = Reader::new(&dict_part);
         let mut dict = Vec::new();
-        while r.at < size {
+        while r.at < dict_part.len() {
             let term = r.string().ok_or_else(|| bad("dictionary"))?;
-            let (at, count) = (
-                r.u64().ok_or_else(|| bad("dictionary"))?,
-                r.u32().ok_or_else(|| bad("dictionary"))?,
-            );
+            let at = r.u64().ok_or_else(|| bad("dictionary"))?;
+            let count = r.u32().ok_or_else(|| bad("dictionary"))?;
             dict.push(Entry { term, at, count });
         }
         Ok(Segment {
@@ -295,7 +294,7 @@ impl SegmentWriter {
     /// Adds a document and its terms' weighted frequencies.
     pub(crate) fn doc(&mut self, rec: DocRec, terms: HashMap<String, f32>) {
         let n = u32::try_from(self.docs.len()).unwrap_or(NONE);
-        let kind = Kind::ALL.iter().position(|k| *k == rec.kind).unwrap_or(0);
+        let kind = rec.kind.index();
         if let Some(f) = self.files.get_mut(rec.file as usize) {
             f.kinds[kind] += 1;
         }
@@ -380,7 +379,7 @@ fn put_doc(out: &mut Vec<u8>, d: &DocRec) {
     put_u32(out, d.id.unwrap_or(NONE));
     put_u32(out, d.line.unwrap_or(NONE));
     put_u32(out, d.len);
-    let kind = Kind::ALL.iter().position(|k| *k == d.kind).unwrap_or(0);
+    let kind = d.kind.index();
     out.push(u8::try_from(kind).unwrap_or(0));
     out.push(u8::from(d.failed));
     out.extend_from_slice(&[0, 0]);
