@@ -201,7 +201,7 @@ fn tools() -> Value {
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "query": {"type": "string", "description": "a few distinctive words; \"a phrase\" in order"},
+                    "query": {"type": "string", "description": "the question, or a few words; \"a phrase\" in order"},
                     "kind": {"type": "string", "enum": kinds},
                     "since": {"type": "string", "description": time},
                     "until": {"type": "string"},
