@@ -14,6 +14,8 @@ mod stand_in;
 
 #[path = "integration/audit.rs"]
 mod audit;
+#[path = "integration/audit_moves.rs"]
+mod audit_moves;
 #[path = "integration/audit_sessions.rs"]
 mod audit_sessions;
 #[path = "integration/bridge.rs"]

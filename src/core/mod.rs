@@ -15,6 +15,7 @@ pub mod deadline;
 pub mod error;
 pub mod event;
 pub mod exec;
+pub mod fault;
 pub mod footprint;
 pub mod fsx;
 pub mod git;
