@@ -6,6 +6,7 @@
 //! file is not read into the model's context (`bridge.integrity_block_on`).
 
 use super::scan_cache::{self, Content, Stamp};
+use super::scan_runs;
 use super::store::{self, Rune};
 use crate::core::config::{Config, IntegrityBlockOn};
 use crate::core::error::Result;
@@ -17,7 +18,7 @@ use crate::core::scan::{
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The verdict from which a file is not read into the model's context (config
 /// `bridge.integrity_block_on`).
@@ -153,7 +154,7 @@ impl<'a> Scanner<'a> {
             report
                 .stamps
                 .insert(name.clone(), Stamp::of(&rune.path(name)));
-            let (found, counts) = scan_cached(rune, name, self.red, &mut cache)?;
+            let (found, counts) = scan_cached(rune, name, self.red, &mut cache, path)?;
             report.findings.extend(found);
             if let Some(c) = counts {
                 report.counts.insert(name.clone(), c);
@@ -202,7 +203,7 @@ impl<'a> Scanner<'a> {
             .as_ref()
             .map(|p| p.with_extension(format!("{name}.json")));
         let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(self.extra));
-        let (found, _) = scan_cached(rune, name, self.red, &mut cache)?;
+        let (found, _) = scan_cached(rune, name, self.red, &mut cache, own.as_deref())?;
         cache.write(own.as_deref());
         let status = found
             .iter()
@@ -435,6 +436,7 @@ fn scan_cached(
     name: &str,
     red: &Redactor,
     cache: &mut Cache,
+    cache_at: Option<&Path>,
 ) -> Result<(Vec<Finding>, Option<scan_cache::Counts>)> {
     let path = rune.path(name);
     let shown = rune.show(name);
@@ -459,12 +461,23 @@ fn scan_cached(
         return Ok((Vec::new(), None));
     };
     let previous = cache.previous(name);
-    let (content, grown) = Content::of_after(&text, previous.as_ref().map(|p| p.content));
-    let (found, counts) =
-        match previous.and_then(|p| reuse(&shown, &p, &text, &content, grown, red)) {
-            Some(known) => known,
-            None => (scan_text(&shown, &text, red), scan_cache::Counts::of(&text)),
-        };
+    let (found, counts, content) = if text.len() >= scan_runs::RUNS_MIN {
+        by_runs(
+            &shown,
+            &text,
+            previous.as_ref(),
+            runs_at(cache_at, name).as_deref(),
+            red,
+        )
+    } else {
+        let (content, grown) = Content::of_after(&text, previous.as_ref().map(|p| p.content));
+        let (found, counts) =
+            match previous.and_then(|p| reuse(&shown, &p, &text, &content, grown, red)) {
+                Some(known) => known,
+                None => (scan_text(&shown, &text, red), scan_cache::Counts::of(&text)),
+            };
+        (found, counts, content)
+    };
     // Only a stamp taken before the read and unchanged after it is cached.
     if let Some(s) = stamp.filter(|s| Stamp::of(&path).as_ref() == Some(s)) {
         cache.put(
@@ -476,6 +489,41 @@ fn scan_cached(
         );
     }
     Ok((found, Some(counts)))
+}
+
+/// Where the runs of file `name` are kept, beside the verdict cache at `cache_at`.
+fn runs_at(cache_at: Option<&Path>, name: &str) -> Option<PathBuf> {
+    cache_at.map(|p| p.with_extension(format!("{name}.runs")))
+}
+
+/// The verdict, counts and content of `text`, a large file read again (its stamp changed),
+/// by its runs (`scan_runs`): the verdict cached before when it holds the same text, else
+/// that verdict with the runs it changed rescanned (an edit, a pull, a merge), else a scan
+/// of it whole. Its runs are kept for the next time.
+fn by_runs(
+    shown: &str,
+    text: &str,
+    previous: Option<&scan_cache::Previous<'_, CachedFinding>>,
+    runs_path: Option<&Path>,
+    red: &Redactor,
+) -> (Vec<Finding>, scan_cache::Counts, Content) {
+    let runs = scan_runs::runs_of(text);
+    let content = scan_runs::content_of(&runs);
+    let known = previous.and_then(|p| {
+        let old_found: Vec<Finding> = p.findings.iter().map(|f| f.finding(shown)).collect();
+        if *p.content == content {
+            return Some((old_found, p.counts));
+        }
+        let old = scan_runs::read(runs_path?, p.content)?;
+        let found = scan_runs::rescan(shown, text, &runs, &old, &old_found, red)?;
+        Some((found, scan_runs::counts_of(&runs)))
+    });
+    let (found, counts) =
+        known.unwrap_or_else(|| (scan_text(shown, text, red), scan_cache::Counts::of(text)));
+    if let Some(path) = runs_path {
+        scan_runs::write(path, &content, &runs);
+    }
+    (found, counts, content)
 }
 
 /// The verdict of `text` (a memory file read again, its stamp changed) from the verdict

@@ -144,7 +144,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
     // Memory is read through its folder; a symlinked folder could point anywhere.
     fsx::refuse_symlink(&rune.dir)?;
     let report = Scanner::cached(project, rune).scan(rune)?;
-    let trust = Trust::of(project, &rune.rel);
+    let trust = Trust::of(project, rune);
     let shown = RefCell::new(Shown::read(&project.ctx.env, rune));
     let view = View {
         rune,

@@ -46,6 +46,8 @@ mod load;
 mod memory;
 mod merged;
 mod notes;
+mod origins;
+mod origins_update;
 mod private_log;
 mod progress;
 mod provenance;
@@ -54,6 +56,7 @@ mod review;
 mod rules;
 mod save;
 mod scan_cache;
+mod scan_runs;
 mod shown;
 mod status;
 mod store;
@@ -198,6 +201,14 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Read the memory folder's git history into the index of where its entries came from
+    /// (a session start does this in the background when it is behind)
+    #[command(hide = true)]
+    Origins {
+        /// Print nothing
+        #[arg(long)]
+        quiet: bool,
+    },
     /// The cross-project store: instincts and learnings seen in two or more projects
     Global {
         #[command(subcommand)]
@@ -312,6 +323,22 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Status { json } => status_command(project, json),
         Command::Review { accept, all, json } => review_command(project, &accept, all, json),
         Command::Global { action } => global_command(project, action),
+        Command::Origins { quiet } => {
+            let rune = Rune::of(project);
+            let state = origins_update::update(project, &rune, origins_update::Budget::Whole);
+            if !quiet {
+                outln!(
+                    "{}",
+                    match state {
+                        origins_update::State::Current(_) => "origins: up to date with HEAD",
+                        origins_update::State::Behind(_) =>
+                            "origins: another update is running; try again when it is done",
+                        origins_update::State::NoHistory => "origins: no git history to read",
+                    }
+                );
+            }
+            Ok(0)
+        }
     }
 }
 

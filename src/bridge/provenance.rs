@@ -22,15 +22,16 @@
 //! is the SHA-1 of the file's name and the entry's text with trailing spaces, a BOM and a
 //! trailing blank line dropped (so a checkout with CRLF line ends changes nothing).
 
+use super::origins_update::{self, Budget, State};
 use super::store;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
-use crate::core::hash::{fnv1a, sha1_hex};
+use crate::core::hash::{fnv1a, sha1_hex, DigestSet};
 use crate::core::paths;
 use crate::core::project::Project;
 use crate::core::time;
 use chrono::{DateTime, Utc};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -87,6 +88,36 @@ pub(crate) fn entries(file: &str, text: &str) -> Vec<Entry> {
         store::INSTINCTS => blocks(text, |l| l.starts_with("## ") && l.contains("Instinct:")),
         _ => blocks(text, |l| l.starts_with("## [")),
     }
+}
+
+/// Where the last entry of `file`'s `text` begins (for the notes: the last section's
+/// heading, which every item's entry names), so that the entries of a text that `text`
+/// grew into are those of its end from there; `None` for a file that is one entry.
+pub(crate) fn last_entry_start(file: &str, text: &str) -> Option<usize> {
+    let line_start = |i: usize| text[..i].rfind('\n').map_or(0, |j| j + 1);
+    match file {
+        store::CHECKPOINT | store::INVARIANTS => None,
+        store::SESSION_LOG | store::LEARNINGS => Some(line_start(text.len())),
+        store::NOTES | store::TASK_NOTES => Some(heading_before(text, text.len(), |_| true)),
+        store::INSTINCTS => Some(heading_before(text, text.len(), |l| {
+            l.contains("Instinct:")
+        })),
+        _ => Some(heading_before(text, text.len(), |l| l.starts_with("## ["))),
+    }
+}
+
+/// The start of the last `## ` line before `end` that `is_entry` takes; 0 when none.
+fn heading_before(text: &str, end: usize, is_entry: impl Fn(&str) -> bool) -> usize {
+    let mut end = end;
+    while let Some(i) = text[..end].rfind("## ") {
+        let at_line = i == 0 || text.as_bytes()[i - 1] == b'\n';
+        let line_end = text[i..].find('\n').map_or(text.len(), |j| i + j);
+        if at_line && is_entry(&text[i..line_end]) {
+            return i;
+        }
+        end = i;
+    }
+    0
 }
 
 /// The entry text of a notes item (what `entries` gives for it).
@@ -175,7 +206,7 @@ pub(crate) struct Ledger {
 /// ledger's last kilobytes; a digest that is not there reads the rest, once.
 #[derive(Debug, Default)]
 struct Known {
-    seen: HashSet<[u8; 20]>,
+    seen: DigestSet,
     /// The places not read back to their start yet, in the order they are read.
     tails: Vec<Tail>,
 }
@@ -230,7 +261,7 @@ impl Tail {
 
     /// Reads the next chunk back and puts the digests of its whole lines in `seen`; `false`
     /// once the file is read to its start.
-    fn read_back(&mut self, seen: &mut HashSet<[u8; 20]>) -> bool {
+    fn read_back(&mut self, seen: &mut DigestSet) -> bool {
         use std::os::unix::fs::FileExt;
         if self.end <= self.start {
             return false;
@@ -380,7 +411,7 @@ impl Ledger {
     /// `file`'s ledger in every place, nothing read yet.
     fn open(&self, file: &str) -> Known {
         Known {
-            seen: HashSet::new(),
+            seen: DigestSet::default(),
             tails: self
                 .read
                 .iter()
@@ -413,9 +444,10 @@ impl Ledger {
         let Some(dir) = &self.write else {
             return Ok(());
         };
+        let mut once = HashSet::new();
         let fresh: Vec<&String> = digests
             .iter()
-            .filter(|d| !self.knows_digest(file, d))
+            .filter(|d| once.insert(d.as_str()) && !self.knows_digest(file, d))
             .collect();
         if fresh.is_empty() {
             return Ok(());
@@ -423,18 +455,20 @@ impl Ledger {
         fsx::ensure_private_dir(dir)?;
         let path = dir.join(format!("{file}.jsonl"));
         let ts = time::rfc3339(now);
-        for d in &fresh {
-            // One whole line per write, under the file's advisory lock (`append_line`).
-            let line = serde_json::to_string(&Line {
-                digest: d,
-                by,
-                ts: &ts,
+        let lines = fresh
+            .iter()
+            .map(|d| {
+                serde_json::to_string(&Line {
+                    digest: d,
+                    by,
+                    ts: &ts,
+                })
+                .map_err(|e| Error::Internal(format!("provenance line: {e}")))
             })
-            .map_err(|e| Error::Internal(format!("provenance line: {e}")))?;
-            fsx::append_line(&path, &line, fsx::PRIVATE_FILE).map_err(|e| {
-                Error::Invalid(format!("provenance ledger {}: {e}", path.display()))
-            })?;
-        }
+            .collect::<Result<Vec<String>>>()?;
+        // Whole lines in one write, under the file's advisory lock (`append_lines`).
+        fsx::append_lines(&path, &lines, fsx::PRIVATE_FILE)
+            .map_err(|e| Error::Invalid(format!("provenance ledger {}: {e}", path.display())))?;
         let mut known = self.known.borrow_mut();
         let k = known.entry(file.to_string()).or_default();
         k.seen.extend(fresh.into_iter().filter_map(|d| raw(d)));
@@ -482,39 +516,37 @@ impl Verdict {
     }
 }
 
-/// Origins looked up per load (git blame of one line each); past it, "not looked up".
-const MAX_BLAMES: usize = 40;
-
-/// Provenance at load: the ledger, and git for where an unreviewed entry came from.
+/// Provenance at load: the ledger, and the origins index for where an unreviewed entry came
+/// from (`origins`: never git blame, never a walk of history on the hook path).
 pub(crate) struct Trust<'a> {
     ledger: Ledger,
-    /// The project (git blame, the trusted committers); `None`: no origins (tests).
+    /// The project (the origins index, the trusted committers); `None`: no origins (tests).
     project: Option<&'a Project>,
-    /// The memory folder, relative to the project root.
-    rel: PathBuf,
+    /// The memory folder.
+    rune: Option<super::store::Rune>,
     /// No ledger yet for this project: the first load since baton kept provenance.
     pub(crate) first: bool,
-    texts: RefCell<HashMap<String, Option<String>>>,
-    blames: RefCell<usize>,
     /// Unreviewed entries shown, as (file, digest).
     shown: RefCell<HashSet<(String, String)>>,
-    /// Look origins up even on a first load, and without the per-load allowance.
-    always: bool,
+    /// How much bringing the origins index up to date may read.
+    budget: Budget,
+    /// The origins index, brought up to date at the first lookup.
+    origins: OnceCell<State>,
 }
 
 impl<'a> Trust<'a> {
-    /// The trust of `project`'s memory in `rel` (`paths.bridge`).
-    pub(crate) fn of(project: &'a Project, rel: &Path) -> Trust<'a> {
+    /// The trust of `project`'s memory in `rune`'s folder, for a load (a hook): the origins
+    /// index is brought up to date only as far as a hook may (the rest in the background).
+    pub(crate) fn of(project: &'a Project, rune: &super::store::Rune) -> Trust<'a> {
         let ledger = Ledger::of(project);
         Trust {
             first: !ledger.exists(),
             ledger,
             project: Some(project),
-            rel: rel.to_path_buf(),
-            texts: RefCell::new(HashMap::new()),
-            blames: RefCell::new(0),
+            rune: Some(rune.clone()),
             shown: RefCell::new(HashSet::new()),
-            always: false,
+            budget: Budget::Hook,
+            origins: OnceCell::new(),
         }
     }
 
@@ -525,53 +557,58 @@ impl<'a> Trust<'a> {
             first: !ledger.exists(),
             ledger,
             project: None,
-            rel: PathBuf::from(".rune"),
-            texts: RefCell::new(HashMap::new()),
-            blames: RefCell::new(0),
+            rune: None,
             shown: RefCell::new(HashSet::new()),
-            always: false,
+            budget: Budget::Hook,
+            origins: OnceCell::new(),
         }
     }
 
-    /// The same, looking up every origin (review lists them all; a load on a first run
-    /// does not).
+    /// The same, reading the whole history the origins index lacks (a command: review).
     pub(crate) fn looking_up_origins(mut self) -> Self {
-        self.always = true;
+        self.budget = Budget::Whole;
         self
     }
 
-    /// Whether baton's ledger knows the entry `text` of `file` (no blame, nothing counted as
-    /// shown).
+    /// Whether baton's ledger knows the entry `text` of `file` (nothing counted as shown).
     pub(crate) fn knows(&self, file: &str, text: &str) -> bool {
         self.ledger.knows(file, text)
     }
 
     /// The verdict on the entry `text` of `file`.
     pub(crate) fn verdict(&self, file: &str, text: &str) -> Verdict {
-        let d = digest(file, text);
-        if self.ledger.knows_digest(file, &d) {
+        self.verdict_of(file, &digest(file, text))
+    }
+
+    /// The verdict on the entry of `file` whose digest is `d`.
+    pub(crate) fn verdict_of(&self, file: &str, d: &str) -> Verdict {
+        if self.ledger.knows_digest(file, d) {
             return Verdict::Reviewed;
         }
-        let origin = self.origin(file, text);
+        let (origin, current) = match self.origins() {
+            Some(State::Current(index)) => (index.lookup(d), true),
+            Some(State::Behind(index)) => (index.lookup(d), false),
+            _ => (None, false),
+        };
         if let Some(o) = &origin {
             let trusted = self.project.is_some_and(|p| {
-                o.commit.is_some()
-                    && p.config()
-                        .bridge
-                        .trusted_committers
-                        .iter()
-                        .any(|t| t.eq_ignore_ascii_case(&o.committer_email))
+                p.config()
+                    .bridge
+                    .trusted_committers
+                    .iter()
+                    .any(|t| t.eq_ignore_ascii_case(&o.committer_email))
             });
             if trusted {
                 return Verdict::Reviewed;
             }
         }
-        self.shown.borrow_mut().insert((file.to_string(), d));
+        self.shown
+            .borrow_mut()
+            .insert((file.to_string(), d.to_string()));
         Verdict::Unreviewed(match origin {
-            Some(o) => match o.commit {
-                Some(c) => format!("committed by {} in {c}", o.author),
-                None => "edited here, not committed".into(),
-            },
+            Some(o) => format!("committed by {} in {}", o.author, o.commit),
+            // Every commit up to HEAD is indexed: not in one of them.
+            None if current => "edited here, not committed".into(),
             None if self.first => {
                 "written before baton kept provenance here, or by someone else".into()
             }
@@ -584,41 +621,17 @@ impl<'a> Trust<'a> {
         self.shown.borrow().len()
     }
 
-    /// Who last changed the entry's first line (git blame), within this load's allowance.
-    /// On a first load only a team's trusted list makes it worth asking.
-    fn origin(&self, file: &str, text: &str) -> Option<crate::core::git::LineOrigin> {
-        let project = self.project?;
-        if !self.always {
-            if self.first && project.config().bridge.trusted_committers.is_empty() {
-                return None;
+    /// The origins index, brought up to date (once) as far as this trust's budget allows; a
+    /// hook's update that could not finish goes on in the background.
+    fn origins(&self) -> Option<&State> {
+        let (project, rune) = (self.project?, self.rune.as_ref()?);
+        Some(self.origins.get_or_init(|| {
+            let state = origins_update::update(project, rune, self.budget);
+            if self.budget == Budget::Hook && matches!(state, State::Behind(_)) {
+                origins_update::in_background(project);
             }
-            let mut n = self.blames.borrow_mut();
-            if *n >= MAX_BLAMES {
-                return None;
-            }
-            *n += 1;
-        }
-        let rel = self.rel.join(file);
-        let mut texts = self.texts.borrow_mut();
-        let body = texts
-            .entry(file.to_string())
-            .or_insert_with(|| store::read_opt(&project.root.join(&rel)).ok().flatten())
-            .as_ref()?;
-        let first = text.lines().find(|l| !l.trim().is_empty())?;
-        let needle = if matches!(file, store::NOTES | store::TASK_NOTES) {
-            text.lines().nth(1).unwrap_or(first).trim()
-        } else {
-            first.trim()
-        };
-        let at = body.find(needle)?;
-        let line = body[..at].matches('\n').count() + 1;
-        // A block entry spans its lines (an edit may be in any of them); an item one line.
-        let count = if matches!(file, store::NOTES | store::TASK_NOTES) {
-            1
-        } else {
-            text.lines().count()
-        };
-        crate::core::git::blame_lines(&project.root, &rel, body.as_bytes(), line, count)
+            state
+        }))
     }
 }
 
