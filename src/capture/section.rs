@@ -64,7 +64,8 @@ pub(crate) fn section(d: &Digest, title: &str, max_chars: usize) -> Option<Secti
     }
     lines.extend(open.map(|l| (7, l)));
     lines.extend(done.map(|l| (2, l)));
-    lines.extend(cut_off(d).map(|l| (8, l)));
+    // After a compaction the turn under way goes on; elsewhere it was cut off.
+    lines.extend(turn_under_way(d, title == COMPACT_TITLE).map(|l| (8, l)));
     lines.extend(failure(d).map(|l| (6, l)));
     lines.extend(files(d).map(|l| (4, l)));
     lines.extend(conclusion(d, max_chars).map(|l| (6, l)));
@@ -106,13 +107,18 @@ fn corrections(d: &Digest) -> Vec<String> {
         .collect()
 }
 
-/// The turn the session was cut off in (no end seen): what was asked and said so far.
-fn cut_off(d: &Digest) -> Option<String> {
+/// The turn the session was cut off in (no end seen), or — after a compaction — is still in
+/// the middle of: what was asked and said so far.
+fn turn_under_way(d: &Digest, goes_on: bool) -> Option<String> {
     let t = d.open_turn.as_ref()?;
     if t.request.trim().is_empty() && t.work == 0 {
         return None;
     }
-    let mut out = String::from("- Cut off in the middle of a turn (no end seen)");
+    let mut out = String::from(if goes_on {
+        "- In the middle of a turn when the compaction came (it goes on)"
+    } else {
+        "- Cut off in the middle of a turn (no end seen)"
+    });
     if !t.request.trim().is_empty() {
         out.push_str(&format!(", working on: \"{}\"", quotable(&t.request, 200)));
     }
@@ -454,6 +460,30 @@ mod tests {
             "Finish the interrupted request: No — don't use regex, write a tokenizer."
         );
         assert_eq!(p.written, time::parse("2026-11-30T10:20:00Z"));
+    }
+
+    #[test]
+    fn after_a_compaction_the_turn_under_way_goes_on() {
+        let mut d = digest();
+        d.open_turn = Some(TurnNote {
+            request: "now wire the retries".into(),
+            work: 2,
+            ..TurnNote::default()
+        });
+        let s = section(&d, COMPACT_TITLE, 1_200).unwrap();
+        assert!(
+            s.body
+                .contains("In the middle of a turn when the compaction came"),
+            "{}",
+            s.body
+        );
+        assert!(!s.body.contains("Cut off"), "{}", s.body);
+        let s = section(&d, TITLE, 1_200).unwrap();
+        assert!(
+            s.body.contains("Cut off in the middle of a turn"),
+            "{}",
+            s.body
+        );
     }
 
     #[test]

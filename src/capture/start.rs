@@ -67,7 +67,13 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
             if let Some(d) = own() {
                 out.sections
                     .extend(section::section(&d, COMPACT_TITLE, chars));
-                out.resume.extend(section::resume_point(&d));
+                // The turn under way was not interrupted: it goes on after the compaction.
+                out.resume.extend(section::resume_point(&d).map(|mut p| {
+                    if let Some(rest) = p.action.strip_prefix(intent::INTERRUPTED) {
+                        p.action = format!("Go on with the request: {rest}");
+                    }
+                    p
+                }));
             }
         }
         Start::Resumed => {
