@@ -34,6 +34,8 @@ mod handoff;
 mod hook_protocol;
 #[path = "integration/install.rs"]
 mod install;
+#[path = "integration/large_memory.rs"]
+mod large_memory;
 #[path = "integration/layering.rs"]
 mod layering;
 #[path = "integration/messages.rs"]

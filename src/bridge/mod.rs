@@ -41,6 +41,7 @@ mod help;
 mod instincts;
 mod integrity;
 mod invariants;
+mod later;
 mod learn;
 mod load;
 mod memory;
@@ -56,10 +57,12 @@ mod review;
 mod rules;
 mod save;
 mod scan_cache;
+mod scan_file;
 mod scan_runs;
 mod shown;
 mod status;
 mod store;
+mod trust;
 
 pub(crate) use handler::BridgeHandler;
 
@@ -201,10 +204,11 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Read the memory folder's git history into the index of where its entries came from
-    /// (a session start does this in the background when it is behind)
+    /// Do what a session start leaves for later: scan the memory files it did not scan
+    /// whole into the verdict cache, and read the memory's git history into the index of
+    /// where its entries came from (a session start runs this in the background)
     #[command(hide = true)]
-    Origins {
+    Index {
         /// Print nothing
         #[arg(long)]
         quiet: bool,
@@ -323,22 +327,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Status { json } => status_command(project, json),
         Command::Review { accept, all, json } => review_command(project, &accept, all, json),
         Command::Global { action } => global_command(project, action),
-        Command::Origins { quiet } => {
-            let rune = Rune::of(project);
-            let state = origins_update::update(project, &rune, origins_update::Budget::Whole);
-            if !quiet {
-                outln!(
-                    "{}",
-                    match state {
-                        origins_update::State::Current(_) => "origins: up to date with HEAD",
-                        origins_update::State::Behind(_) =>
-                            "origins: another update is running; try again when it is done",
-                        origins_update::State::NoHistory => "origins: no git history to read",
-                    }
-                );
-            }
-            Ok(0)
-        }
+        Command::Index { quiet } => index_command(project, quiet),
     }
 }
 
@@ -393,6 +382,27 @@ fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
                 project.redact(&name)
             );
         }
+    }
+    Ok(0)
+}
+
+/// `baton bridge index`: what a session start leaves for later (`later`).
+fn index_command(project: &Project, quiet: bool) -> Result<i32> {
+    let rune = Rune::of(project);
+    if rune.exists() {
+        Scanner::cached(project, &rune).scan(&rune)?;
+    }
+    let state = origins_update::update(project, &rune, origins_update::Budget::Whole);
+    if !quiet {
+        outln!(
+            "{}",
+            match state {
+                origins_update::State::Current(_) => "memory scanned; origins indexed up to HEAD",
+                origins_update::State::Behind(_) =>
+                    "memory scanned; another run is indexing origins",
+                origins_update::State::NoHistory => "memory scanned; no git history",
+            }
+        );
     }
     Ok(0)
 }

@@ -6,9 +6,9 @@
 //!
 //! A session start asks for a bounded update (`Budget::Hook`): at most `HOOK_COMMITS` new
 //! commits and `HOOK_BYTES` of memory files to read, all or nothing; past that it starts
-//! `baton bridge origins` in the background (off the hook path) and goes on with the index
+//! `baton bridge index` in the background (`later`, off the hook path) and goes on with the index
 //! as it is: the entries it cannot place yet show with an unknown origin, never as reviewed.
-//! Commands (`bridge review`, `bridge origins`) read the whole backlog, saving as they go,
+//! Commands (`bridge review`, `bridge index`) read the whole backlog, saving as they go,
 //! so a killed update resumes where it stopped.
 
 use super::origins::{self, Commit, Index};
@@ -290,18 +290,6 @@ pub(crate) fn gained_entries(name: &str, now: &str, before: &[String]) -> Vec<St
         .into_iter()
         .filter(|d| !had.contains(d))
         .collect()
-}
-
-/// Starts `baton bridge origins` in the background for `project` (a hook's update did not
-/// get to HEAD); it reads the rest and exits. Nothing is waited for.
-pub(crate) fn in_background(project: &Project) {
-    let Ok(exe) = std::env::current_exe() else {
-        return;
-    };
-    let mut cmd = crate::core::exec::command(exe);
-    cmd.args(["bridge", "origins", "--quiet"])
-        .current_dir(&project.root);
-    crate::core::exec::spawn_detached(cmd);
 }
 
 #[cfg(test)]

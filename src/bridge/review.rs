@@ -7,8 +7,9 @@
 //! is friction, not a wall — the model has the user's shell — and the skill says so.
 
 use super::integrity::{self, Scanner};
-use super::provenance::{self, digest, entries, Entry, Ledger, Trust, Verdict};
+use super::provenance::{self, digest, entries, Entry, Ledger};
 use super::store::{self, Rune};
+use super::trust::{Trust, Verdict};
 use crate::core::error::{Error, Result};
 use crate::core::project::Project;
 use crate::core::scan::{scan_text, Finding, MORE};
