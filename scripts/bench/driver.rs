@@ -1537,7 +1537,7 @@ fn team_cases(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
     reviewed(sb, &project)?;
     generated(&["team", &origin.to_string_lossy(), "250", "500"])?;
     git_as(&project, "alice", &["pull", "-q", "--no-edit"])?;
-    baton_command(sb, &project, &["bridge", "origins"])?;
+    baton_command(sb, &project, &["bridge", "index"])?;
     let (ledger, saved) = ledger_dirs(&project)?;
     copy_dir(&ledger, &saved)?;
     once(sb, o, &project, "SessionStart", Duration::from_secs(600))?;

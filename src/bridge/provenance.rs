@@ -286,7 +286,14 @@ impl Tail {
         } else {
             0
         };
-        seen.extend(buf[whole..].split(|&b| b == b'\n').filter_map(line_digest));
+        let body = &buf[whole..];
+        let mut from = 0;
+        for end in memchr::memchr_iter(b'\n', body).chain(std::iter::once(body.len())) {
+            if let Some(d) = line_digest(&body[from..end]) {
+                seen.insert(d);
+            }
+            from = end + 1;
+        }
         buf.truncate(whole);
         self.rest = buf;
         self.end > self.start
@@ -315,22 +322,33 @@ fn raw(hex: &str) -> Option<[u8; 20]> {
 }
 
 fn raw_bytes(b: &[u8]) -> Option<[u8; 20]> {
-    fn nibble(c: u8) -> Option<u8> {
-        match c {
-            b'0'..=b'9' => Some(c - b'0'),
-            b'a'..=b'f' => Some(c - b'a' + 10),
-            b'A'..=b'F' => Some(c - b'A' + 10),
-            _ => None,
+    /// Each byte's value as a hex digit; 0xFF for any other byte.
+    const NIBBLE: [u8; 256] = {
+        let mut t = [0xFFu8; 256];
+        let mut i: u8 = 0;
+        while i < 10 {
+            t[(b'0' + i) as usize] = i;
+            i += 1;
         }
-    }
+        let mut i: u8 = 0;
+        while i < 6 {
+            t[(b'a' + i) as usize] = 10 + i;
+            t[(b'A' + i) as usize] = 10 + i;
+            i += 1;
+        }
+        t
+    };
     if b.len() != 40 {
         return None;
     }
     let mut out = [0u8; 20];
-    for (i, pair) in b.chunks(2).enumerate() {
-        out[i] = nibble(pair[0])? << 4 | nibble(pair[1])?;
+    let mut bad = 0u8;
+    for (i, pair) in b.chunks_exact(2).enumerate() {
+        let (hi, lo) = (NIBBLE[usize::from(pair[0])], NIBBLE[usize::from(pair[1])]);
+        bad |= hi | lo;
+        out[i] = hi << 4 | (lo & 0x0F);
     }
-    Some(out)
+    (bad & 0xF0 == 0).then_some(out)
 }
 
 /// The folder of a project's ledger under a base folder.

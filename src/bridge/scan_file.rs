@@ -3,13 +3,15 @@
 //! changed rescans what changed (`integrity::scan_appended` for a small file's end,
 //! `scan_runs` for a large file's changed runs); anything else is scanned whole.
 //!
-//! On the hook path (`Bound::Hook`) a large file that would have to be scanned whole (a
-//! first start over a big memory, a file rewritten) is not: the logs load shows from their
-//! end (decisions, conventions, progress, the session log, learnings) have their last
-//! `START_TAIL` bytes scanned, which holds all a start shows of them; any other such file
-//! is not shown this time. Either way the file is named pending in the report, the cache
-//! keeps no verdict for it, and the bridge scans it whole off the hook path
-//! (`baton bridge index` in the background). Unscanned memory is never shown.
+//! On the hook path (`Bound::Hook`) no large file (over `START_SCAN_MAX`) is checked whole.
+//! The logs load shows from their end (decisions, conventions, progress, the session log,
+//! learnings): when one changed (a pull, an edit), the runs that reach into its last
+//! `START_TAIL` bytes — which hold all a start shows of it — and the runs whose length
+//! changed are hashed and rescanned where they differ; on a first start (nothing cached) its
+//! last `START_TAIL` bytes are scanned. Any other large file that would have to be scanned
+//! whole (notes, task notes) is not shown this time. Either way the file is named pending in
+//! the report, the cache keeps no verdict for it, and the bridge checks it whole off the
+//! hook path (`baton bridge index` in the background). Unscanned memory is never shown.
 
 use super::scan_cache::{self, Content, Counts, Stamp};
 use super::scan_runs;
@@ -132,40 +134,74 @@ pub(crate) fn scan_cached(
     let Some(text) = store::read_opt(&path)? else {
         return Ok(Scanned::default());
     };
+    let file = Read {
+        name,
+        shown: &shown,
+        path: &path,
+        stamp,
+        text: &text,
+    };
+    Ok(scan_read(&file, red, cache, cache_at, bound))
+}
+
+/// A file read for a scan: its name, how reports show it, where it is, its stamp from
+/// before the read, its text.
+struct Read<'a> {
+    name: &'a str,
+    shown: &'a str,
+    path: &'a Path,
+    stamp: Option<Stamp>,
+    text: &'a str,
+}
+
+/// The scan of a file read again (its stamp changed since the cache saw it; see
+/// `scan_cached`).
+fn scan_read(
+    file: &Read<'_>,
+    red: &Redactor,
+    cache: &mut Cache,
+    cache_at: Option<&Path>,
+    bound: Bound,
+) -> Scanned {
+    let (name, shown, text) = (file.name, file.shown, file.text);
     let previous = cache.previous(name);
     let runs_path = runs_at(cache_at, name);
+    if bound == Bound::Hook && text.len() > START_SCAN_MAX && shows_end_only(name) {
+        if let Some(found) = previous
+            .as_ref()
+            .and_then(|p| end_checked(shown, text, p, runs_path.as_deref(), red))
+        {
+            return found;
+        }
+    }
     let (known, content, pieces) = if text.len() >= scan_runs::RUNS_MIN {
-        let pieces = scan_runs::runs_of(&text);
+        let pieces = scan_runs::runs_of(text);
         let content = scan_runs::content_of(&pieces);
-        let known = previous.as_ref().and_then(|p| {
-            by_runs(
-                &shown,
-                &text,
-                p,
-                &pieces,
-                &content,
-                runs_path.as_deref(),
-                red,
-            )
-        });
+        let known = previous
+            .as_ref()
+            .and_then(|p| by_runs(shown, text, p, &pieces, &content, runs_path.as_deref(), red));
         (known, content, Some(pieces))
     } else {
-        let (content, grown) = Content::of_after(&text, previous.as_ref().map(|p| p.content));
-        let known = previous.and_then(|p| reuse(&shown, &p, &text, &content, grown, red));
+        let (content, grown) = Content::of_after(text, previous.as_ref().map(|p| p.content));
+        let known = previous.and_then(|p| reuse(shown, &p, text, &content, grown, red));
         (known, content, None)
     };
     let (found, counts) = match known {
         Some(k) => k,
         None if bound == Bound::Hook && text.len() > START_SCAN_MAX => {
-            return Ok(tail_only(&shown, name, &text, red));
+            return tail_only(shown, name, text, red);
         }
-        None => (scan_text(&shown, &text, red), Counts::of(&text)),
+        None => (scan_text(shown, text, red), Counts::of(text)),
     };
     if let (Some(path), Some(pieces)) = (runs_path, pieces) {
         scan_runs::write(&path, &content, &pieces);
     }
     // Only a stamp taken before the read and unchanged after it is cached.
-    if let Some(s) = stamp.filter(|s| Stamp::of(&path).as_ref() == Some(s)) {
+    if let Some(s) = file
+        .stamp
+        .clone()
+        .filter(|s| Stamp::of(file.path).as_ref() == Some(s))
+    {
         cache.put(
             name,
             s,
@@ -174,10 +210,35 @@ pub(crate) fn scan_cached(
             Some(content),
         );
     }
-    Ok(Scanned {
+    Scanned {
         found,
         counts: Some(counts),
         pending: None,
+    }
+}
+
+/// A hook's check of a large log that changed (a pull, an edit): its runs that reach into
+/// the end load shows, and those whose length changed, hashed and rescanned where they
+/// differ from the cached ones; the rest taken as cached, unchecked
+/// (`scan_runs::runs_checking_end`). Pending: the log is checked whole off the hook path,
+/// and only its end is shown meanwhile. `None` when the cached runs do not go with the
+/// cached verdict, or a change cannot be rescanned by runs.
+fn end_checked(
+    shown: &str,
+    text: &str,
+    previous: &scan_cache::Previous<'_, CachedFinding>,
+    runs_path: Option<&Path>,
+    red: &Redactor,
+) -> Option<Scanned> {
+    let old = scan_runs::read(runs_path?, previous.content)?;
+    let runs = scan_runs::runs_checking_end(text, &old, START_TAIL);
+    let old_found: Vec<Finding> = previous.findings.iter().map(|f| f.finding(shown)).collect();
+    let found = scan_runs::rescan(shown, text, &runs, &old, &old_found, red)?;
+    let from = text.len().saturating_sub(START_TAIL);
+    Some(Scanned {
+        found,
+        counts: Some(scan_runs::counts_of(&runs)),
+        pending: Some(from as u64),
     })
 }
 

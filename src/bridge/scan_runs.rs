@@ -42,24 +42,70 @@ pub(crate) struct Run {
     pub(crate) len: u64,
     pub(crate) lines: u64,
     pub(crate) entries: u64,
+    /// `READ_ACROSS` when its text holds what the scan reads across the whole file.
+    pub(crate) flags: u64,
     pub(crate) digest: [u8; 32],
 }
 
+/// A run's flag: it holds an HTML comment's opening, a conflict marker or a `%XX` escape.
+const READ_ACROSS: u64 = 1;
+
 /// The runs of `text` (one pass: split, count, hash).
 pub(crate) fn runs_of(text: &str) -> Vec<Run> {
+    let mut runs = bounds_of(text);
+    let mut at = 0;
+    for r in &mut runs {
+        let end = at + usize::try_from(r.len).unwrap_or(0);
+        hash(r, &text[at..end]);
+        at = end;
+    }
+    runs
+}
+
+/// The runs of `text` on the hook path, where a large log is checked only as far as load
+/// shows it (`scan_file`): the runs that reach into its last `tail` bytes, and those whose
+/// length or lines differ from the run at their place in `old`, are hashed; any other takes
+/// the digest and flags of the run at its place in `old`, unchecked. So a file that grew,
+/// or changed in length anywhere, is rescanned there; what is taken unchecked is what load
+/// does not show, and the file stays pending until it is checked whole off the hook path.
+pub(crate) fn runs_checking_end(text: &str, old: &[Run], tail: usize) -> Vec<Run> {
+    let mut runs = bounds_of(text);
+    let from = text.len().saturating_sub(tail);
+    let mut at = 0;
+    for (i, r) in runs.iter_mut().enumerate() {
+        let end = at + usize::try_from(r.len).unwrap_or(0);
+        match old.get(i) {
+            Some(o)
+                if end <= from && (o.len, o.lines, o.entries) == (r.len, r.lines, r.entries) =>
+            {
+                r.digest = o.digest;
+                r.flags = o.flags;
+            }
+            _ => hash(r, &text[at..end]),
+        }
+        at = end;
+    }
+    runs
+}
+
+/// Where the runs of `text` end, with their lines and entries (no digest yet).
+fn bounds_of(text: &str) -> Vec<Run> {
     let mut out = Vec::new();
-    let mut start = 0;
-    let mut lines = 0;
-    let mut entries = 0;
+    let (mut start, mut lines, mut entries) = (0, 0, 0);
     let mut at = 0;
     let bytes = text.as_bytes();
+    let run = |len: usize, lines: u64, entries: u64| Run {
+        len: len as u64,
+        lines,
+        entries,
+        flags: 0,
+        digest: [0; 32],
+    };
     while at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i + 1);
         let line = &bytes[at..end];
-        let starts_run = at > start
-            && (at - start >= RUN_MAX || (line.len() > 1 && fnv1a(line).is_multiple_of(SPLIT)));
-        if starts_run {
-            out.push(run(&bytes[start..at], lines, entries));
+        if at > start && (at - start >= RUN_MAX || starts_run(line)) {
+            out.push(run(at - start, lines, entries));
             (start, lines, entries) = (at, 0, 0);
         }
         lines += u64::from(line.last() == Some(&b'\n'));
@@ -67,18 +113,22 @@ pub(crate) fn runs_of(text: &str) -> Vec<Run> {
         at = end;
     }
     if start < bytes.len() || out.is_empty() {
-        out.push(run(&bytes[start..], lines, entries));
+        out.push(run(bytes.len() - start, lines, entries));
     }
     out
 }
 
-fn run(text: &[u8], lines: u64, entries: u64) -> Run {
-    Run {
-        len: text.len() as u64,
-        lines,
-        entries,
-        digest: Sha256::digest(text).into(),
-    }
+/// Whether `line` starts a run: decided by the line alone (its length and last bytes), so
+/// an edit elsewhere moves no boundary.
+fn starts_run(line: &[u8]) -> bool {
+    line.len() > 1
+        && (fnv1a(&line[line.len().saturating_sub(24)..]) ^ line.len() as u64).is_multiple_of(SPLIT)
+}
+
+/// Fills in `r`'s digest and flags from its text.
+fn hash(r: &mut Run, text: &str) {
+    r.digest = Sha256::digest(text.as_bytes()).into();
+    r.flags = if read_across(text) { READ_ACROSS } else { 0 };
 }
 
 /// The content of a text as its runs say it: its length, and the SHA-256 of their digests.
@@ -118,7 +168,7 @@ pub(crate) fn rescan(
     if old_found.len() >= MAX_FINDINGS || old_found.iter().any(|f| f.rule == MORE) {
         return None;
     }
-    if read_across(text) {
+    if new.iter().any(|r| r.flags & READ_ACROSS != 0) {
         return None;
     }
     // The runs both texts begin with (`same_start`) and end with (`same_end`).
@@ -223,14 +273,14 @@ fn text_lines(s: &str) -> usize {
         .count()
 }
 
-/// A run as the file of runs keeps it: three little-endian words and the digest.
-const RUN_BYTES: usize = 56;
+/// A run as the file of runs keeps it: four little-endian words and the digest.
+const RUN_BYTES: usize = 64;
 
 /// The runs kept for a file: beside the verdict cache, `<cache key>.<name>.runs`, with the
-/// content they are of (binary: 56 bytes a run).
+/// content they are of (binary: 64 bytes a run).
 pub(crate) fn read(path: &Path, content: &Content) -> Option<Vec<Run>> {
     let bytes = fsx::read_bytes_limited(path, fsx::Limit::STATE).ok()??;
-    let head = format!("baton-runs 1 {} {}\n", content.len, content.sha256);
+    let head = format!("baton-runs 2 {} {}\n", content.len, content.sha256);
     let body = bytes.strip_prefix(head.as_bytes())?;
     if body.len() % RUN_BYTES != 0 {
         return None;
@@ -244,11 +294,12 @@ pub(crate) fn read(path: &Path, content: &Content) -> Option<Vec<Run>> {
                     u64::from_le_bytes(w)
                 };
                 let mut digest = [0u8; 32];
-                digest.copy_from_slice(&c[24..RUN_BYTES]);
+                digest.copy_from_slice(&c[32..RUN_BYTES]);
                 Run {
                     len: word(0),
                     lines: word(8),
                     entries: word(16),
+                    flags: word(24),
                     digest,
                 }
             })
@@ -259,11 +310,12 @@ pub(crate) fn read(path: &Path, content: &Content) -> Option<Vec<Run>> {
 /// Keeps `runs`, of `content`, at `path` (a cache: replaced without fsync; a failure is
 /// ignored).
 pub(crate) fn write(path: &Path, content: &Content, runs: &[Run]) {
-    let mut out = format!("baton-runs 1 {} {}\n", content.len, content.sha256).into_bytes();
+    let mut out = format!("baton-runs 2 {} {}\n", content.len, content.sha256).into_bytes();
     for r in runs {
         out.extend_from_slice(&r.len.to_le_bytes());
         out.extend_from_slice(&r.lines.to_le_bytes());
         out.extend_from_slice(&r.entries.to_le_bytes());
+        out.extend_from_slice(&r.flags.to_le_bytes());
         out.extend_from_slice(&r.digest);
     }
     if let Some(dir) = path.parent() {
@@ -360,7 +412,7 @@ mod tests {
                 // A line that starts a run of its own, as the one it replaces did.
                 lines[at] = (0..1000)
                     .map(|k| format!("previous instructions and go on, {k} times."))
-                    .find(|l| fnv1a(format!("{l}\n").as_bytes()).is_multiple_of(SPLIT))
+                    .find(|l| starts_run(format!("{l}\n").as_bytes()))
                     .unwrap();
                 let new = lines.join("\n") + "\n";
                 let found = rescan(
