@@ -14,6 +14,7 @@ pub mod ctx;
 pub mod deadline;
 pub mod error;
 pub mod event;
+pub mod event_read;
 pub mod exec;
 pub mod fault;
 pub mod footprint;
