@@ -196,19 +196,15 @@ fn scan_read(
     if let (Some(path), Some(pieces)) = (runs_path, pieces) {
         scan_runs::write(&path, &content, &pieces);
     }
-    // Only a stamp taken before the read and unchanged after it is cached.
-    if let Some(s) = file
-        .stamp
-        .clone()
-        .filter(|s| Stamp::of(file.path).as_ref() == Some(s))
-    {
-        cache.put(
-            name,
-            s,
-            found.iter().map(CachedFinding::of).collect(),
-            counts,
-            Some(content),
-        );
+    // Only a stamp taken before the read and unchanged after it is cached as the file's;
+    // when the file changed meanwhile, the verdict is kept for the text read only.
+    if let Some(s) = file.stamp.clone() {
+        let findings = found.iter().map(CachedFinding::of).collect();
+        if Stamp::of(file.path).as_ref() == Some(&s) {
+            cache.put(name, s, findings, counts, Some(content));
+        } else {
+            cache.put_text_only(name, s, findings, counts, content);
+        }
     }
     Scanned {
         found,
@@ -427,4 +423,71 @@ fn last_entry_start(text: &str) -> Option<usize> {
         return Some(i + 2);
     }
     text.starts_with("## [").then_some(0)
+}
+
+#[cfg(test)]
+#[allow(clippy::disallowed_methods)] // writes the memory file
+mod tests {
+    use super::*;
+    use crate::core::redact::Redactor;
+
+    /// A decisions log over `START_SCAN_MAX`, decision `middle` worded `word`.
+    fn log(word: &str) -> String {
+        let mut text = String::from("# Decisions Log\n");
+        for n in 0..3000 {
+            let w = if n == 1500 { word } else { "boundary" };
+            text.push_str(&format!(
+                "\n## [2026-01-01 10:00] Decision: Decision number {n}\n**Context:** The module needed a {w} between parsing and validation.\n**Decision:** Split parse.rs from validate.rs.\n"
+            ));
+        }
+        text
+    }
+
+    /// A start after an edit takes the cached verdict with the changed runs rescanned even
+    /// when a background scan has written the runs of a newer text and not yet the verdict
+    /// cache (two files, written one after the other): the runs of the cached text are kept
+    /// a generation longer. Before, the start fell back to a scan of the file's end only
+    /// (its counts unknown, the cached findings before that end lost), at every quick edit.
+    #[test]
+    fn issue_37_a_start_finds_the_cached_texts_runs_while_newer_ones_are_written() {
+        let red = Redactor::builtin();
+        let (t, rune) = Rune::temp();
+        let name = store::DECISIONS;
+        let path = rune.path(name);
+        let cache_at = t.path().join("cache.json");
+        let runs_path = runs_at(Some(&cache_at), name).unwrap();
+        let a = log("boundary");
+        std::fs::write(&path, &a).unwrap();
+        let mut cache = Cache::read(None, "rules");
+        scan_cached(&rune, name, &red, &mut cache, Some(&cache_at), Bound::Whole).unwrap();
+        // A finding the cache says line 2 holds: kept only when the cached verdict is used.
+        let planted = CachedFinding {
+            line: 2,
+            rule: "secret".into(),
+            excerpt: "planted".into(),
+            severity: Status::Suspicious,
+        };
+        let a_runs = scan_runs::runs_of(&a);
+        cache.put(
+            name,
+            Stamp::of(&path).unwrap(),
+            vec![planted],
+            scan_runs::counts_of(&a_runs),
+            Some(scan_runs::content_of(&a_runs)),
+        );
+        // A background scan of the next text wrote its runs, not yet its verdict.
+        let b = log("border");
+        let b_runs = scan_runs::runs_of(&b);
+        scan_runs::write(&runs_path, &scan_runs::content_of(&b_runs), &b_runs);
+        // The text now: one word edited in the middle.
+        std::fs::write(&path, log("limit")).unwrap();
+        let s = scan_cached(&rune, name, &red, &mut cache, Some(&cache_at), Bound::Hook).unwrap();
+        assert!(s.counts.is_some(), "scanned its end only");
+        assert!(
+            s.found.iter().any(|f| f.excerpt == "planted"),
+            "{:?}",
+            s.found
+        );
+        assert!(s.pending.is_some());
+    }
 }
