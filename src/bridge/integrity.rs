@@ -219,8 +219,24 @@ impl<'a> Scanner<'a> {
             .cache
             .as_ref()
             .map(|p| p.with_extension(format!("{name}.json")));
-        let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(self.extra));
-        let scanned = scan_cached(rune, name, self.red, &mut cache, own.as_deref(), self.bound)?;
+        let rules = rules_key(self.extra);
+        let mut cache = scan_cache::Cache::read(own.as_deref(), &rules);
+        let known =
+            scan_cache::Stamp::of(&rune.path(name)).is_some_and(|s| cache.get(name, &s).is_some());
+        if !known {
+            // The folder's cache (session starts, `bridge index`) may know the file: a large
+            // one a hook may not scan whole is then taken from there, or rescanned from
+            // there by its runs (kept beside the folder's cache).
+            cache.adopt(scan_cache::Cache::read(self.cache.as_deref(), &rules), name);
+        }
+        let scanned = scan_cached(
+            rune,
+            name,
+            self.red,
+            &mut cache,
+            self.cache.as_deref(),
+            self.bound,
+        )?;
         cache.write(own.as_deref());
         let found = scanned.found;
         let status = found
@@ -564,6 +580,48 @@ mod tests {
         assert!(rewrite(&grown), "the text and a line more");
         let changed = grown.replacen("Session Log", "Session log", 1);
         assert!(!rewrite(&changed), "changed: scanned whole");
+    }
+
+    /// Issue 37: a hook's check of one large file (PreCompact's of decisions.md) takes the
+    /// verdict the folder's cache holds. Its own small cache never had one (only a hook
+    /// fills it, and a hook does not scan such a file whole), so every PreCompact over a
+    /// large memory scanned the file's last 256 KB (75 ms) and left the decisions out of the
+    /// checkpoint as not checked.
+    #[test]
+    fn issue_37_a_hooks_check_of_a_large_file_takes_the_folders_verdict() {
+        let red = Redactor::builtin();
+        let (t, rune) = Rune::temp();
+        let cache_path = t.path().join("cache.json");
+        let path = rune.path(store::DECISIONS);
+        let mut text = String::from("# Decisions Log\n");
+        for n in 0..3000 {
+            text.push_str(&format!(
+                "\n## [2026-01-01 10:00] Decision: Decision number {n}\n**Decision:** Split parse.rs from validate.rs.\n"
+            ));
+        }
+        assert!(text.len() > super::super::scan_file::START_SCAN_MAX);
+        std::fs::write(&path, &text).unwrap();
+        // Older than the racy second (mtime and ctime), as memory usually is.
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        // A session start's background `bridge index` (a command) filled the folder's cache.
+        Scanner::with(&red, Some(cache_path.clone()))
+            .scan(&rune)
+            .unwrap();
+        let hook = Scanner {
+            bound: Bound::Hook,
+            ..Scanner::with(&red, Some(cache_path))
+        };
+        assert_eq!(
+            hook.file_check(&rune, store::DECISIONS).unwrap(),
+            (Status::Clean, false)
+        );
     }
 
     /// The key is the hash of every pattern joined by NUL, as earlier versions wrote it.

@@ -31,8 +31,8 @@ pub(crate) fn location(env: &Env, dir: &Path) -> Option<PathBuf> {
 }
 
 /// Every cache file of the folder `dir` that exists: its own and the per-file ones beside it
-/// (`<key>.<name>.json`, a large file's runs `<key>.<name>.runs` and `….runs.prev`), for
-/// `baton clean`.
+/// (`<key>.<name>.json`, a large file's runs `<key>.<name>.runs` and `….runs.prev`, the
+/// origins index and its lock), for `baton clean`.
 pub(crate) fn files_of(env: &Env, dir: &Path) -> Vec<PathBuf> {
     let Some(main) = location(env, dir) else {
         return Vec::new();
@@ -49,9 +49,15 @@ pub(crate) fn files_of(env: &Env, dir: &Path) -> Vec<PathBuf> {
                     let name = e.file_name();
                     let name = name.to_string_lossy();
                     name.starts_with(&prefix)
-                        && [".json", ".runs", ".runs.prev"]
-                            .iter()
-                            .any(|end| name.ends_with(end))
+                        && [
+                            ".json",
+                            ".runs",
+                            ".runs.prev",
+                            ".origins.idx",
+                            ".origins.lock",
+                        ]
+                        .iter()
+                        .any(|end| name.ends_with(end))
                 })
                 .map(|e| e.path())
                 .collect()
@@ -304,6 +310,14 @@ impl<F: Serialize + DeserializeOwned> Cache<F> {
         self.put(file, stamp, findings, counts, Some(content));
         if let Some(e) = self.files.get_mut(file) {
             e.racy = true;
+        }
+    }
+
+    /// Takes `other`'s entry for `file`, if it has one, in place of this cache's.
+    pub(crate) fn adopt(&mut self, mut other: Cache<F>, file: &str) {
+        if let Some(e) = other.files.remove(file) {
+            self.files.insert(file.to_string(), e);
+            self.dirty = true;
         }
     }
 
