@@ -24,16 +24,7 @@ fn decisions(n: usize, poison_at: Option<usize>) -> String {
 }
 
 fn start(p: &Project) -> (String, String) {
-    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
-    assert_eq!(out.code, 0, "{out:?}");
-    let v = out.json();
-    (
-        v["hookSpecificOutput"]["additionalContext"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-        v["systemMessage"].as_str().unwrap_or_default().to_string(),
-    )
+    p.start_context()
 }
 
 /// Waits until the file's stamp is older than the cache's one-second window (a verdict of

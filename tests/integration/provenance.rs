@@ -15,16 +15,7 @@ fn bridge(p: &Project, args: &[&str], stdin: &str) -> Output {
 }
 
 fn start(p: &Project) -> (String, String) {
-    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
-    assert_eq!(out.code, 0, "{out:?}");
-    let v = out.json();
-    (
-        v["hookSpecificOutput"]["additionalContext"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-        v["systemMessage"].as_str().unwrap_or_default().to_string(),
-    )
+    p.start_context()
 }
 
 fn append(p: &Project, rel: &str, text: &str) {
