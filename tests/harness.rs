@@ -143,6 +143,21 @@ impl Project {
         let root = self.root.to_str().unwrap().to_string();
         self.run(&["hook", event], stdin, &[("CLAUDE_PROJECT_DIR", &root)])
     }
+
+    /// A session start's answer: the context it adds and its `systemMessage` (empty when
+    /// it has none); it must exit 0.
+    pub fn start_context(&self) -> (String, String) {
+        let out = self.hook("SessionStart", self.event("SessionStart").as_bytes());
+        assert_eq!(out.code, 0, "{out:?}");
+        let v = out.json();
+        (
+            v["hookSpecificOutput"]["additionalContext"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            v["systemMessage"].as_str().unwrap_or_default().to_string(),
+        )
+    }
 }
 
 /// Runs a prepared command with `stdin` piped in.

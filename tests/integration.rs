@@ -14,6 +14,8 @@ mod stand_in;
 
 #[path = "integration/audit.rs"]
 mod audit;
+#[path = "integration/audit_moves.rs"]
+mod audit_moves;
 #[path = "integration/audit_sessions.rs"]
 mod audit_sessions;
 #[path = "integration/bridge.rs"]
@@ -32,6 +34,8 @@ mod handoff;
 mod hook_protocol;
 #[path = "integration/install.rs"]
 mod install;
+#[path = "integration/large_memory.rs"]
+mod large_memory;
 #[path = "integration/layering.rs"]
 mod layering;
 #[path = "integration/messages.rs"]

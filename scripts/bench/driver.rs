@@ -943,6 +943,13 @@ enum Before {
     /// The SessionEnd hook run (untimed): what a session start after an ordinary session end
     /// finds (a new audit session to begin; baton's line in the private session log).
     SessionEnd,
+    /// A teammate commits 10 entries (5 decisions, 5 learnings) to the team's origin and the
+    /// clone pulls them.
+    Pull,
+    /// One word of the decision in the middle of decisions.md changed (alternately back).
+    EditMiddle,
+    /// The clone's provenance ledger put back as it was before `bridge review --all` ran.
+    RestoreLedger,
 }
 
 struct Case {
@@ -1000,6 +1007,9 @@ fn before(case: &Case, i: usize) -> Result<(), String> {
             }
             Ok(())
         }
+        Before::Pull => team_pull(&case.project, i),
+        Before::EditMiddle => edit_middle(&case.project, i),
+        Before::RestoreLedger => restore_ledger(&case.project),
         Before::ToolCalls => {
             let id = current_session(&case.project)?;
             let path = case.project.join(".boo/runs").join(id).join("audit_buffer.jsonl");
@@ -1101,10 +1111,49 @@ fn payload(o: &Opts, event: &str, variant: &str, project: &Path, transcript: &st
             }
         }
     }
+    if variant == "secrets" {
+        // A command with secrets in it: the redactor has tokens to take out.
+        set_field(&mut v, "tool_input", obj(vec![
+            ("command", Json::Str(format!("GITHUB_TOKEN={} AWS_ACCESS_KEY_ID={} gh api repos/acme/widgets/releases -H 'Authorization: Bearer {}'", SECRET_GITHUB, SECRET_AWS, SECRET_BEARER))),
+            ("description", Json::Str("List the releases".into())),
+        ]));
+    }
+    if variant == "10mb" {
+        // A tool that printed 10 MB (a build log): lines of 100 characters.
+        let line = "   Compiling widget-core v0.4.1 (/work/widgets/crates/core) finished in 0.42s ok ok ok ok ok ok\n";
+        let mut out = String::with_capacity(10 * 1024 * 1024 + line.len());
+        while out.len() < 10 * 1024 * 1024 {
+            out.push_str(line);
+        }
+        set_field(&mut v, "tool_response", obj(vec![
+            ("stdout", Json::Str(out)),
+            ("stderr", Json::Str(String::new())),
+            ("interrupted", Json::Bool(false)),
+            ("isImage", Json::Bool(false)),
+        ]));
+    }
     let mut bytes = v.compact().into_bytes();
     bytes.push(b'\n');
     Ok((v, bytes))
 }
+
+/// Sets field `key` of the object `v`.
+fn set_field(v: &mut Json, key: &str, value: Json) {
+    if let Json::Obj(fields) = v {
+        for (k, x) in fields.iter_mut() {
+            if k == key {
+                *x = value;
+                return;
+            }
+        }
+        fields.push((key.to_string(), value));
+    }
+}
+
+/// Made-up secrets of the shapes the redactor knows (not real credentials).
+const SECRET_GITHUB: &str = "ghp_R8s2Lk4Vn7Tz1XbQ3mCe5Pq8Wd2LkVn5Tz7X";
+const SECRET_AWS: &str = "AKIAQ3EGRTYXB7JN2WMZ";
+const SECRET_BEARER: &str = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJiZW5jaCJ9.c2lnbmF0dXJlLW9mLXRoZS1iZW5jaA";
 
 const EVENTS: [&str; 9] = [
     "SessionStart",
@@ -1136,7 +1185,15 @@ fn cases_for(sb: &Sandbox, o: &Opts, repo: &str, project: &Path, runs: usize, ex
     let transcript = sb.transcript(o, project)?;
     let mut list: Vec<(String, &str, &str, Before)> = EVENTS.iter().map(|e| (format!("{repo}/{e}"), *e, "", Before::Nothing)).collect();
     for (label, event, before) in extra {
-        let variant = if label.contains("curl") { "curl" } else { "" };
+        let variant = if label.contains("curl") {
+            "curl"
+        } else if label.contains("secrets") {
+            "secrets"
+        } else if label.contains("10 MB") {
+            "10mb"
+        } else {
+            ""
+        };
         let case = (format!("{repo}/{label}"), *event, variant, *before);
         // A session start after a memory change runs right after the plain one, before the
         // other events add their lines to the session log it rescans (a hundred PostCompact
@@ -1242,7 +1299,9 @@ fn baton_command(sb: &Sandbox, project: &Path, args: &[&str]) -> Result<(), Stri
     Ok(())
 }
 
-fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
+/// The repositories and the cases to measure in them; a case that has to be measured while
+/// setup is under way (the Stop over a huge buffer) is measured there, into `early`.
+fn setup(sb: &Sandbox, o: &Opts, early: &mut Vec<Result_>) -> Result<Vec<Case>, String> {
     let mut cases = Vec::new();
     let empty = sb.repo("empty")?;
     cases.extend(cases_for(sb, o, "empty", &empty, o.runs, &[])?);
@@ -1263,6 +1322,8 @@ fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
         o.runs,
         &[
             ("PostToolUse curl https", "PostToolUse", Before::Nothing),
+            ("PostToolUse with secrets in the command", "PostToolUse", Before::Nothing),
+            ("PostToolUse with a 10 MB tool_response", "PostToolUse", Before::Nothing),
             ("SessionStart after a memory change", "SessionStart", Before::ChangeMemory),
             ("SessionStart after a session end", "SessionStart", Before::SessionEnd),
             ("Stop after 5 tool calls", "Stop", Before::ToolCalls),
@@ -1281,9 +1342,24 @@ fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
         once(sb, o, &session, "SessionStart", Duration::from_secs(600))?;
         let t = Instant::now();
         generated(&["records", &session.to_string_lossy(), &o.records.to_string()])?;
-        // The hooks' own move of the buffer (what every Stop does), here once for them all.
-        once(sb, o, &session, "Stop", Duration::from_secs(600))?;
-        eprintln!("setup: {} records in the large session ({:.1} s)", o.records, t.elapsed().as_secs_f64());
+        eprintln!("setup: {} records in the large session's buffer ({:.1} s)", o.records, t.elapsed().as_secs_f64());
+        // A Stop over them all (a turn that piled them up): each moves one slice. Measured
+        // here, while the buffer holds them.
+        let label = format!("Stop over {} buffered records", o.records);
+        for c in cases_for(sb, o, &format!("session-{}", short(o.records)), &session, o.large_runs, &[(label.as_str(), "Stop", Before::Nothing)])? {
+            if c.name.ends_with(&label) {
+                early.push(measure(&c)?);
+            }
+        }
+        // The hooks' own moves of the rest (what the next Stops do).
+        let t = Instant::now();
+        let buffer = session.join(".boo/runs").join(current_session(&session)?).join("audit_buffer.jsonl");
+        let mut stops = 0;
+        while std::fs::metadata(&buffer).map_or(0, |m| m.len()) > 0 {
+            once(sb, o, &session, "Stop", Duration::from_secs(600))?;
+            stops += 1;
+        }
+        eprintln!("setup: the rest moved by {stops} Stops ({:.1} s)", t.elapsed().as_secs_f64());
         cases.extend(cases_for(sb, o, &format!("session-{}", short(o.records)), &session, o.large_runs, &[])?);
 
         // A long history: 3,000 ended sessions in the audit index (a year or so of use).
@@ -1296,6 +1372,9 @@ fn setup(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
         cases.extend(cases_for(sb, o, "history-3k", &history, o.large_runs, &[("SessionStart after a session end", "SessionStart", Before::SessionEnd)])?);
 
         cases.extend(bridge_save_cases(sb, o)?);
+        if o.only.is_empty() || TEAM_CASES.iter().any(|n| o.only.iter().any(|f| n.contains(f.as_str()))) {
+            cases.extend(team_cases(sb, o)?);
+        }
     }
     Ok(cases)
 }
@@ -1308,6 +1387,204 @@ fn short(n: usize) -> String {
     } else {
         n.to_string()
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The team: memory of 5,000 decisions and 10,000 learnings committed over 500 commits by three
+// authors, pulled into a clone whose user reviewed the first half.
+
+const AUTHORS: [&str; 3] = ["alice", "bob", "carol"];
+
+/// The team's cases (`--only` picks from these before the repository is made).
+const TEAM_CASES: [&str; 5] = [
+    "team/SessionStart",
+    "team/bridge review",
+    "team/bridge review --all",
+    "team/SessionStart after a git pull of 10 entries",
+    "team/SessionStart after a one-word edit in the middle of decisions.md",
+];
+
+/// `git ARGS` in `dir` as `who` (author and committer), quietly; setup, so a failure ends it.
+fn git_as(dir: &Path, who: &str, args: &[&str]) -> Result<(), String> {
+    let st = Command::new("git")
+        .args(["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "-c", "init.defaultBranch=main", "-c", "core.looseCompression=1", "-c", "pull.rebase=false"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", who)
+        .env("GIT_AUTHOR_EMAIL", format!("{who}@example.invalid"))
+        .env("GIT_COMMITTER_NAME", who)
+        .env("GIT_COMMITTER_EMAIL", format!("{who}@example.invalid"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("git: {e}"))?;
+    if st.success() {
+        Ok(())
+    } else {
+        Err(format!("git {} failed in {}", args.join(" "), dir.display()))
+    }
+}
+
+/// Appends commit `c`'s entries (10 decisions, 20 learnings, by its author) to the memory of
+/// `repo` and commits them as that author.
+fn team_commit(repo: &Path, c: usize, decisions: usize, learnings: usize) -> Result<(), String> {
+    let who = AUTHORS[c % 3];
+    // Each commit an hour after the one before, from the start of 2026.
+    let (day, hour) = (1 + c / 24, c % 24);
+    let (month, dom) = (1 + (day - 1) / 28 % 12, 1 + (day - 1) % 28);
+    let stamp = |m: usize| format!("2026-{month:02}-{dom:02} {hour:02}:{m:02}:00Z");
+    let mut d = String::new();
+    for k in 0..decisions {
+        let n = c * 10 + k;
+        let _ = write!(d, "\n## [{}] Decision: Decision number {n}\n**Context:** The module grew and needed a boundary between parsing and validation, case {n}.\n**Decision:** Split parse.rs from validate.rs and keep the error type in one place.\n**Rationale:** Smaller files, one concept each; tests stay next to the code.\n**Impact:** src/parse.rs, src/validate.rs\n**By:** {who}\n", stamp(k));
+    }
+    let mut l = String::new();
+    for k in 0..learnings {
+        let n = c * 20 + k;
+        let _ = writeln!(l, "{{\"ts\":\"2026-{month:02}-{dom:02}T{hour:02}:{k:02}:00Z\",\"skill\":\"team\",\"type\":\"insight\",\"key\":\"key-{n}\",\"insight\":\"Insight number {n}: batching the writes keeps the lock short.\",\"confidence\":0.6,\"files\":[\"src/x.rs\"],\"by\":\"{who}\"}}");
+    }
+    let append = |name: &str, text: &str, header: &str| -> Result<(), String> {
+        let path = repo.join(".rune").join(name);
+        if !path.exists() {
+            write(&path, header)?;
+        }
+        let mut f = std::fs::OpenOptions::new().append(true).open(&path).map_err(|e| e.to_string())?;
+        f.write_all(text.as_bytes()).map_err(|e| e.to_string())
+    };
+    append("decisions.md", &d, "# Decisions Log\n")?;
+    append("learnings.jsonl", &l, "")?;
+    git_as(repo, who, &["add", "-A", ".rune"])?;
+    git_as(repo, who, &["commit", "-q", "-m", &format!("memory {c}")])
+}
+
+/// Commits `from..to` of the team's history in `repo` (`--generate team REPO FROM TO`).
+fn team_history(repo: &Path, from: usize, to: usize) -> Result<(), String> {
+    for c in from..to {
+        team_commit(repo, c, 10, 20)?;
+    }
+    Ok(())
+}
+
+/// The origin of the team clone `project` (beside it).
+fn team_origin(project: &Path) -> PathBuf {
+    project.with_file_name("team-origin")
+}
+
+/// A teammate's commit of 5 decisions and 5 learnings, pulled into the clone.
+fn team_pull(project: &Path, i: usize) -> Result<(), String> {
+    team_commit(&team_origin(project), 1000 + i, 5, 5)?;
+    git_as(project, "alice", &["pull", "-q", "--no-edit"])
+}
+
+/// Changes one word of the decision in the middle of the clone's decisions.md (`boundary`
+/// and `border`, in turn), in place.
+fn edit_middle(project: &Path, i: usize) -> Result<(), String> {
+    let path = project.join(".rune/decisions.md");
+    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let at = text.find("Decision: Decision number 2500\n").ok_or("no middle decision")?;
+    let (from, to) = if i % 2 == 0 { ("a boundary between", "a border between") } else { ("a border between", "a boundary between") };
+    let end = at + text[at..].find("**Decision:**").ok_or("no field")?;
+    let entry = text[at..end].replacen(from, to, 1);
+    let edited = format!("{}{entry}{}", &text[..at], &text[end..]);
+    std::fs::write(&path, edited).map_err(|e| e.to_string())
+}
+
+/// FNV-1a 64, as baton keys a project's private folders.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The clone's ledger folder, and where setup keeps a copy of it.
+fn ledger_dirs(project: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let canonical = project.canonicalize().map_err(|e| e.to_string())?;
+    let key = format!("{:016x}", fnv1a(canonical.to_string_lossy().as_bytes()));
+    let home = project.parent().ok_or("no parent")?.join("home/.local/state/baton/provenance");
+    Ok((home.join(&key), project.with_file_name("team-ledger-before-review")))
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).map_err(|e| e.to_string())?;
+    for e in std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?.flatten() {
+        std::fs::copy(e.path(), to.join(e.file_name())).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Puts the clone's ledger back as setup saved it (before `bridge review --all`).
+fn restore_ledger(project: &Path) -> Result<(), String> {
+    let (ledger, saved) = ledger_dirs(project)?;
+    copy_dir(&saved, &ledger)
+}
+
+/// The team's origin and its clone: 250 commits, cloned, every entry reviewed by the clone's
+/// user (`bridge review --all`: the ledger), 250 more commits pulled; the origins index and
+/// the verdict cache warmed by one session start. The cases: a start, the review list and
+/// `--all`, a start after a pull, a start after a one-word edit.
+fn team_cases(sb: &Sandbox, o: &Opts) -> Result<Vec<Case>, String> {
+    let t = Instant::now();
+    let origin = sb.tmp.join("team-origin");
+    std::fs::create_dir_all(&origin).map_err(|e| e.to_string())?;
+    git_as(&origin, "alice", &["init", "-q"])?;
+    generated(&["team", &origin.to_string_lossy(), "0", "250"])?;
+    let project = sb.tmp.join("team");
+    git_as(&sb.tmp, "alice", &["clone", "-q", "team-origin", "team"])?;
+    reviewed(sb, &project)?;
+    generated(&["team", &origin.to_string_lossy(), "250", "500"])?;
+    git_as(&project, "alice", &["pull", "-q", "--no-edit"])?;
+    baton_command(sb, &project, &["bridge", "index"])?;
+    let (ledger, saved) = ledger_dirs(&project)?;
+    copy_dir(&ledger, &saved)?;
+    once(sb, o, &project, "SessionStart", Duration::from_secs(600))?;
+    eprintln!("setup: the team's repository ({:.1} s)", t.elapsed().as_secs_f64());
+    let mut cases = cases_for(sb, o, "team", &project, o.large_runs, &[])?
+        .into_iter()
+        .filter(|c| c.event == "SessionStart")
+        .collect::<Vec<_>>();
+    cases.extend(command_cases(sb, o, &project, &[
+        ("team/bridge review", &["bridge", "review"], Before::Nothing),
+        ("team/bridge review --all", &["bridge", "review", "--all"], Before::RestoreLedger),
+    ])?);
+    cases.extend(cases_for(sb, o, "team", &project, o.large_runs, &[
+        ("SessionStart after a git pull of 10 entries", "SessionStart", Before::Pull),
+    ])?.into_iter().filter(|c| c.before == Before::Pull));
+    cases.extend(cases_for(sb, o, "team", &project, o.large_runs, &[
+        ("SessionStart after a one-word edit in the middle of decisions.md", "SessionStart", Before::EditMiddle),
+    ])?.into_iter().filter(|c| c.before == Before::EditMiddle));
+    Ok(cases)
+}
+
+/// `baton ARGS` in `project` as the user runs it from a terminal, measured like a hook.
+fn command_cases(sb: &Sandbox, o: &Opts, project: &Path, list: &[(&str, &[&str], Before)]) -> Result<Vec<Case>, String> {
+    let mut out = Vec::new();
+    for (name, args, before) in list {
+        if !o.only.is_empty() && !o.only.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let env: Vec<(String, String)> = sb.env(project, "").into_iter().filter(|(k, _)| k != "CLAUDECODE").collect();
+        let spec = |argv: Vec<String>| Spec { argv, env: env.clone(), cwd: project.to_path_buf(), timeout: Duration::from_secs(600) };
+        let mut hook = vec![sb.plugin_root.join("bin/baton").to_string_lossy().into_owned()];
+        hook.extend(args.iter().map(|a| a.to_string()));
+        let mut floor = vec!["/bin/true".to_string()];
+        floor.extend(args.iter().map(|a| a.to_string()));
+        out.push(Case {
+            name: name.to_string(),
+            repo: "team".into(),
+            event: args.join(" "),
+            payload: Vec::new(),
+            specs: vec![(spec(hook), spec(floor), "exec")],
+            runs: o.large_runs,
+            before: *before,
+            project: project.to_path_buf(),
+            pre: Vec::new(),
+        });
+    }
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1422,6 +1699,11 @@ fn generate(args: &[String]) -> Result<(), String> {
         [kind, project, n] if kind == "history" => {
             history(Path::new(project), n.parse().map_err(|_| "bad count")?)
         }
+        [kind, repo, from, to] if kind == "team" => team_history(
+            Path::new(repo),
+            from.parse().map_err(|_| "bad count")?,
+            to.parse().map_err(|_| "bad count")?,
+        ),
         [kind, path, mb] if kind == "decisions" => {
             decisions(Path::new(path), mb.parse().map_err(|_| "bad size")?)
         }
@@ -1458,12 +1740,12 @@ fn main() {
     };
     let code = (|| -> Result<i32, String> {
         let sb = Sandbox::new(&o)?;
-        let cases = setup(&sb, &o)?;
+        let mut results = Vec::new();
+        let cases = setup(&sb, &o, &mut results)?;
         // baton does not cache a memory file's integrity verdict while the file is less than
         // a second old (its stamp could still change within the same tick): the first runs
         // would rescan what setup just wrote. Every case starts from settled files.
         std::thread::sleep(Duration::from_millis(1100));
-        let mut results = Vec::new();
         let tty = std::io::stderr().is_terminal();
         for c in &cases {
             if tty {

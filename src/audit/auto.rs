@@ -130,11 +130,14 @@ pub(crate) fn finish(
 
 /// The bytes of the records of the run directory `dir` not yet in its trail.
 fn unmoved_bytes(dir: &Path) -> u64 {
+    let buffer = dir.join(store::BUFFER);
+    let moved = super::cursor::unmoved_from(&buffer);
     [store::BUFFER, store::PENDING]
         .iter()
         .filter_map(|f| std::fs::symlink_metadata(dir.join(f)).ok())
         .map(|m| m.len())
-        .sum()
+        .sum::<u64>()
+        .saturating_sub(moved)
 }
 
 /// `baton audit end [--session ID]` of an automatic session that recorded nothing: removes

@@ -2,7 +2,8 @@
 //! crash completes without losing or doubling a record:
 //!
 //! 1. the session: `--session`, else `.current_session`;
-//! 2. buffer → pending (`trail::drain`: copy then truncate, under the appenders' lock);
+//! 2. buffer → pending (`trail::drain_with`: copy then truncate, under the appenders' lock,
+//!    slice by slice);
 //! 3. pending → trail, dropping records whose id the trail already has (so a crash between
 //!    the copy and the truncation is harmless on rerun);
 //! 4. (the truncations of 2 and 3 are the "clear buffer files" step);

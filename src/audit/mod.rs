@@ -5,6 +5,7 @@
 
 mod activity;
 mod auto;
+mod cursor;
 mod day;
 mod end;
 mod handler;
@@ -22,6 +23,7 @@ mod report;
 mod report_html;
 mod report_review;
 mod sidecar;
+mod slice;
 mod start;
 mod stats;
 mod status;

@@ -555,17 +555,36 @@ impl Observer for Flush<'_> {
     }
 }
 
+/// The most of a buffer one hook moves (whole lines): a Stop after a turn that piled up
+/// millions of records moves this much, in well under a second, and the next ones move the
+/// rest (`trail::drain_with`, `cursor`).
+pub(crate) const MOVE_MAX: u64 = 4 * 1024 * 1024;
+
 /// Moves the buffer of the session in `dir` to its pending file (Stop, PreCompact, SessionEnd,
-/// `end`), folding what moved into the summary as `fold` says. Returns the lines moved.
+/// `end`), folding what moved into the summary as `fold` says: a hook at most `MOVE_MAX` bytes
+/// of it, a command all of it (slice by slice). Returns the lines moved.
 pub(crate) fn flush(dir: &Path, mode: u32, caller: Caller, fold: Fold) -> Result<usize> {
-    let mut flush = Flush {
-        dir,
-        mode,
-        caller,
-        fold,
-        side: None,
-    };
-    trail::drain_with(&dir.join(BUFFER), &dir.join(PENDING), mode, &mut flush)
+    let mut lines = 0;
+    loop {
+        let mut flush = Flush {
+            dir,
+            mode,
+            caller,
+            fold,
+            side: None,
+        };
+        let moved = trail::drain_with(
+            &dir.join(BUFFER),
+            &dir.join(PENDING),
+            mode,
+            &mut flush,
+            Some(MOVE_MAX),
+        )?;
+        lines += moved.lines;
+        if caller == Caller::Hook || !moved.left {
+            return Ok(lines);
+        }
+    }
 }
 
 /// The move of the pending file to the trail.
@@ -613,7 +632,14 @@ pub(crate) fn settle(dir: &Path, mode: u32) -> Result<usize> {
         side: None,
         dropped: Vec::new(),
     };
-    trail::drain_with(&dir.join(PENDING), &dir.join(TRAIL), mode, &mut settle)
+    trail::drain_with(
+        &dir.join(PENDING),
+        &dir.join(TRAIL),
+        mode,
+        &mut settle,
+        None,
+    )
+    .map(|m| m.lines)
 }
 
 /// The summary of the session in `dir`, rebuilt from the files when stale (and, with
@@ -697,7 +723,7 @@ pub(crate) fn view(dir: &Path, mode: u32, caller: Caller) -> Result<View> {
     let side = load_current(dir)
         .map(|(s, _)| s)
         .or_else(|| caller.may_rebuild(dir).then(|| rebuild(dir).ok()).flatten());
-    let (buffer, whole) = read_tail(&buffer_path, HOOK_BUFFER_MAX)?;
+    let (buffer, whole) = read_unmoved(&buffer_path)?;
     drop(held);
     let mut seen: HashSet<String> = HashSet::new();
     let mut view = View::default();
@@ -744,6 +770,22 @@ fn parse_lines(text: &str) -> impl Iterator<Item = Record> + '_ {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .filter_map(|l| record::parse::<Record>(l).ok())
+}
+
+/// What the buffer at `path` holds that was not moved yet (a move in slices leaves the lines
+/// it moved in the buffer: `cursor`), its last `HOOK_BUFFER_MAX` bytes at most, from a line
+/// boundary; and whether that is all of it.
+fn read_unmoved(path: &Path) -> Result<(String, bool)> {
+    let from = super::cursor::unmoved_from(path);
+    if from == 0 {
+        return read_tail(path, HOOK_BUFFER_MAX);
+    }
+    let len = Mark::of(path).len;
+    if len.saturating_sub(from) > HOOK_BUFFER_MAX {
+        return Ok((read_tail(path, HOOK_BUFFER_MAX)?.0, false));
+    }
+    let bytes = read_range(path, from, len - from).unwrap_or_default();
+    Ok((String::from_utf8_lossy(&bytes).into_owned(), true))
 }
 
 /// The last `max` bytes of `path` from a line boundary, and whether that is all of it

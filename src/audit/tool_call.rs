@@ -304,4 +304,41 @@ mod tests {
             r#"{"claude_session":"","exit_code":0,"id":"t-62449b1a6445d570","input":"ls","outcome":"ok","tool":"Bash","tool_use_id":"toolu_3","ts":"2026-11-30T10:15:00.123Z","type":"data"}"#
         );
     }
+
+    /// The record of an event read through `event_read` (a response's strings cut) is byte for
+    /// byte the record of the event read whole: the fixtures, a 10 MB response, an exit code
+    /// after a huge string, a response that is one string.
+    #[test]
+    fn a_record_is_the_same_when_the_response_is_read_short() {
+        use crate::core::event::{self, EventKind};
+        let big = "line \"quoted\" \u{e9}\n".repeat(600_000);
+        let mut texts: Vec<Vec<u8>> = vec![
+            include_bytes!("../../tests/fixtures/hooks/PostToolUse.json").to_vec(),
+            include_bytes!("../../tests/fixtures/hooks/PostToolUseFailure.json").to_vec(),
+        ];
+        for response in [
+            json!({"stdout": big, "exit_code": 4}),
+            json!({"stdout": big, "stderr": big, "returnCode": 5, "nested": [{"exitCode": 1}]}),
+            json!(big),
+        ] {
+            let e = json!({"session_id": "s", "hook_event_name": "PostToolUse",
+                "tool_name": "Bash", "tool_input": {"command": "make > out.log"},
+                "tool_response": response, "tool_use_id": "toolu_7", "duration_ms": 9});
+            texts.push(serde_json::to_vec(&e).unwrap());
+        }
+        let p = project("2026-11-30T10:15:00Z");
+        let record_of = |bytes: &[u8]| {
+            let e = event::parse(bytes, None).unwrap();
+            let (EventKind::PostToolUse(c) | EventKind::PostToolUseFailure(c)) = &e.kind else {
+                panic!("{:?}", e.kind);
+            };
+            let failed = matches!(e.kind, EventKind::PostToolUseFailure(_));
+            serde_json::to_string(&record(c, failed, &e.common, &p)).unwrap()
+        };
+        for text in &texts {
+            let short = crate::core::event_read::read(&mut text.as_slice());
+            assert!(short.len() < 20_000, "{}", short.len());
+            assert_eq!(record_of(text), record_of(&short));
+        }
+    }
 }

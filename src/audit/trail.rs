@@ -10,14 +10,20 @@
 //!   the lock. An appender that opened the file before the drain waits for the lock and then
 //!   writes at the (new) end, because the file is opened with `O_APPEND`. Nothing is ever
 //!   written to an inode that is no longer reachable, which is what a rename would risk.
+//!   With a limit, one move takes a slice (whole lines) and marks where it stopped
+//!   (`cursor`); the source is truncated when its last slice is moved. A move killed at any
+//!   point loses nothing and doubles nothing: the next one cuts the destination's torn last
+//!   line, and skips the lines of its slice that the destination already ends with (`slice`).
 
+use super::cursor;
 use super::record::{self, Record};
+use super::slice;
 use crate::core::error::{Error, Result};
+use crate::core::fault;
 use crate::core::fsx;
 use serde::de::DeserializeOwned;
 use std::collections::{HashMap, HashSet};
 use std::fs::OpenOptions;
-use std::io::{Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
@@ -108,9 +114,11 @@ pub(crate) fn session_records(run_dir: &Path, id: &str) -> Result<Records> {
     Ok(r)
 }
 
-/// Opens `path` for appending (created with `mode`, never through a symlink).
+/// Opens `path` for appending, and reading its end (created with `mode`, never through a
+/// symlink).
 fn open_append(path: &Path, mode: u32) -> Result<std::fs::File> {
     OpenOptions::new()
+        .read(true)
         .append(true)
         .create(true)
         .mode(mode)
@@ -126,7 +134,7 @@ fn open_append(path: &Path, mode: u32) -> Result<std::fs::File> {
 /// session's summary along; this is the bare move.)
 #[cfg(test)]
 pub(crate) fn drain(src: &Path, dst: &Path, mode: u32, dedupe: bool) -> Result<usize> {
-    drain_with(src, dst, mode, &mut Dedupe(dedupe))
+    drain_with(src, dst, mode, &mut Dedupe(dedupe), None).map(|m| m.lines)
 }
 
 /// What a caller of `drain_with` does inside the move, under both files' locks.
@@ -156,59 +164,94 @@ impl Observer for Dedupe {
     fn done(&mut self, _: &[u8]) {}
 }
 
-/// `drain`, with `observer` deciding what is appended and hearing about it once done.
+/// What one move did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Moved {
+    /// Lines appended to the destination.
+    pub(crate) lines: usize,
+    /// Whether lines are left in the source (a move with a limit took a slice).
+    pub(crate) left: bool,
+}
+
+/// `drain`, with `observer` deciding what is appended and hearing about it once done. With
+/// `limit`, at most about that many bytes of `src` move (whole lines; a longer first line
+/// whole): the lines moved stay in `src`, which a cursor beside it marks as moved
+/// (`cursor`), until the last slice empties it.
 pub(crate) fn drain_with(
     src: &Path,
     dst: &Path,
     mode: u32,
     observer: &mut dyn Observer,
-) -> Result<usize> {
-    let mut f = match OpenOptions::new()
+    limit: Option<u64>,
+) -> Result<Moved> {
+    let f = match OpenOptions::new()
         .read(true)
         .write(true)
         .custom_flags(libc::O_NOFOLLOW)
         .open(src)
     {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Moved::default()),
         Err(e) => return Err(Error::io("open", src, e)),
     };
     f.lock().map_err(|e| Error::io("lock", src, e))?;
-    let result = drain_locked(&mut f, src, dst, mode, observer);
+    let result = drain_locked(&f, src, dst, mode, observer, limit);
     let _ = f.unlock();
     result
 }
 
 fn drain_locked(
-    f: &mut std::fs::File,
+    f: &std::fs::File,
     src: &Path,
     dst: &Path,
     mode: u32,
     observer: &mut dyn Observer,
-) -> Result<usize> {
-    let mut bytes = Vec::new();
-    f.read_to_end(&mut bytes)
-        .map_err(|e| Error::io("read", src, e))?;
-    if bytes.is_empty() {
-        return Ok(0);
+    limit: Option<u64>,
+) -> Result<Moved> {
+    let len = f.metadata().map_err(|e| Error::io("stat", src, e))?.len();
+    let start = cursor::start(src, f, len);
+    if start >= len {
+        if start > 0 {
+            // Every line moved, the file not emptied yet (a move killed in between).
+            f.set_len(0).map_err(|e| Error::io("truncate", src, e))?;
+            cursor::remove(src);
+        }
+        return Ok(Moved::default());
     }
+    fault::pause_at("move:locked");
+    let (mut block, end) = slice::read(f, src, start, len, limit)?;
     // A torn last line (a writer died mid-write) is kept whole by adding its newline.
-    if bytes.last() != Some(&b'\n') {
-        bytes.push(b'\n');
+    if block.last() != Some(&b'\n') {
+        block.push(b'\n');
     }
     let mut out = open_append(dst, mode)?;
     out.lock().map_err(|e| Error::io("lock", dst, e))?;
-    // The destination stays locked until the source is empty and the observer is done, so
+    // The destination stays locked until the source is cut and the observer is done, so
     // a reader that takes either lock sees the move whole or not at all.
     let moved = (|| {
-        let block = observer.plan(&bytes, dst)?.unwrap_or(bytes);
-        let lines = block.split(|&b| b == b'\n').count() - 1;
-        out.write_all(&block)
-            .map_err(|e| Error::io("append to", dst, e))?;
+        // What a move killed half-way left: a torn last line (its record is still in the
+        // source), and lines appended whose source was not cut yet.
+        slice::repair_torn_end(&out, dst)?;
+        fault::pause_at("move:repaired");
+        let skip = slice::already_appended(&out, dst, &block);
+        let fresh = &block[skip..];
+        let planned = observer.plan(fresh, dst)?;
+        let block = planned.as_deref().unwrap_or(fresh);
+        let lines = memchr::memchr_iter(b'\n', block).count();
+        slice::append(&mut out, dst, block)?;
+        fault::pause_at("move:appended");
         out.sync_data().map_err(|e| Error::io("sync", dst, e))?;
-        f.set_len(0).map_err(|e| Error::io("truncate", src, e))?;
-        observer.done(&block);
-        Ok(lines)
+        fault::pause_at("move:synced");
+        let left = end < len;
+        if left {
+            cursor::write(src, f, end, mode)?;
+        } else {
+            f.set_len(0).map_err(|e| Error::io("truncate", src, e))?;
+            cursor::remove(src);
+        }
+        fault::pause_at("move:cut");
+        observer.done(block);
+        Ok(Moved { lines, left })
     })();
     let _ = out.unlock();
     moved
@@ -306,6 +349,66 @@ mod tests {
         assert_eq!(r.records[0].tool(), "2");
         assert_eq!(r.records[1].tool(), "9");
         assert_eq!(r.records[2].id(), "b");
+    }
+
+    /// Moves in slices, with lines appended between them and moves cut short the ways a
+    /// kill leaves them (the slice appended but the source not cut; half of it written): at
+    /// the end the destination holds every line once, in order.
+    #[test]
+    fn issue_37_slices_killed_half_way_lose_and_double_nothing() {
+        use crate::core::clock::Xorshift as Rng;
+        let t = tempfile::tempdir().unwrap();
+        let (src, dst) = (t.path().join("b"), t.path().join("p"));
+        let mut rng = Rng::new(0x5EED_1234_ABCD_0001);
+        let mut n = 0;
+        let add = |k: usize, n: &mut usize| {
+            for _ in 0..k {
+                fsx::append_line(
+                    &src,
+                    &format!("{{\"id\":\"r{n}\",\"pad\":\"{}\"}}", "x".repeat(*n % 37)),
+                    0o600,
+                )
+                .unwrap();
+                *n += 1;
+            }
+        };
+        add(40, &mut n);
+        for round in 0..60 {
+            add(rng.below(8), &mut n);
+            if round % 4 == 1 {
+                // A move killed after its append (whole, or half of it): what it would have
+                // appended, by hand.
+                let len = std::fs::metadata(&src).unwrap().len();
+                let f = std::fs::File::open(&src).unwrap();
+                let start = cursor::start(&src, &f, len);
+                let (block, _) = slice::read(&f, &src, start, len, Some(100)).unwrap();
+                let cut = if round % 8 == 1 {
+                    block.len()
+                } else {
+                    block.len() / 2
+                };
+                let mut out = std::fs::OpenOptions::new()
+                    .append(true)
+                    .create(true)
+                    .open(&dst)
+                    .unwrap();
+                std::io::Write::write_all(&mut out, &block[..cut]).unwrap();
+            }
+            drain_with(&src, &dst, 0o600, &mut Dedupe(false), Some(100)).unwrap();
+        }
+        while drain_with(&src, &dst, 0o600, &mut Dedupe(false), Some(100))
+            .unwrap()
+            .left
+        {}
+        let out = std::fs::read_to_string(&dst).unwrap();
+        let ids: Vec<String> = out
+            .lines()
+            .map(|l| l.split('"').nth(3).unwrap().to_string())
+            .collect();
+        let expected: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+        assert_eq!(ids, expected);
+        assert_eq!(std::fs::read(&src).unwrap().len(), 0);
+        assert!(!cursor::path_of(&src).exists());
     }
 
     #[test]

@@ -5,17 +5,17 @@
 //! the bridge's own is scanned from the file's last entry), and says from which verdict a
 //! file is not read into the model's context (`bridge.integrity_block_on`).
 
-use super::scan_cache::{self, Content, Stamp};
+use super::scan_cache::{self, Stamp};
+use super::scan_file::{scan_appended, scan_cached, Bound, Cache, CachedFinding};
 use super::store::{self, Rune};
 use crate::core::config::{Config, IntegrityBlockOn};
+use crate::core::deadline;
 use crate::core::error::Result;
 use crate::core::hash::fnv1a_on;
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
-use crate::core::scan::{
-    self, scan_text, Finding, Status, CONFLICT_MARKER, MAX_FINDINGS, MORE, NOT_REGULAR,
-};
-use serde::{Deserialize, Serialize};
+use crate::core::scan::{self, Finding, Status, CONFLICT_MARKER, MORE};
+use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
@@ -40,6 +40,11 @@ pub(crate) struct Report {
     /// Each scanned file's stamp from before the scan read it (`None`: not there).
     #[serde(skip)]
     pub(crate) stamps: BTreeMap<String, Option<Stamp>>,
+    /// The files a session start did not scan whole, by name, with the byte from which it
+    /// scanned them (their length when not at all): scanned off the hook path
+    /// (`scan_file`); only their scanned end may be shown.
+    #[serde(skip)]
+    pub(crate) pending: BTreeMap<String, u64>,
 }
 
 impl Report {
@@ -97,14 +102,22 @@ pub(crate) struct Scanner<'a> {
     red: &'a Redactor,
     extra: &'a [String],
     cache: Option<PathBuf>,
+    bound: Bound,
 }
 
 impl<'a> Scanner<'a> {
     /// The project's scanner with the user's verdict cache for `rune`'s folder: unchanged
     /// files reuse their cached verdict (see `scan_cache`).
+    /// On the hook path a large file is not scanned whole there (`scan_file::Bound`).
     pub(crate) fn cached(project: &'a Project, rune: &Rune) -> Scanner<'a> {
+        let bound = if deadline::on_hook_path() {
+            Bound::Hook
+        } else {
+            Bound::Whole
+        };
         Scanner {
             cache: scan_cache::location(&project.ctx.env, &rune.dir),
+            bound,
             ..Scanner::uncached(project)
         }
     }
@@ -115,6 +128,7 @@ impl<'a> Scanner<'a> {
             red: project.redactor(),
             extra: &project.config().redact.extra_patterns,
             cache: None,
+            bound: Bound::Whole,
         }
     }
 
@@ -125,6 +139,7 @@ impl<'a> Scanner<'a> {
             red,
             extra: &[],
             cache,
+            bound: Bound::Whole,
         }
     }
 
@@ -153,10 +168,13 @@ impl<'a> Scanner<'a> {
             report
                 .stamps
                 .insert(name.clone(), Stamp::of(&rune.path(name)));
-            let (found, counts) = scan_cached(rune, name, self.red, &mut cache)?;
-            report.findings.extend(found);
-            if let Some(c) = counts {
+            let scanned = scan_cached(rune, name, self.red, &mut cache, path, self.bound)?;
+            report.findings.extend(scanned.found);
+            if let Some(c) = scanned.counts {
                 report.counts.insert(name.clone(), c);
+            }
+            if let Some(from) = scanned.pending {
+                report.pending.insert(name.clone(), from);
             }
         }
         cache.retain(&names);
@@ -195,20 +213,43 @@ impl<'a> Scanner<'a> {
     /// folder's (`<key>.<name>.json`): the edit hook's check of INVARIANTS.md neither
     /// rescans nor parses the whole folder's cache while the file is unchanged. And whether
     /// a merge left conflict markers in it (then it is not to be read into the model's
-    /// context).
+    /// context). A large file a hook did not scan whole counts as TAINTED: not read.
     pub(crate) fn file_check(&self, rune: &Rune, name: &str) -> Result<(Status, bool)> {
         let own = self
             .cache
             .as_ref()
             .map(|p| p.with_extension(format!("{name}.json")));
-        let mut cache = scan_cache::Cache::read(own.as_deref(), &rules_key(self.extra));
-        let (found, _) = scan_cached(rune, name, self.red, &mut cache)?;
+        let rules = rules_key(self.extra);
+        let mut cache = scan_cache::Cache::read(own.as_deref(), &rules);
+        let known =
+            scan_cache::Stamp::of(&rune.path(name)).is_some_and(|s| cache.get(name, &s).is_some());
+        if !known {
+            // The folder's cache (session starts, `bridge index`) may know the file: a large
+            // one a hook may not scan whole is then taken from there, or rescanned from
+            // there by its runs (kept beside the folder's cache).
+            cache.adopt(scan_cache::Cache::read(self.cache.as_deref(), &rules), name);
+        }
+        let scanned = scan_cached(
+            rune,
+            name,
+            self.red,
+            &mut cache,
+            self.cache.as_deref(),
+            self.bound,
+        )?;
         cache.write(own.as_deref());
+        let found = scanned.found;
         let status = found
             .iter()
             .map(|f| f.severity)
             .max()
             .unwrap_or(Status::Clean);
+        // Not scanned whole on the hook path: not read.
+        let status = if scanned.pending.is_some() {
+            Status::Tainted
+        } else {
+            status
+        };
         let conflicted = found.iter().any(|f| f.rule == CONFLICT_MARKER);
         Ok((status, conflicted))
     }
@@ -281,108 +322,6 @@ fn extend(rune: &Rune, a: &Appended, red: &Redactor, cache: &mut Cache) {
     );
 }
 
-/// The findings and counts of a file that held a text of `old_len` bytes with the findings
-/// `old` and the counts `counts`, and now holds that text and more, from a scan of its end
-/// alone: `tail` is the file from byte `tail_start` on (some of the old text, then all that
-/// was added). `None` when that cannot stand for a scan of the whole file: the old text did
-/// not end a line, its comments are not known, the findings are past the cap, or `tail`
-/// does not reach back to where the scan has to start (`window_start`).
-fn scan_appended(
-    shown: &str,
-    old: &[CachedFinding],
-    counts: scan_cache::Counts,
-    tail: &str,
-    tail_start: u64,
-    old_len: u64,
-    red: &Redactor,
-) -> Option<(Vec<Finding>, scan_cache::Counts)> {
-    let first_comment = counts.comments.map(|c| c.first_at)?;
-    if old.len() >= MAX_FINDINGS || old.iter().any(|f| f.rule == MORE) {
-        return None;
-    }
-    let old_part = usize::try_from(old_len.checked_sub(tail_start)?).ok()?;
-    let old_tail = tail.get(..old_part)?;
-    if !(old_tail.is_empty() && tail_start == 0 || old_tail.ends_with('\n')) {
-        return None;
-    }
-    let mut from = window_start(old_tail, tail_start == 0)?;
-    if let Some(c) = first_comment.filter(|c| *c < tail_start + from as u64) {
-        // From the line the first comment opens on; a comment before the bytes read: whole.
-        let at = usize::try_from(c.checked_sub(tail_start)?).ok()?;
-        from = old_tail[..at].rfind('\n').map_or(0, |i| i + 1);
-    }
-    let window = &tail[from..];
-    let first_line = counts.lines - old_tail[from..].matches('\n').count() + 1;
-    let mut found: Vec<Finding> = old
-        .iter()
-        .filter(|f| f.line < first_line)
-        .map(|f| f.finding(shown))
-        .collect();
-    found.extend(scan_text(shown, window, red).into_iter().map(|mut f| {
-        f.line += first_line - 1;
-        f
-    }));
-    // Past the cap, which findings are listed depends on the whole file: scanned whole.
-    if found.len() > MAX_FINDINGS || found.iter().any(|f| f.rule == MORE) {
-        return None;
-    }
-    Some((found, counts.after_append(old_len, &tail[old_part..])))
-}
-
-/// Where the scan of a file's end starts in `old`, the end of its text before an append
-/// (`whole`: `old` is all of it): no match of the rules that reaches into the appended
-/// text starts before it.
-///
-/// In a file of entries, the last entry: an entry starts at a `## [` line after a blank
-/// one, which no rule reaches across. In a file of lines (the session log: a line each), the
-/// last two lines that are neither blank nor headings and at least `CONTEXT_BYTES` before
-/// the end, a word hyphenated across the first of them included: the stream form pairs each
-/// line with the one before it, and a two-step download is looked for in the 400 bytes that
-/// follow it. (A phrase spread one word a line over three lines or more of such a file, old
-/// and new, is found by a scan of the whole file only: the bridge reads the session log a
-/// line at a time, never those lines together.) `None`: the text read does not go back far
-/// enough.
-fn window_start(old: &str, whole: bool) -> Option<usize> {
-    if let Some(i) = last_entry_start(old) {
-        return Some(i);
-    }
-    let line_before = |end: usize| {
-        old[..end.saturating_sub(1)]
-            .rfind('\n')
-            .map_or(0, |i| i + 1)
-    };
-    let mut start = old.len();
-    let mut lines = 0;
-    while start > 0 && (lines < CONTEXT_LINES || old.len() - start < CONTEXT_BYTES) {
-        let prev = line_before(start);
-        let line = old[prev..start].trim();
-        if !line.is_empty() && !line.starts_with('#') {
-            lines += 1;
-        }
-        start = prev;
-    }
-    // A word hyphenated at the end of a line goes on in the next: from its first line.
-    while start > 0 && old[line_before(start)..start].trim_end().ends_with('-') {
-        start = line_before(start);
-    }
-    (start > 0 || whole).then_some(start)
-}
-
-/// Lines of the old text (neither blank nor headings) scanned with what is appended to a
-/// file of lines (`window_start`).
-const CONTEXT_LINES: usize = 2;
-
-/// Bytes of the old text, at least, scanned with what is appended to a file of lines.
-const CONTEXT_BYTES: usize = 512;
-
-/// Where the last entry (a `## [` line after a blank line, or at the start) of `text` starts.
-fn last_entry_start(text: &str) -> Option<usize> {
-    if let Some(i) = text.rfind("\n\n## [") {
-        return Some(i + 2);
-    }
-    text.starts_with("## [").then_some(0)
-}
-
 /// The cache key of the rule set: baton's version and every pattern, extra ones included.
 fn rules_key(extra: &[String]) -> String {
     // The patterns joined by NUL, hashed whole (not `fnv1a_parts`, which ends every part
@@ -393,118 +332,6 @@ fn rules_key(extra: &[String]) -> String {
         fnv1a_on(fnv1a_on(h, &[0]), p.as_bytes())
     });
     format!("{}:{h:016x}", env!("CARGO_PKG_VERSION"))
-}
-
-/// A finding as the verdict cache keeps it (the file is the cache entry's key).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct CachedFinding {
-    line: usize,
-    rule: String,
-    excerpt: String,
-    severity: Status,
-}
-
-impl CachedFinding {
-    fn of(f: &Finding) -> CachedFinding {
-        CachedFinding {
-            line: f.line,
-            rule: f.rule.to_string(),
-            excerpt: f.excerpt.clone(),
-            severity: f.severity,
-        }
-    }
-
-    /// The finding back, in the file shown as `shown` (`.rune/<name>`).
-    fn finding(&self, shown: &str) -> Finding {
-        Finding {
-            file: shown.to_string(),
-            line: self.line,
-            rule: scan::rule_name(&self.rule),
-            excerpt: self.excerpt.clone(),
-            severity: self.severity,
-        }
-    }
-}
-
-/// The verdict cache of one folder.
-type Cache = scan_cache::Cache<CachedFinding>;
-
-/// Scans one file of the folder, reusing the cached verdict while the file is unchanged.
-fn scan_cached(
-    rune: &Rune,
-    name: &str,
-    red: &Redactor,
-    cache: &mut Cache,
-) -> Result<(Vec<Finding>, Option<scan_cache::Counts>)> {
-    let path = rune.path(name);
-    let shown = rune.show(name);
-    if std::fs::symlink_metadata(&path).is_ok() && !store::is_regular(&path) {
-        let found = vec![Finding {
-            file: shown,
-            line: 0,
-            rule: NOT_REGULAR,
-            excerpt: "a symlink, FIFO or device, not a plain file: not read".into(),
-            severity: Status::Tainted,
-        }];
-        return Ok((found, None));
-    }
-    let stamp = Stamp::of(&path);
-    if let Some(s) = &stamp {
-        if let Some(cached) = cache.get(name, s) {
-            let found = cached.iter().map(|f| f.finding(&shown)).collect();
-            return Ok((found, cache.counts(name, s)));
-        }
-    }
-    let Some(text) = store::read_opt(&path)? else {
-        return Ok((Vec::new(), None));
-    };
-    let previous = cache.previous(name);
-    let (content, grown) = Content::of_after(&text, previous.as_ref().map(|p| p.content));
-    let (found, counts) =
-        match previous.and_then(|p| reuse(&shown, &p, &text, &content, grown, red)) {
-            Some(known) => known,
-            None => (scan_text(&shown, &text, red), scan_cache::Counts::of(&text)),
-        };
-    // Only a stamp taken before the read and unchanged after it is cached.
-    if let Some(s) = stamp.filter(|s| Stamp::of(&path).as_ref() == Some(s)) {
-        cache.put(
-            name,
-            s,
-            found.iter().map(CachedFinding::of).collect(),
-            counts,
-            Some(content),
-        );
-    }
-    Ok((found, Some(counts)))
-}
-
-/// The verdict of `text` (a memory file read again, its stamp changed) from the verdict
-/// cached before: the same when it holds the same text (a checkout, a `touch`), and when it
-/// holds that text and more (a hook's line, a teammate's lines after a pull), that verdict
-/// with a scan of its end (`scan_appended`; `grown`: the length of the text it began with,
-/// from `Content::of_after`). `None`: it has to be scanned whole.
-fn reuse(
-    shown: &str,
-    previous: &scan_cache::Previous<'_, CachedFinding>,
-    text: &str,
-    content: &Content,
-    grown: Option<usize>,
-    red: &Redactor,
-) -> Option<(Vec<Finding>, scan_cache::Counts)> {
-    if content == previous.content {
-        let found = previous.findings.iter().map(|f| f.finding(shown)).collect();
-        return Some((found, previous.counts));
-    }
-    let old_len = grown?;
-    scan_appended(
-        shown,
-        previous.findings,
-        previous.counts,
-        text,
-        0,
-        old_len as u64,
-        red,
-    )
 }
 
 /// The report for people.
@@ -527,6 +354,7 @@ pub(crate) fn render(report: &Report) -> String {
 mod tests {
     use super::*;
     use crate::core::clock::Xorshift as Rng;
+    use crate::core::scan::scan_text;
 
     /// Lines a memory file may hold: entries, poisoned lines from the corpus, phrases split
     /// across lines and entries, HTML comments opened in one place and closed in another.
@@ -738,7 +566,7 @@ mod tests {
             Stamp::of(&path).unwrap(),
             vec![planted],
             scan_cache::Counts::of(text),
-            Some(Content::of(text)),
+            Some(scan_cache::Content::of(text)),
         );
         cache.write(Some(&cache_path));
         let rewrite = |now: &str| {
@@ -752,6 +580,48 @@ mod tests {
         assert!(rewrite(&grown), "the text and a line more");
         let changed = grown.replacen("Session Log", "Session log", 1);
         assert!(!rewrite(&changed), "changed: scanned whole");
+    }
+
+    /// Issue 37: a hook's check of one large file (PreCompact's of decisions.md) takes the
+    /// verdict the folder's cache holds. Its own small cache never had one (only a hook
+    /// fills it, and a hook does not scan such a file whole), so every PreCompact over a
+    /// large memory scanned the file's last 256 KB (75 ms) and left the decisions out of the
+    /// checkpoint as not checked.
+    #[test]
+    fn issue_37_a_hooks_check_of_a_large_file_takes_the_folders_verdict() {
+        let red = Redactor::builtin();
+        let (t, rune) = Rune::temp();
+        let cache_path = t.path().join("cache.json");
+        let path = rune.path(store::DECISIONS);
+        let mut text = String::from("# Decisions Log\n");
+        for n in 0..3000 {
+            text.push_str(&format!(
+                "\n## [2026-01-01 10:00] Decision: Decision number {n}\n**Decision:** Split parse.rs from validate.rs.\n"
+            ));
+        }
+        assert!(text.len() > super::super::scan_file::START_SCAN_MAX);
+        std::fs::write(&path, &text).unwrap();
+        // Older than the racy second (mtime and ctime), as memory usually is.
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        // A session start's background `bridge index` (a command) filled the folder's cache.
+        Scanner::with(&red, Some(cache_path.clone()))
+            .scan(&rune)
+            .unwrap();
+        let hook = Scanner {
+            bound: Bound::Hook,
+            ..Scanner::with(&red, Some(cache_path))
+        };
+        assert_eq!(
+            hook.file_check(&rune, store::DECISIONS).unwrap(),
+            (Status::Clean, false)
+        );
     }
 
     /// The key is the hash of every pattern joined by NUL, as earlier versions wrote it.

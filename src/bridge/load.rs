@@ -23,10 +23,10 @@ use super::global;
 use super::integrity::{self, Report, Scanner};
 use super::invariants::{self, InvariantsFile};
 use super::memory::{self, quote, Counts, View};
-use super::provenance::{Trust, Verdict};
 use super::scan_cache::Stamp;
 use super::shown::Shown;
 use super::store::{self, Rune};
+use super::trust::{Trust, Verdict};
 use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::fsx;
@@ -144,7 +144,7 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
     // Memory is read through its folder; a symlinked folder could point anywhere.
     fsx::refuse_symlink(&rune.dir)?;
     let report = Scanner::cached(project, rune).scan(rune)?;
-    let trust = Trust::of(project, &rune.rel);
+    let trust = Trust::of(project, rune);
     let shown = RefCell::new(Shown::read(&project.ctx.env, rune));
     let view = View {
         rune,
@@ -187,6 +187,10 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
         global_store.as_deref(),
     )?);
     out.sections.extend(memory_sections);
+    out.sections.extend(pending_note(&view));
+    if !report.pending.is_empty() {
+        super::later::catch_up(project);
+    }
     shown.borrow_mut().write();
     let unreviewed = trust.unreviewed_shown();
     if unreviewed > 0 {
@@ -200,6 +204,31 @@ fn load_once(project: &Project, rune: &Rune, source: Source) -> Result<Briefing>
     out.integrity = report;
     out.invariants = Some(inv).filter(|i| i.present);
     Ok(out)
+}
+
+/// The note on large memory files this start did not scan whole and so does not show (the
+/// logs it shows from their end show that end): they are scanned in the background.
+fn pending_note(view: &View<'_>) -> Option<Section> {
+    let files: Vec<String> = view
+        .report
+        .pending
+        .keys()
+        .filter(|f| !super::scan_file::shows_end_only(f))
+        .map(|f| view.rune.show(f))
+        .collect();
+    (!files.is_empty()).then(|| {
+        Section::new(
+            "Project memory not loaded yet",
+            format!(
+                "{} {} large and new to this session start: baton scans {} in the background first; {} from the next session on.",
+                listed(files.clone()),
+                if files.len() == 1 { "is" } else { "are" },
+                if files.len() == 1 { "it" } else { "them" },
+                if files.len() == 1 { "it loads" } else { "they load" },
+            ),
+            10,
+        )
+    })
 }
 
 /// Characters the frame's two sections take (their text and the separators).

@@ -11,9 +11,10 @@ use super::global;
 use super::instincts;
 use super::integrity::Report;
 use super::learn;
-use super::provenance::{item_entry, Trust, Verdict};
+use super::provenance::item_entry;
 use super::shown::Shown;
 use super::store::{self, Rune};
+use super::trust::{Trust, Verdict};
 use crate::core::budget::Section;
 use crate::core::error::Result;
 use crate::core::fsx;
@@ -61,9 +62,13 @@ impl View<'_> {
             })
     }
 
-    /// Whether `file` may be injected: below the block level, and not left with conflict
-    /// markers by a merge.
+    /// Whether `file` may be injected: below the block level, not left with conflict
+    /// markers by a merge, and scanned as far as load reads it (a large file a session start
+    /// did not scan whole shows only its scanned end, or nothing: `scan_file`).
     pub(crate) fn ok(&self, file: &str) -> bool {
+        if self.report.pending.contains_key(file) && !super::scan_file::shows_end_only(file) {
+            return false;
+        }
         let shown = self.rune.show(file);
         self.report.file_status(&shown) < self.block_at && self.report.conflict_at(&shown).is_none()
     }

@@ -41,11 +41,14 @@ mod help;
 mod instincts;
 mod integrity;
 mod invariants;
+mod later;
 mod learn;
 mod load;
 mod memory;
 mod merged;
 mod notes;
+mod origins;
+mod origins_update;
 mod private_log;
 mod progress;
 mod provenance;
@@ -54,9 +57,12 @@ mod review;
 mod rules;
 mod save;
 mod scan_cache;
+mod scan_file;
+mod scan_runs;
 mod shown;
 mod status;
 mod store;
+mod trust;
 
 pub(crate) use handler::BridgeHandler;
 
@@ -198,6 +204,15 @@ pub(crate) enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Do what a session start leaves for later: scan the memory files it did not scan
+    /// whole into the verdict cache, and read the memory's git history into the index of
+    /// where its entries came from (a session start runs this in the background)
+    #[command(hide = true)]
+    Index {
+        /// Print nothing
+        #[arg(long)]
+        quiet: bool,
+    },
     /// The cross-project store: instincts and learnings seen in two or more projects
     Global {
         #[command(subcommand)]
@@ -312,6 +327,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Status { json } => status_command(project, json),
         Command::Review { accept, all, json } => review_command(project, &accept, all, json),
         Command::Global { action } => global_command(project, action),
+        Command::Index { quiet } => index_command(project, quiet),
     }
 }
 
@@ -366,6 +382,27 @@ fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
                 project.redact(&name)
             );
         }
+    }
+    Ok(0)
+}
+
+/// `baton bridge index`: what a session start leaves for later (`later`).
+fn index_command(project: &Project, quiet: bool) -> Result<i32> {
+    let rune = Rune::of(project);
+    if rune.exists() {
+        Scanner::cached(project, &rune).scan(&rune)?;
+    }
+    let state = origins_update::update(project, &rune, origins_update::Budget::Whole);
+    if !quiet {
+        outln!(
+            "{}",
+            match state {
+                origins_update::State::Current(_) => "memory scanned; origins indexed up to HEAD",
+                origins_update::State::Behind(_) =>
+                    "memory scanned; another run is indexing origins",
+                origins_update::State::NoHistory => "memory scanned; no git history",
+            }
+        );
     }
     Ok(0)
 }

@@ -25,7 +25,7 @@
 use super::store;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
-use crate::core::hash::{fnv1a, sha1_hex};
+use crate::core::hash::{fnv1a, sha1_hex, DigestSet};
 use crate::core::paths;
 use crate::core::project::Project;
 use crate::core::time;
@@ -87,6 +87,36 @@ pub(crate) fn entries(file: &str, text: &str) -> Vec<Entry> {
         store::INSTINCTS => blocks(text, |l| l.starts_with("## ") && l.contains("Instinct:")),
         _ => blocks(text, |l| l.starts_with("## [")),
     }
+}
+
+/// Where the last entry of `file`'s `text` begins (for the notes: the last section's
+/// heading, which every item's entry names), so that the entries of a text that `text`
+/// grew into are those of its end from there; `None` for a file that is one entry.
+pub(crate) fn last_entry_start(file: &str, text: &str) -> Option<usize> {
+    let line_start = |i: usize| text[..i].rfind('\n').map_or(0, |j| j + 1);
+    match file {
+        store::CHECKPOINT | store::INVARIANTS => None,
+        store::SESSION_LOG | store::LEARNINGS => Some(line_start(text.len())),
+        store::NOTES | store::TASK_NOTES => Some(heading_before(text, text.len(), |_| true)),
+        store::INSTINCTS => Some(heading_before(text, text.len(), |l| {
+            l.contains("Instinct:")
+        })),
+        _ => Some(heading_before(text, text.len(), |l| l.starts_with("## ["))),
+    }
+}
+
+/// The start of the last `## ` line before `end` that `is_entry` takes; 0 when none.
+fn heading_before(text: &str, end: usize, is_entry: impl Fn(&str) -> bool) -> usize {
+    let mut end = end;
+    while let Some(i) = text[..end].rfind("## ") {
+        let at_line = i == 0 || text.as_bytes()[i - 1] == b'\n';
+        let line_end = text[i..].find('\n').map_or(text.len(), |j| i + j);
+        if at_line && is_entry(&text[i..line_end]) {
+            return i;
+        }
+        end = i;
+    }
+    0
 }
 
 /// The entry text of a notes item (what `entries` gives for it).
@@ -175,7 +205,7 @@ pub(crate) struct Ledger {
 /// ledger's last kilobytes; a digest that is not there reads the rest, once.
 #[derive(Debug, Default)]
 struct Known {
-    seen: HashSet<[u8; 20]>,
+    seen: DigestSet,
     /// The places not read back to their start yet, in the order they are read.
     tails: Vec<Tail>,
 }
@@ -230,7 +260,7 @@ impl Tail {
 
     /// Reads the next chunk back and puts the digests of its whole lines in `seen`; `false`
     /// once the file is read to its start.
-    fn read_back(&mut self, seen: &mut HashSet<[u8; 20]>) -> bool {
+    fn read_back(&mut self, seen: &mut DigestSet) -> bool {
         use std::os::unix::fs::FileExt;
         if self.end <= self.start {
             return false;
@@ -256,7 +286,14 @@ impl Tail {
         } else {
             0
         };
-        seen.extend(buf[whole..].split(|&b| b == b'\n').filter_map(line_digest));
+        let body = &buf[whole..];
+        let mut from = 0;
+        for end in memchr::memchr_iter(b'\n', body).chain(std::iter::once(body.len())) {
+            if let Some(d) = line_digest(&body[from..end]) {
+                seen.insert(d);
+            }
+            from = end + 1;
+        }
         buf.truncate(whole);
         self.rest = buf;
         self.end > self.start
@@ -285,22 +322,33 @@ fn raw(hex: &str) -> Option<[u8; 20]> {
 }
 
 fn raw_bytes(b: &[u8]) -> Option<[u8; 20]> {
-    fn nibble(c: u8) -> Option<u8> {
-        match c {
-            b'0'..=b'9' => Some(c - b'0'),
-            b'a'..=b'f' => Some(c - b'a' + 10),
-            b'A'..=b'F' => Some(c - b'A' + 10),
-            _ => None,
+    /// Each byte's value as a hex digit; 0xFF for any other byte.
+    const NIBBLE: [u8; 256] = {
+        let mut t = [0xFFu8; 256];
+        let mut i: u8 = 0;
+        while i < 10 {
+            t[(b'0' + i) as usize] = i;
+            i += 1;
         }
-    }
+        let mut i: u8 = 0;
+        while i < 6 {
+            t[(b'a' + i) as usize] = 10 + i;
+            t[(b'A' + i) as usize] = 10 + i;
+            i += 1;
+        }
+        t
+    };
     if b.len() != 40 {
         return None;
     }
     let mut out = [0u8; 20];
-    for (i, pair) in b.chunks(2).enumerate() {
-        out[i] = nibble(pair[0])? << 4 | nibble(pair[1])?;
+    let mut bad = 0u8;
+    for (i, pair) in b.chunks_exact(2).enumerate() {
+        let (hi, lo) = (NIBBLE[usize::from(pair[0])], NIBBLE[usize::from(pair[1])]);
+        bad |= hi | lo;
+        out[i] = hi << 4 | (lo & 0x0F);
     }
-    Some(out)
+    (bad & 0xF0 == 0).then_some(out)
 }
 
 /// The folder of a project's ledger under a base folder.
@@ -380,7 +428,7 @@ impl Ledger {
     /// `file`'s ledger in every place, nothing read yet.
     fn open(&self, file: &str) -> Known {
         Known {
-            seen: HashSet::new(),
+            seen: DigestSet::default(),
             tails: self
                 .read
                 .iter()
@@ -413,9 +461,10 @@ impl Ledger {
         let Some(dir) = &self.write else {
             return Ok(());
         };
+        let mut once = HashSet::new();
         let fresh: Vec<&String> = digests
             .iter()
-            .filter(|d| !self.knows_digest(file, d))
+            .filter(|d| once.insert(d.as_str()) && !self.knows_digest(file, d))
             .collect();
         if fresh.is_empty() {
             return Ok(());
@@ -423,18 +472,20 @@ impl Ledger {
         fsx::ensure_private_dir(dir)?;
         let path = dir.join(format!("{file}.jsonl"));
         let ts = time::rfc3339(now);
-        for d in &fresh {
-            // One whole line per write, under the file's advisory lock (`append_line`).
-            let line = serde_json::to_string(&Line {
-                digest: d,
-                by,
-                ts: &ts,
+        let lines = fresh
+            .iter()
+            .map(|d| {
+                serde_json::to_string(&Line {
+                    digest: d,
+                    by,
+                    ts: &ts,
+                })
+                .map_err(|e| Error::Internal(format!("provenance line: {e}")))
             })
-            .map_err(|e| Error::Internal(format!("provenance line: {e}")))?;
-            fsx::append_line(&path, &line, fsx::PRIVATE_FILE).map_err(|e| {
-                Error::Invalid(format!("provenance ledger {}: {e}", path.display()))
-            })?;
-        }
+            .collect::<Result<Vec<String>>>()?;
+        // Whole lines in one write, under the file's advisory lock (`append_lines`).
+        fsx::append_lines(&path, &lines, fsx::PRIVATE_FILE)
+            .map_err(|e| Error::Invalid(format!("provenance ledger {}: {e}", path.display())))?;
         let mut known = self.known.borrow_mut();
         let k = known.entry(file.to_string()).or_default();
         k.seen.extend(fresh.into_iter().filter_map(|d| raw(d)));
@@ -464,161 +515,6 @@ impl Ledger {
             }
         }
         self.record_digests(file, &added, by, now)
-    }
-}
-
-/// What load knows about a shown entry.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Verdict {
-    /// baton wrote it (recorded), or a trusted committer committed it.
-    Reviewed,
-    /// Neither: shown as quoted data, with where it came from.
-    Unreviewed(String),
-}
-
-impl Verdict {
-    pub(crate) fn reviewed(&self) -> bool {
-        *self == Verdict::Reviewed
-    }
-}
-
-/// Origins looked up per load (git blame of one line each); past it, "not looked up".
-const MAX_BLAMES: usize = 40;
-
-/// Provenance at load: the ledger, and git for where an unreviewed entry came from.
-pub(crate) struct Trust<'a> {
-    ledger: Ledger,
-    /// The project (git blame, the trusted committers); `None`: no origins (tests).
-    project: Option<&'a Project>,
-    /// The memory folder, relative to the project root.
-    rel: PathBuf,
-    /// No ledger yet for this project: the first load since baton kept provenance.
-    pub(crate) first: bool,
-    texts: RefCell<HashMap<String, Option<String>>>,
-    blames: RefCell<usize>,
-    /// Unreviewed entries shown, as (file, digest).
-    shown: RefCell<HashSet<(String, String)>>,
-    /// Look origins up even on a first load, and without the per-load allowance.
-    always: bool,
-}
-
-impl<'a> Trust<'a> {
-    /// The trust of `project`'s memory in `rel` (`paths.bridge`).
-    pub(crate) fn of(project: &'a Project, rel: &Path) -> Trust<'a> {
-        let ledger = Ledger::of(project);
-        Trust {
-            first: !ledger.exists(),
-            ledger,
-            project: Some(project),
-            rel: rel.to_path_buf(),
-            texts: RefCell::new(HashMap::new()),
-            blames: RefCell::new(0),
-            shown: RefCell::new(HashSet::new()),
-            always: false,
-        }
-    }
-
-    /// A trust over `ledger` alone (tests).
-    #[cfg(test)]
-    pub(crate) fn with(ledger: Ledger) -> Trust<'static> {
-        Trust {
-            first: !ledger.exists(),
-            ledger,
-            project: None,
-            rel: PathBuf::from(".rune"),
-            texts: RefCell::new(HashMap::new()),
-            blames: RefCell::new(0),
-            shown: RefCell::new(HashSet::new()),
-            always: false,
-        }
-    }
-
-    /// The same, looking up every origin (review lists them all; a load on a first run
-    /// does not).
-    pub(crate) fn looking_up_origins(mut self) -> Self {
-        self.always = true;
-        self
-    }
-
-    /// Whether baton's ledger knows the entry `text` of `file` (no blame, nothing counted as
-    /// shown).
-    pub(crate) fn knows(&self, file: &str, text: &str) -> bool {
-        self.ledger.knows(file, text)
-    }
-
-    /// The verdict on the entry `text` of `file`.
-    pub(crate) fn verdict(&self, file: &str, text: &str) -> Verdict {
-        let d = digest(file, text);
-        if self.ledger.knows_digest(file, &d) {
-            return Verdict::Reviewed;
-        }
-        let origin = self.origin(file, text);
-        if let Some(o) = &origin {
-            let trusted = self.project.is_some_and(|p| {
-                o.commit.is_some()
-                    && p.config()
-                        .bridge
-                        .trusted_committers
-                        .iter()
-                        .any(|t| t.eq_ignore_ascii_case(&o.committer_email))
-            });
-            if trusted {
-                return Verdict::Reviewed;
-            }
-        }
-        self.shown.borrow_mut().insert((file.to_string(), d));
-        Verdict::Unreviewed(match origin {
-            Some(o) => match o.commit {
-                Some(c) => format!("committed by {} in {c}", o.author),
-                None => "edited here, not committed".into(),
-            },
-            None if self.first => {
-                "written before baton kept provenance here, or by someone else".into()
-            }
-            None => "origin unknown".into(),
-        })
-    }
-
-    /// How many unreviewed entries were shown.
-    pub(crate) fn unreviewed_shown(&self) -> usize {
-        self.shown.borrow().len()
-    }
-
-    /// Who last changed the entry's first line (git blame), within this load's allowance.
-    /// On a first load only a team's trusted list makes it worth asking.
-    fn origin(&self, file: &str, text: &str) -> Option<crate::core::git::LineOrigin> {
-        let project = self.project?;
-        if !self.always {
-            if self.first && project.config().bridge.trusted_committers.is_empty() {
-                return None;
-            }
-            let mut n = self.blames.borrow_mut();
-            if *n >= MAX_BLAMES {
-                return None;
-            }
-            *n += 1;
-        }
-        let rel = self.rel.join(file);
-        let mut texts = self.texts.borrow_mut();
-        let body = texts
-            .entry(file.to_string())
-            .or_insert_with(|| store::read_opt(&project.root.join(&rel)).ok().flatten())
-            .as_ref()?;
-        let first = text.lines().find(|l| !l.trim().is_empty())?;
-        let needle = if matches!(file, store::NOTES | store::TASK_NOTES) {
-            text.lines().nth(1).unwrap_or(first).trim()
-        } else {
-            first.trim()
-        };
-        let at = body.find(needle)?;
-        let line = body[..at].matches('\n').count() + 1;
-        // A block entry spans its lines (an edit may be in any of them); an item one line.
-        let count = if matches!(file, store::NOTES | store::TASK_NOTES) {
-            1
-        } else {
-            text.lines().count()
-        };
-        crate::core::git::blame_lines(&project.root, &rel, body.as_bytes(), line, count)
     }
 }
 

@@ -6,13 +6,16 @@
 //! shell (`CLAUDECODE` set), where an instruction planted in memory could ask for it. That
 //! is friction, not a wall — the model has the user's shell — and the skill says so.
 
-use super::integrity;
-use super::provenance::{self, digest, entries, Ledger, Trust, Verdict};
-use super::store::Rune;
+use super::integrity::{self, Scanner};
+use super::provenance::{self, digest, entries, Entry, Ledger};
+use super::store::{self, Rune};
+use super::trust::{Trust, Verdict};
 use crate::core::error::{Error, Result};
 use crate::core::project::Project;
+use crate::core::scan::{scan_text, Finding, MORE};
 use crate::core::text::{clip, one_line};
 use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
 
 /// One unreviewed entry.
 #[derive(Debug, Clone, Serialize)]
@@ -35,28 +38,33 @@ pub(crate) struct Item {
     pub(crate) blocked: bool,
 }
 
-/// The unreviewed entries of the folder, in file order.
+/// The unreviewed entries of the folder, in file order. One pass per file: its entries
+/// and their digests from one read, what the integrity scan says of each from the file's
+/// scan (cached while the file is unchanged), origins from the origins index.
 pub(crate) fn unreviewed(project: &Project) -> Result<Vec<Item>> {
     let rune = Rune::of(project);
-    let trust = Trust::of(project, &rune.rel).looking_up_origins();
+    let trust = Trust::of(project, &rune).looking_up_origins();
     let block_at = integrity::block_at(project.config());
     let red = project.redactor();
+    let report = Scanner::cached(project, &rune).scan(&rune)?;
     let mut out = Vec::new();
     for name in provenance::FILES {
         let Some(text) = rune.read(name)? else {
             continue;
         };
+        let shown = rune.show(name);
+        let found = FileFindings::of(&report.findings, &shown, name, &text);
         for e in entries(name, &text) {
-            let Verdict::Unreviewed(origin) = trust.verdict(name, &e.text) else {
+            let d = digest(name, &e.text);
+            let Verdict::Unreviewed(origin) = trust.verdict_of(name, &d) else {
                 continue;
             };
-            let findings = crate::core::scan::scan_text(&rune.show(name), &e.text, red);
-            let d = digest(name, &e.text);
+            let findings = found.of_entry(&e, || scan_text(&shown, &e.text, red));
             let first = e.text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
             out.push(Item {
                 id: d.chars().take(10).collect(),
                 digest: d,
-                file: rune.show(name),
+                file: shown.clone(),
                 name,
                 line: e.line,
                 origin,
@@ -70,6 +78,76 @@ pub(crate) fn unreviewed(project: &Project) -> Result<Vec<Item>> {
         }
     }
     Ok(out)
+}
+
+/// The integrity scan's findings in one file, by the entries they fall in: an entry's are
+/// those on its lines (a notes item's: its line and its section's heading). Where the file's
+/// findings were capped (`more-findings`), the entries from there on are scanned alone.
+struct FileFindings<'a> {
+    /// The findings of the file, in line order.
+    found: Vec<&'a Finding>,
+    /// Where the listed findings stop (the capped rest's line).
+    capped_from: Option<usize>,
+    /// Each entry's last line, by its first line.
+    ends: HashMap<usize, usize>,
+    /// A notes item's section heading line, by the item's line.
+    headings: HashMap<usize, usize>,
+}
+
+impl<'a> FileFindings<'a> {
+    fn of(all: &'a [Finding], shown: &str, name: &str, text: &str) -> Self {
+        let found: Vec<&Finding> = all.iter().filter(|f| f.file == shown).collect();
+        let capped_from = found.iter().find(|f| f.rule == MORE).map(|f| f.line);
+        let starts: Vec<usize> = entries(name, text).iter().map(|e| e.line).collect();
+        let last = text.split('\n').count();
+        let block = !matches!(name, store::NOTES | store::TASK_NOTES);
+        let ends = starts
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let end = if block {
+                    starts
+                        .get(i + 1)
+                        .map_or(last, |n| n.saturating_sub(1))
+                        .max(s)
+                } else {
+                    s
+                };
+                (s, end)
+            })
+            .collect();
+        let mut headings = HashMap::new();
+        if !block {
+            let mut heading = 0;
+            for (i, l) in text.split('\n').enumerate() {
+                if l.starts_with("## ") {
+                    heading = i + 1;
+                } else if heading > 0 {
+                    headings.insert(i + 1, heading);
+                }
+            }
+        }
+        FileFindings {
+            found,
+            capped_from,
+            ends,
+            headings,
+        }
+    }
+
+    /// The findings of entry `e`; `scan` scans it alone (past the cap).
+    fn of_entry(&self, e: &Entry, scan: impl FnOnce() -> Vec<Finding>) -> Vec<Finding> {
+        let end = self.ends.get(&e.line).copied().unwrap_or(e.line);
+        if self.capped_from.is_some_and(|c| end >= c) {
+            return scan();
+        }
+        let heading = self.headings.get(&e.line).copied();
+        self.found
+            .iter()
+            .filter(|f| (e.line..=end).contains(&f.line) || Some(f.line) == heading)
+            .map(|f| (*f).clone())
+            .collect()
+    }
 }
 
 /// What `--accept` / `--all` did.
@@ -121,17 +199,17 @@ pub(crate) fn accept(project: &Project, ids: &[String], all: bool) -> Result<Acc
             }
         }
     }
+    // One write per file, under one lock.
     let ledger = Ledger::of(project);
+    let mut by_file: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for i in chosen {
-        ledger.record_digests(
-            i.name,
-            std::slice::from_ref(&i.digest),
-            "review",
-            project.now(),
-        )?;
+        by_file.entry(i.name).or_default().push(i.digest.clone());
         if !done.accepted.contains(&i.id) {
             done.accepted.push(i.id.clone());
         }
+    }
+    for (name, digests) in by_file {
+        ledger.record_digests(name, &digests, "review", project.now())?;
     }
     Ok(done)
 }

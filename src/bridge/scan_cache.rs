@@ -31,7 +31,8 @@ pub(crate) fn location(env: &Env, dir: &Path) -> Option<PathBuf> {
 }
 
 /// Every cache file of the folder `dir` that exists: its own and the per-file ones beside it
-/// (`<key>.<name>.json`), for `baton clean`.
+/// (`<key>.<name>.json`, a large file's runs `<key>.<name>.runs` and `….runs.prev`, the
+/// origins index and its lock), for `baton clean`.
 pub(crate) fn files_of(env: &Env, dir: &Path) -> Vec<PathBuf> {
     let Some(main) = location(env, dir) else {
         return Vec::new();
@@ -47,7 +48,16 @@ pub(crate) fn files_of(env: &Env, dir: &Path) -> Vec<PathBuf> {
                 .filter(|e| {
                     let name = e.file_name();
                     let name = name.to_string_lossy();
-                    name.starts_with(&prefix) && name.ends_with(".json")
+                    name.starts_with(&prefix)
+                        && [
+                            ".json",
+                            ".runs",
+                            ".runs.prev",
+                            ".origins.idx",
+                            ".origins.lock",
+                        ]
+                        .iter()
+                        .any(|end| name.ends_with(end))
                 })
                 .map(|e| e.path())
                 .collect()
@@ -283,6 +293,32 @@ impl<F: Serialize + DeserializeOwned> Cache<F> {
             },
         );
         self.dirty = true;
+    }
+
+    /// Keeps `findings` and `counts` for `file` as the verdict of the text `content` only
+    /// (never taken by its stamp): the file changed while it was read, so the stamp taken
+    /// before may not be of that text, but the next scan of the file can still start from it
+    /// (`previous`) instead of scanning the whole file.
+    pub(crate) fn put_text_only(
+        &mut self,
+        file: &str,
+        stamp: Stamp,
+        findings: Vec<F>,
+        counts: Counts,
+        content: Content,
+    ) {
+        self.put(file, stamp, findings, counts, Some(content));
+        if let Some(e) = self.files.get_mut(file) {
+            e.racy = true;
+        }
+    }
+
+    /// Takes `other`'s entry for `file`, if it has one, in place of this cache's.
+    pub(crate) fn adopt(&mut self, mut other: Cache<F>, file: &str) {
+        if let Some(e) = other.files.remove(file) {
+            self.files.insert(file.to_string(), e);
+            self.dirty = true;
+        }
     }
 
     /// Drops entries of files that are gone.

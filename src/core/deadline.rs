@@ -33,6 +33,12 @@ impl Drop for Guard {
     }
 }
 
+/// Whether this thread runs a hook (a deadline is set: commands set none), so work that
+/// grows with the size of the user's files is bounded or left for later.
+pub fn on_hook_path() -> bool {
+    DEADLINE.with(Cell::get).is_some()
+}
+
 /// `wait`, cut to what is left before this thread's deadline (zero once it has passed).
 pub fn cap(wait: Duration) -> Duration {
     match DEADLINE.with(Cell::get) {

@@ -1,6 +1,7 @@
 //! Runs a child process with a deadline: its own process group, stdout and stderr merged
 //! into one capture (the last `CAPTURE_MAX` bytes kept), polled with `try_wait`, and at the
 //! deadline the whole group is killed (a script's children too) and the run is a timeout.
+//! `spawn_detached` starts one that is not waited for (a hook's background work).
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -146,6 +147,17 @@ fn wait_until(child: &mut std::process::Child, start: Instant, timeout: Duration
             }
         }
     }
+}
+
+/// Starts `cmd` in a process group of its own, its standard streams closed, and does not
+/// wait for it: work a hook leaves for after itself (STYLE: slow work in a detached child).
+/// The child finishes on its own; the hook's exit does not end it. Whether it started.
+pub fn spawn_detached(mut cmd: Command) -> bool {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0);
+    cmd.spawn().is_ok()
 }
 
 /// Kills process group `pgid` (the child was made its leader). Uses kill(1): the crate

@@ -87,6 +87,32 @@ const fn step(h: u64, b: u8) -> u64 {
     (h ^ b as u64).wrapping_mul(PRIME)
 }
 
+/// A set of 20-byte digests (SHA-1s): their own bytes are already evenly spread, so the set
+/// hashes a digest by its first 8 bytes instead of running std's SipHash over all 20 (a
+/// ledger of tens of thousands of digests is read into one at a session start).
+pub type DigestSet =
+    std::collections::HashSet<[u8; 20], std::hash::BuildHasherDefault<DigestHasher>>;
+
+/// The hasher of `DigestSet`: the first 8 bytes written, as they are.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct DigestHasher(u64);
+
+impl std::hash::Hasher for DigestHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut first = [0u8; 8];
+        let n = bytes.len().min(8);
+        first[..n].copy_from_slice(&bytes[..n]);
+        self.0 ^= u64::from_le_bytes(first);
+    }
+
+    // The length an array writes before its bytes.
+    fn write_usize(&mut self, _: usize) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,9 +21,9 @@ pub fn run_hook(
 ) -> i32 {
     bus::install_quiet_panic_hook();
     let hint = hint.map(EventName::parse);
-    let mut bytes = Vec::new();
-    // A read error leaves what was read; parsing then reports it.
-    let _ = stdin.read_to_end(&mut bytes);
+    // A read error leaves what was read; parsing then reports it. A tool's response is read
+    // only as far as the record needs (`event_read`).
+    let bytes = crate::core::event_read::read(stdin);
     let rendered =
         catch_unwind(AssertUnwindSafe(|| answer(&bytes, hint, ctx))).unwrap_or_else(|_| Rendered {
             stdout: String::new(),

@@ -15,16 +15,7 @@ fn bridge(p: &Project, args: &[&str], stdin: &str) -> Output {
 }
 
 fn start(p: &Project) -> (String, String) {
-    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
-    assert_eq!(out.code, 0, "{out:?}");
-    let v = out.json();
-    (
-        v["hookSpecificOutput"]["additionalContext"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-        v["systemMessage"].as_str().unwrap_or_default().to_string(),
-    )
+    p.start_context()
 }
 
 fn append(p: &Project, rel: &str, text: &str) {
@@ -302,4 +293,60 @@ fn memory_text_cannot_close_the_frame() {
         "{ctx}"
     );
     assert!(ctx.rfind(&close).unwrap() > ctx.find("then text outside").unwrap());
+}
+
+/// Issue 37: origins come from a private index of the memory's history, not from git blame
+/// at every start. A start reads at most a little history itself; past that (a teammate's
+/// commit of a large log) it shows the origin as unknown, never as reviewed, and the index
+/// catches up off the hook path (`baton bridge index`); then the origin is named, and a
+/// trusted committer's entries count as reviewed.
+#[test]
+fn issue_37_origins_of_a_large_pulled_log_come_from_the_index() {
+    let p = Project::new();
+    bridge(&p, &["save"], SAVE);
+    let mut big = std::fs::read_to_string(p.root.join(".rune/decisions.md")).unwrap();
+    for i in 0..1700 {
+        big.push_str(&format!(
+            "\n## [2026-11-{:02} 09:{:02}:00Z] Decision: Team decision {i}\n**Context:** jobs, case {i}\n**Decision:** TEAMMATE-{i} on Redis\n**Rationale:** r\n**Impact:** src/queue.rs\n**By:** Tea Mate\n",
+            1 + i / 60,
+            i % 60
+        ));
+    }
+    assert!(big.len() > 256 * 1024);
+    std::fs::write(p.root.join(".rune/decisions.md"), &big).unwrap();
+    commit_as(
+        &p.root,
+        ".rune/decisions.md",
+        "Tea Mate",
+        "tea@example.invalid",
+    );
+    let (ctx, _) = start(&p);
+    assert!(ctx.contains("TEAMMATE-1699"), "{ctx}");
+    assert!(
+        ctx.contains("Recent decisions — ⚠ unreviewed (origin unknown)")
+            || ctx.contains("Recent decisions — ⚠ unreviewed (committed by Tea Mate"),
+        "{ctx}"
+    );
+    assert_eq!(bridge(&p, &["index", "--quiet"], "").code, 0);
+    let (ctx, _) = start(&p);
+    assert!(
+        ctx.contains(
+            "Recent decisions — ⚠ unreviewed (committed by Tea Mate <tea@example.invalid> in "
+        ),
+        "{ctx}"
+    );
+    p.write(
+        ".claude/baton.yaml",
+        "bridge:\n  trusted_committers: [tea@example.invalid]\n",
+    );
+    let (ctx, _) = start(&p);
+    assert!(!ctx.contains("unreviewed"), "{ctx}");
+    // Review lists the same origins, from the same index.
+    p.write(".claude/baton.yaml", "");
+    let items = review_json(&p);
+    assert_eq!(items.len(), 1700, "{:?}", items.first());
+    assert!(items.iter().all(|i| i["origin"]
+        .as_str()
+        .unwrap()
+        .starts_with("committed by Tea Mate <tea@example.invalid> in ")));
 }

@@ -42,6 +42,7 @@ mod attrs;
 mod cli;
 mod commit;
 mod conflict;
+mod folder_log;
 mod guard;
 mod guarded;
 mod history;
@@ -50,6 +51,7 @@ mod pathspec;
 pub use attrs::{is_ignored, is_tracked, merge_driver, user_name};
 pub use commit::{CommitOptions, Outcome};
 pub use conflict::{marker_lines, refusal_line, unresolved, unresolved_with, Look, Unresolved};
+pub use folder_log::{CommitInfo, FileChange, FolderLog};
 pub use guard::{commit_blocker, Operation, Refusal};
 pub use guarded::commit_paths_guarded;
 pub use history::{
@@ -261,77 +263,6 @@ pub fn changed_since(dir: &Path, from: &str) -> Result<Vec<String>> {
         .diff_tree_to_tree(Some(&old), Some(&new), None)
         .map_err(git_err)?;
     Ok(delta_paths(&diff))
-}
-
-/// Who last changed a line of a file, as git blame says.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineOrigin {
-    /// The commit (7 hex digits); `None` when the line is not committed (edited here).
-    pub commit: Option<String>,
-    /// The commit's author, `Name <email>`.
-    pub author: String,
-    /// The committer's email (the identity a team's trusted list names).
-    pub committer_email: String,
-}
-
-/// Who last changed lines `line..line + count` (1-based) of `rel` (relative to the work
-/// tree of the repository containing `dir`), with `current` as the file's text in the work
-/// tree (so an uncommitted edit is told apart): an uncommitted line wins, else the newest
-/// commit. `None` without a repository, or when git cannot say.
-pub fn blame_lines(
-    dir: &Path,
-    rel: &Path,
-    current: &[u8],
-    line: usize,
-    count: usize,
-) -> Option<LineOrigin> {
-    let repo = Repository::discover(dir).ok()?;
-    let top = repo.workdir()?.canonicalize().ok()?;
-    let abs = dir.canonicalize().ok()?.join(rel);
-    let in_repo = abs.strip_prefix(&top).ok()?;
-    let uncommitted = || LineOrigin {
-        commit: None,
-        author: String::new(),
-        committer_email: String::new(),
-    };
-    let Ok(blame) = repo.blame_file(in_repo, None) else {
-        // Not in HEAD at all: a new file.
-        return Some(uncommitted());
-    };
-    let blame = blame.blame_buffer(current).ok()?;
-    let mut newest: Option<git2::Commit<'_>> = None;
-    for n in line..line + count.max(1) {
-        let Some(hunk) = blame.get_line(n) else {
-            continue;
-        };
-        let id = hunk.final_commit_id();
-        if id.is_zero() {
-            return Some(uncommitted());
-        }
-        if let Ok(c) = repo.find_commit(id) {
-            if newest
-                .as_ref()
-                .is_none_or(|b| c.time().seconds() > b.time().seconds())
-            {
-                newest = Some(c);
-            }
-        }
-    }
-    let commit = newest?;
-    let id = commit.id();
-    let who = |s: git2::Signature<'_>| {
-        (
-            s.name().unwrap_or("").to_string(),
-            s.email().unwrap_or("").to_string(),
-        )
-    };
-    let (name, email) = who(commit.author());
-    let (_, committer_email) = who(commit.committer());
-    Some(LineOrigin {
-        commit: Some(id.to_string().chars().take(7).collect()),
-        author: format!("{name} <{email}>"),
-        committer_email,
-    })
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use crate::core::scan::needles::{self, Finder};
 use crate::core::scan::percent::View;
 use crate::core::scan::{encoded, Secrets};
 use regex::Regex;
-use rules::{compiled, triggered, RULES};
+use rules::{compiled, compiled_short, triggered, RULES, SHORT_TEXT};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -140,13 +140,13 @@ impl Redactor {
             if !triggered(rule, &work.text) {
                 continue;
             }
-            if let Some(re) = compiled(i) {
+            if let Some(re) = compiled_for(i, &work.text) {
                 let found = scan::find(re, &work.text, Some(rule));
                 work.apply(found.into_iter().map(|h| Region::one(h.secret)).collect());
             }
         }
         for re in self.extras_for(&work.text) {
-            let found = scan::find(re, &work.text, None);
+            let found = scan::find(scan::Compiled::Full(re), &work.text, None);
             work.apply(found.into_iter().map(|h| Region::one(h.secret)).collect());
         }
         if depth < MAX_DEPTH {
@@ -182,14 +182,23 @@ impl Redactor {
             if !triggered(rule, text) {
                 continue;
             }
-            if let Some(re) = compiled(i) {
+            if let Some(re) = compiled_for(i, text) {
                 found.extend(scan::find(re, text, Some(rule)));
             }
         }
         for re in self.extras_for(text) {
-            found.extend(scan::find(re, text, None));
+            found.extend(scan::find(scan::Compiled::Full(re), text, None));
         }
         found
+    }
+}
+
+/// Rule `i`'s regex for `text`: the short one for a short text (`rules::compiled_short`).
+fn compiled_for(i: usize, text: &str) -> Option<scan::Compiled<'static>> {
+    if text.len() <= SHORT_TEXT {
+        compiled_short(i).map(scan::Compiled::Short)
+    } else {
+        compiled(i).map(scan::Compiled::Full)
     }
 }
 
@@ -318,7 +327,56 @@ mod tests {
     fn every_rule_compiles() {
         for (i, rule) in RULES.iter().enumerate() {
             assert!(compiled(i).is_some(), "rule {} does not compile", rule.name);
+            assert!(
+                compiled_short(i).is_some(),
+                "rule {} (short) does not compile",
+                rule.name
+            );
         }
+    }
+
+    /// Issue 37: the regexes built for short texts find what the `regex` crate's find, at
+    /// every start, on the corpus (each sample glued, wrapped, split, encoded) and on texts
+    /// that hold every rule's trigger.
+    #[test]
+    fn issue_37_the_short_text_regexes_find_the_same() {
+        use corpus::{samples_from, ENCODINGS};
+        let mut texts: Vec<String> = Vec::new();
+        for s in samples_from(37) {
+            for e in ENCODINGS {
+                texts.extend(e.apply(&s).into_iter().map(|(t, _)| t));
+            }
+            texts.push(s.text.clone());
+        }
+        let triggers: Vec<&str> = RULES
+            .iter()
+            .flat_map(|r| r.triggers.iter().copied())
+            .collect();
+        texts.push(format!(
+            "{} = 'x1y2z3w4v5' : \"é\" id_ghp_\n{}",
+            triggers.join(" "),
+            "A".repeat(40)
+        ));
+        let mut compared = 0;
+        for text in texts.iter().filter(|t| t.len() <= rules::SHORT_TEXT) {
+            for (i, rule) in RULES.iter().enumerate() {
+                let (full, short) = (compiled(i).unwrap(), compiled_short(i).unwrap());
+                let hits = |re| {
+                    scan::find(re, text, Some(rule))
+                        .into_iter()
+                        .map(|h| (h.from, h.secret))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(
+                    hits(scan::Compiled::Full(full)),
+                    hits(scan::Compiled::Short(short)),
+                    "{} on {text:?}",
+                    rule.name
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 
     #[test]

@@ -9,8 +9,62 @@
 
 use super::rules::{secret_name, Rule};
 use super::MARK;
-use regex::{Captures, Regex};
+use regex::Regex;
+use regex_automata::meta;
 use std::ops::Range;
+
+/// A compiled rule: the `regex` crate's, or for a short text one built without a lazy DFA
+/// or literal prefilters (`rules::compiled_short`), whose compile and first search cost a
+/// fraction (the same matches: both are `regex_automata::meta` regexes).
+#[derive(Clone, Copy)]
+pub(super) enum Compiled<'r> {
+    Full(&'r Regex),
+    Short(&'r meta::Regex),
+}
+
+/// Where a match and its named groups are.
+struct Groups {
+    whole: Range<usize>,
+    keep: Option<Range<usize>>,
+    tail: Option<Range<usize>>,
+    value: Option<Range<usize>>,
+    kname: Option<Range<usize>>,
+    kvalue: Option<Range<usize>>,
+}
+
+impl Compiled<'_> {
+    /// The first match in `text` at or after `at` (what is before `at` is still seen by
+    /// `\b` and the like).
+    fn groups_at(self, text: &str, at: usize) -> Option<Groups> {
+        match self {
+            Compiled::Full(re) => {
+                let caps = re.captures_at(text, at)?;
+                let span = |name: &str| caps.name(name).map(|m| m.range());
+                Some(Groups {
+                    whole: caps.get(0)?.range(),
+                    keep: span("keep"),
+                    tail: span("tail"),
+                    value: span("value"),
+                    kname: span("kname"),
+                    kvalue: span("kvalue"),
+                })
+            }
+            Compiled::Short(re) => {
+                let mut caps = re.create_captures();
+                re.search_captures(&regex_automata::Input::new(text).range(at..), &mut caps);
+                let span = |name: &str| caps.get_group_by_name(name).map(|s| s.range());
+                Some(Groups {
+                    whole: caps.get_match()?.range(),
+                    keep: span("keep"),
+                    tail: span("tail"),
+                    value: span("value"),
+                    kname: span("kname"),
+                    kvalue: span("kvalue"),
+                })
+            }
+        }
+    }
+}
 
 /// A secret found: the range to replace, and where the match began (a kept label included).
 pub(super) struct Hit {
@@ -19,31 +73,29 @@ pub(super) struct Hit {
 }
 
 /// The secrets `re` finds in `text`, in order and apart.
-pub(super) fn find(re: &Regex, text: &str, rule: Option<&Rule>) -> Vec<Hit> {
+pub(super) fn find(re: Compiled<'_>, text: &str, rule: Option<&Rule>) -> Vec<Hit> {
     let mut found = Vec::new();
     let mut at = 0;
     while at <= text.len() {
-        let Some(caps) = re.captures_at(text, at) else {
+        let Some(caps) = re.groups_at(text, at) else {
             break;
         };
-        let Some(m) = caps.get(0) else {
-            break;
-        };
+        let m = caps.whole.clone();
         let after = if m.is_empty() {
-            next_char(text, m.end())
+            next_char(text, m.end)
         } else {
-            m.end()
+            m.end
         };
         match judge(&caps, text, rule) {
             Verdict::Secret(secret) => {
                 at = after.max(secret.end);
                 found.push(Hit {
                     secret,
-                    from: m.start(),
+                    from: m.start,
                 });
             }
             Verdict::Skip => at = after,
-            Verdict::RetryFrom(pos) => at = pos.max(next_char(text, m.start())),
+            Verdict::RetryFrom(pos) => at = pos.max(next_char(text, m.start)),
         }
     }
     found
@@ -57,29 +109,28 @@ enum Verdict {
     RetryFrom(usize),
 }
 
-fn judge(caps: &Captures<'_>, text: &str, rule: Option<&Rule>) -> Verdict {
-    let Some(m) = caps.get(0) else {
-        return Verdict::Skip;
-    };
-    if let Some(value) = caps.name("value") {
-        if trivial(value.as_str()) {
+fn judge(caps: &Groups, text: &str, rule: Option<&Rule>) -> Verdict {
+    let m = &caps.whole;
+    let part = |r: &Range<usize>| text.get(r.clone()).unwrap_or("");
+    if let Some(value) = &caps.value {
+        if trivial(part(value)) {
             return Verdict::Skip;
         }
     }
-    let start = caps.name("keep").map_or(m.start(), |k| k.end());
-    let mut end = caps.name("tail").map_or(m.end(), |t| t.start());
-    if let Some(value) = caps.name("kvalue") {
-        if let Some(name) = caps.name("kname") {
-            if !secret_name(name.as_str()) {
+    let start = caps.keep.as_ref().map_or(m.start, |k| k.end);
+    let mut end = caps.tail.as_ref().map_or(m.end, |t| t.start);
+    if let Some(value) = &caps.kvalue {
+        if let Some(name) = &caps.kname {
+            if !secret_name(part(name)) {
                 // The value may itself be the name of the next pair (`a: api_key: …`).
-                return Verdict::RetryFrom(value.start());
+                return Verdict::RetryFrom(value.start);
             }
         }
         // A wrapped value is judged whole: its digit may be on the next line.
         if let Some(class) = rule.and_then(|r| r.wraps) {
             end = unwrap_tail(text, end, class);
         }
-        let v = text.get(value.start()..end).unwrap_or("");
+        let v = text.get(value.start..end).unwrap_or("");
         let secret_like =
             v.bytes().any(|b| b.is_ascii_digit()) && v.bytes().any(|b| b.is_ascii_alphabetic());
         if trivial(v) || !secret_like {
@@ -93,9 +144,9 @@ fn judge(caps: &Captures<'_>, text: &str, rule: Option<&Rule>) -> Verdict {
         && glued(text, start)
         && !looks_random(text.get(start..end).unwrap_or(""))
     {
-        return Verdict::RetryFrom(next_char(text, m.start()));
+        return Verdict::RetryFrom(next_char(text, m.start));
     }
-    if let (Some(class), None) = (rule.wraps, caps.name("tail")) {
+    if let (Some(class), None) = (rule.wraps, &caps.tail) {
         end = unwrap_tail(text, end, class);
     }
     Verdict::Secret(start..end)

@@ -562,15 +562,55 @@ const POPULAR: &[&str] = &[
     "uuid",
 ];
 
+/// Whether `text` may hold what every match of the install pattern holds: a package tool's
+/// name followed by a blank (`pip` by a blank or `3`), as a case-insensitive regex sees it.
+/// Ordinary prose holds `pip` in "pipeline" and `gem` in "management": the pattern (a few
+/// milliseconds to compile) is compiled only for a text that may match.
+fn may_install(text: &str) -> bool {
+    const TOOLS: [&str; 11] = [
+        "npm", "yarn", "pnpm", "bun", "pip", "python", "poetry", "uv", "cargo", "gem", "composer",
+    ];
+    word_then(text, &TOOLS, |rest| {
+        rest.starts_with(char::is_whitespace) || rest.starts_with('3')
+    })
+}
+
+/// Whether `text` may hold what every match of the import pattern holds: `require`, `from`
+/// followed by blanks and a quote, or `import`/`from` and a blank at the text's start (the
+/// pattern's `^` is the text's), as a case-insensitive regex sees it. Prose says "from"
+/// everywhere; a text without any of these compiles nothing.
+fn may_import(text: &str) -> bool {
+    let quoted = |rest: &str| {
+        rest.starts_with(char::is_whitespace) && rest.trim_start().starts_with(['\'', '"'])
+    };
+    let head = text.trim_start().to_ascii_lowercase();
+    let starts = |w: &str| {
+        head.get(..w.len()) == Some(w) && head[w.len()..].starts_with(char::is_whitespace)
+    };
+    starts("import")
+        || starts("from")
+        || word_then(text, &["require"], |_| true)
+        || word_then(text, &["from"], quoted)
+}
+
+/// Whether `text` holds one of `words` (ASCII case ignored) with what follows it satisfying
+/// `then`; always true for a text with a character that folds to an ASCII letter (a
+/// case-insensitive regex may read it as one).
+fn word_then(text: &str, words: &[&str], then: impl Fn(&str) -> bool) -> bool {
+    if needles::folds_to_ascii(text) {
+        return true;
+    }
+    let lower = text.to_ascii_lowercase();
+    words.iter().any(|w| {
+        memchr::memmem::find_iter(lower.as_bytes(), w.as_bytes())
+            .any(|at| then(&lower[at + w.len()..]))
+    })
+}
+
 fn lookalike_packages(text: &str) -> Vec<usize> {
     static INSTALL: OnceLock<Option<Regex>> = OnceLock::new();
     static IMPORT: OnceLock<Option<Regex>> = OnceLock::new();
-    let install = may_contain(
-        text,
-        &[
-            "npm", "yarn", "pnpm", "bun", "pip", "poetry", "uv", "cargo", "gem", "composer",
-        ],
-    )
+    let install = may_install(text)
     .then(|| {
         re(
             &INSTALL,
@@ -578,7 +618,7 @@ fn lookalike_packages(text: &str) -> Vec<usize> {
         )
     })
     .flatten();
-    let import = may_contain(text, &["require", "from", "import"])
+    let import = may_import(text)
         .then(|| {
             re(
                 &IMPORT,
@@ -695,6 +735,70 @@ fn malformed_entries(name: &str, text: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The install and import patterns are compiled only for a text that may match: over
+    /// the corpora, the docs and made-up texts (every line, and every line with the one
+    /// before it), whenever a pattern matches, its check said it may.
+    #[test]
+    #[allow(clippy::disallowed_methods)] // reads the corpora
+    fn issue_37_the_package_patterns_are_compiled_for_every_text_they_match() {
+        let install = Regex::new(r"(?i)\b(?:npm\s+(?:i|install|add)|yarn\s+add|pnpm\s+(?:add|i|install)|bun\s+add|pip3?\s+install|python3?\s+-m\s+pip\s+install|poetry\s+add|uv\s+(?:add|pip\s+install)|cargo\s+(?:add|install)|gem\s+install|composer\s+require)((?:\s+[@\w./=<>~^:-]+)+)").unwrap();
+        let import = Regex::new(r#"(?i)\brequire\(\s*['"]([@\w./-]+)['"]\s*\)|\bfrom\s+['"]([@\w./-]+)['"]|^\s*(?:import|from)\s+([A-Za-z_][\w.]*)"#).unwrap();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut texts: Vec<String> = [
+            "npm i axois",
+            "NPM  install left-pad",
+            "pip3 install reqeusts",
+            "python -m pip install x",
+            "python3\t-m pip install x",
+            "uv pip install numpy",
+            "from 'lodahs' import x",
+            "FROM \"expresss\"",
+            "  import numpyy as np",
+            "from\u{00A0}os import path",
+            "const x = require( 'axois' )",
+            "Ꮯargo add serde",
+            "the pipeline of management",
+            "data from the queue",
+            "imported from elsewhere",
+        ]
+        .map(String::from)
+        .to_vec();
+        for dir in [
+            "tests/fixtures/bridge/poisoned",
+            "tests/fixtures/bridge/clean",
+            "docs",
+        ] {
+            for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                texts.push(std::fs::read_to_string(e.unwrap().path()).unwrap());
+            }
+        }
+        let mut pieces: Vec<String> = Vec::new();
+        for t in &texts {
+            pieces.push(t.clone());
+            let lines: Vec<&str> = t.lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                pieces.push((*l).to_string());
+                if i > 0 {
+                    pieces.push(format!("{}\n{l}", lines[i - 1]));
+                }
+            }
+        }
+        let mut matched = 0;
+        for p in &pieces {
+            if install.is_match(p) {
+                matched += 1;
+                assert!(may_install(p), "install: {p:?}");
+            }
+            if import.is_match(p) {
+                matched += 1;
+                assert!(may_import(p), "import: {p:?}");
+            }
+        }
+        assert!(matched > 10, "{matched}");
+        assert!(!may_import("data from the queue, imported from elsewhere"));
+        assert!(!may_install("the pipeline of management"));
+    }
 
     #[test]
     fn edit_distance_and_lookalikes() {
