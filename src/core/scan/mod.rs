@@ -237,7 +237,9 @@ fn hits(
             }
             for m in rules::matches(i, body, &view) {
                 if rule.negatable && rules::negated(body, m.start, m.end)
-                    || rule.name == "credential-access" && rules::says_not(&body[m.clone()])
+                    || (rule.span_negation || rule.name == "credential-access")
+                        && rules::says_not(&body[m.clone()])
+                    || rules::excused_match(i, body, m.start, m.end)
                 {
                     continue;
                 }
@@ -289,23 +291,25 @@ pub(crate) fn patterns() -> impl Iterator<Item = &'static str> {
     rules::RULES.iter().map(|r| r.pattern)
 }
 
+/// Every rule name a finding can carry.
+pub fn rule_names() -> impl Iterator<Item = &'static str> {
+    rules::names().chain([
+        "encoded-payload",
+        "lookalike-package",
+        "entry-format",
+        checks::CONFLICT_MARKER,
+        "unicode-tag-chars",
+        "bidi-control",
+        "zero-width",
+        "secret",
+        MORE,
+        NOT_REGULAR,
+    ])
+}
+
 /// The static name of a rule read back (from a cache): `unknown` for none of them.
 pub fn rule_name(name: &str) -> &'static str {
-    rules::names()
-        .chain([
-            "encoded-payload",
-            "lookalike-package",
-            "entry-format",
-            checks::CONFLICT_MARKER,
-            "unicode-tag-chars",
-            "bidi-control",
-            "zero-width",
-            "secret",
-            MORE,
-            NOT_REGULAR,
-        ])
-        .find(|n| *n == name)
-        .unwrap_or("unknown")
+    rule_names().find(|n| *n == name).unwrap_or("unknown")
 }
 
 #[cfg(test)]
