@@ -60,20 +60,24 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
         Start::Fresh => {
             if let Some(d) = other {
                 out.sections.extend(section::section(d, TITLE, chars));
-                out.resume.extend(section::resume_point(d));
+                out.resume
+                    .extend(section::resume_point(d, project.redactor()));
             }
         }
         Start::Compact => {
             if let Some(d) = own() {
                 out.sections
                     .extend(section::section(&d, COMPACT_TITLE, chars));
-                out.resume.extend(section::resume_point(&d));
+                out.resume
+                    .extend(section::resume_point(&d, project.redactor()));
             }
         }
         Start::Resumed => {
+            let red = project.redactor();
             out.resume
-                .extend(own().as_ref().and_then(section::resume_point));
-            out.resume.extend(other.and_then(section::resume_point));
+                .extend(own().and_then(|d| section::resume_point(&d, red)));
+            out.resume
+                .extend(other.and_then(|d| section::resume_point(d, red)));
         }
     }
     out
