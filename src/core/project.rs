@@ -141,6 +141,7 @@ impl Project {
             config,
             sources: Vec::new(),
             problems: Vec::new(),
+            ignored: Vec::new(),
         };
         Project::with_loaded(ctx, root, loaded, Readers::NONE)
     }
@@ -153,6 +154,11 @@ impl Project {
     /// Problems found in the config files; when not empty, `config()` holds the defaults.
     pub fn config_problems(&self) -> &[Error] {
         &self.loaded.problems
+    }
+
+    /// Keys that widen trust that a file in the repository set: ignored (`config::TRUST_KEYS`).
+    pub fn config_ignored(&self) -> &[String] {
+        &self.loaded.ignored
     }
 
     /// The config files that were read, weakest first.
