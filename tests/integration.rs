@@ -58,3 +58,5 @@ mod safety;
 mod shell;
 #[path = "integration/team.rs"]
 mod team;
+#[path = "integration/trust.rs"]
+mod trust;

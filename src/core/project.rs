@@ -347,11 +347,12 @@ impl Project {
     /// what to run.
     pub fn commit(&self, paths: &[&Path], message: &str, deadline: Duration) -> Result<Outcome> {
         let path_env = self.env("PATH");
+        let base = super::paths::private_base(&self.ctx.env);
         git::commit_paths_guarded(
             &self.root,
             paths,
             message,
-            &git::CommitOptions::new(deadline, path_env.as_deref()),
+            &git::CommitOptions::new(deadline, path_env.as_deref()).scratch_under(base.as_deref()),
         )
     }
 
