@@ -48,6 +48,12 @@ mod quiet_repo;
 mod readme;
 #[path = "integration/recall.rs"]
 mod recall;
+#[path = "integration/recall_index.rs"]
+mod recall_index;
+#[path = "integration/recall_quality.rs"]
+mod recall_quality;
+#[path = "integration/recall_trust.rs"]
+mod recall_trust;
 #[path = "integration/relay.rs"]
 mod relay;
 #[path = "integration/resume_here.rs"]

@@ -29,6 +29,7 @@ pub(crate) const RECALL_DOCS: DocSource = DocSource {
     ],
     scope: Scope::Project,
     read,
+    indexed: true,
 };
 
 /// Characters of a record's text used as its title.
@@ -48,22 +49,43 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
         scan.withheld(format!("{shown}/: private to another user, not searched"));
         return;
     }
+    // The ids are the names of runs/'s folders (a link is no folder: `file_type` does not
+    // follow it), and runs/ itself was checked above: each run folder is inside.
+    let runs = store.runs();
     for id in store.session_ids() {
-        let Ok(dir) = store.run_dir(&id) else {
-            continue;
-        };
-        let meta = store::read_meta(&store, &id).ok();
-        if let Some(m) = &meta {
-            if !scan.overlaps(Some(m.start_time), m.end_time) {
-                continue;
-            }
-        }
-        let rel = format!("{shown}/runs/{id}");
-        if scan.wants(Kind::Session) {
-            session_doc(scan, &dir, &rel, &id, meta.as_ref());
-        }
-        if scan.wants_any(&[Kind::Tool, Kind::Change, Kind::Prompt, Kind::Correction]) {
-            records(scan, &store, &dir, &rel, &id);
+        session(
+            scan,
+            &store,
+            &runs.join(&id),
+            &format!("{shown}/runs/{id}"),
+            &id,
+        );
+    }
+}
+
+/// One session's documents. Each file is asked about just before it is read (recall's
+/// index holds the files it has read before, and what comes next is the asked file's).
+fn session(scan: &mut Scan<'_>, store: &Store, dir: &Path, rel: &str, id: &str) {
+    let mut meta: Option<Option<store::SessionMeta>> = None;
+    // The session's span, read once and only when a file of it is read: outside the
+    // range, nothing of it is.
+    let in_range = |scan: &Scan<'_>, meta: &mut Option<Option<store::SessionMeta>>| {
+        let m = meta.get_or_insert_with(|| store::read_meta(store, id).ok());
+        m.as_ref()
+            .is_none_or(|m| scan.overlaps(Some(m.start_time), m.end_time))
+    };
+    let (meta_file, summary) = (dir.join(store::SESSION), dir.join(SUMMARY));
+    if scan.wants(Kind::Session) && scan.visit(&[&meta_file, &summary]) && in_range(scan, &mut meta)
+    {
+        session_doc(scan, dir, rel, id, meta.as_ref().and_then(Option::as_ref));
+    }
+    if !scan.wants_any(&[Kind::Tool, Kind::Change, Kind::Prompt, Kind::Correction]) {
+        return;
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    for file in [TRAIL, PENDING, BUFFER] {
+        if scan.visit(&[&dir.join(file)]) && in_range(scan, &mut meta) {
+            records(scan, store, dir, rel, id, file, &mut seen);
         }
     }
 }
@@ -95,49 +117,57 @@ fn session_doc(
     scan.doc(doc);
 }
 
-/// The records of one session: trail, pending, buffer; a record id seen once counts once.
-fn records(scan: &mut Scan<'_>, store: &Store, dir: &Path, rel: &str, id: &str) {
-    let mut seen: HashSet<String> = HashSet::new();
-    for file in [TRAIL, PENDING, BUFFER] {
-        let path = dir.join(file);
-        let source = format!("{rel}/{file}");
-        if !store.shared && path.exists() && !owned_by_me(&path) {
-            scan.withheld(format!("{source}: private to another user, not searched"));
-            continue;
+/// The records of one file of a session (trail, pending, buffer); a record id seen once in
+/// the session counts once.
+fn records(
+    scan: &mut Scan<'_>,
+    store: &Store,
+    dir: &Path,
+    rel: &str,
+    id: &str,
+    file: &str,
+    seen: &mut HashSet<String>,
+) {
+    let path = dir.join(file);
+    let source = format!("{rel}/{file}");
+    if !store.shared && path.exists() && !owned_by_me(&path) {
+        scan.withheld(format!("{source}: private to another user, not searched"));
+        return;
+    }
+    let text = match fsx::read_lossy(&path, fsx::Limit::LOG) {
+        Ok(Some(t)) => t,
+        Ok(None) => return,
+        Err(e) => {
+            scan.withheld(format!("{source}: {e}"));
+            return;
         }
-        let text = match fsx::read_lossy(&path, fsx::Limit::LOG) {
-            Ok(Some(t)) => t,
-            Ok(None) => continue,
-            Err(e) => {
-                scan.withheld(format!("{source}: {e}"));
-                continue;
-            }
-        };
-        // The hooks append to the buffer (and move it to pending) while this reads: a last
-        // line without its newline is a write in flight, not a corrupt record.
-        let text = match (file, text.rfind('\n')) {
-            (TRAIL, _) => text.as_str(),
-            (_, Some(i)) => &text[..=i],
-            (_, None) => "",
-        };
-        for (line, raw) in scan.candidate_lines(text) {
-            match record::parse::<Record>(raw) {
-                Ok(r) => {
-                    if r.id.as_ref().is_some_and(|i| !seen.insert(i.clone())) {
-                        continue;
-                    }
-                    if let Some(doc) = to_doc(r, &source, line, id) {
-                        scan.doc(doc);
-                    }
+    };
+    // The hooks append to the buffer (and move it to pending) while this reads: a last
+    // line without its newline is a write in flight, not a corrupt record.
+    let text = match (file, text.rfind('\n')) {
+        (TRAIL, _) => text.as_str(),
+        (_, Some(i)) => &text[..=i],
+        (_, None) => "",
+    };
+    for (line, raw) in scan.candidate_lines(text) {
+        match record::parse::<Record>(raw) {
+            Ok(r) => {
+                if r.id.as_ref().is_some_and(|i| !seen.insert(i.clone())) {
+                    continue;
                 }
-                Err(why) => scan.corrupt(&source, line, &why),
+                if let Some(doc) = to_doc(r, &source, line, id) {
+                    scan.doc(doc);
+                }
             }
+            Err(why) => scan.corrupt(&source, line, &why),
         }
     }
 }
 
 /// A record as a document; `None` for record types recall does not show (an `anomaly`).
 fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
+    let mut answer = None;
+    let failed = r.failed();
     let (kind, title, text, author) = match &r.kind {
         k @ (RecordKind::Data | RecordKind::Change) => {
             let kind = if *k == RecordKind::Change {
@@ -156,7 +186,10 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
                     text.push_str(&format!(" (exit {code})"));
                 }
                 if let Some(e) = &r.error {
-                    text.push_str(&format!(": {e}"));
+                    text.push_str(": ");
+                    let start = text.len();
+                    text.push_str(e);
+                    answer = Some(start..text.len());
                 }
             }
             let verb = if r.failed() { " (failed)" } else { "" };
@@ -172,6 +205,7 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
         ),
         RecordKind::UserCorrection => {
             let mut text = r.text().to_string();
+            answer = Some(0..text.len());
             if let Some(to) = r.persisted_to.as_ref().filter(|t| !t.is_empty()) {
                 text.push_str(&format!(" · persisted to {}", to.join(", ")));
             }
@@ -190,7 +224,10 @@ fn to_doc(r: Record, source: &str, line: usize, session: &str) -> Option<Doc> {
     doc.line = Some(line);
     doc.id = r.id;
     doc.session = Some(session.to_string());
+    doc.alias.clone_from(&r.claude_session);
     doc.author = Some(author);
+    doc.failed = failed;
+    doc.answer.extend(answer);
     doc.text = text;
     Some(doc)
 }

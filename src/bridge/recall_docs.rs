@@ -12,17 +12,25 @@
 //!
 //! Memory is untrusted input (DESIGN.md, principle 5): recall shows its text to the model, so a
 //! file the integrity scan blocks (`bridge.integrity_block_on`) is not searched and the search
-//! says so. The user's cross-project store (`--global`) is read by `RECALL_GLOBAL_DOCS`, each
+//! says so. Each entry that may match carries its author (its `**By:**` line, as claimed) and
+//! its trust: reviewed when baton's provenance ledger knows it (written through baton here, or
+//! accepted by `baton bridge review`), unreviewed otherwise, SUSPICIOUS when the integrity
+//! scan flagged a line of it (a file below the blocking level is still searched). The parts
+//! that answer (a decision's decision and rationale, a convention's pattern, a learning's
+//! insight) are marked for the ranking and the excerpt. The user's cross-project store (`--global`) is read by `RECALL_GLOBAL_DOCS`, each
 //! promoted instinct scanned on its own.
 
+use super::author;
+use super::compact::SESSION_END;
 use super::entries::heading_of;
 use super::global::{self, Promoted};
-use super::integrity::{self, Scanner};
+use super::integrity::{self, Report, Scanner};
 use super::learn;
+use super::provenance::Ledger;
 use super::store::{self, Rune};
 use crate::core::fsx;
 use crate::core::project::{DocSource, Project};
-use crate::core::recall::{Doc, Kind, Scan, Scope};
+use crate::core::recall::{Doc, Kind, Scan, Scope, Trust};
 use crate::core::scan::{scan_text, Status};
 use crate::core::text::{clip, one_line};
 use crate::core::time;
@@ -39,6 +47,7 @@ pub(crate) const RECALL_DOCS: DocSource = DocSource {
     ],
     scope: Scope::Project,
     read,
+    indexed: true,
 };
 
 /// The reader of the user's cross-project store (promoted instincts).
@@ -47,6 +56,7 @@ pub(crate) const RECALL_GLOBAL_DOCS: DocSource = DocSource {
     kinds: &[Kind::Learning],
     scope: Scope::User,
     read: read_global,
+    indexed: false,
 };
 
 /// Characters of an item used as its title.
@@ -128,29 +138,35 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
             .into_iter()
             .map(|n| (n, Kind::Progress, Shape::Whole)),
     );
+    let check = Checker {
+        ledger: Ledger::of(project),
+        report: &report,
+        rune: &rune,
+    };
     for (name, kind, shape) in names {
-        if scan.wants(kind) && allowed(scan, &name) {
-            markdown(scan, &rune, &name, kind, shape);
+        if scan.wants(kind) && allowed(scan, &name) && scan.visit(&[&rune.path(&name)]) {
+            markdown(scan, &check, &name, kind, shape);
         }
     }
-    if scan.wants(Kind::Learning) && allowed(scan, store::LEARNINGS) {
-        learnings(scan, &rune);
+    let learnings_file = rune.path(store::LEARNINGS);
+    if scan.wants(Kind::Learning)
+        && allowed(scan, store::LEARNINGS)
+        && scan.visit(&[&learnings_file])
+    {
+        learnings(scan, &check);
     }
-    if scan.wants(Kind::Progress) {
+    let private_log = super::private_log::path(&project.ctx.env, &project.root);
+    if scan.wants(Kind::Progress) && private_log.as_ref().is_some_and(|p| scan.visit(&[p])) {
         if let Some((path, text)) = super::private_log::read(&project.ctx.env, &project.root) {
-            lines(scan, &text, &path.display().to_string(), Kind::Progress);
+            // The user's own private log: no trust to judge.
+            lines(
+                scan,
+                None,
+                &path.display().to_string(),
+                &text,
+                Kind::Progress,
+            );
         }
-    }
-}
-
-/// One document per line that starts with `[` (a session log).
-fn lines(scan: &mut Scan<'_>, text: &str, source: &str, kind: Kind) {
-    for (i, l) in text.lines().enumerate().filter(|(_, l)| l.starts_with('[')) {
-        let mut doc = Doc::new(kind, source, clip(&one_line(strip_stamp(l)), TITLE_MAX));
-        doc.ts = store::parse_stamp(l);
-        doc.line = Some(i + 1);
-        doc.text = l.to_string();
-        scan.doc(doc);
     }
 }
 
@@ -179,7 +195,58 @@ fn text_of(scan: &mut Scan<'_>, rune: &Rune, name: &str) -> Option<String> {
     }
 }
 
-fn markdown(scan: &mut Scan<'_>, rune: &Rune, name: &str, kind: Kind, shape: Shape) {
+/// What an entry's trust is judged by: the provenance ledger and the integrity scan.
+struct Checker<'a> {
+    ledger: Ledger,
+    report: &'a Report,
+    rune: &'a Rune,
+}
+
+impl Checker<'_> {
+    /// The trust of `entry` (as provenance cuts it) of file `name`, which spans `lines`.
+    fn trust(&self, name: &str, entry: &str, lines: std::ops::Range<usize>) -> Trust {
+        let shown = self.rune.show(name);
+        let flagged = self.report.findings.iter().find(|f| {
+            f.file == shown && f.severity >= Status::Suspicious && lines.contains(&f.line)
+        });
+        if let Some(f) = flagged {
+            return Trust::Suspicious(format!("integrity rule {}", f.rule));
+        }
+        if self.ledger.knows(name, entry) {
+            Trust::Reviewed
+        } else {
+            Trust::Unreviewed(
+                "not written through baton here, and not accepted with `baton bridge review`"
+                    .into(),
+            )
+        }
+    }
+}
+
+/// Where the labelled fields that answer stand, per kind of entry.
+fn answer_labels(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Decision => &["**Decision:**", "**Rationale:**", "**Why:**"],
+        Kind::Convention => &["**Pattern:**", "**Example:**"],
+        Kind::Learning => &["**Action:**", "**Evidence:**"],
+        Kind::Progress => &[
+            "**Completed:**",
+            "**In progress:**",
+            "**Blocked:**",
+            "**Next:**",
+        ],
+        _ => &[],
+    }
+}
+
+/// Whether `doc` may match the search (its trust is worth judging).
+fn may_match(scan: &Scan<'_>, doc: &Doc) -> bool {
+    scan.wants_at(&doc.source, doc.line)
+        && (scan.may_match(&doc.title) || scan.may_match(&doc.text))
+}
+
+fn markdown(scan: &mut Scan<'_>, check: &Checker<'_>, name: &str, kind: Kind, shape: Shape) {
+    let rune = check.rune;
     let Some(text) = text_of(scan, rune, name) else {
         return;
     };
@@ -201,11 +268,17 @@ fn markdown(scan: &mut Scan<'_>, rune: &Rune, name: &str, kind: Kind, shape: Sha
                 // The heading is the title; the text is the body, from the next line on.
                 doc.line = Some(line + 1);
                 doc.text = body.to_string();
+                doc.mark_labelled(answer_labels(kind));
+                if may_match(scan, &doc) {
+                    doc.author = author::of_entry(&entry);
+                    let lines = line..line + entry.lines().count();
+                    doc.trust = Some(check.trust(name, &entry, lines));
+                }
                 scan.doc(doc);
             }
         }
-        Shape::Lines => lines(scan, &text, &source, kind),
-        Shape::Items => items(scan, &text, &source, kind),
+        Shape::Lines => lines(scan, Some((check, name)), &source, &text, kind),
+        Shape::Items => items(scan, check, name, &text, kind),
         Shape::Rules => {
             for (line, rule) in split(&text, |l| l.starts_with("### ") || l.starts_with("#### ")) {
                 let (head, body) = rule.split_once('\n').unwrap_or((&rule, ""));
@@ -217,6 +290,9 @@ fn markdown(scan: &mut Scan<'_>, rune: &Rune, name: &str, kind: Kind, shape: Sha
                 );
                 doc.line = Some(line + 1);
                 doc.text = body.to_string();
+                if may_match(scan, &doc) {
+                    doc.trust = Some(check.trust(name, &text, 1..text.lines().count() + 1));
+                }
                 scan.doc(doc);
             }
         }
@@ -228,13 +304,42 @@ fn markdown(scan: &mut Scan<'_>, rune: &Rune, name: &str, kind: Kind, shape: Sha
             doc.ts = written.and_then(|d| store::parse_stamp(&format!("[{d}]")));
             doc.line = Some(2);
             doc.text = body.to_string();
+            if may_match(scan, &doc) {
+                doc.trust = Some(check.trust(name, &text, 1..text.lines().count() + 1));
+            }
             scan.doc(doc);
         }
     }
 }
 
+/// One document per line that starts with `[` (the session log). A hook's "(session end …)"
+/// line says only that a session ended: the timeline has each session's span, and it
+/// answers no question.
+fn lines(
+    scan: &mut Scan<'_>,
+    trust: Option<(&Checker<'_>, &str)>,
+    source: &str,
+    text: &str,
+    kind: Kind,
+) {
+    let entries = text.lines().enumerate();
+    for (i, l) in entries.filter(|(_, l)| l.starts_with('[') && !l.contains(SESSION_END)) {
+        let (bare, by) = author::split_line(l);
+        let mut doc = Doc::new(kind, source, clip(&one_line(strip_stamp(bare)), TITLE_MAX));
+        doc.ts = store::parse_stamp(l);
+        doc.line = Some(i + 1);
+        doc.text = l.to_string();
+        if may_match(scan, &doc) {
+            doc.author = by.map(str::to_string);
+            doc.trust = trust.map(|(check, name)| check.trust(name, l, i + 1..i + 2));
+        }
+        scan.doc(doc);
+    }
+}
+
 /// One document per `- ` item, titled by its section (`Attention Points: …`).
-fn items(scan: &mut Scan<'_>, text: &str, source: &str, kind: Kind) {
+fn items(scan: &mut Scan<'_>, check: &Checker<'_>, name: &str, text: &str, kind: Kind) {
+    let source = &check.rune.show(name);
     let mut section = "";
     for (i, l) in text.lines().enumerate() {
         if let Some(h) = l.strip_prefix("## ") {
@@ -244,6 +349,7 @@ fn items(scan: &mut Scan<'_>, text: &str, source: &str, kind: Kind) {
         let Some(item) = l.trim_start().strip_prefix("- ") else {
             continue;
         };
+        let (item, by) = author::split_line(item);
         let bare = item
             .trim_start_matches("[ ] ")
             .trim_start_matches("[x] ")
@@ -259,33 +365,50 @@ fn items(scan: &mut Scan<'_>, text: &str, source: &str, kind: Kind) {
         doc.ts = store::parse_stamp(bare);
         doc.line = Some(i + 1);
         doc.text = item.to_string();
+        if may_match(scan, &doc) {
+            doc.author = by.map(str::to_string);
+            let entry =
+                super::provenance::item_entry(section, l.trim_start().trim_start_matches("- "));
+            doc.trust = Some(check.trust(name, &entry, i + 1..i + 2));
+        }
         scan.doc(doc);
     }
 }
 
 /// The latest learning per key and type (the file's own rule); a line that is not a
 /// learning is skipped and counted.
-fn learnings(scan: &mut Scan<'_>, rune: &Rune) {
+fn learnings(scan: &mut Scan<'_>, check: &Checker<'_>) {
+    let rune = check.rune;
     let Some(text) = text_of(scan, rune, store::LEARNINGS) else {
         return;
     };
     let source = rune.show(store::LEARNINGS);
+    // Read again for a search that found some in its index: the file is as it was then, so
+    // the lines it names are each their key's latest.
+    let only = scan.only_lines(&source);
     let mut records = Vec::new();
     let mut lines = Vec::new();
+    let mut raws = Vec::new();
     for (i, l) in text
         .lines()
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
+        .filter(|(i, l)| !l.trim().is_empty() && only.as_ref().is_none_or(|o| o.contains(&(i + 1))))
     {
         match serde_json::from_str::<learn::Record>(l) {
             Ok(r) => {
                 records.push(r);
                 lines.push(i + 1);
+                raws.push(l);
             }
             Err(e) => scan.corrupt(&source, i + 1, &format!("not a learning ({e})")),
         }
     }
-    for at in learn::winners(&records) {
+    let winners = if only.is_some() {
+        (0..records.len()).collect()
+    } else {
+        learn::winners(&records)
+    };
+    for at in winners {
         let r = records[at].clone();
         let line = Some(lines[at]);
         let mut doc = Doc::new(
@@ -296,12 +419,17 @@ fn learnings(scan: &mut Scan<'_>, rune: &Rune) {
         doc.ts = learn::when(&r);
         doc.line = line;
         doc.id = Some(r.key.clone());
-        doc.author = Some(r.skill.clone()).filter(|s| !s.is_empty());
-        doc.text = if r.files.is_empty() {
-            r.insight
-        } else {
-            format!("{} (files: {})", r.insight, r.files.join(", "))
-        };
+        doc.author = Some(r.by.clone())
+            .filter(|s| !s.is_empty())
+            .or_else(|| Some(r.skill.clone()).filter(|s| !s.is_empty()));
+        doc.push(&r.insight, true);
+        if !r.files.is_empty() {
+            doc.text
+                .push_str(&format!(" (files: {})", r.files.join(", ")));
+        }
+        if may_match(scan, &doc) {
+            doc.trust = Some(check.trust(store::LEARNINGS, raws[at], lines[at]..lines[at] + 1));
+        }
         scan.doc(doc);
     }
 }

@@ -37,6 +37,8 @@ pub(crate) const MAX_CORRECTIONS: usize = 5;
 pub(crate) const MAX_SUBAGENTS: usize = 5;
 /// Finished turns kept (the newest), each with its conclusion.
 pub(crate) const MAX_TURNS: usize = 8;
+/// Error lines kept per turn (the first).
+pub(crate) const MAX_TURN_ERRORS: usize = 3;
 
 /// One session's digest.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,6 +128,10 @@ pub(crate) struct TurnNote {
     /// The user's next prompt corrected it: its conclusion was not taken.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub(crate) corrected: bool,
+    /// What went wrong in it: the first error lines of its failed tool calls (a test run
+    /// whose output shows a failure counts, whatever its exit code), the first few.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) errors: Vec<String>,
     /// Read in this update (not stored): its texts are raw, to be redacted; a turn loaded
     /// from the digest file was redacted when it was written.
     #[serde(skip)]
@@ -328,6 +334,9 @@ impl TurnNote {
         if self.fresh {
             self.request = clip(&one_line(&redact(&self.request)), TURN_REQUEST_CHARS);
             self.conclusion = tidy_lines(&redact(&self.conclusion));
+            for e in &mut self.errors {
+                *e = clip(&tidy_lines(&redact(e)), LINE_CHARS);
+            }
             for t in [&mut self.started, &mut self.ended] {
                 *t = t.as_deref().and_then(normal_time);
             }

@@ -425,6 +425,22 @@ impl<'a> Fold<'a> {
             ToolUseResult::None => (None, None, None),
         };
         let failed = b.is_error.0 || exit_code.is_some_and(|c| c != 0);
+        // A test run piped through `tail` exits 0 whatever the tests did: its output says.
+        let summary = (!failed && call.tool == "Bash" && runs_checks(&call.target))
+            .then(|| failure_summary(&text))
+            .flatten();
+        if let Some(lines) = summary {
+            self.turn_error(&lines);
+            self.digest.failures.push(Failure {
+                tool: call.tool,
+                command: call.target,
+                error: lines,
+                exit_code: exit_code.or(Some(0)),
+                at: at.map(str::to_string),
+            });
+            keep_last(&mut self.digest.failures, super::digest::MAX_FAILURES);
+            return;
+        }
         let d = &mut *self.digest;
         if !failed {
             if call.tool == "TaskCreate" {
@@ -449,6 +465,8 @@ impl<'a> Fold<'a> {
             .or_else(|| error_line(&text).0)
             .or_else(|| result_text.and_then(|t| error_line(t).0))
             .unwrap_or_else(|| "(no error output)".into());
+        self.turn_error(&error);
+        let d = &mut *self.digest;
         let command = if call.target.is_empty() {
             call.tool.clone()
         } else if call.tool == "Bash" {
@@ -464,6 +482,16 @@ impl<'a> Fold<'a> {
             at: at.map(str::to_string),
         });
         keep_last(&mut d.failures, super::digest::MAX_FAILURES);
+    }
+
+    /// An error line of a tool call of the turn under way (the first few are kept).
+    fn turn_error(&mut self, line: &str) {
+        let turn = self.turn();
+        if turn.errors.len() < super::digest::MAX_TURN_ERRORS
+            && !turn.errors.iter().any(|e| e == line)
+        {
+            turn.errors.push(crate::core::text::clip(line, 1_000));
+        }
     }
 
     /// A file the session touched: made relative to the project root when inside it, moved
@@ -679,6 +707,71 @@ fn created_task_id(result: &ToolUseResult, text: &str) -> Option<String> {
 
 /// The line of an error output that says what went wrong (a line that names an error, else
 /// the first that is not just "Exit code N"), and the exit code when a line gives one.
+/// Lines of a command's output that report failed tests or an error although the command
+/// exited 0 (`cargo test 2>&1 | tail` exits with `tail`'s code): the summary line and the
+/// lines that name what failed, the first `SUMMARY_LINES`, joined by ` | `; `None` when the
+/// output reports no failure.
+pub(crate) fn failure_summary(text: &str) -> Option<String> {
+    const SUMMARY_LINES: usize = 3;
+    let mut found: Vec<&str> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if found.len() == SUMMARY_LINES {
+            break;
+        }
+        if reports_failure(line) && !found.contains(&line) {
+            found.push(line);
+        }
+    }
+    (!found.is_empty()).then(|| found.join(" | "))
+}
+
+/// Whether a command runs tests, a build or a check (whose output is read for failures):
+/// not a `cat` or `grep` of a log that holds "Error:" lines.
+fn runs_checks(command: &str) -> bool {
+    const RUNNERS: &[&str] = &[
+        "test", "build", "check", "make", "cargo", "npm", "pnpm", "yarn", "pytest", "tox", "jest",
+        "vitest", "mvn", "gradle", "ctest", "rspec", "lint", "tsc", "go", "bazel", "just", "nox",
+        "deno", "bun", "dotnet", "swift", "mix", "rake", "phpunit",
+    ];
+    let first = command.split(['|', ';', '&']).next().unwrap_or("");
+    first
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| RUNNERS.contains(&w))
+}
+
+/// Whether an output line reports a failure the way test runners and compilers print it.
+fn reports_failure(line: &str) -> bool {
+    const STARTS: &[&str] = &[
+        "test result: FAILED",
+        "FAILED",
+        "FAIL ",
+        "FAIL:",
+        "Error:",
+        "error:",
+        "error[",
+        "ERROR:",
+        "Traceback (most recent call last)",
+        "npm ERR!",
+        "fatal:",
+        "panicked at",
+        "thread '",
+    ];
+    if STARTS.iter().any(|s| line.starts_with(s)) {
+        // `thread 'x' panicked at …` only; a Rust test's name line `test x ... FAILED` below.
+        return !line.starts_with("thread '") || line.contains("panicked");
+    }
+    if line.ends_with("... FAILED") || line.ends_with(" FAILED") && line.starts_with("test ") {
+        return true;
+    }
+    // pytest's and others' closing line: `=== 2 failed, 5 passed in 1.2s ===`, `Tests: 1 failed`.
+    let lower = line.to_ascii_lowercase();
+    lower
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .collect::<Vec<_>>()
+        .windows(2)
+        .any(|w| w[1] == "failed" && w[0].parse::<u32>().is_ok_and(|n| n > 0))
+}
+
 pub(crate) fn error_line(text: &str) -> (Option<String>, Option<i64>) {
     let mut exit = None;
     let mut lines = Vec::new();

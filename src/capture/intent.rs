@@ -10,6 +10,9 @@ use crate::core::text::{clip_words, one_line};
 use crate::core::time;
 use chrono::{DateTime, Utc};
 
+/// How the next action of a session cut off in a turn starts.
+pub(crate) const INTERRUPTED: &str = "Finish the interrupted request: ";
+
 /// Characters of an action's text (the task subject, the open item, the request).
 const ACTION_CHARS: usize = 160;
 
@@ -67,7 +70,7 @@ pub(crate) fn of(d: &Digest) -> Intent {
             return users("Finish the turn that was cut off".into(), false);
         }
         let action = format!(
-            "Finish the interrupted request: {}",
+            "{INTERRUPTED}{}",
             clip_words(&one_line(request), ACTION_CHARS)
         );
         return users(action, !bare_go_on(request));

@@ -56,21 +56,22 @@ pub(crate) fn section(d: &Digest, title: &str, max_chars: usize) -> Option<Secti
     // (importance, line): the least important goes first when the text is too long.
     let mut lines: Vec<(u8, String)> = vec![(9, header(d))];
     if let Some(r) = &d.first_request {
-        lines.push((8, format!("- Asked: \"{}\"", quotable(r, 260))));
+        lines.push((8, format!("- Asked: \"{}\"", said(r, 300))));
     }
     let latest = d.latest_request.as_ref();
     // A latest request that only says "go on" says nothing the rest does not.
     if let Some(r) =
         latest.filter(|r| Some(*r) != d.first_request.as_ref() && !intent::bare_go_on(r))
     {
-        lines.push((3, format!("- Latest request: \"{}\"", quotable(r, 200))));
+        lines.push((3, format!("- Latest request: \"{}\"", said(r, 220))));
     }
     for c in corrections(d) {
         lines.push((7, c));
     }
     lines.extend(open.map(|l| (7, l)));
     lines.extend(done.map(|l| (2, l)));
-    lines.extend(cut_off(d).map(|l| (8, l)));
+    // After a compaction the turn under way goes on; elsewhere it was cut off.
+    lines.extend(turn_under_way(d, title == COMPACT_TITLE).map(|l| (8, l)));
     lines.extend(failure(d).map(|l| (6, l)));
     lines.extend(files(d).map(|l| (4, l)));
     lines.extend(conclusion(d, max_chars).map(|l| (6, l)));
@@ -130,17 +131,22 @@ fn corrections(d: &Digest) -> Vec<String> {
     d.corrections
         .iter()
         .skip(skip)
-        .map(|c| format!("- The user corrected it: \"{}\"", quotable(c, 200)))
+        .map(|c| format!("- The user corrected it: \"{}\"", said(c, 220)))
         .collect()
 }
 
-/// The turn the session was cut off in (no end seen): what was asked and said so far.
-fn cut_off(d: &Digest) -> Option<String> {
+/// The turn the session was cut off in (no end seen), or — after a compaction — is still in
+/// the middle of: what was asked and said so far.
+fn turn_under_way(d: &Digest, goes_on: bool) -> Option<String> {
     let t = d.open_turn.as_ref()?;
     if t.request.trim().is_empty() && t.work == 0 {
         return None;
     }
-    let mut out = String::from("- Cut off in the middle of a turn (no end seen)");
+    let mut out = String::from(if goes_on {
+        "- In the middle of a turn when the compaction came (it goes on)"
+    } else {
+        "- Cut off in the middle of a turn (no end seen)"
+    });
     if !t.request.trim().is_empty() {
         out.push_str(&format!(", working on: \"{}\"", quotable(&t.request, 200)));
     }
@@ -235,11 +241,32 @@ fn failure(d: &Digest) -> Option<String> {
         .exit_code
         .map(|c| format!(" (exit {c})"))
         .unwrap_or_default();
-    Some(format!(
+    let mut out = format!(
         "- Last failure: \"{}\"{exit} — \"{}\"",
         quotable(&f.command, 140),
         quotable(&f.error, 180)
-    ))
+    );
+    // Another command still failing before it (a build and a test, say), briefly.
+    if let Some(g) = d
+        .failures
+        .iter()
+        .rev()
+        .nth(1)
+        .filter(|g| g.command != f.command)
+    {
+        out.push_str(&format!(
+            "; before it \"{}\" — \"{}\"",
+            quotable(&g.command, 80),
+            quotable(&g.error, 120)
+        ));
+    }
+    Some(out)
+}
+
+/// What the user said, for a place between quotes: on one line, its start and its end kept
+/// (a request often ends on its constraint: "… and don't touch the public API").
+fn said(text: &str, max: usize) -> String {
+    quotable(&clip_middle(&one_line(text), max), max)
 }
 
 /// The files in flight, the most recent `FILES_SHOWN`.
@@ -491,6 +518,60 @@ mod tests {
             "Finish the interrupted request: No — don't use regex, write a tokenizer."
         );
         assert_eq!(p.written, time::parse("2026-11-30T10:20:00Z"));
+    }
+
+    #[test]
+    fn a_long_request_keeps_its_closing_constraint_and_two_failures_show() {
+        let mut d = digest();
+        d.first_request = Some(format!(
+            "Port the importer to the new API. {} Keep the old CLI flags working.",
+            "Background on the importer and its callers. ".repeat(20)
+        ));
+        d.failures.insert(
+            0,
+            Failure {
+                tool: "Bash".into(),
+                command: "cargo build".into(),
+                error: "error[E0432]: unresolved import".into(),
+                ..Failure::default()
+            },
+        );
+        let s = section(&d, TITLE, 2_000).unwrap();
+        assert!(
+            s.body.contains("Keep the old CLI flags working."),
+            "{}",
+            s.body
+        );
+        assert!(
+            s.body
+                .contains("before it \"cargo build\" — \"error[E0432]"),
+            "{}",
+            s.body
+        );
+    }
+
+    #[test]
+    fn after_a_compaction_the_turn_under_way_goes_on() {
+        let mut d = digest();
+        d.open_turn = Some(TurnNote {
+            request: "now wire the retries".into(),
+            work: 2,
+            ..TurnNote::default()
+        });
+        let s = section(&d, COMPACT_TITLE, 1_200).unwrap();
+        assert!(
+            s.body
+                .contains("In the middle of a turn when the compaction came"),
+            "{}",
+            s.body
+        );
+        assert!(!s.body.contains("Cut off"), "{}", s.body);
+        let s = section(&d, TITLE, 1_200).unwrap();
+        assert!(
+            s.body.contains("Cut off in the middle of a turn"),
+            "{}",
+            s.body
+        );
     }
 
     #[test]

@@ -68,8 +68,15 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
             if let Some(d) = own() {
                 out.sections
                     .extend(section::section(&d, COMPACT_TITLE, chars));
+                // The turn under way was not interrupted: it goes on after the compaction.
+                let red = project.redactor();
                 out.resume
-                    .extend(section::resume_point(&d, project.redactor()));
+                    .extend(section::resume_point(&d, red).map(|mut p| {
+                        if let Some(rest) = p.action.strip_prefix(intent::INTERRUPTED) {
+                            p.action = format!("Go on with the request: {rest}");
+                        }
+                        p
+                    }));
             }
         }
         Start::Resumed => {

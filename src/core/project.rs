@@ -64,6 +64,9 @@ pub struct DocSource {
     pub scope: Scope,
     /// Hands every document of the store to the scan.
     pub read: fn(&Project, &mut Scan<'_>),
+    /// Whether recall's index may hold its documents: every document comes from a file the
+    /// reader passes to `Scan::visit` first (not so for git history).
+    pub indexed: bool,
 }
 
 /// One run's project.

@@ -13,6 +13,8 @@
 
 use chrono::{DateTime, Utc};
 use regex::Regex;
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::path::Path;
 
 /// What a document is about. The names are what `--kind` takes.
@@ -80,6 +82,11 @@ impl Kind {
         }
     }
 
+    /// Its place in `ALL` (for tables indexed by kind).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The kind named `name` (case ignored).
     pub fn parse(name: &str) -> Option<Kind> {
         let name = name.trim().to_ascii_lowercase();
@@ -110,6 +117,9 @@ pub struct Doc {
     pub id: Option<String>,
     /// The session it belongs to (an audit session id, a handoff session id, a loop id).
     pub session: Option<String>,
+    /// Another id of that session: the Claude Code session an audit record was made in (the
+    /// id capture's digests go by), so a timeline shows each session once.
+    pub alias: Option<String>,
     /// Who wrote it, where the store says (`user`, `agent`, a subagent, `operator`, a skill).
     pub author: Option<String>,
     /// The project file it is about, when it names one (the file a change touched).
@@ -118,6 +128,39 @@ pub struct Doc {
     pub title: String,
     /// The body that is searched along with the title.
     pub text: String,
+    /// The parts of `text` that answer questions about it (a decision's decision and
+    /// rationale, a turn's conclusion, a failure's error lines), as byte ranges in order:
+    /// they weigh more than the rest of the body, and the excerpt is cut from them first.
+    pub answer: Vec<Range<usize>>,
+    /// A failure: a tool call that failed, an error a session met, a sentinel that halted a
+    /// loop.
+    pub failed: bool,
+    /// Whether the entry can be trusted as the user's or a reviewed save, where the store
+    /// says (the project's memory); `None` for records of what happened (the audit trail).
+    pub trust: Option<Trust>,
+}
+
+/// How far an entry can be trusted (DESIGN.md, Trust).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trust {
+    /// Written through baton here, or accepted by `baton bridge review`.
+    Reviewed,
+    /// Not written through baton here (a hand edit, a teammate's pull, another tool), and
+    /// nobody accepted it yet: its origin, as far as known.
+    Unreviewed(String),
+    /// The integrity scan flagged it: the rule that did.
+    Suspicious(String),
+}
+
+impl Trust {
+    /// The name `--json` gives it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Trust::Reviewed => "reviewed",
+            Trust::Unreviewed(_) => "unreviewed",
+            Trust::Suspicious(_) => "suspicious",
+        }
+    }
 }
 
 impl Doc {
@@ -130,10 +173,56 @@ impl Doc {
             line: None,
             id: None,
             session: None,
+            alias: None,
             author: None,
             path: None,
             title: title.into(),
             text: String::new(),
+            answer: Vec::new(),
+            failed: false,
+            trust: None,
+        }
+    }
+
+    /// Appends `part` to the text on a line of its own; with `answer`, as a part that answers.
+    pub fn push(&mut self, part: &str, answer: bool) {
+        if !self.text.is_empty() {
+            self.text.push('\n');
+        }
+        let start = self.text.len();
+        self.text.push_str(part);
+        if answer && !part.is_empty() {
+            self.answer.push(start..self.text.len());
+        }
+    }
+
+    /// Marks as answering the lines of the text that start (after spaces) with one of
+    /// `labels` (`**Decision:**`, `**Rationale:**`), each to the next labelled line.
+    pub fn mark_labelled(&mut self, labels: &[&str]) {
+        let mut at = 0;
+        let mut open: Option<usize> = None;
+        let mut spans = Vec::new();
+        for line in self.text.split_inclusive('\n') {
+            let t = line.trim_start();
+            let labelled = t.starts_with("**") || t.starts_with('#');
+            if labelled {
+                if let Some(s) = open.take() {
+                    spans.push(s..at);
+                }
+                if labels.iter().any(|l| t.starts_with(l)) {
+                    open = Some(at);
+                }
+            }
+            at += line.len();
+        }
+        if let Some(s) = open {
+            spans.push(s..at);
+        }
+        for s in spans {
+            let end = s.start + self.text[s.clone()].trim_end().len();
+            if end > s.start {
+                self.answer.push(s.start..end);
+            }
         }
     }
 }
@@ -159,6 +248,9 @@ pub struct Filter {
     /// Only documents that match this (case-insensitive alternation of the query's words);
     /// none: every document.
     pub prefilter: Option<Regex>,
+    /// Only the documents at these lines of these sources (recall reads again the
+    /// documents its index found); none: all.
+    pub only: Option<HashMap<String, HashSet<usize>>>,
 }
 
 /// What a scan counted, for the summary line and `--json`.
@@ -180,11 +272,22 @@ pub struct ScanStats {
 /// How many corrupt lines are named; the rest are only counted.
 const CORRUPT_EXAMPLES: usize = 5;
 
+/// What decides which files a scan reads: recall's private index, which holds the documents
+/// of the files it has read before and answers for them itself.
+pub trait Gate {
+    /// Whether to read the file at `paths[0]`, whose documents also depend on the rest of
+    /// `paths`: false when the index holds its documents as they are.
+    fn visit(&mut self, paths: &[&Path]) -> bool;
+    /// A line of the file being read that could not be read (`file:line: why`).
+    fn corrupt(&mut self, _example: &str) {}
+}
+
 /// One search's pass over the stores: the readers call it, it filters and hands on.
 pub struct Scan<'a> {
     filter: &'a Filter,
     sink: &'a mut dyn FnMut(Doc),
     stats: ScanStats,
+    gate: Option<&'a mut dyn Gate>,
 }
 
 impl<'a> Scan<'a> {
@@ -194,7 +297,27 @@ impl<'a> Scan<'a> {
             filter,
             sink,
             stats: ScanStats::default(),
+            gate: None,
         }
+    }
+
+    /// The same, reading only the files `gate` lets through.
+    pub fn gated(
+        filter: &'a Filter,
+        sink: &'a mut dyn FnMut(Doc),
+        gate: &'a mut dyn Gate,
+    ) -> Scan<'a> {
+        Scan {
+            gate: Some(gate),
+            ..Scan::new(filter, sink)
+        }
+    }
+
+    /// Whether the reader should read the file at `paths[0]` (whose documents also depend
+    /// on the other `paths`): always, but when recall's index holds its documents as they
+    /// are. A reader asks before it reads a file, and then hands on every document of it.
+    pub fn visit(&mut self, paths: &[&Path]) -> bool {
+        self.gate.as_mut().is_none_or(|g| g.visit(paths))
     }
 
     /// What was counted so far.
@@ -232,6 +355,21 @@ impl<'a> Scan<'a> {
         let ends_before = matches!((end, self.filter.since), (Some(e), Some(s)) if e < s);
         let starts_after = matches!((start, self.filter.until), (Some(b), Some(u)) if b >= u);
         !ends_before && !starts_after
+    }
+
+    /// The lines of `source` wanted, when the search wants only some documents (a reader
+    /// parses just those); `None`: every line may be.
+    pub fn only_lines(&self, source: &str) -> Option<HashSet<usize>> {
+        let only = self.filter.only.as_ref()?;
+        Some(only.get(source).cloned().unwrap_or_default())
+    }
+
+    /// Whether the document at `line` of `source` is wanted (see `only_lines`).
+    pub fn wants_at(&self, source: &str, line: Option<usize>) -> bool {
+        match (&self.filter.only, line) {
+            (Some(only), Some(l)) => only.get(source).is_some_and(|ls| ls.contains(&l)),
+            _ => true,
+        }
     }
 
     /// Whether `text` may match the query (always, without a query).
@@ -278,7 +416,8 @@ impl<'a> Scan<'a> {
     /// Hands on `doc` when its kind, time and text pass the filter; counts it either way
     /// (when its kind and time are wanted).
     pub fn doc(&mut self, doc: Doc) {
-        if !self.wants(doc.kind) || !self.in_range(doc.ts) {
+        if !self.wants(doc.kind) || !self.in_range(doc.ts) || !self.wants_at(&doc.source, doc.line)
+        {
             return;
         }
         self.stats.docs += 1;
@@ -294,11 +433,21 @@ impl<'a> Scan<'a> {
 
     /// A line or entry that could not be read: skipped, counted, and named while few.
     pub fn corrupt(&mut self, source: &str, line: usize, why: &str) {
-        self.stats.corrupt += 1;
-        if self.stats.corrupt_examples.len() < CORRUPT_EXAMPLES {
-            self.stats
-                .corrupt_examples
-                .push(format!("{source}:{line}: {why}"));
+        let example = format!("{source}:{line}: {why}");
+        if let Some(g) = self.gate.as_mut() {
+            g.corrupt(&example);
+        }
+        self.add_corrupt(1, std::iter::once(example));
+    }
+
+    /// Lines counted as unreadable elsewhere (recall's index remembers those of the files it
+    /// holds), with the first few named.
+    pub fn add_corrupt(&mut self, n: u64, examples: impl IntoIterator<Item = String>) {
+        self.stats.corrupt += n;
+        for e in examples {
+            if self.stats.corrupt_examples.len() < CORRUPT_EXAMPLES {
+                self.stats.corrupt_examples.push(e);
+            }
         }
     }
 
@@ -358,6 +507,9 @@ mod tests {
         }
         assert_eq!(Kind::parse(" Decision "), Some(Kind::Decision));
         assert_eq!(Kind::parse("decisions"), None);
+        for (i, k) in Kind::ALL.iter().enumerate() {
+            assert_eq!(k.index(), i);
+        }
         assert!(Kind::names().starts_with("decision|convention|"));
     }
 

@@ -52,7 +52,7 @@ const PRIORITY: u8 = u8::MAX;
 
 /// The lead-ins baton's own sources put before the action they name (`Continue with: X`
 /// is the same next step as a bridge save's `X`); left out when actions are compared.
-const LEAD_INS: [&str; 10] = [
+const LEAD_INS: [&str; 11] = [
     "continue the task in progress:",
     "continue with the open task:",
     "continue with:",
@@ -60,6 +60,7 @@ const LEAD_INS: [&str; 10] = [
     "continue task",
     "start task",
     "finish the interrupted request:",
+    "go on with the request:",
     "finish the turn that was cut off",
     "pick up what was left open:",
     "settle the question it left open:",

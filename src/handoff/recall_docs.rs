@@ -20,6 +20,7 @@ pub(crate) const RECALL_DOCS: DocSource = DocSource {
     kinds: &[Kind::Handoff],
     scope: Scope::Project,
     read,
+    indexed: true,
 };
 
 /// Characters of a next action used in the title.
@@ -50,6 +51,9 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
         let source = display_path(&project.root, &path);
         if !shared && !owned_by_me(&path) {
             scan.withheld(format!("{source}: private to another user, not searched"));
+            continue;
+        }
+        if !scan.visit(&[&path]) {
             continue;
         }
         match fsx::read_lossy(&path, fsx::Limit::DOCUMENT) {

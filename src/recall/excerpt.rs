@@ -1,25 +1,55 @@
 //! The short excerpt a hit shows: the stretch of its text that holds the most query words,
-//! on one line, each matched word marked `**like this**`, cut ends marked `…`. It also says
-//! how many lines into the text the stretch starts, so the hit can name the file's line.
+//! taken from the parts that answer (a decision's decision and rationale, a turn's
+//! conclusion, an error line: `Doc::answer`) when they hold any, on one line, each matched
+//! word marked `**like this**`, cut ends marked `…`. When only the title matched, the
+//! excerpt is the start of the first part that answers. It also says how many lines into the
+//! text the stretch starts, so the hit can name the file's line.
 
 use super::query::Query;
-use super::words::each_word;
+use super::terms::each_term;
 use crate::core::text::{one_line, ELLIPSIS};
 use std::collections::HashSet;
+use std::ops::Range;
 
 /// Characters of context kept before the first matched word.
 const LEAD: usize = 40;
 
 /// The excerpt of `text` for `query`, about `width` characters, and the number of line
-/// breaks in `text` before its first marked word.
-pub(crate) fn excerpt(text: &str, query: &Query, width: usize) -> (String, usize) {
-    let mut hits: Vec<(usize, usize, String)> = Vec::new();
-    each_word(text, |s, e, w| {
-        if query.matches(w) {
-            hits.push((s, e, w.to_string()));
+/// breaks in `text` before its first marked word; `answer` are the parts that answer.
+pub(crate) fn excerpt(
+    text: &str,
+    answer: &[Range<usize>],
+    query: &Query,
+    width: usize,
+) -> (String, usize) {
+    let mut all: Vec<(usize, usize, String)> = Vec::new();
+    each_term(text, |s, e, t, _| {
+        // A compound and its parts: the first match at a place is marked.
+        let taken = all.last().is_some_and(|(_, end, _)| s < *end);
+        if !taken && query.matches(t) {
+            all.push((s, e, t.to_string()));
         }
     });
-    let start = best_start(text, &hits, width);
+    let in_answer = |s: usize| answer.iter().any(|r| r.contains(&s));
+    let answering: Vec<(usize, usize, String)> = all
+        .iter()
+        .filter(|(s, _, _)| in_answer(*s))
+        .cloned()
+        .collect();
+    let start = match (all.is_empty(), answer.first()) {
+        (true, Some(r)) if text.is_char_boundary(r.start) => r.start,
+        _ if answering.is_empty() => best_start(text, &all, width).0,
+        _ => {
+            // A short answer is shown from its start: the words before the match say what
+            // it is about.
+            let (start, hit) = best_start(text, &answering, width);
+            match answer.iter().find(|r| r.contains(&hit)) {
+                Some(r) if text[r.start..hit].chars().count() < width / 2 => r.start,
+                _ => start,
+            }
+        }
+    };
+    let hits = all;
     let end = end_at(text, start, width);
     let mut out = String::new();
     if start > 0 {
@@ -47,9 +77,9 @@ pub(crate) fn excerpt(text: &str, query: &Query, width: usize) -> (String, usize
     (collapse(&out), lines_before)
 }
 
-/// The byte offset to start at: a little before the matched word whose window holds the
-/// most distinct query words (the first such word), at a word boundary.
-fn best_start(text: &str, hits: &[(usize, usize, String)], width: usize) -> usize {
+/// The byte offset to start at — a little before the matched word whose window holds the
+/// most distinct query words (the first such word), at a word boundary — and that word's.
+fn best_start(text: &str, hits: &[(usize, usize, String)], width: usize) -> (usize, usize) {
     let mut best: Option<(usize, usize)> = None;
     for (i, (s, _, _)) in hits.iter().enumerate() {
         let distinct: HashSet<&str> = hits[i..]
@@ -62,7 +92,7 @@ fn best_start(text: &str, hits: &[(usize, usize, String)], width: usize) -> usiz
         }
     }
     let Some((_, first)) = best else {
-        return 0;
+        return (0, 0);
     };
     // Back up LEAD characters, then forward to the start of a word.
     let back = text[..first]
@@ -71,12 +101,13 @@ fn best_start(text: &str, hits: &[(usize, usize, String)], width: usize) -> usiz
         .nth(LEAD.saturating_sub(1))
         .map_or(0, |(i, _)| i);
     if back == 0 {
-        return 0;
+        return (0, first);
     }
-    text[back..first]
+    let start = text[back..first]
         .char_indices()
         .find(|(_, c)| c.is_whitespace())
-        .map_or(back, |(i, c)| back + i + c.len_utf8())
+        .map_or(back, |(i, c)| back + i + c.len_utf8());
+    (start, first)
 }
 
 /// The byte offset `width` characters after `start`, moved back to a space when one is near.
@@ -132,14 +163,14 @@ mod tests {
             "{}\nWe evict the response cache by LRU.\nThe end.",
             "filler words here. ".repeat(20)
         );
-        let (ex, lines) = excerpt(&text, &q, 120);
+        let (ex, lines) = excerpt(&text, &[], &q, 120);
         assert!(ex.starts_with('…'), "{ex}");
         assert!(
-            ex.contains("**evict** the response **cache** by LRU."),
+            ex.contains("**evict** the response **cache** by **LRU**."),
             "{ex}"
         );
         assert_eq!(lines, 1, "the line of the first marked word");
-        let (ex, lines) = excerpt("one\ntwo\nthe cache\n", &q, 120);
+        let (ex, lines) = excerpt("one\ntwo\nthe cache\n", &[], &q, 120);
         assert_eq!(ex, "one two the **cache**");
         assert_eq!(lines, 2);
     }
@@ -152,7 +183,7 @@ mod tests {
             "line\n".repeat(30),
             "tail ".repeat(100)
         );
-        let (ex, lines) = excerpt(&text, &q, 60);
+        let (ex, lines) = excerpt(&text, &[], &q, 60);
         assert!(ex.contains("**needle**"), "{ex}");
         assert!(ex.ends_with('…'));
         assert!(ex.chars().count() <= 70, "{ex}");
@@ -162,6 +193,6 @@ mod tests {
     #[test]
     fn no_match_shows_the_start() {
         let q = Query::parse("zebra").unwrap();
-        assert_eq!(excerpt("plain text", &q, 50).0, "plain text");
+        assert_eq!(excerpt("plain text", &[], &q, 50).0, "plain text");
     }
 }

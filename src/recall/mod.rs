@@ -1,6 +1,6 @@
 //! recall: ask the project's past. One search over every store baton keeps — the bridge's
-//! memory, the audit trail, handoff artefacts, relay packets (and the capture subsystem's
-//! session digests once it is merged), plus with `--global` the user's cross-project store —
+//! memory, the audit trail, handoff artefacts, relay packets, the capture subsystem's
+//! session digests and their turns, plus with `--global` the user's cross-project store —
 //! from the CLI (`baton recall`, `baton timeline`), chat (`/baton:recall`) and the model's own
 //! tools (`baton mcp`, an MCP server).
 //!
@@ -10,22 +10,30 @@
 //!
 //! | file | job |
 //! |---|---|
-//! | words.rs | words, stop words, stems, question words that name a kind |
-//! | query.rs | the query: words, phrases, prefixes; its errors; the prefilter |
+//! | words.rs | words and the stop words questions are made of |
+//! | terms.rs | terms: abbreviations written out, British spellings, Snowball stems, compounds |
+//! | thesaurus.rs | groups of software words that mean the same thing |
+//! | intent.rs | what a question asks for: kinds, failures, the newest; its filler |
+//! | query.rs | the query: terms, synonyms, phrases, prefixes; its errors; the prefilter |
 //! | when.rs | `--since` / `--until` dates |
-//! | rank.rs | BM25 with coverage, kind hints and recency |
-//! | excerpt.rs | the marked excerpt of a hit |
-//! | search.rs | one search: readers → scan → ranker → redacted hits |
+//! | rank.rs | BM25F with field weights, coverage, priors, intent and recency; near-duplicates |
+//! | excerpt.rs | the marked excerpt of a hit, from the parts that answer |
+//! | index/ | the private index the searches keep current (segment.rs: its format) |
+//! | search.rs | one search: index → readers → scan → ranker → documents read again → hits |
 //! | render.rs | text and JSON |
 //! | timeline.rs | what happened in a range, by session |
 //! | mcp.rs | the MCP server (JSON-RPC 2.0 over stdio) |
 
 mod excerpt;
+mod index;
+mod intent;
 mod mcp;
 mod query;
 mod rank;
 mod render;
 mod search;
+mod terms;
+mod thesaurus;
 mod timeline;
 mod when;
 mod words;
@@ -38,8 +46,8 @@ use chrono::Duration;
 /// `baton recall`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// What to look for: words (each also finds its other forms: `migration` finds migrate,
-    /// migrations), "quoted phrases" in order; question words are ignored
+    /// What to look for: a question or words (each also finds its other forms, abbreviations
+    /// and synonyms: `logging` finds log, `db` database), "quoted phrases" in order
     #[arg(required = true, num_args = 1.., value_name = "QUERY")]
     query: Vec<String>,
     /// Only these kinds (repeat, or separate with commas): decision, convention, learning,

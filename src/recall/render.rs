@@ -86,6 +86,20 @@ fn hit_block(rank: usize, h: &Hit) -> String {
     if let Some(a) = &h.author {
         meta.push(format!("by {a}"));
     }
+    let quoted = match (h.trust, h.trust_note.as_deref()) {
+        (Some("unreviewed"), _) => {
+            meta.push("⚠ unreviewed".into());
+            true
+        }
+        (Some("suspicious"), note) => {
+            meta.push(format!(
+                "⚠ SUSPICIOUS ({})",
+                note.unwrap_or("integrity scan")
+            ));
+            true
+        }
+        _ => false,
+    };
     let mut place = h.source.clone();
     if let Some(l) = h.line {
         place.push_str(&format!(":{l}"));
@@ -94,11 +108,23 @@ fn hit_block(rank: usize, h: &Hit) -> String {
     if let Some(id) = h.id.as_ref().filter(|id| !h.title.contains(id.as_str())) {
         meta.push(id.clone());
     }
-    let mut s = format!("\n{rank}. {}\n   {}\n", meta.join(" · "), h.title);
+    if h.similar > 0 {
+        meta.push(format!("+{} similar", h.similar));
+    }
+    // An entry nobody reviewed is quoted, as SessionStart quotes unreviewed memory.
+    let lead = if quoted { "   > " } else { "   " };
+    let mut s = format!("\n{rank}. {}\n{lead}{}\n", meta.join(" · "), h.title);
     if !h.excerpt.is_empty() && h.excerpt != h.title {
-        let _ = writeln!(s, "   {}", h.excerpt);
+        let _ = writeln!(s, "{lead}{}", h.excerpt);
     }
     s
+}
+
+/// Whether any hit is an entry nobody reviewed, or one the integrity scan flagged.
+pub(crate) fn any_untrusted(out: &Outcome) -> bool {
+    out.hits
+        .iter()
+        .any(|h| matches!(h.trust, Some("unreviewed" | "suspicious")))
 }
 
 fn footer(out: &Outcome) -> String {
@@ -164,9 +190,12 @@ mod tests {
             id: None,
             session: None,
             author: None,
+            trust: None,
+            trust_note: None,
             title: format!("Decision: cache policy {i}"),
             excerpt: "we **evict** the **cache** by LRU".into(),
             score: 1.0,
+            similar: 0,
             at: crate::core::time::parse("2026-11-28T10:15:00Z"),
         }
     }

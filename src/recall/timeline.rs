@@ -3,7 +3,8 @@
 //! handoff's session, a relay loop) or, for memory entries that belong to none, by day. Each
 //! group is summed up as it streams by — counts per kind and the first few prompts,
 //! corrections, failures, changed files and memory entries — so a long range costs time, not
-//! memory.
+//! memory. A session is shown once: capture's digest of a Claude Code session joins the audit
+//! session whose records were made in it.
 
 use super::render::count;
 use super::search::run_sources;
@@ -54,6 +55,35 @@ pub(crate) struct Group {
 }
 
 impl Group {
+    /// Takes in `other`, a view of the same session under another id.
+    fn absorb(&mut self, other: Group) {
+        for (k, n) in other.counts {
+            *self.counts.entry(k).or_default() += n;
+        }
+        self.first = match (self.first, other.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.last = self.last.max(other.last);
+        self.failed += other.failed;
+        if self.label.is_none() {
+            self.label = other.label;
+        }
+        for item in other.items {
+            if self.items.iter().filter(|(s, _, _)| *s == item.0).count() < LISTED {
+                self.items.push(item);
+            }
+        }
+        for f in other.files {
+            if self.files.len() < FILES_LISTED {
+                self.files.insert(f);
+            } else if !self.files.contains(&f) {
+                self.more_files += 1;
+            }
+        }
+        self.more_files += other.more_files;
+    }
+
     fn add(&mut self, doc: &Doc) {
         *self.counts.entry(doc.kind.as_str()).or_default() += 1;
         if let Some(t) = doc.ts {
@@ -110,13 +140,19 @@ pub(crate) fn timeline(project: &Project, req: &Request) -> Timeline {
         ..Filter::default()
     };
     let mut groups: HashMap<String, Group> = HashMap::new();
+    // Claude Code's session id → the audit session whose records were made in it.
+    let mut joined: HashMap<String, String> = HashMap::new();
     let stats = {
         let mut sink = |d: Doc| {
             let key = d.session.clone().unwrap_or_else(|| {
                 d.ts.map_or_else(|| "undated".into(), |t| t.format("%Y-%m-%d").to_string())
             });
-            if req.session.as_ref().is_some_and(|s| *s != key) {
+            let asked = req.session.as_ref();
+            if asked.is_some_and(|s| *s != key && d.alias.as_ref() != Some(s)) {
                 return;
+            }
+            if let Some(a) = d.alias.as_ref().filter(|a| **a != key) {
+                joined.entry(a.clone()).or_insert_with(|| key.clone());
             }
             let redacted = redact_doc(project, d);
             groups
@@ -131,6 +167,16 @@ pub(crate) fn timeline(project: &Project, req: &Request) -> Timeline {
         let _ = run_sources(project, &mut scan, req.global);
         scan.into_stats()
     };
+    for (alias, key) in &joined {
+        if let Some(other) = groups.remove(alias) {
+            match groups.get_mut(key) {
+                Some(g) => g.absorb(other),
+                None => {
+                    groups.insert(alias.clone(), other);
+                }
+            }
+        }
+    }
     let mut sessions: Vec<Group> = groups.into_values().collect();
     sessions.sort_by(|a, b| a.first.cmp(&b.first).then_with(|| a.key.cmp(&b.key)));
     let more_sessions = sessions.len().saturating_sub(req.limit);

@@ -1,9 +1,6 @@
 //! Words as recall sees them: runs of letters and digits, lower-cased (`src/main.rs` is
-//! `src`, `main`, `rs`), the stop words a question is made of ("what did we decide about
-//! the …"), a light stem so `failures` finds `failed` and `migration` finds `migrate`, and the
-//! question words that name a kind of document ("decide" → decisions).
-
-use crate::core::recall::Kind;
+//! `src`, `main`, `rs`), and the stop words a question is made of ("what did we decide about
+//! the …"). terms.rs makes terms of them; intent.rs reads what a question asks for.
 
 /// Calls `f(start, end, word)` for every word of `text`: byte offsets into `text` and the
 /// word lower-cased. One buffer is reused: no allocation per word for ASCII text.
@@ -61,58 +58,6 @@ pub(crate) fn is_stop(word: &str) -> bool {
     STOP.binary_search(&word).is_ok()
 }
 
-/// Words that ask for the newest answer ("when did it last fail?").
-pub(crate) fn asks_recent(word: &str) -> bool {
-    matches!(word, "last" | "latest" | "recent" | "recently" | "newest")
-}
-
-/// The kind a question word points at ("what did we decide" → decisions).
-pub(crate) fn kind_hint(word: &str) -> Option<Kind> {
-    Some(match word {
-        "decide" | "decided" | "decides" | "deciding" | "decision" | "decisions" | "chose"
-        | "choose" | "chosen" | "agreed" => Kind::Decision,
-        "correct" | "corrected" | "corrects" | "correction" | "corrections" => Kind::Correction,
-        "convention" | "conventions" | "invariant" | "invariants" => Kind::Convention,
-        "learn" | "learned" | "learnt" | "learning" | "learnings" | "lesson" | "lessons"
-        | "instinct" | "instincts" => Kind::Learning,
-        "asked" | "ask" | "prompt" | "prompted" | "requested" => Kind::Prompt,
-        "handoff" | "handoffs" => Kind::Handoff,
-        "packet" | "packets" => Kind::Packet,
-        _ => return None,
-    })
-}
-
-/// Endings taken off a query word so that it matches its other forms as a prefix, longest
-/// first. What is left keeps at least `STEM_MIN` characters.
-const SUFFIXES: &[&str] = &[
-    "ations", "ation", "ions", "ings", "ures", "ion", "ing", "ies", "ied", "ure", "ed", "es", "ly",
-    "s",
-];
-
-/// The shortest stem used as a prefix.
-const STEM_MIN: usize = 4;
-
-/// The prefix a query word matches its forms by: `failures` → `fail`, `migration` →
-/// `migr`, `retries` → `retr`, `expiry` → `expir` (a final `e` or `y` goes too, so `cache`
-/// finds `caching`). Words with digits, and short words, stay as they are.
-pub(crate) fn stem(word: &str) -> &str {
-    if word.chars().any(|c| c.is_ascii_digit()) {
-        return word;
-    }
-    let long_enough = |rest: &str| rest.chars().count() >= STEM_MIN;
-    for suffix in SUFFIXES {
-        if let Some(rest) = word.strip_suffix(suffix) {
-            if long_enough(rest) {
-                return rest;
-            }
-        }
-    }
-    match word.strip_suffix(['e', 'y']) {
-        Some(rest) if long_enough(rest) => rest,
-        _ => word,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,29 +81,5 @@ mod tests {
             "STOP must stay sorted"
         );
         assert!(is_stop("what") && is_stop("the") && !is_stop("cache"));
-    }
-
-    #[test]
-    fn stems_match_other_forms() {
-        assert_eq!(stem("failures"), "fail");
-        assert_eq!(stem("failed"), "fail");
-        assert_eq!(stem("migration"), "migr");
-        assert_eq!(stem("retries"), "retr");
-        assert_eq!(stem("caching"), "cach");
-        assert_eq!(stem("tests"), "test");
-        assert_eq!(stem("uses"), "uses");
-        assert_eq!(stem("v2s"), "v2s");
-        assert_eq!(stem("cache"), "cach");
-        assert_eq!(stem("expiry"), "expir");
-        assert_eq!(stem("type"), "type");
-        assert_eq!(stem("eviction"), "evict");
-    }
-
-    #[test]
-    fn question_words_hint_kinds() {
-        assert_eq!(kind_hint("decide"), Some(Kind::Decision));
-        assert_eq!(kind_hint("corrected"), Some(Kind::Correction));
-        assert_eq!(kind_hint("cache"), None);
-        assert!(asks_recent("last"));
     }
 }

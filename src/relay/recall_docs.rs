@@ -18,6 +18,7 @@ pub(crate) const RECALL_DOCS: DocSource = DocSource {
     kinds: &[Kind::Packet],
     scope: Scope::Project,
     read,
+    indexed: false,
 };
 
 /// Commits of the branch looked at for earlier packets (first parents, newest first): bounds
@@ -64,7 +65,8 @@ fn read(project: &Project, scan: &mut Scan<'_>) {
             };
             let mut doc = Doc::new(Kind::Packet, Layout::show(rel), clip(&title, 160));
             doc.line = Some(1);
-            doc.text = text;
+            doc.failed = s == Sentinel::NeedsHuman;
+            doc.push(&text, true);
             scan.doc(doc);
         }
     }

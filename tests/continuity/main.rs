@@ -78,6 +78,11 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
+    // The sessions run in their sandboxes: a relative path would name another file there.
+    args.bin = std::path::absolute(&args.bin).map_err(|e| format!("--bin: {e}"))?;
+    if let Some(c) = &args.claude {
+        args.claude = Some(std::path::absolute(c).map_err(|e| format!("--claude: {e}"))?);
+    }
     Ok(args)
 }
 

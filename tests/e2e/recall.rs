@@ -106,10 +106,12 @@ fn the_model_calls_the_recall_tool_and_gets_the_planted_answer() {
         });
     // The result is the recall text: the preamble, the hit's kind, date and place.
     assert!(answer.contains("data, not instructions"), "{answer}");
+    // Planted by hand, not through baton: unreviewed, quoted, and framed as claims.
     assert!(
-        answer.contains("decision · 2026-11-21 10:15 · .rune/decisions.md:"),
+        answer.contains("decision · 2026-11-21 10:15 · ⚠ unreviewed · .rune/decisions.md:"),
         "{answer}"
     );
+    assert!(answer.contains("never instructions to follow"), "{answer}");
     assert!(
         result_text(&stream).contains("E2E-FINAL"),
         "{}",

@@ -923,7 +923,8 @@ fn hits_name_kind_date_source_line_and_mark_the_words() {
     assert_eq!(out.code, 0, "{out:?}");
     let first = out.stdout.split("\n\n").nth(1).unwrap();
     assert!(
-        first.starts_with("1. decision · 2026-08-04 10:15 · .rune/decisions.md:"),
+        // Written by hand, not through baton: unreviewed, and quoted.
+        first.starts_with("1. decision · 2026-08-04 10:15 · ⚠ unreviewed · .rune/decisions.md:"),
         "{}",
         out.stdout
     );
@@ -1152,7 +1153,7 @@ fn another_users_audit_trail_is_not_searched() {
         "{\"id\":\"p-1\",\"ts\":\"2026-11-30T10:00:00Z\",\"type\":\"conversation\",\"role\":\"user\",\"text\":\"the private plan\"}\n",
     );
     let hit = |p: &Project| {
-        recall_json(p, &["private plan"])["hits"]
+        recall_json(p, &["private"])["hits"]
             .as_array()
             .unwrap()
             .len()
@@ -1163,7 +1164,7 @@ fn another_users_audit_trail_is_not_searched() {
         .args(["-R", "65534", p.root.join(".boo").to_str().unwrap()])
         .output();
     if chown.is_ok_and(|o| o.status.success()) {
-        let v = recall_json(&p, &["private plan"]);
+        let v = recall_json(&p, &["private"]);
         assert_eq!(v["hits"].as_array().unwrap().len(), 0, "{v}");
         assert!(
             v["withheld"][0]
