@@ -491,19 +491,35 @@ pub struct Effective {
 /// project without the user. Only the user's own config file may set them: a file in the
 /// repository (`.claude/baton.yaml`, or the one `BATON_CONFIG` names) comes with a clone or a
 /// teammate's commit, and would let whoever wrote it vouch for their own memory.
-pub const TRUST_KEYS: &[(&str, &str)] =
-    &[("bridge", "trusted_committers"), ("bridge", "auto_promote")];
+pub const TRUST_KEYS: &[(&str, &str)] = &[
+    ("bridge", "trusted_committers"),
+    ("bridge", "auto_promote"),
+    ("bridge", "integrity_block_on"),
+];
+
+/// Whether `value` of the trust key `table.key` widens trust. `integrity_block_on` may be
+/// made stricter by the project (`suspicious`), never looser than the user's own setting:
+/// `tainted`, the loosest, is the user's to set.
+fn widens(table: &str, key: &str, value: &serde_yaml_ng::Value) -> bool {
+    match (table, key) {
+        ("bridge", "integrity_block_on") => value.as_str() != Some("suspicious"),
+        _ => true,
+    }
+}
 
 /// Takes the keys that widen trust out of `value`, read from `file` (not the user's own), and
 /// says which were there.
 fn strip_trust_keys(file: &Path, value: &mut serde_yaml_ng::Value) -> Vec<String> {
     let mut out = Vec::new();
     for (table, key) in TRUST_KEYS {
-        let removed = value
+        let Some(map) = value
             .get_mut(*table)
             .and_then(serde_yaml_ng::Value::as_mapping_mut)
-            .and_then(|m| m.remove(*key));
-        if removed.is_some() {
+        else {
+            continue;
+        };
+        if map.get(*key).is_some_and(|v| widens(table, key, v)) {
+            map.remove(*key);
             out.push(format!(
                 "config {}: key `{table}.{key}` widens trust, so baton reads it only from your own config file ($XDG_CONFIG_HOME/baton/config.yaml), never from a file in the repository; ignored",
                 file.display()
@@ -945,6 +961,43 @@ mod tests {
         assert_eq!(l.config.relay.cycle_budget, 9);
         assert_eq!(l.config.context_budget_chars, 6000);
         assert_eq!(l.sources.len(), 2);
+    }
+
+    #[test]
+    fn a_repository_file_cannot_widen_trust_but_may_narrow_it() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            t.path(),
+            ".config/baton/config.yaml",
+            "bridge: {integrity_block_on: suspicious, trusted_committers: [me@example.invalid]}\n",
+        );
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "bridge:\n  integrity_block_on: tainted\n  trusted_committers: [mallory@example.invalid]\n  auto_promote: true\n  commit: false\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        assert_eq!(
+            l.config.bridge.integrity_block_on,
+            IntegrityBlockOn::Suspicious
+        );
+        assert_eq!(l.config.bridge.trusted_committers, ["me@example.invalid"]);
+        assert!(!l.config.bridge.auto_promote && !l.config.bridge.commit);
+        assert_eq!(l.ignored.len(), 3, "{:?}", l.ignored);
+        // Stricter than the user's own is the project's to say.
+        write(t.path(), ".config/baton/config.yaml", "");
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "bridge: {integrity_block_on: suspicious}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert_eq!(
+            l.config.bridge.integrity_block_on,
+            IntegrityBlockOn::Suspicious
+        );
+        assert!(l.ignored.is_empty(), "{:?}", l.ignored);
     }
 
     #[test]
