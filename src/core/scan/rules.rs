@@ -153,7 +153,7 @@ macro_rules! discard {
 /// The user's (or anyone else's) work in progress.
 macro_rules! users_work {
     () => {
-        r"(?:(?:\S+\s+)?(?:branch(?:es)?|changes|work|edits|commits|stash(?:es)?|files)\s+of\s+(?:the\s+)?(?:user|someone\s+else|colleagues?|teammates?|others)\b|(?:the\s+)?(?:user|someone(?:\s+else)?|colleagues?|teammates?|everyone|others)'?s?\s+(?:\S+\s+)?(?:changes|work|edits|branch(?:es)?|commits|stash(?:es)?|files|working\s+(?:tree|cop(?:y|ies)|director(?:y|ies))|workspace|checkout|clone)\b|\bwhat(?:ever)?\s+(?:the\s+user|they|someone)\s+(?:was|were|is|are|has|have)\s+(?:\S+\s+)?(?:editing|working\s+on|changed|written)\b|\b(?:all\s+|any\s+)?(?:uncommitted|unpushed|unstaged|unsaved|in-progress)\s+(?:changes|work|edits|commits|files|modifications)\b)"
+        r"(?:(?:\S+\s+)?(?:branch(?:es)?|changes|work|edits|commits|stash(?:es)?|files)\s+of\s+(?:the\s+|your\s+|our\s+|their\s+|other\s+)?(?:user|someone\s+else|colleagues?|teammates?|co-?workers?|others|people)\b|(?:the\s+)?(?:user|someone(?:\s+else)?|colleagues?|teammates?|everyone|others)'?s?\s+(?:\S+\s+)?(?:changes|work|edits|branch(?:es)?|commits|stash(?:es)?|files|working\s+(?:tree|cop(?:y|ies)|director(?:y|ies))|workspace|checkout|clone)\b|\bwhat(?:ever)?\s+(?:the\s+user|they|someone)\s+(?:was|were|is|are|has|have)\s+(?:\S+\s+)?(?:editing|working\s+on|changed|written)\b|\b(?:all\s+|any\s+)?(?:uncommitted|unpushed|unstaged|unsaved|unmerged|in-progress)\s+(?:changes|work|edits|commits|files|modifications|branch(?:es)?)\b)"
     };
 }
 
@@ -181,7 +181,7 @@ macro_rules! data {
 /// Where a noun phrase ends (so `production database credentials` is about credentials).
 macro_rules! ends_noun {
     () => {
-        r"(?:\s*(?:[^\w\s]|$)|\s+(?:on|in|at|of|for|before|after|and|so|to|then|now|first|nightly|daily|weekly|every|each|completely|entirely|too|as|immediately|right|tonight|today|once|again|from|with|without|using|via|when|while|if|older|newer|across|everywhere|that|which|where|there|here|than|until|except|including|belonging|owned|stored|kept|left|by|ce|cette|ces|avant|apr[èe]s|sofort|heute|vor|nach|antes|despu[ée]s|hoy|esta|este|en|de|des|du|la|le|les|el|los|las|der|die|das|den|dem|am|im|um)\b)"
+        r"(?:\s*(?:[^\w\s]|$)|\s+(?:on|in|at|of|for|before|after|and|so|to|then|now|first|nightly|daily|weekly|every|each|completely|entirely|too|as|immediately|right|tonight|today|once|again|from|with|without|using|via|when|while|if|older|newer|across|everywhere|that|which|where|there|here|than|until|except|including|belonging|owned|stored|kept|left|by|ce|cette|ces|avant|apr[èe]s|sofort|heute|vor|nach|antes|despu[ée]s|hoy|esta|este|en|de|des|du|la|le|les|el|los|las|der|die|das|den|dem|am|im|um|und|oder|et|ou|y|o|e)\b)"
     };
 }
 
@@ -202,7 +202,7 @@ macro_rules! strong_secret {
 /// A secret by its kind, or what the user said and wrote.
 macro_rules! secret_noun {
     () => {
-        r"(?:tokens?|secrets?|passwords?|api\s+keys?|access\s+keys?|aws\s+keys?|ssh\s+keys?|env(?:ironment)?\s+var(?:iable)?s|credentials|cookies?|session\s+ids?|(?:session|conversation|chat)\s+(?:summary|history|log|transcript)|transcripts?|chat\s+history|source\s+code|jetons?|identifiants|mots?\s+de\s+passe|schl[üu]ssel|passw[oö]rt\w*|zugangsdaten|contrase[ñn]as?|credenciales|secretos?)"
+        r"(?:tokens?|secrets?|passwords?|api\s+keys?|access\s+keys?|aws\s+keys?|ssh\s+keys?|env(?:ironment)?\s+var(?:iable)?s|printenv|(?:whole|entire|full)\s+environment|credentials|cookies?|session\s+ids?|(?:session|conversation|chat)\s+(?:summary|history|log|transcript)|transcripts?|chat\s+history|source\s+code|jetons?|identifiants|mots?\s+de\s+passe|schl[üu]ssel|passw[oö]rt\w*|zugangsdaten|contrase[ñn]as?|credenciales|secretos?)"
     };
 }
 
@@ -293,7 +293,7 @@ macro_rules! audience {
 /// What was done that must be reported.
 macro_rules! done {
     () => {
-        r"(?:this|it|that|these|those|the\s+(?:change|changes|deletion|deletions|failure|failures|error|errors|bug|problem|mistake|workaround|force[- ]push|push|commit|edit|edits|rollback|outage|breach|leak)|the\s+(?:\S+\s+)?(?:loss|losses|incident|outage|regression|downtime|breach|leak|failures?|errors?|bug|problem|mistake|changes?|deletions?|rollback)|the\s+(?:deleted|removed|skipped|disabled|failing|failed|broken|reverted|rewritten|changed|modified|dropped|lost)\s+\w+|what\s+you\s+(?:did|changed|deleted|removed|skipped|broke))\b"
+        r"(?:(?:any|all|some|none|each|either)\s+of\s+)?(?:this|it|that|these|those|the\s+(?:change|changes|deletion|deletions|failure|failures|error|errors|bug|problem|mistake|workaround|force[- ]push|push|commit|edit|edits|rollback|outage|breach|leak)|the\s+(?:\S+\s+)?(?:loss|losses|incident|outage|regression|downtime|breach|leak|failures?|errors?|bug|problem|mistake|changes?|deletions?|rollback)|the\s+(?:deleted|removed|skipped|disabled|failing|failed|broken|reverted|rewritten|changed|modified|dropped|lost)\s+\w+|what\s+you\s+(?:did|changed|deleted|removed|skipped|broke))\b"
     };
 }
 
@@ -307,14 +307,14 @@ macro_rules! switch_off {
 /// A control that keeps the project safe.
 macro_rules! control {
     () => {
-        r"(?:husky|lefthook|overcommit|commitlint|lint-staged|gitleaks|trufflehog|detect-secrets|secret\s+scanning|dependabot|codeql|snyk|semgrep|pre-?commit(?:\s+(?:hooks?|checks?))?|pre-?push(?:\s+hooks?)?|commit\s+hooks?|git\s+hooks?|(?:the\s+)?hooks|commit\s+signing|gpg\s+signing|signed\s+commits|signature\s+(?:checks?|verification)|2fa|mfa|two-?factor\S*|zwei-?faktor\S*|sso|audit\s+log\w*|branch\s+protection|firewall|pare-?feu|cortafuegos|antivirus|selinux|apparmor|seccomp|sandbox\w*|csrf(?:\s+protection)?|rate\s+limit\w*|(?:tls|ssl)(?:\s+(?:verification|checks?))?|certificate\s+(?:verification|checks?|validation)|v[ée]rification\s+(?:tls|ssl|des?\s+certificats?)|authentication|authentifizierung|authentification|autenticaci[óo]n|authori[sz]ation\s+checks?|input\s+validation|type\s+checks?|security\s+(?:checks?|scans?|scanning|tests?|reviews?)|code\s+reviews?|revue\s+de\s+code|code-?review|revisi[óo]n\s+de\s+c[óo]digo)"
+        r"(?:husky|lefthook|overcommit|commitlint|lint-staged|gitleaks|trufflehog|detect-secrets|secret\s+scanning|(?:secret|security|vulnerability|credential|leak|malware|virus|dependency|sast|dast)\s+(?:scann\w*|detect\w*|checks?|audits?)|dependabot|codeql|snyk|semgrep|pre-?commit(?:\s+(?:hooks?|checks?))?|pre-?push(?:\s+hooks?)?|commit\s+hooks?|git\s+hooks?|(?:the\s+)?hooks|commit\s+signing|gpg\s+signing|signed\s+commits|signature\s+(?:checks?|verification)|2fa|mfa|two-?factor\S*|zwei-?faktor\S*|sso|audit\s+log\w*|branch\s+protection|firewall|pare-?feu|cortafuegos|antivirus|selinux|apparmor|seccomp|sandbox\w*|csrf(?:\s+protection)?|rate\s+limit\w*|(?:tls|ssl)(?:\s+(?:verification|checks?))?|certificate\s+(?:verification|checks?|validation)|v[ée]rification\s+(?:tls|ssl|des?\s+certificats?)|authentication|authentifizierung|authentification|autenticaci[óo]n|authori[sz]ation\s+checks?|input\s+validation|type\s+checks?|security\s+(?:checks?|scans?|scanning|tests?|reviews?)|code\s+reviews?|revue\s+de\s+code|code-?review|revisi[óo]n\s+de\s+c[óo]digo)"
     };
 }
 
 /// Where the named control ends (`firewall rule` is a rule, not the firewall).
 macro_rules! ends_control {
     () => {
-        r"(?:\s*(?:[^\w\s]|$)|\s+(?:so|to|because|since|for|and|in|on|from|entirely|completely|globally|everywhere|now|again|temporarily|permanently|while|when|if|before|after|during|until|that|which|they|it|with|beim|bei|f[üu]r|und|pour|et|para|y|en|de|du|des|der|die|das)\b)"
+        r"(?:\s+(?:rules|settings|policies|requirements))?(?:\s*(?:[^\w\s]|$)|\s+(?:so|to|because|since|for|and|in|on|from|entirely|completely|globally|everywhere|now|again|temporarily|permanently|while|when|if|before|after|during|until|that|which|they|it|with|beim|bei|f[üu]r|und|pour|et|para|y|en|de|du|des|der|die|das)\b)"
     };
 }
 
@@ -538,7 +538,19 @@ pub(crate) const RULES: &[Rule] = &[
             force_push!(),
             r"(?:[^.;!?\n]|\.\S){0,35}?\b",
             shared_branch!(),
-            r"\b|\bpush\w*\s+(?:\S+\s+){0,3}?\+(?:main|master|trunk|develop|release)\b|\bgit\s+push\b[^\n|;&]*?\b(?:main|master|trunk|develop|release\S*|production)\b[^\n|;&]*?\s(?:--force|-f)(?:\s|$|[`'\x22])|\b(?:overwrite|replace|reset|rewrite|clobber|clean\s+up|tidy\s+up)\s+(?:the\s+)?",
+            r"\b|\b(?:",
+            discard!(),
+            r"|",
+            destroy!(),
+            r"|rewrit\w*|reescrib\w*|r[ée][ée]cri\w*|umschreib\w*)\b",
+            clause!(50),
+            r"\b(?:history|histories|historial|historique|hist[óo]rico|verlauf|historie|commits)\b",
+            clause!(50),
+            force_push!(),
+            r"|",
+            force_push!(),
+            clause!(50),
+            r"\b(?:so\s+(?:that\s+)?(?:nobody|no\s+one|no-one)|to\s+(?:erase|wipe|destroy|hide|get\s+rid\s+of)|(?:commits?|history)\s+(?:disappear|(?:is|are)\s+gone|(?:is|are)\s+lost))|\b(?:wipe|nuke|erase|destroy|blow\s+away|throw\s+away|discard|trash)\s+(?:\S+\s+){0,2}?(?:working\s+(?:tree|copy|director(?:y|ies))|workspace|local\s+(?:changes|edits|work|modifications))\b|\bpush\w*\s+(?:\S+\s+){0,3}?\+(?:main|master|trunk|develop|release)\b|\bgit\s+push\b[^\n|;&]*?\b(?:main|master|trunk|develop|release\S*|production)\b[^\n|;&]*?\s(?:--force|-f)(?:\s|$|[`'\x22])|\b(?:overwrite|replace|reset|rewrite|clobber|clean\s+up|tidy\s+up)\s+(?:the\s+)?",
             shared_branch!(),
             clause!(60),
             force_push!(),
@@ -553,7 +565,7 @@ pub(crate) const RULES: &[Rule] = &[
     ),
     guarded(
         "destructive-git",
-        r"(?i)\bgit\s+reset\s+--hard\b[^\n]{0,80}?\bgit\s+(?:clean\s+-\w*f|push\s+(?:\S+\s+)*(?:-f|--force)(?:\s|$))|\bgit\s+clean\s+-\w*f\w*\b[^\n]{0,80}?\bgit\s+(?:reset\s+--hard|checkout\s+(?:--\s+)?\.)|\bgit\s+(?:checkout|restore)\s+(?:--\s+)?\.(?:\s|$)[^\n]{0,40}?\bgit\s+clean\s+-\w*f|\bgit\s+stash\s+clear\b|\bgit\s+push\b[^\n|;&]*\s--(?:all|mirror)\b[^\n|;&]*\s(?:--force|-f)\b|\bgit\s+push\b[^\n|;&]*\s(?:--force|-f)\b[^\n|;&]*\s--(?:all|mirror)\b|\bgit\s+push\s+(?:\S+\s+)?(?:--delete|-d)\s+(?:\S+\s+)?(?:main|master|develop|release\S*|trunk|production|prod)\b|\bgit\s+push\s+\S+\s+:(?:main|master|develop|release|trunk)\b|\bgit\s+branch\s+-D\s+(?:main|master|develop|release\S*|trunk|\$\()|\bdelete\s+(?:the\s+)?(?:remote\s+)?(?:main|master|develop|release|trunk|production)\s+branch\b|\brm\s+-\w*r\w*\s+(?:\./)?\.git\b",
+        r"(?i)\breset\s+(?:--)?hard\b[^\n]{0,80}?\bclean\s+-\w*f|\bclean\s+-\w*f\w*\b[^\n]{0,80}?\breset\s+(?:--)?hard\b|\bgit\s+reset\s+--hard\b[^\n]{0,80}?\bgit\s+(?:clean\s+-\w*f|push\s+(?:\S+\s+)*(?:-f|--force)(?:\s|$))|\bgit\s+clean\s+-\w*f\w*\b[^\n]{0,80}?\bgit\s+(?:reset\s+--hard|checkout\s+(?:--\s+)?\.)|\bgit\s+(?:checkout|restore)\s+(?:--\s+)?\.(?:\s|$)[^\n]{0,40}?\bgit\s+clean\s+-\w*f|\bgit\s+stash\s+clear\b|\bgit\s+push\b[^\n|;&]*\s--(?:all|mirror)\b[^\n|;&]*\s(?:--force|-f)\b|\bgit\s+push\b[^\n|;&]*\s(?:--force|-f)\b[^\n|;&]*\s--(?:all|mirror)\b|\bgit\s+push\s+(?:\S+\s+)?(?:--delete|-d)\s+(?:\S+\s+)?(?:main|master|develop|release\S*|trunk|production|prod)\b|\bgit\s+push\s+\S+\s+:(?:main|master|develop|release|trunk)\b|\bgit\s+branch\s+-D\s+(?:main|master|develop|release\S*|trunk|\$\()|\bdelete\s+(?:the\s+)?(?:remote\s+)?(?:main|master|develop|release|trunk|production)\s+branch\b|\brm\s+-\w*r\w*\s+(?:\./)?\.git\b",
     ),
     // — destructive-data: live data destroyed (a verb of destruction, then live and data).
     excused(
@@ -683,6 +695,8 @@ pub(crate) const RULES: &[Rule] = &[
             who!(),
             r"\s+(?:(?:has|have|had)\s+)?(?:pre-?approved|pre-?cleared|pre-?authori[sz]ed)|\b",
             who!(),
+            r"\s+(?:\S+\s+){0,2}?(?:gave|given|gives|grant(?:s|ed)?|hand(?:s|ed)?)\s+(?:you|the\s+(?:assistant|agent|ai|model))\s+(?:\S+\s+){0,2}?(?:permission|approval|authori[sz]ation|consent|go-?ahead|clearance|licen[cs]e|green\s+light|rights?)\s+to\b|\b",
+            who!(),
             r"\s+(?:\S+\s+){0,2}?",
             consent!(),
             r"\s+(?:\S+\s+){0,3}?(?:everything|all\s+of|anything|every\s+\w+|any\s+\w+|unrestricted|(?:you|the\s+(?:assistant|agent|ai|model))\s+to)\b|\b",
@@ -750,7 +764,7 @@ pub(crate) const RULES: &[Rule] = &[
     ),
     negatable(
         "security-control-off",
-        r"(?i)\bcore\.hooksPath\b[^\n]{0,20}?/dev/null\b|\bSKIP=[\w,-]+\s+git\s+commit\b|\b(?:rm|delete|remove)\s+(?:-\w+\s+)?(?:\./)?\.git/hooks/|\b(?:PRE_COMMIT_ALLOW_NO_CONFIG|SKIP_HOOKS|NO_VERIFY|HUSKY_SKIP_HOOKS)=1\b|--no-gpg-sign\b|\bcommit\.gpgsign\s*(?:=|\s+to\s+|\s)\s*false\b|\bcommit\s+(?:\w+\s+)?with\s+(?:-n|--no-verify)\b|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][2367]\b|\bchmod\s+(?:-\w+\s+)*[ugo]*[ao][ugo]*\+[rwxXst]*w|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][4-7]\s+\S*(?:\.ssh/|id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.pem\b|\.key\b|\.env\b|credentials|\.netrc|\.pgpass)|\bumask\s+0?[0-7]?[0-7]0\b|\b(?:give|grant|allow)\s+(?:everyone|everybody|all\s+users|anyone|others|the\s+world|world)\s+(?:full|write|read-?write|rwx)\s+(?:access|permissions?|rights)\b|\b(?:make|set|leave|open\s+up|change)\s+(?:\S+\s+){0,4}?(?:world[- ](?:writable|writeable|readable)|(?:readable|writable|writeable|accessible)\s+(?:to|by|for)\s+(?:everyone|everybody|all\s+users|anyone|the\s+world|others))\b|\bicacls\b[^\n]*\b(?:everyone|jeder)\s*:\s*\(?(?:oi\)\(ci\)\()?f\b",
+        r"(?i)\bcore\.hooksPath\b[^\n]{0,20}?/dev/null\b|\bSKIP=[\w,-]+\s+git\s+commit\b|\b(?:rm|delete|remove)\s+(?:-\w+\s+)?(?:\./)?\.git/hooks/|\b(?:PRE_COMMIT_ALLOW_NO_CONFIG|SKIP_HOOKS|NO_VERIFY|HUSKY_SKIP_HOOKS)=1\b|--no-gpg-sign\b|\bcommit\.gpgsign\s*(?:=|\s+to\s+|\s)\s*false\b|\bcommit\s+(?:\w+\s+)?with\s+(?:-n|--no-verify)\b|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][2367]\b|\bchmod\s+(?:-\w+\s+)*[ugo]*[ao][ugo]*\+[rwxXst]*w|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][4-7]\s+\S*(?:\.ssh/|id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.pem\b|\.key\b|\.env\b|credentials|\.netrc|\.pgpass)|\bumask\s+0?[0-7]?[0-7]0\b|\b(?:permissions?|perms|file\s+modes?|modes?|access\s+rights)\b[^.\n;]{0,60}?\b(?:to|=|as|at)\s+0?[0-7]?[0-7][0-7][2367]\b|\b(?:give|grant|allow)\s+(?:everyone|everybody|all\s+users|anyone|others|the\s+world|world)\s+(?:full|write|read-?write|rwx)\s+(?:access|permissions?|rights)\b|\b(?:make|set|leave|open\s+up|change)\s+(?:\S+\s+){0,4}?(?:world[- ](?:writable|writeable|readable)|(?:readable|writable|writeable|accessible)\s+(?:to|by|for)\s+(?:everyone|everybody|all\s+users|anyone|the\s+world|others))\b|\bicacls\b[^\n]*\b(?:everyone|jeder)\s*:\s*\(?(?:oi\)\(ci\)\()?f\b",
     ),
     // — persistence: a way back in left for someone else.
     negatable(
