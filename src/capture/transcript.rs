@@ -280,66 +280,79 @@ pub(crate) fn read(
     let mut reader =
         BufReader::with_capacity(64 * 1024, file.take(plan.end.saturating_sub(plan.start)));
     let mut buf = Vec::new();
-    let (mut offset, mut long_lines, mut cut_short) = (plan.start, 0, false);
-    let mut in_long_line = false;
-    if plan.in_long_line {
-        match skip_line(&mut reader, &mut buf, 0, deadline)? {
-            Line::TooLong(n) => {
-                long_lines += 1;
-                offset += n;
-            }
-            Line::Cut(n) => {
-                offset += n;
-                (cut_short, in_long_line) = (true, true);
-            }
-            Line::Skipping(n) => {
-                offset += n;
-                in_long_line = true;
-            }
-            Line::Complete(_) | Line::Partial | Line::End => in_long_line = true,
-        }
+    let mut at = Progress {
+        offset: plan.start,
+        ..Progress::default()
+    };
+    // A line over the limit the last read did not finish skipping goes on being skipped.
+    if plan.in_long_line && !at.skipped(&skip_line(&mut reader, &mut buf, 0, deadline)?) {
+        at.in_long_line = true;
     }
     let mut lines: u32 = 0;
-    while !in_long_line {
+    while !at.in_long_line {
         lines = lines.wrapping_add(1);
         if lines.is_multiple_of(64) && Instant::now() >= deadline {
-            cut_short = true;
+            at.cut_short = true;
             break;
         }
-        match next_line(&mut reader, &mut buf, MAX_LINE, deadline)? {
+        let line = next_line(&mut reader, &mut buf, MAX_LINE, deadline)?;
+        match line {
             Line::Complete(n) => {
                 on_line(&buf);
-                offset += n;
-            }
-            Line::TooLong(n) => {
-                long_lines += 1;
-                offset += n;
-            }
-            Line::Cut(n) => {
-                offset += n;
-                (cut_short, in_long_line) = (true, true);
-            }
-            Line::Skipping(n) => {
-                offset += n;
-                in_long_line = true;
+                at.offset += n;
             }
             Line::Partial | Line::End => break,
+            _ => {
+                at.skipped(&line);
+            }
         }
     }
     let file = reader.into_inner().into_inner();
     Ok(ReadOutcome {
         cursor: Cursor {
-            offset,
+            offset: at.offset,
             dev: plan.dev,
             ino: plan.ino,
             size: plan.end,
-            tail: tail_hash(&file, offset),
-            in_long_line,
+            tail: tail_hash(&file, at.offset),
+            in_long_line: at.in_long_line,
         },
-        bytes: offset - plan.start,
-        long_lines,
-        cut_short,
+        bytes: at.offset - plan.start,
+        long_lines: at.long_lines,
+        cut_short: at.cut_short,
     })
+}
+
+/// Where a read stands.
+#[derive(Default)]
+struct Progress {
+    offset: u64,
+    long_lines: u64,
+    cut_short: bool,
+    in_long_line: bool,
+}
+
+impl Progress {
+    /// Counts what `line` says of a line over the limit (skipped whole, cut by the deadline,
+    /// or skipped up to the end of what is written yet); false for any other line.
+    fn skipped(&mut self, line: &Line) -> bool {
+        match *line {
+            Line::TooLong(n) => {
+                self.long_lines += 1;
+                self.offset += n;
+            }
+            Line::Cut(n) => {
+                self.offset += n;
+                (self.cut_short, self.in_long_line) = (true, true);
+            }
+            Line::Skipping(n) => {
+                self.offset += n;
+                self.in_long_line = true;
+            }
+            Line::Complete(_) | Line::Partial | Line::End => return false,
+        }
+        true
+    }
 }
 
 /// FNV-1a of the up to `TAIL` bytes before `offset` (of nothing when they cannot be read).

@@ -9,6 +9,7 @@ use crate::capture::{
     call, event, prompt, result, session_start, stop, transcript_path, write_transcript,
 };
 use crate::harness::{Output, Project};
+use crate::poisoning::context;
 use serde_json::json;
 use std::path::Path;
 
@@ -19,16 +20,6 @@ fn hook(p: &Project, name: &str) -> Output {
     let out = p.hook(name, p.event(name).as_bytes());
     assert_eq!(out.code, 0, "{out:?}");
     out
-}
-
-fn context(out: &Output) -> String {
-    if out.stdout.trim().is_empty() {
-        return String::new();
-    }
-    out.json()["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
 }
 
 /// Files below `dir`, relative to it (links not followed).

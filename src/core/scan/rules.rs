@@ -71,15 +71,7 @@ const fn negatable(name: &'static str, pattern: &'static str) -> Rule {
 
 /// A negatable rule whose match must not hold a negation either (`Rule::span_negation`).
 const fn guarded(name: &'static str, pattern: &'static str) -> Rule {
-    Rule {
-        name,
-        severity: Status::Tainted,
-        scope: Scope::Latin,
-        negatable: true,
-        span_negation: true,
-        pattern,
-        excuse: "",
-    }
+    excused(name, pattern, "")
 }
 
 /// A guarded rule that also does not count where its match holds one of `excuse`'s words.
