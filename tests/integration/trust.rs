@@ -512,6 +512,16 @@ fn issue_36_6_recall_and_mcp_scan_what_is_neither_the_users_nor_reviewed() {
         .unwrap_or_default();
     assert!(text.contains("⚠ SUSPICIOUS"), "{out:?}");
     assert!(!text.contains("ignore all previous"), "{text}");
+
+    // The timeline lists the same record by its title: named, not shown.
+    let out = p.run(&["timeline", "--since", "2026-11-29"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("adhoc_20261130_1000"), "{}", out.stdout);
+    assert!(
+        !out.stdout.contains("ignore all previous"),
+        "{}",
+        out.stdout
+    );
 }
 
 // 8. Smaller: temp files, a killed save ------------------------------------------------------
