@@ -41,7 +41,7 @@ fn header(out: &Outcome, req: &Request) -> String {
     let scope = scope(req);
     if out.hits.is_empty() {
         return format!(
-            "No matches for \"{}\"{scope} in {} records ({secs:.2} s). Try fewer or shorter words, or drop --kind / --since.\n",
+            "No matches for \"{}\"{scope} in {} records ({secs:.2} s). Try the words the records would use (a technical term, a file or tool name), fewer words, or drop --kind / --since.\n",
             req.query.text,
             count(out.stats.docs)
         );

@@ -964,3 +964,69 @@ fn keep_the_corpus() {
     );
     std::mem::forget(p);
 }
+
+/// The share of `asked` a score reached in the top 3.
+#[allow(clippy::cast_precision_loss)]
+fn top3_share(s: &Score) -> f64 {
+    s.top3 as f64 / s.asked.max(1) as f64
+}
+
+/// Questions written blind (tests/fixtures/recall/blind-questions*.json): by someone who saw
+/// the planted records and never the pipeline. The first set asks three ways a record —
+/// casual, a paraphrase sharing no word with the record, an indirect one about its
+/// situation; the second, by another writer who saw neither the pipeline nor the first set,
+/// a reworded question in everyday words and a vague half-remembered one. They measure how
+/// far the pipeline's general rules reach beyond the questions above, which the pipeline
+/// was built on. The floors are a little under what main reached when they were added
+/// (top-3: casual 0.976, paraphrase 0.561, indirect 0.439; reworded 0.585, vague 0.610): a
+/// change that loses answers fails here. The target (top-3 ≥ 0.9) is not met by
+/// these; see docs/recall.md.
+#[test]
+fn blind_questions_find_their_answers_as_often_as_before() {
+    let p = corpus();
+    blind(
+        &p,
+        "blind-questions.json",
+        &[("casual", 0.9), ("paraphrase", 0.5), ("indirect", 0.4)],
+    );
+    blind(
+        &p,
+        "blind-questions-2.json",
+        &[("reworded", 0.55), ("vague", 0.55)],
+    );
+}
+
+/// Asks the questions of one blind set, prints the figures per style, holds the floors.
+fn blind(p: &Project, file: &str, styles: &[(&str, f64)]) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/recall")
+        .join(file);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let questions = doc["questions"].as_array().unwrap();
+    assert_eq!(
+        questions.len(),
+        FACTS.len(),
+        "{file}: every record asked about"
+    );
+    let mut scores: Vec<Score> = styles.iter().map(|_| Score::default()).collect();
+    for q in questions {
+        let n = usize::try_from(q["n"].as_u64().unwrap()).unwrap();
+        let f = &FACTS[n - 1];
+        for ((style, _), score) in styles.iter().zip(&mut scores) {
+            let text = q[*style].as_str().unwrap();
+            let hits = cli_hits(p, text);
+            score.add(f, text, &rank_in(&hits, f), &hits);
+        }
+    }
+    eprintln!("recall on blind questions (tests/fixtures/recall/{file}):");
+    for ((style, _), score) in styles.iter().zip(&scores) {
+        eprintln!("  {}", score.line(&format!("CLI, {style}")));
+    }
+    for ((style, floor), score) in styles.iter().zip(&scores) {
+        assert!(
+            top3_share(score) >= *floor,
+            "{file}: {} fell below its floor {floor}",
+            score.line(style),
+        );
+    }
+}
