@@ -12,7 +12,7 @@
 //! instructions, `handoff continue`, recall and MCP results; the bridge's memory has its own
 //! policy on top (`bridge::integrity`: whole files, provenance).
 
-use super::scan::{scan_text, Secrets, Status};
+use super::scan::{scan_blocking, scan_text, Finding, Secrets, Status};
 
 /// What the scan says of one text: its worst finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,8 +45,22 @@ pub fn verdict(text: &str, red: &dyn Secrets) -> Verdict {
     if text.trim().is_empty() {
         return Verdict::CLEAN;
     }
+    worst(scan_text("text", &masked(text), red))
+}
+
+/// Like `verdict`, for a caller that asks only whether the text is blocked (the checks that
+/// can only mark it SUSPICIOUS are not run: `core::scan::scan_blocking`).
+fn blocking(text: &str, red: &dyn Secrets) -> Verdict {
+    if text.trim().is_empty() {
+        return Verdict::CLEAN;
+    }
+    worst(scan_blocking("text", &masked(text), red))
+}
+
+/// The worst of `findings`, a secret aside.
+fn worst(findings: Vec<Finding>) -> Verdict {
     let mut worst = Verdict::CLEAN;
-    for f in scan_text("text", &masked(text), red) {
+    for f in findings {
         if f.rule == "secret" {
             continue;
         }
@@ -94,7 +108,7 @@ fn masked(text: &str) -> std::borrow::Cow<'_, str> {
 /// One field of untrusted text (a task subject, an error line, a command, a path): itself
 /// when the scan does not block it, else `left_out`.
 pub fn field(text: &str, red: &dyn Secrets) -> String {
-    match verdict(text, red) {
+    match blocking(text, red) {
         Verdict {
             status: Status::Tainted,
             rule,
@@ -127,7 +141,7 @@ pub fn lines(text: &str, red: &dyn Secrets) -> String {
     let mut kept: Vec<String> = text.split('\n').map(str::to_string).collect();
     for _ in 0..MAX_PASSES {
         let joined = kept.join("\n");
-        let blocked: Vec<(usize, &'static str)> = scan_text("text", &masked(&joined), red)
+        let blocked: Vec<(usize, &'static str)> = scan_blocking("text", &masked(&joined), red)
             .into_iter()
             .filter(|f| f.severity == Status::Tainted)
             .map(|f| (f.line, f.rule))
@@ -142,7 +156,7 @@ pub fn lines(text: &str, red: &dyn Secrets) -> String {
         }
     }
     let joined = kept.join("\n");
-    match verdict(&joined, red) {
+    match blocking(&joined, red) {
         v if v.blocked() => left_out(v.rule.unwrap_or("unknown")),
         _ => joined,
     }
