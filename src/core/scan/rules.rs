@@ -894,13 +894,19 @@ fn ascii_regex(i: usize) -> Option<&'static meta::Regex> {
             if !pattern.is_ascii() {
                 return None;
             }
-            meta::Builder::new()
-                .syntax(syntax::Config::new().unicode(false).utf8(false))
-                .configure(meta::Config::new().auto_prefilter(false).utf8_empty(false))
-                .build(pattern)
-                .ok()
+            ascii_form(pattern)
         })
         .as_ref()
+}
+
+/// `pattern` compiled byte by byte with ASCII classes and case folding, and no literal
+/// prefilter (the ASCII forms of `ascii_regex` and `ascii_superset`).
+fn ascii_form(pattern: &str) -> Option<meta::Regex> {
+    meta::Builder::new()
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .configure(meta::Config::new().auto_prefilter(false).utf8_empty(false))
+        .build(pattern)
+        .ok()
 }
 
 /// For a rule written with characters outside ASCII (the family rules' other languages): its
@@ -929,11 +935,7 @@ fn ascii_superset(i: usize) -> Option<&'static meta::Regex> {
                     }
                 })
                 .collect();
-            meta::Builder::new()
-                .syntax(syntax::Config::new().unicode(false).utf8(false))
-                .configure(meta::Config::new().auto_prefilter(false).utf8_empty(false))
-                .build(&ascii)
-                .ok()
+            ascii_form(&ascii)
         })
         .as_ref()
 }
