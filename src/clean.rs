@@ -19,6 +19,7 @@
 //! listed with how each goes.
 
 use crate::bridge;
+use crate::core::config;
 use crate::core::ctx::Env;
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
@@ -79,66 +80,102 @@ pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
     let c = project.config();
     let env = &project.ctx.env;
     let root = &project.root;
-    let mut out = Vec::new();
-    let mut add = |path: PathBuf, what: &'static str, shared: bool, up_to: Option<PathBuf>| {
-        if let Ok(meta) = std::fs::symlink_metadata(&path) {
-            out.push(Item {
-                bytes: size_of(&path),
-                shown: shown(root, &path, meta.is_dir()),
-                remove: !shared || committed,
-                in_project: path.starts_with(root),
-                path,
-                what,
-                committed: shared,
-                up_to,
-                note: None,
-            });
-        }
+    let item = |path: PathBuf, what: &'static str, shared: bool, up_to: Option<PathBuf>| {
+        let meta = std::fs::symlink_metadata(&path).ok()?;
+        Some(Item {
+            bytes: size_of(&path),
+            shown: shown(root, &path, meta.is_dir()),
+            remove: !shared || committed,
+            in_project: path.starts_with(root),
+            path,
+            what,
+            committed: shared,
+            up_to,
+            note: None,
+        })
     };
-    let here = Some(root.clone());
-    add(
-        root.join(&c.paths.audit),
-        "audit trail",
-        c.audit.shared,
-        here.clone(),
-    );
-    add(
-        root.join(&c.paths.handoff),
-        "handoff artefacts",
-        c.handoff.shared,
-        here.clone(),
-    );
-    add(
-        root.join(&c.paths.bridge),
-        "project memory",
-        true,
-        here.clone(),
-    );
-    add(
-        root.join(&c.paths.relay),
-        "relay packet and loop state",
-        true,
-        here,
-    );
+    let mut out = Vec::new();
+    for (key, rel, what, shared) in [
+        ("paths.audit", &c.paths.audit, "audit trail", c.audit.shared),
+        (
+            "paths.handoff",
+            &c.paths.handoff,
+            "handoff artefacts",
+            c.handoff.shared,
+        ),
+        ("paths.bridge", &c.paths.bridge, "project memory", true),
+        (
+            "paths.relay",
+            &c.paths.relay,
+            "relay packet and loop state",
+            true,
+        ),
+    ] {
+        if let Some(mut i) = item(root.join(rel), what, shared, Some(root.clone())) {
+            i.note = not_batons(root, key, rel, shared);
+            i.remove &= i.note.is_none();
+            out.push(i);
+        }
+    }
     for dir in paths::project_state_dirs(env, root) {
         let up_to = user_folder_parent(env, &dir);
-        add(
+        out.extend(item(
             dir,
             "per-user state (session digests, session log)",
             false,
             up_to,
-        );
+        ));
     }
     for file in bridge::private_files(project) {
         let up_to = user_folder_parent(env, &file);
-        add(file, "integrity verdict cache", false, up_to);
+        out.extend(item(file, "integrity verdict cache", false, up_to));
     }
     // Per user, but it goes with .rune/: without it every entry there reads as unreviewed.
     for dir in bridge::ledger_folders(project) {
         let up_to = user_folder_parent(env, &dir);
-        add(dir, "provenance ledger of the project memory", true, up_to);
+        out.extend(item(
+            dir,
+            "provenance ledger of the project memory",
+            true,
+            up_to,
+        ));
     }
     out
+}
+
+/// Why the state folder `rel` (the value of `key`) inside the project is not one `clean`
+/// may remove, if it is not: baton removes only what it made. A folder at its default name
+/// is baton's; one the config moved (a config comes with a clone or a teammate's commit, and
+/// may name any folder) only when it holds a file baton wrote there that git does not track
+/// (the `.gitignore` of a private folder: one in git could be anyone's) and git tracks
+/// nothing in it. A private folder never holds files git tracks: one that does is the
+/// project's.
+fn not_batons(root: &Path, key: &str, rel: &Path, shared: bool) -> Option<String> {
+    let dir = root.join(rel);
+    if !std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+        return None;
+    }
+    let tracked = crate::core::git::tracked_under(root, rel);
+    if !config::Paths::is_default(key, rel) {
+        let marked = fsx::batons_mark(&dir)
+            .is_some_and(|m| !crate::core::git::is_tracked(root, &rel.join(m)));
+        if !marked {
+            return Some(format!(
+                "not removed: `{key}` moves it here, and no file baton wrote (an untracked .gitignore of baton's) says baton made it; remove it yourself if it is baton's"
+            ));
+        }
+        if let Some(file) = tracked {
+            return Some(format!(
+                "not removed: `{key}` moves it here and git tracks {file} in it; remove it with git if it is baton's"
+            ));
+        }
+    }
+    match tracked {
+        Some(file) if !shared => Some(format!(
+            "not removed: git tracks {file} in it, so it is not baton's private folder"
+        )),
+        _ => None,
+    }
 }
 
 /// For a path in one of baton's per-user folders: the folder that holds that one (the XDG

@@ -419,6 +419,10 @@ fn project_checks(ctx: &Ctx, root: &Path, out: &mut Vec<Check>) {
         }
     }
 
+    out.extend(loaded.ignored.iter().map(|line| {
+        let fix = "move the key to your own config file if you mean it (docs/configuration.md)";
+        check(Level::Warn, "config", line.clone(), Some(fix.into()))
+    }));
     let c = &loaded.config;
     pattern_checks(c, out);
     for (name, dir) in [

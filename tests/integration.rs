@@ -68,3 +68,5 @@ mod safety;
 mod shell;
 #[path = "integration/team.rs"]
 mod team;
+#[path = "integration/trust.rs"]
+mod trust;

@@ -144,25 +144,61 @@ sha256_of() {
     printf '%s\n' "${out%% *}"
 }
 
-# A baton of exactly this version on PATH: your own build. Only absolute PATH entries
-# outside the project are looked at (a repository cannot plant one), and scripts (another
-# install's stub) are skipped.
+# The file path $1 names once every symbolic link is followed, in its real folder (links
+# and `..` resolved): where it really is. Status 1 when that cannot be told.
+real_file() {
+    f=$1
+    n=0
+    while [ -L "$f" ]; do
+        n=$((n + 1))
+        [ "$n" -le 40 ] || return 1
+        t=$(readlink "$f" 2>/dev/null) || return 1
+        case $t in /*) f=$t ;; *) f=${f%/*}/$t ;; esac
+    done
+    d=$(cd "${f%/*}" 2>/dev/null && pwd -P) || return 1
+    printf '%s/%s\n' "$d" "${f##*/}"
+}
+
+# Whether file $1 is an executable of this machine's system by its first bytes: ELF on
+# Linux, Mach-O on macOS. Anything else is not run: a text file without a #! line would run
+# under sh, and print what it likes.
+native_executable() {
+    head4=$(LC_ALL=C dd if="$1" bs=4 count=1 2>/dev/null) || return 1
+    case $(uname -s 2>/dev/null) in
+    Linux) [ "$head4" = "$(printf '\177ELF')" ] ;;
+    Darwin)
+        for m in '\317\372\355\376' '\316\372\355\376' '\312\376\272\276'; do
+            [ "$head4" = "$(printf "$m")" ] && return 0
+        done
+        return 1
+        ;;
+    *) return 1 ;;
+    esac
+}
+
+# A baton of exactly this version on PATH: your own build. Only absolute PATH entries are
+# looked at, and only a program that is not inside the project, compared by real paths (a
+# repository cannot plant one, not even behind a link or a linked project folder), that is
+# an executable of this machine (no script: another install's stub, or a file that prints
+# what it likes), and that says it is this version.
 find_local_build() {
     project=${CLAUDE_PROJECT_DIR:-$PWD}
+    project=$(cd "$project" 2>/dev/null && pwd -P) || return 1
     old_ifs=$IFS
     IFS=:
     set -f
     for dir in $PATH; do
         IFS=$old_ifs
         case $dir in /*) ;; *) continue ;; esac
-        case $dir/ in "$project"/*) continue ;; esac
         c=$dir/baton
         [ -f "$c" ] && [ -x "$c" ] || continue
-        case $(dd if="$c" bs=2 count=1 2>/dev/null) in '#!') continue ;; esac
-        out=$("$c" --version 2>/dev/null </dev/null) || continue
+        real=$(real_file "$c") || continue
+        case $real in "$project"/*) continue ;; esac
+        native_executable "$real" || continue
+        out=$("$real" --version 2>/dev/null </dev/null) || continue
         if [ "$out" = "baton $version" ]; then
             set +f
-            printf '%s\n' "$c"
+            printf '%s\n' "$real"
             return 0
         fi
     done

@@ -8,7 +8,6 @@ use super::provenance::{self, Ledger};
 use super::store::{self, Rune};
 use crate::core::error::{Error, Result};
 use crate::core::project::Project;
-use crate::core::scan::{scan_text, Status};
 use crate::core::text::{clip, one_line};
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -98,13 +97,10 @@ fn git_facts_for_checkpoint(project: &Project) -> Option<GitFacts> {
     // the next session): one that matches a rule is named, not copied.
     let short = |text: &str| {
         let line = project.redact(&one_line(text));
-        let hit = scan_text("checkpoint.md", &line, project.redactor())
-            .into_iter()
-            .find(|f| f.severity > Status::Clean && f.rule != "secret");
-        match hit {
-            Some(f) => format!("(not copied: it matches the integrity rule {})", f.rule),
-            None => clip(&line, GIT_TEXT_MAX),
-        }
+        clip(
+            &crate::core::trust::clean_field(&line, project.redactor()),
+            GIT_TEXT_MAX,
+        )
     };
     let mut g = git_facts(project)?;
     let dir = &project.root;

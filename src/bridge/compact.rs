@@ -11,8 +11,9 @@ use super::store::{self, Rune};
 use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::recap::{Recap, RecapTask, TaskStatus};
-use crate::core::scan::Status;
+use crate::core::scan::{Secrets, Status};
 use crate::core::text::one_line;
+use crate::core::trust;
 
 /// The resume point of an automatic checkpoint that knows nothing of the session's work: it
 /// names no work of its own ("Resume here" does not let it win).
@@ -149,9 +150,26 @@ fn auto_checkpoint(
             .map(|p| progress_items(p, title))
             .unwrap_or_default()
     };
-    let open: Vec<&RecapTask> = recap
-        .map(|r| r.tasks.iter().filter(|t| is_open(t)).collect())
-        .unwrap_or_default();
+    // What the session made and said (its tasks, the tools' output, its conclusion and next
+    // action) is copied only where the scan finds nothing in it: this checkpoint is baton's
+    // own memory, so the session's words must neither block it nor ride in on its trust.
+    // The user's own words (the request, the corrections) are the user's.
+    let red = project.redactor();
+    let open: Vec<RecapTask> = recap
+        .map(|r| {
+            r.tasks
+                .iter()
+                .filter(|t| is_open(t))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| RecapTask {
+            subject: trust::clean_field(&t.subject, red),
+            ..t
+        })
+        .collect();
     let current = open.iter().find(|t| t.status == TaskStatus::InProgress);
     let in_progress = items("In Progress");
     let mut left: Vec<String> = open.iter().map(|t| t.subject.clone()).collect();
@@ -175,20 +193,28 @@ fn auto_checkpoint(
             "The work of the session that was compacted (nothing was captured of it).".into()
         }),
     };
-    let mut context = recap.map(recap_context).unwrap_or_default();
+    let mut context = recap.map(|r| recap_context(r, red)).unwrap_or_default();
     context.push(format!(
         "{AUTO_NOTE} at PreCompact ({trigger}); uncommitted files are listed under the git state."
     ));
     context.extend(touched_note(project));
-    // What capture says the session left open, as a short imperative, first.
-    let resume = recap
-        .and_then(|r| r.next_action.clone())
-        .unwrap_or_else(|| match (current, left.first(), &request) {
+    // What capture says the session left open, as a short imperative, first (baton's own
+    // words instead when the scan flags it).
+    let resume = recap.and_then(|r| r.next_action.clone()).map_or_else(
+        || match (current, left.first(), &request) {
             (Some(t), _, _) => format!("Continue the task in progress: {}", t.subject),
             (None, Some(next), _) => format!("Continue with: {next}"),
             (None, None, Some(req)) => format!("Continue the request: {req}"),
             (None, None, None) => GENERIC_RESUME.into(),
-        });
+        },
+        |a| {
+            if trust::verdict(&a, red).flagged() || trust::has_left_out(&a) {
+                GENERIC_RESUME.to_string()
+            } else {
+                a
+            }
+        },
+    );
     CheckpointInput {
         doing,
         decisions: src.decisions.clone(),
@@ -199,28 +225,42 @@ fn auto_checkpoint(
 }
 
 /// The recap's context lines: the user's corrections, the last failure, the files in flight,
-/// the last conclusion.
-fn recap_context(r: &Recap) -> Vec<String> {
+/// the last conclusion — what is not the user's said to come from the session, quoted, and
+/// copied only where the scan finds nothing in it (`trust::clean_field`).
+fn recap_context(r: &Recap, red: &dyn Secrets) -> Vec<String> {
+    let quoted = |s: &str| {
+        format!(
+            "\"{}\"",
+            trust::clean_field(&one_line(s), red).replace('"', "'")
+        )
+    };
     let mut out: Vec<String> = r
         .corrections
         .iter()
         .map(|c| format!("The user corrected: {}", one_line(c)))
         .collect();
     if let Some(f) = &r.last_failure {
-        out.push(format!("Last failure: `{}` → {}", f.command, f.error));
+        out.push(format!(
+            "Last failure (the session's tool output): {} → {}",
+            quoted(&f.command),
+            quoted(&f.error)
+        ));
     }
     if !r.files.is_empty() {
-        let shown: Vec<&str> = r
+        let shown: Vec<String> = r
             .files
             .iter()
             .rev()
             .take(MAX_TOUCHED)
-            .map(String::as_str)
+            .map(|f| trust::clean_field(f, red))
             .collect();
         out.push(format!("Files in flight: {}", shown.join(", ")));
     }
     if let Some(c) = &r.conclusion {
-        out.push(format!("Last conclusion: {}", one_line(c)));
+        out.push(format!(
+            "Last conclusion (the assistant's words): {}",
+            quoted(c)
+        ));
     }
     out
 }

@@ -118,7 +118,7 @@ impl Learning {
                 .unwrap_or_else(|| "session-bridge".into()),
             kind: self.kind.clone(),
             key: self.key.clone(),
-            insight: red.redact(&one_line(&self.insight)).text,
+            insight: one_line(&red.redact(&self.insight).text),
             confidence: self.confidence.unwrap_or(0.5),
             files: self.files.iter().map(|f| red.redact(f).text).collect(),
             by: by.unwrap_or_default().to_string(),

@@ -476,7 +476,8 @@ fn save_command(project: &Project, json: bool) -> Result<i32> {
         return Ok(code);
     }
     let text = stdin_text()?;
-    let input: save::SaveInput = crate::core::yaml::parse(&text, "stdin")?;
+    let input: save::SaveInput =
+        crate::core::yaml::parse_redacted(&text, "stdin", project.redactor())?;
     let warnings = save::screen(
         &text,
         integrity::block_at(project.config()),
@@ -577,7 +578,8 @@ fn checkpoint_command(project: &Project) -> Result<i32> {
     if let Some(code) = refuse_terminal("checkpoint") {
         return Ok(code);
     }
-    let input: checkpoint::CheckpointInput = crate::core::yaml::parse(&stdin_text()?, "stdin")?;
+    let input: checkpoint::CheckpointInput =
+        crate::core::yaml::parse_redacted(&stdin_text()?, "stdin", project.redactor())?;
     integrity::refuse_unresolved(project, "checkpoint not written")?;
     let (g, wrote_ignore) = checkpoint::write(project, &input)?;
     let mut report = checkpoint::report(&input, g.as_ref());

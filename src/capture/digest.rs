@@ -8,9 +8,11 @@
 //! stored, so the redactor runs once per update over a few KB, not once per line.
 
 use super::tasks::Task;
+use crate::core::scan::Secrets;
 use crate::core::text::{clip, clip_middle, one_line, tidy_lines};
-use crate::core::time;
+use crate::core::{time, trust};
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 
 /// Characters kept of the first and the latest request.
 const REQUEST_CHARS: usize = 1_000;
@@ -228,6 +230,87 @@ impl Digest {
         keep_last(&mut self.failures, MAX_FAILURES);
         keep_last(&mut self.corrections, MAX_CORRECTIONS);
         keep_last(&mut self.subagents, MAX_SUBAGENTS);
+    }
+}
+
+/// The untrusted texts of a digest vetted by the integrity scan (`core::trust`): each is
+/// scanned once, when it is new — `known` holds the texts of the digest as it stood before
+/// this update, which were vetted when they were written.
+pub(crate) struct Vetting<'a> {
+    red: &'a dyn Secrets,
+    known: HashSet<String>,
+}
+
+impl<'a> Vetting<'a> {
+    /// Vetting against the texts of `before` (the digest as loaded, already vetted).
+    pub(crate) fn new(red: &'a dyn Secrets, before: &Digest) -> Self {
+        let mut known: HashSet<String> = before.untrusted_texts().map(str::to_string).collect();
+        known.remove("");
+        Vetting { red, known }
+    }
+
+    /// One line of untrusted text, kept unless the scan blocks it.
+    fn field(&self, s: &mut String) {
+        if !s.is_empty() && !self.known.contains(s.as_str()) {
+            *s = trust::field(s, self.red);
+        }
+    }
+
+    /// Untrusted text of many lines: only the lines the scan blocks go.
+    fn lines(&self, s: &mut String) {
+        if !s.is_empty() && !self.known.contains(s.as_str()) {
+            *s = trust::lines(s, self.red);
+        }
+    }
+}
+
+impl Digest {
+    /// The texts that did not come from the user: the model's words (conclusions, its last
+    /// message), the tasks it made, tool calls and their output (commands, error lines,
+    /// paths), subagents' descriptions, the branch. The user's prompts and corrections are
+    /// the user's own.
+    fn untrusted_texts(&self) -> impl Iterator<Item = &str> {
+        let turns = self.turns.iter().chain(&self.open_turn);
+        self.tasks
+            .iter()
+            .map(|t| t.subject.as_str())
+            .chain(
+                self.failures
+                    .iter()
+                    .flat_map(|f| [f.command.as_str(), f.error.as_str()]),
+            )
+            .chain(turns.map(|t| t.conclusion.as_str()))
+            .chain(self.files.iter().map(String::as_str))
+            .chain(self.subagents.iter().map(String::as_str))
+            .chain(self.last_assistant.as_deref())
+            .chain(self.branch.as_deref())
+    }
+
+    /// Leaves out what the integrity scan blocks in the untrusted texts (`untrusted_texts`),
+    /// after `finalize`: a TAINTED fragment is never stored, so no reader of the digest (the
+    /// sections, "Resume here", the compaction's instructions, the automatic checkpoint and
+    /// handoff, the relay's packet, recall) can pass it on. A conclusion loses only its
+    /// blocked lines; any other text is one field, kept whole or named.
+    pub(crate) fn vet(&mut self, v: &Vetting<'_>) {
+        for t in &mut self.tasks {
+            v.field(&mut t.subject);
+        }
+        for f in &mut self.failures {
+            v.field(&mut f.command);
+            v.field(&mut f.error);
+        }
+        for t in self.turns.iter_mut().chain(&mut self.open_turn) {
+            v.lines(&mut t.conclusion);
+        }
+        for s in self.files.iter_mut().chain(&mut self.subagents) {
+            v.field(s);
+        }
+        for s in [&mut self.last_assistant, &mut self.branch]
+            .into_iter()
+            .flatten()
+        {
+            v.field(s);
+        }
     }
 }
 

@@ -19,9 +19,15 @@ const ACTION_CHARS: usize = 160;
 /// What a session left.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Intent {
-    /// Work left open: the next action, and whether it names something more specific than
-    /// the request the session was cut off in.
-    Open { action: String, specific: bool },
+    /// Work left open: the next action, whether it names something more specific than the
+    /// request the session was cut off in, and whether it was taken from text that did not
+    /// come from the user (a task the model made, the model's conclusion), which the
+    /// integrity scan must pass before it is offered as the next action.
+    Open {
+        action: String,
+        specific: bool,
+        untrusted: bool,
+    },
     /// It did work and finished it: nothing open.
     Finished,
     /// It did no work in the project (a chat, a look around): it says nothing about what
@@ -61,13 +67,13 @@ pub(crate) fn of(d: &Digest) -> Intent {
         }
         let request = t.request.trim();
         if request.is_empty() {
-            return open("Finish the turn that was cut off".into(), false);
+            return users("Finish the turn that was cut off".into(), false);
         }
         let action = format!(
             "{INTERRUPTED}{}",
             clip_words(&one_line(request), ACTION_CHARS)
         );
-        return open(action, !bare_go_on(request));
+        return users(action, !bare_go_on(request));
     }
     if d.counts.work_calls == 0 && d.last_work.is_none() {
         return Intent::Nothing;
@@ -90,8 +96,22 @@ pub(crate) fn of(d: &Digest) -> Intent {
     Intent::Finished
 }
 
+/// Work left open, named from the session's own text (its tasks, its conclusion).
 fn open(action: String, specific: bool) -> Intent {
-    Intent::Open { action, specific }
+    Intent::Open {
+        action,
+        specific,
+        untrusted: true,
+    }
+}
+
+/// Work left open, named from the user's own request (or by baton).
+fn users(action: String, specific: bool) -> Intent {
+    Intent::Open {
+        action,
+        specific,
+        untrusted: false,
+    }
 }
 
 /// `#2: subject` (or the subject alone for a task without an id).
@@ -492,7 +512,7 @@ mod tests {
         d.open_turn = Some(turn("No — don't use regex, write a tokenizer.", "", 1));
         assert_eq!(
             of(&d),
-            open(
+            users(
                 "Finish the interrupted request: No — don't use regex, write a tokenizer.".into(),
                 true
             )
@@ -500,7 +520,7 @@ mod tests {
         d.open_turn = Some(turn("go on", "", 1));
         assert_eq!(
             of(&d),
-            open("Finish the interrupted request: go on".into(), false)
+            users("Finish the interrupted request: go on".into(), false)
         );
         d.tasks = vec![task("4", "Tokenizer", "in_progress")];
         assert_eq!(of(&d), open("Continue task #4: Tokenizer".into(), true));

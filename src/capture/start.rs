@@ -60,7 +60,8 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
         Start::Fresh => {
             if let Some(d) = other {
                 out.sections.extend(section::section(d, TITLE, chars));
-                out.resume.extend(section::resume_point(d));
+                out.resume
+                    .extend(section::resume_point(d, project.redactor()));
             }
         }
         Start::Compact => {
@@ -68,18 +69,22 @@ pub(crate) fn session_start(project: &Project, common: &Common, source: &str) ->
                 out.sections
                     .extend(section::section(&d, COMPACT_TITLE, chars));
                 // The turn under way was not interrupted: it goes on after the compaction.
-                out.resume.extend(section::resume_point(&d).map(|mut p| {
-                    if let Some(rest) = p.action.strip_prefix(intent::INTERRUPTED) {
-                        p.action = format!("Go on with the request: {rest}");
-                    }
-                    p
-                }));
+                let red = project.redactor();
+                out.resume
+                    .extend(section::resume_point(&d, red).map(|mut p| {
+                        if let Some(rest) = p.action.strip_prefix(intent::INTERRUPTED) {
+                            p.action = format!("Go on with the request: {rest}");
+                        }
+                        p
+                    }));
             }
         }
         Start::Resumed => {
+            let red = project.redactor();
             out.resume
-                .extend(own().as_ref().and_then(section::resume_point));
-            out.resume.extend(other.and_then(section::resume_point));
+                .extend(own().and_then(|d| section::resume_point(&d, red)));
+            out.resume
+                .extend(other.and_then(|d| section::resume_point(d, red)));
         }
     }
     out

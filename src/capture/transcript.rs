@@ -211,6 +211,10 @@ pub(crate) struct Cursor {
     pub(crate) size: u64,
     /// FNV-1a of the (up to) 64 bytes before `offset`.
     pub(crate) tail: u64,
+    /// `offset` is inside a line over `MAX_LINE` that a deadline cut the skipping of: the next
+    /// read goes on skipping it to its end.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) in_long_line: bool,
 }
 
 /// Where the next read starts.
@@ -224,6 +228,8 @@ pub(crate) struct Plan {
     pub(crate) end: u64,
     dev: u64,
     ino: u64,
+    /// The read starts inside a long line (`Cursor::in_long_line`).
+    in_long_line: bool,
 }
 
 /// Decides where to read `file` from, given the stored cursor.
@@ -243,6 +249,7 @@ pub(crate) fn plan(file: &File, cursor: Option<&Cursor>) -> std::io::Result<Plan
         end,
         dev,
         ino,
+        in_long_line: same.is_some_and(|c| c.in_long_line),
     })
 }
 
@@ -260,7 +267,8 @@ pub(crate) struct ReadOutcome {
 }
 
 /// Reads the complete lines of `file` from `plan.start` to `plan.end`, giving each (without
-/// its newline) to `on_line`, until `deadline`.
+/// its newline) to `on_line`, until `deadline` — checked inside a line too: a line over
+/// `MAX_LINE` is skipped in steps, and a skip the deadline cuts goes on at the next read.
 pub(crate) fn read(
     file: File,
     plan: &Plan,
@@ -272,39 +280,79 @@ pub(crate) fn read(
     let mut reader =
         BufReader::with_capacity(64 * 1024, file.take(plan.end.saturating_sub(plan.start)));
     let mut buf = Vec::new();
-    let (mut offset, mut long_lines, mut cut_short) = (plan.start, 0, false);
+    let mut at = Progress {
+        offset: plan.start,
+        ..Progress::default()
+    };
+    // A line over the limit the last read did not finish skipping goes on being skipped.
+    if plan.in_long_line && !at.skipped(&skip_line(&mut reader, &mut buf, 0, deadline)?) {
+        at.in_long_line = true;
+    }
     let mut lines: u32 = 0;
-    loop {
+    while !at.in_long_line {
         lines = lines.wrapping_add(1);
         if lines.is_multiple_of(64) && Instant::now() >= deadline {
-            cut_short = true;
+            at.cut_short = true;
             break;
         }
-        match next_line(&mut reader, &mut buf, MAX_LINE)? {
+        let line = next_line(&mut reader, &mut buf, MAX_LINE, deadline)?;
+        match line {
             Line::Complete(n) => {
                 on_line(&buf);
-                offset += n;
-            }
-            Line::TooLong(n) => {
-                long_lines += 1;
-                offset += n;
+                at.offset += n;
             }
             Line::Partial | Line::End => break,
+            _ => {
+                at.skipped(&line);
+            }
         }
     }
     let file = reader.into_inner().into_inner();
     Ok(ReadOutcome {
         cursor: Cursor {
-            offset,
+            offset: at.offset,
             dev: plan.dev,
             ino: plan.ino,
             size: plan.end,
-            tail: tail_hash(&file, offset),
+            tail: tail_hash(&file, at.offset),
+            in_long_line: at.in_long_line,
         },
-        bytes: offset - plan.start,
-        long_lines,
-        cut_short,
+        bytes: at.offset - plan.start,
+        long_lines: at.long_lines,
+        cut_short: at.cut_short,
     })
+}
+
+/// Where a read stands.
+#[derive(Default)]
+struct Progress {
+    offset: u64,
+    long_lines: u64,
+    cut_short: bool,
+    in_long_line: bool,
+}
+
+impl Progress {
+    /// Counts what `line` says of a line over the limit (skipped whole, cut by the deadline,
+    /// or skipped up to the end of what is written yet); false for any other line.
+    fn skipped(&mut self, line: &Line) -> bool {
+        match *line {
+            Line::TooLong(n) => {
+                self.long_lines += 1;
+                self.offset += n;
+            }
+            Line::Cut(n) => {
+                self.offset += n;
+                (self.cut_short, self.in_long_line) = (true, true);
+            }
+            Line::Skipping(n) => {
+                self.offset += n;
+                self.in_long_line = true;
+            }
+            Line::Complete(_) | Line::Partial | Line::End => return false,
+        }
+        true
+    }
 }
 
 /// FNV-1a of the up to `TAIL` bytes before `offset` (of nothing when they cannot be read).
@@ -327,13 +375,22 @@ enum Line {
     TooLong(u64),
     /// The end came before a newline: the line is not finished yet.
     Partial,
+    /// The deadline came while a line over the limit was skipped: this many bytes of it were.
+    Cut(u64),
+    /// The end came inside a line over the limit: this many bytes of it were skipped.
+    Skipping(u64),
     /// Nothing more.
     End,
 }
 
 /// Reads the next line into `buf`, holding at most `max` + 1 bytes of it: a longer line is
-/// skipped in 64 KB steps up to its newline.
-fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: u64) -> std::io::Result<Line> {
+/// skipped (`skip_line`).
+fn next_line(
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: u64,
+    deadline: Instant,
+) -> std::io::Result<Line> {
     buf.clear();
     let n = r.by_ref().take(max + 1).read_until(b'\n', buf)? as u64;
     if n == 0 {
@@ -346,13 +403,29 @@ fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>, max: u64) -> std::io::Resu
     if n <= max {
         return Ok(Line::Partial);
     }
-    let mut skipped = n;
+    skip_line(r, buf, n, deadline)
+}
+
+/// Skips the rest of a line, `skipped` bytes of which are behind, in 64 KB steps up to its
+/// newline, looking at `deadline` every 16 steps (a megabyte): `Cut` when it passes first.
+fn skip_line(
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    mut skipped: u64,
+    deadline: Instant,
+) -> std::io::Result<Line> {
+    let mut steps: u32 = 0;
     loop {
+        steps = steps.wrapping_add(1);
+        if steps.is_multiple_of(16) && Instant::now() >= deadline {
+            buf.clear();
+            return Ok(Line::Cut(skipped));
+        }
         buf.clear();
         let m = r.by_ref().take(64 * 1024).read_until(b'\n', buf)? as u64;
         if m == 0 {
             buf.clear();
-            return Ok(Line::Partial);
+            return Ok(Line::Skipping(skipped));
         }
         skipped += m;
         if buf.last() == Some(&b'\n') {
@@ -385,6 +458,10 @@ mod tests {
         (plan, read, lines)
     }
 
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(60)
+    }
+
     fn append(path: &Path, text: &str) {
         std::fs::OpenOptions::new()
             .append(true)
@@ -393,6 +470,45 @@ mod tests {
             .unwrap()
             .write_all(text.as_bytes())
             .unwrap();
+    }
+
+    /// Issue 36, finding 8: the deadline is looked at inside a line being skipped (a 4 GB
+    /// one-line transcript cost a Stop 13 s of its 15), and the next read goes on from there.
+    #[test]
+    fn issue_36_8_a_huge_line_is_skipped_within_the_deadline_and_then_finished() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("s.jsonl");
+        append(&p, "{\"a\":1}\n");
+        // A line of 1.5 GB of zeros (a sparse file: nothing is written), then a line after it.
+        let huge = 1536 * 1024 * 1024_u64;
+        let f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
+        f.set_len(8 + huge).unwrap();
+        drop(f);
+        append(&p, "\n{\"a\":2}\n");
+        let file = File::open(&p).unwrap();
+        let plan1 = plan(&file, None).unwrap();
+        let mut lines = Vec::new();
+        let started = Instant::now();
+        let r1 = read(
+            file,
+            &plan1,
+            Instant::now() + Duration::from_millis(50),
+            &mut |l| {
+                lines.push(String::from_utf8_lossy(l).into_owned());
+            },
+        )
+        .unwrap();
+        assert!(started.elapsed() < Duration::from_secs(20));
+        assert!(r1.cut_short && r1.cursor.in_long_line, "{r1:?}");
+        assert!(
+            r1.cursor.offset > 8 && r1.cursor.offset < 8 + huge,
+            "{r1:?}"
+        );
+        assert_eq!(lines, ["{\"a\":1}"]);
+        // The next read, with time, skips the rest of the line and reads the one after it.
+        let (_, r2, lines) = read_all(&p, Some(&r1.cursor));
+        assert!(!r2.cursor.in_long_line && r2.long_lines == 1, "{r2:?}");
+        assert_eq!(lines, ["{\"a\":2}"]);
     }
 
     #[test]
@@ -466,14 +582,20 @@ mod tests {
         let line = format!("{}\n", "z".repeat(10));
         let mut rd = std::io::Cursor::new(line.as_bytes());
         assert_eq!(
-            next_line(&mut rd, &mut buf, 10).unwrap(),
+            next_line(&mut rd, &mut buf, 10, far()).unwrap(),
             Line::Complete(11)
         );
         let mut rd = std::io::Cursor::new(line.as_bytes());
-        assert_eq!(next_line(&mut rd, &mut buf, 9).unwrap(), Line::TooLong(11));
-        // An unfinished overlong line waits like any partial line.
+        assert_eq!(
+            next_line(&mut rd, &mut buf, 9, far()).unwrap(),
+            Line::TooLong(11)
+        );
+        // An unfinished overlong line is skipped as far as it goes (the next read goes on).
         let mut rd = std::io::Cursor::new(&b"zzzzzzzzzzzz"[..]);
-        assert_eq!(next_line(&mut rd, &mut buf, 4).unwrap(), Line::Partial);
+        assert_eq!(
+            next_line(&mut rd, &mut buf, 4, far()).unwrap(),
+            Line::Skipping(12)
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! SessionEnd off after 1.5 s, and the other handlers run too). Stop never blocks: capture
 //! returns no decision, ever.
 
+use super::digest::Vetting;
 use super::fold::Fold;
 use super::store::{self, Stored};
 use super::tasks;
@@ -169,6 +170,7 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
     stored.digest.session_id = r.sid.to_string();
     stored.transcript = Some(r.transcript.to_path_buf());
     let before = Stated::of(&stored.digest);
+    let vetted = stored.digest.clone();
     let outcome = {
         let mut fold = Fold::new(&mut stored.digest, &mut stored.carry, &project.root);
         let outcome = transcript::read(file, &plan, r.deadline, &mut |line| {
@@ -193,6 +195,9 @@ fn apply(project: &Project, mut stored: Stored, r: &Read<'_>, trigger: Trigger) 
     stored.digest.counts.long_lines += outcome.long_lines;
     finish(project, &mut stored, r.sid, trigger);
     stored.digest.finalize(&|s| project.redact(s));
+    stored
+        .digest
+        .vet(&Vetting::new(project.redactor(), &vetted));
     stored.carry.finalize(&|s| project.redact(s));
     store::save(r.base, r.digest_path, &stored)?;
     Ok(true)

@@ -79,6 +79,105 @@ impl Default for Paths {
     }
 }
 
+impl Paths {
+    /// The four folders with their keys.
+    fn named(&self) -> [(&'static str, &PathBuf); 4] {
+        [
+            ("paths.relay", &self.relay),
+            ("paths.audit", &self.audit),
+            ("paths.handoff", &self.handoff),
+            ("paths.bridge", &self.bridge),
+        ]
+    }
+
+    /// A state folder is baton's alone, below the root: `baton clean` removes it and hooks
+    /// write into it, so it may not be the project root, git's folder, Claude Code's settings
+    /// folder, or another state folder (or inside one). A folder that holds files git tracks
+    /// is refused where that is known (`baton clean`).
+    fn check(&self) -> std::result::Result<(), String> {
+        use std::path::Component;
+        let mut seen: Vec<(&str, Vec<String>)> = Vec::new();
+        for (name, p) in self.named() {
+            let bad = |why: &str| Err(format!("key `{name}`: {} {why}", p.display()));
+            if p.is_absolute()
+                || p.components()
+                    .any(|c| matches!(c, Component::ParentDir | Component::Prefix(_)))
+            {
+                return bad("must be a relative path inside the project");
+            }
+            // Compared without case: on a file system that ignores it, `.Git` is `.git`.
+            let parts: Vec<String> = p
+                .components()
+                .filter_map(|c| match c {
+                    Component::Normal(n) => Some(n.to_string_lossy().to_ascii_lowercase()),
+                    _ => None,
+                })
+                .collect();
+            if parts.is_empty() {
+                return bad("names the project root itself: a state folder must be a folder of its own inside it");
+            }
+            if parts.iter().any(|c| c == ".git") {
+                return bad("is in git's own folder (.git): baton never keeps state there");
+            }
+            if parts[0] == ".claude" {
+                return bad(
+                    "is in Claude Code's settings folder (.claude): baton never keeps state there",
+                );
+            }
+            if let Some((other, _)) = seen.iter().find(|(_, o)| {
+                let n = o.len().min(parts.len());
+                o[..n] == parts[..n]
+            }) {
+                return bad(&format!(
+                    "is the folder of `{other}` or shares one with it: each state folder is its own"
+                ));
+            }
+            seen.push((name, parts));
+        }
+        Ok(())
+    }
+
+    /// A private state folder (`paths.audit`, `paths.handoff`, unless made shared) moved onto
+    /// a folder that holds files git tracks: a problem (hooks run on the defaults), since
+    /// baton would write into the project's own folder and keep it out of git. Looked at only
+    /// for a moved folder that exists and holds no file baton wrote there (its untracked
+    /// `.gitignore`): the common case reads nothing.
+    fn moved_onto_tracked(&self, root: &Path, config: &Config, file: &Path) -> Option<Error> {
+        for (name, rel, shared) in [
+            ("paths.audit", &self.audit, config.audit.shared),
+            ("paths.handoff", &self.handoff, config.handoff.shared),
+        ] {
+            let dir = root.join(rel);
+            if shared || Paths::is_default(name, rel) || !dir.is_dir() {
+                continue;
+            }
+            let marked = super::fsx::batons_mark(&dir)
+                .is_some_and(|m| !super::git::is_tracked(root, &rel.join(m)));
+            if marked {
+                continue;
+            }
+            if let Some(tracked) = super::git::tracked_under(root, rel) {
+                return Some(Error::Config {
+                    path: file.to_path_buf(),
+                    message: format!(
+                        "key `{name}`: {} holds files git tracks ({tracked}): a private state folder must be a folder of baton's own",
+                        rel.display()
+                    ),
+                });
+            }
+        }
+        None
+    }
+
+    /// Whether `rel`, the configured folder of the key `name`, is that key's default.
+    pub fn is_default(name: &str, rel: &Path) -> bool {
+        Paths::default()
+            .named()
+            .iter()
+            .any(|(n, d)| *n == name && d.as_path() == rel)
+    }
+}
+
 /// Relay settings.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -383,6 +482,51 @@ pub struct Effective {
     pub sources: Vec<PathBuf>,
     /// Problems found; when not empty, `config` holds the defaults.
     pub problems: Vec<Error>,
+    /// Keys that widen trust found in a file that is not the user's own (`TRUST_KEYS`):
+    /// ignored, each named once here (`config <file>: key `…` …`).
+    pub ignored: Vec<String>,
+}
+
+/// The keys that widen trust: who counts as a reviewer, and whether memory spreads to every
+/// project without the user. Only the user's own config file may set them: a file in the
+/// repository (`.claude/baton.yaml`, or the one `BATON_CONFIG` names) comes with a clone or a
+/// teammate's commit, and would let whoever wrote it vouch for their own memory.
+pub const TRUST_KEYS: &[(&str, &str)] = &[
+    ("bridge", "trusted_committers"),
+    ("bridge", "auto_promote"),
+    ("bridge", "integrity_block_on"),
+];
+
+/// Whether `value` of the trust key `table.key` widens trust. `integrity_block_on` may be
+/// made stricter by the project (`suspicious`), never looser than the user's own setting:
+/// `tainted`, the loosest, is the user's to set.
+fn widens(table: &str, key: &str, value: &serde_yaml_ng::Value) -> bool {
+    match (table, key) {
+        ("bridge", "integrity_block_on") => value.as_str() != Some("suspicious"),
+        _ => true,
+    }
+}
+
+/// Takes the keys that widen trust out of `value`, read from `file` (not the user's own), and
+/// says which were there.
+fn strip_trust_keys(file: &Path, value: &mut serde_yaml_ng::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (table, key) in TRUST_KEYS {
+        let Some(map) = value
+            .get_mut(*table)
+            .and_then(serde_yaml_ng::Value::as_mapping_mut)
+        else {
+            continue;
+        };
+        if map.get(*key).is_some_and(|v| widens(table, key, v)) {
+            map.remove(*key);
+            out.push(format!(
+                "config {}: key `{table}.{key}` widens trust, so baton reads it only from your own config file ($XDG_CONFIG_HOME/baton/config.yaml), never from a file in the repository; ignored",
+                file.display()
+            ));
+        }
+    }
+    out
 }
 
 /// The config files that apply to `root`, weakest first, whether or not they exist.
@@ -406,6 +550,8 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
     let mut sources = Vec::new();
     let mut files = Vec::new();
     let mut problems = Vec::new();
+    let mut ignored = Vec::new();
+    let user_file = super::paths::config_dir(&ctx.env).map(|d| d.join("config.yaml"));
     for file in candidate_files(ctx, root) {
         // A config may be a link to an endless file or a FIFO (it can be committed so):
         // read regular files only, and at most a megabyte.
@@ -419,7 +565,10 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
         };
         match serde_yaml_ng::from_str::<serde_yaml_ng::Value>(&text) {
             Ok(serde_yaml_ng::Value::Null) => {}
-            Ok(value @ serde_yaml_ng::Value::Mapping(_)) => {
+            Ok(mut value @ serde_yaml_ng::Value::Mapping(_)) => {
+                if Some(&file) != user_file.as_ref() {
+                    ignored.extend(strip_trust_keys(&file, &mut value));
+                }
                 merge(&mut merged, value.clone());
                 files.push((file.clone(), value));
                 sources.push(file);
@@ -443,7 +592,6 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
             .and_then(serde_yaml_ng::Value::as_bool)
             == Some(true)
     };
-    let user_file = super::paths::config_dir(&ctx.env).map(|d| d.join("config.yaml"));
     let opted_in = enables(&merged)
         && files
             .iter()
@@ -456,6 +604,9 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
         parse_all(merged, &files, &fallback, &mut problems)
     };
     config.bridge.opted_in = opted_in;
+    if problems.is_empty() {
+        problems.extend(config.paths.moved_onto_tracked(root, &config, &fallback));
+    }
     Effective {
         // Any problem means the defaults, as the hook path promises: a half-applied config
         // could move state to another folder than the one the user meant.
@@ -466,7 +617,40 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
         },
         sources,
         problems,
+        ignored,
     }
+}
+
+/// Of `notices` (`Effective::ignored`), the ones the user has not been told yet in this
+/// project: they are told once, not at every session start (a team that committed a trust key
+/// before baton read it only from the user's file is told, and then left alone). What was
+/// told is remembered in the project's private folder, by a digest of the notices.
+pub fn untold(ctx: &Ctx, root: &Path, notices: &[String]) -> Vec<String> {
+    if notices.is_empty() {
+        return Vec::new();
+    }
+    let (Some(base), Some(dir)) = (
+        super::paths::private_base(&ctx.env),
+        super::paths::project_state_dir(&ctx.env, root),
+    ) else {
+        return notices.to_vec();
+    };
+    let file = dir.join("config-notices");
+    let digest = format!(
+        "{:016x}\n",
+        super::hash::fnv1a(notices.join("\n").as_bytes())
+    );
+    let told = super::fsx::read_limited(&file, super::fsx::Limit::CONFIG)
+        .ok()
+        .flatten();
+    if told.as_deref() == Some(digest.as_str()) {
+        return Vec::new();
+    }
+    // Best effort: a folder that cannot be written means the notice comes again.
+    let _ = super::fsx::ensure_private_tree(&base, &dir).and_then(|()| {
+        super::fsx::replace_file(&file, digest.as_bytes(), super::fsx::PRIVATE_FILE)
+    });
+    notices.to_vec()
 }
 
 /// The most problems reported for one load; past it the rest of the file is not looked at.
@@ -700,23 +884,7 @@ fn check(config: &Config) -> std::result::Result<(), String> {
     config.audit.check()?;
     config.handoff.check()?;
     config.capture.check()?;
-    for (name, p) in [
-        ("paths.relay", &config.paths.relay),
-        ("paths.audit", &config.paths.audit),
-        ("paths.handoff", &config.paths.handoff),
-        ("paths.bridge", &config.paths.bridge),
-    ] {
-        if p.is_absolute()
-            || p.as_os_str().is_empty()
-            || p.components()
-                .any(|c| matches!(c, std::path::Component::ParentDir))
-        {
-            return Err(format!(
-                "key `{name}`: {} must be a relative path inside the project",
-                p.display()
-            ));
-        }
-    }
+    config.paths.check()?;
     // Parsed, not compiled, as the correction patterns above.
     for (i, pattern) in config.redact.extra_patterns.iter().enumerate() {
         if let Err(e) = super::scan::needles::parses(pattern) {
@@ -793,6 +961,43 @@ mod tests {
         assert_eq!(l.config.relay.cycle_budget, 9);
         assert_eq!(l.config.context_budget_chars, 6000);
         assert_eq!(l.sources.len(), 2);
+    }
+
+    #[test]
+    fn a_repository_file_cannot_widen_trust_but_may_narrow_it() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            t.path(),
+            ".config/baton/config.yaml",
+            "bridge: {integrity_block_on: suspicious, trusted_committers: [me@example.invalid]}\n",
+        );
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "bridge:\n  integrity_block_on: tainted\n  trusted_committers: [mallory@example.invalid]\n  auto_promote: true\n  commit: false\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.problems.is_empty(), "{:?}", l.problems);
+        assert_eq!(
+            l.config.bridge.integrity_block_on,
+            IntegrityBlockOn::Suspicious
+        );
+        assert_eq!(l.config.bridge.trusted_committers, ["me@example.invalid"]);
+        assert!(!l.config.bridge.auto_promote && !l.config.bridge.commit);
+        assert_eq!(l.ignored.len(), 3, "{:?}", l.ignored);
+        // Stricter than the user's own is the project's to say.
+        write(t.path(), ".config/baton/config.yaml", "");
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "bridge: {integrity_block_on: suspicious}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert_eq!(
+            l.config.bridge.integrity_block_on,
+            IntegrityBlockOn::Suspicious
+        );
+        assert!(l.ignored.is_empty(), "{:?}", l.ignored);
     }
 
     #[test]

@@ -39,4 +39,5 @@ pub mod shell;
 pub mod signal;
 pub mod text;
 pub mod time;
+pub mod trust;
 pub mod yaml;

@@ -144,6 +144,7 @@ impl Project {
             config,
             sources: Vec::new(),
             problems: Vec::new(),
+            ignored: Vec::new(),
         };
         Project::with_loaded(ctx, root, loaded, Readers::NONE)
     }
@@ -156,6 +157,11 @@ impl Project {
     /// Problems found in the config files; when not empty, `config()` holds the defaults.
     pub fn config_problems(&self) -> &[Error] {
         &self.loaded.problems
+    }
+
+    /// Keys that widen trust that a file in the repository set: ignored (`config::TRUST_KEYS`).
+    pub fn config_ignored(&self) -> &[String] {
+        &self.loaded.ignored
     }
 
     /// The config files that were read, weakest first.
@@ -344,11 +350,12 @@ impl Project {
     /// what to run.
     pub fn commit(&self, paths: &[&Path], message: &str, deadline: Duration) -> Result<Outcome> {
         let path_env = self.env("PATH");
+        let base = super::paths::private_base(&self.ctx.env);
         git::commit_paths_guarded(
             &self.root,
             paths,
             message,
-            &git::CommitOptions::new(deadline, path_env.as_deref()),
+            &git::CommitOptions::new(deadline, path_env.as_deref()).scratch_under(base.as_deref()),
         )
     }
 

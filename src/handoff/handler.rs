@@ -99,7 +99,7 @@ fn artefact_point(
     } else {
         (Precedence::Explicit, "handoff")
     };
-    ResumePoint::new(
+    let point = ResumePoint::new(
         format!("{what} {}{by}", newest.id),
         session::display_path(&project.root, &session::artefact_path(dir, &newest.id)),
         precedence,
@@ -115,7 +115,13 @@ fn artefact_point(
     .how(format!(
         "the user runs `{cmd} {}` (it re-checks the artefact's claims first)",
         newest.id
-    ))
+    ));
+    // Written by the model, or by baton from the session's record: offered as the next
+    // action only when the integrity scan passes it.
+    match crate::core::trust::doubt_of_action(&point.action, project.redactor()) {
+        Some(why) => point.untrusted(why),
+        None => point,
+    }
 }
 
 /// The newest artefact saved on purpose (not an automatic one): when it was captured. What

@@ -144,6 +144,9 @@ pub(crate) enum Command {
     },
     /// Print a fresh session id (SESSION-YYYYMMDD-HHMMSS, now, not taken yet)
     NewId,
+    /// Make a private folder (0700, in your private state, never /tmp) for the body and task
+    /// files of a `write`, and print its path; `write` removes the files it read from there
+    Scratch,
     /// Print a draft 5-layer body from the repository (git state, datarim/tasks.md with each
     /// active task's datarim/snapshots/TASK-ID.snapshot.md, git status) for the agent to
     /// complete before `write`
@@ -211,6 +214,18 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             outln!("{}", writer::next_free_id(&dir, project.now()));
             Ok(0)
         }
+        Command::Scratch => {
+            let base = crate::core::paths::private_base(&project.ctx.env).ok_or_else(|| {
+                Error::Invalid(
+                    "handoff scratch: no private folder (set HOME or XDG_STATE_HOME)".into(),
+                )
+            })?;
+            // Kept: the model writes into it; `write` removes what it read, the next
+            // scratch folder sweeps one older than a day.
+            let s = fsx::Scratch::new(&base, "handoff")?.kept();
+            outln!("{}", s.path().display());
+            Ok(0)
+        }
         Command::Draft { tasks } => {
             for t in &tasks {
                 if !resume_block::is_task_id(t) {
@@ -270,6 +285,7 @@ fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
     }
     warn_before_saving(&active.skipped, &req.body);
     let written = writer::write(&req, project)?;
+    remove_scratch_inputs(project, &[&args.body_file, &args.active_tasks_file]);
     let shown = session::display_path(&project.root, &written.path);
     report_saved(&written, &shown);
     let md = fsx::read_limited(&project.path("datarim/tasks.md"), fsx::Limit::DOCUMENT)
@@ -291,6 +307,24 @@ fn write_command(args: &WriteArgs, project: &Project) -> Result<i32> {
         )?
     );
     Ok(0)
+}
+
+/// The input files of a saved `write` that lie in a scratch folder of baton's (`handoff
+/// scratch`): removed, and the folder with them once empty. They held the session's body,
+/// which is now in the artefact; input files anywhere else are the caller's.
+fn remove_scratch_inputs(project: &Project, files: &[&Path]) {
+    let Some(base) = crate::core::paths::private_base(&project.ctx.env) else {
+        return;
+    };
+    for f in files {
+        let f = project.ctx.cwd.join(f);
+        if fsx::in_scratch(&base, &f) && f.is_file() {
+            let _ = std::fs::remove_file(&f);
+            if let Some(dir) = f.parent() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
 }
 
 /// Warnings that do not stop the save: active-task lines without a task id, and what looks

@@ -19,7 +19,9 @@ use crate::core::fsx;
 use crate::core::io::{out, outln};
 use crate::core::project::Project;
 use crate::core::redact::Redactor;
+use crate::core::scan::Secrets;
 use crate::core::text::one_line;
+use crate::core::trust;
 use std::path::Path;
 
 /// What a listing shows of one saved session (its newest block).
@@ -150,7 +152,7 @@ pub(crate) fn run(arg: Option<&str>, project: &Project) -> Result<i32> {
         )
     })?;
     let notes = validate::check_text(&text, Some(&id), Mode::Strict);
-    let replay = render_replay(&project.root, &shown, &text, &notes);
+    let replay = render_replay(&project.root, &shown, &text, &notes, project.redactor());
     out!(
         "{}",
         project.redact(&format!("{}{replay}", resolved.unwrap_or_default()))
@@ -223,14 +225,20 @@ fn list_and_ask(project: &Project, dir: &Path) -> i32 {
 }
 
 /// The replay text: header, re-verification, the newest block's body.
-fn render_replay(root: &Path, shown: &str, text: &str, notes: &[String]) -> String {
+fn render_replay(
+    root: &Path,
+    shown: &str,
+    text: &str,
+    notes: &[String],
+    red: &dyn Secrets,
+) -> String {
     let blocks = frontmatter::split_blocks(text);
     let with_front: Vec<_> = blocks.iter().filter(|b| b.front.is_some()).collect();
     let total = with_front.len();
     let Some(newest) = with_front.last() else {
         return format!("{shown} has no block to replay.\n");
     };
-    let mut out = header(newest, total);
+    let mut out = header(newest, total, red);
     let checked = reverify::reverify_lines(root, newest.body, newest.body_line);
     out.push_str(&reverification(&checked));
     if !notes.is_empty() {
@@ -239,18 +247,26 @@ fn render_replay(root: &Path, shown: &str, text: &str, notes: &[String]) -> Stri
             out.push_str(&format!("- {n}\n"));
         }
     }
-    out.push_str(&saved_state(newest, total, shown, &checked.unconfirmed));
+    out.push_str(&saved_state(
+        newest,
+        total,
+        shown,
+        &checked.unconfirmed,
+        red,
+    ));
     out
 }
 
 /// The replay's first lines: which block, and its front matter.
-fn header(newest: &frontmatter::Block<'_>, total: usize) -> String {
+fn header(newest: &frontmatter::Block<'_>, total: usize, red: &dyn Secrets) -> String {
     let fields = frontmatter::parse_fields(newest.front.as_deref().unwrap_or_default());
-    // One line each: a quoted value can unquote to line breaks and escape sequences.
+    // One line each: a quoted value can unquote to line breaks and escape sequences. A value
+    // the integrity scan blocks is named, not shown (`core::trust`).
     let get = |k: &str| {
-        fields
-            .get(k)
-            .map_or_else(|| "(missing)".to_string(), one_line)
+        fields.get(k).map_or_else(
+            || "(missing)".to_string(),
+            |v| trust::field(&one_line(v), red),
+        )
     };
     let tasks = fields
         .lists
@@ -258,7 +274,12 @@ fn header(newest: &frontmatter::Block<'_>, total: usize) -> String {
         .filter(|t| !t.is_empty())
         .map_or_else(
             || "none".to_string(),
-            |t| t.iter().map(|x| one_line(x)).collect::<Vec<_>>().join(", "),
+            |t| {
+                t.iter()
+                    .map(|x| trust::field(&one_line(x), red))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
         );
     format!(
         "# Resuming {} (block {total} of {total}, captured {} by {})\n\nRecommended next: {}\nNext action: {}\nActive tasks: {tasks}\n",
@@ -318,6 +339,7 @@ fn saved_state(
     total: usize,
     shown: &str,
     unconfirmed: &[usize],
+    red: &dyn Secrets,
 ) -> String {
     let end_line = newest.body_line + newest.body.lines().count().saturating_sub(1);
     let mut out = format!(
@@ -332,13 +354,14 @@ fn saved_state(
     }
     let fields = frontmatter::parse_fields(newest.front.as_deref().unwrap_or_default());
     if let Some(next) = fields.get("recommended_next").filter(|n| !n.is_empty()) {
-        out.push_str(&format!("\n{}\n", one_line(next)));
+        out.push_str(&format!("\n{}\n", trust::field(&one_line(next), red)));
     }
     out.push_str(&format!("\n{REPLAY_INSTRUCTION}\n\ndone before:\n"));
-    out.push_str(&downgrade(newest.body, unconfirmed));
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
+    // The body is the saved session's record: the lines the scan blocks go, and the rest is
+    // framed as the data it is.
+    let body = trust::lines(downgrade(newest.body, unconfirmed).trim_end(), red);
+    out.push_str(&trust::frame("saved session", &body));
+    out.push('\n');
     out
 }
 
@@ -378,7 +401,8 @@ mod tests {
             block("second", "- b.rs")
         );
         std::fs::write(t.path().join("b.rs"), "").unwrap();
-        let out = render_replay(t.path(), "x.session.md", &text, &[]);
+        let red = crate::core::redact::Redactor::builtin();
+        let out = render_replay(t.path(), "x.session.md", &text, &[], &red);
         assert!(
             out.starts_with("# Resuming SESSION-20261130-101500 (block 2 of 2"),
             "{out}"
@@ -392,6 +416,7 @@ mod tests {
             "x",
             &format!("{}\n{}", block("a", "- b.rs"), block("b", "- a.rs")),
             &[],
+            &red,
         );
         assert!(
             out.contains("- FILE-MISSING: a.rs (Layer 3, line 35)"),

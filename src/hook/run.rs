@@ -83,11 +83,18 @@ fn answer(bytes: &[u8], hint: Option<EventName>, ctx: &Ctx) -> Rendered {
     // Config problems are told once per session, at SessionStart; other events run on the
     // defaults quietly (`baton doctor` lists the problems).
     let config_errors: Vec<String> = if event.name() == EventName::SessionStart {
-        project
+        let mut lines: Vec<String> = project
             .config_problems()
             .iter()
             .map(|p| format!("{p} (running on defaults; `baton doctor` shows all problems)"))
-            .collect()
+            .collect();
+        // Keys that widen trust in a file of the repository: ignored, and said once.
+        lines.extend(crate::core::config::untold(
+            &project.ctx,
+            &project.root,
+            project.config_ignored(),
+        ));
+        lines
     } else {
         Vec::new()
     };

@@ -14,7 +14,7 @@ use super::words::{is_stop, words};
 use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats, Scope, Trust};
-use crate::core::time;
+use crate::core::{time, trust};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -310,14 +310,29 @@ fn run_sources_but(
 fn hit(project: &Project, query: &Query, doc: &Doc, score: f32, similar: usize) -> Hit {
     let red = |s: &str| project.redact(s);
     let (text, answer) = redact_parts(project, &doc.text, &doc.answer);
-    let (excerpt, lines_before) = excerpt(&text, &answer, query, EXCERPT_WIDTH);
-    let (trust, trust_note) = match &doc.trust {
+    let (mut excerpt, lines_before) = excerpt(&text, &answer, query, EXCERPT_WIDTH);
+    let mut title = red(&doc.title);
+    let (mut trust, mut trust_note) = match &doc.trust {
         None => (None, None),
         Some(t @ Trust::Reviewed) => (Some(t.as_str()), None),
         Some(t @ (Trust::Unreviewed(why) | Trust::Suspicious(why))) => {
             (Some(t.as_str()), Some(red(why)))
         }
     };
+    // Every channel to the model holds to one trust rule (core::trust): what is neither the
+    // user's nor a reviewed save (a record of tool output, a model's words, an unreviewed
+    // entry) is scanned as shown; a flagged hit is quoted, a blocked one is named, not shown.
+    if !matches!(doc.trust, Some(Trust::Reviewed | Trust::Suspicious(_))) {
+        let v = trust::verdict(&format!("{title}\n{excerpt}"), project.redactor());
+        if let (true, Some(rule)) = (v.flagged(), v.rule) {
+            trust = Some("suspicious");
+            trust_note = Some(format!("integrity rule {rule}"));
+        }
+        if v.blocked() {
+            title = trust::left_out(v.rule.unwrap_or("unknown"));
+            excerpt.clear();
+        }
+    }
     Hit {
         kind: doc.kind.as_str(),
         ts: doc.ts.map(time::rfc3339),
@@ -328,7 +343,7 @@ fn hit(project: &Project, query: &Query, doc: &Doc, score: f32, similar: usize) 
         author: doc.author.as_deref().map(red),
         trust,
         trust_note,
-        title: red(&doc.title),
+        title,
         excerpt,
         score: (score * 1000.0).round() / 1000.0,
         similar,

@@ -9,8 +9,9 @@
 use super::render::count;
 use super::search::run_sources;
 use crate::core::project::Project;
-use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats};
+use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats, Trust};
 use crate::core::text::{clip, one_line};
+use crate::core::trust;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -191,12 +192,25 @@ pub(crate) fn timeline(project: &Project, req: &Request) -> Timeline {
     }
 }
 
-/// The parts of a document a timeline shows, redacted.
+/// The parts of a document a timeline shows, redacted; what is not a reviewed entry is held to
+/// the trust rule (`core::trust`): a title or path the integrity scan blocks is named, not
+/// shown.
 fn redact_doc(project: &Project, mut d: Doc) -> Doc {
-    d.title = project.redact(&d.title);
-    d.path = d.path.map(|p| project.redact(&p));
+    let reviewed = matches!(d.trust, Some(Trust::Reviewed));
+    d.title = shown(project, &d.title, reviewed);
+    d.path = d.path.map(|p| shown(project, &p, reviewed));
     d.text.clear();
     d
+}
+
+/// `text` redacted, and named instead when it is not reviewed and the scan blocks it.
+fn shown(project: &Project, text: &str, reviewed: bool) -> String {
+    let text = project.redact(text);
+    if reviewed {
+        text
+    } else {
+        trust::field(&text, project.redactor())
+    }
 }
 
 /// The timeline as text; with `cap`, at most that many characters (whole sessions are left

@@ -23,8 +23,9 @@ use crate::core::handler::{Contribution, Handler};
 use crate::core::project::Project;
 use crate::core::recap::TaskStatus;
 use crate::core::resume::{Precedence, ResumePoint};
-use crate::core::text::{clip, fenced, one_line};
-use crate::core::time;
+use crate::core::scan::Secrets;
+use crate::core::text::{clip, fenced, one_line, quotable};
+use crate::core::{time, trust};
 use std::time::Instant;
 
 /// Characters kept of one finding, decision or NEEDS-HUMAN line in the SessionStart text.
@@ -52,7 +53,8 @@ impl Handler for RelayHandler {
         match &event.kind {
             EventKind::SessionStart { source } => {
                 let s = status::loop_status(project);
-                let (sections, resume) = session_start(&s, source, project.config());
+                let (sections, resume) =
+                    session_start(&s, source, project.config(), project.redactor());
                 Ok(Contribution {
                     sections,
                     resume,
@@ -87,8 +89,9 @@ pub(crate) fn session_start(
     s: &LoopStatus,
     source: &str,
     config: &Config,
+    red: &dyn Secrets,
 ) -> (Vec<Section>, Vec<ResumePoint>) {
-    if let Some((banner, halt)) = sentinel_banner(s) {
+    if let Some((banner, halt)) = sentinel_banner(s, red) {
         return (vec![banner], vec![halt]);
     }
     if source == "compact" || !s.pending {
@@ -96,23 +99,24 @@ pub(crate) fn session_start(
     }
     s.packet
         .as_ref()
-        .map(|p| (vec![pending_packet(s, p)], vec![packet_point(s, p, config)]))
+        .map(|p| {
+            (
+                vec![pending_packet(s, p, red)],
+                vec![packet_point(s, p, config)],
+            )
+        })
         .unwrap_or_default()
 }
 
 /// The protected banner of a NEEDS-HUMAN or STOP sentinel, and the halt as a resume point.
 /// Items are clipped: one item of a protected section must not outgrow the context budget.
-fn sentinel_banner(s: &LoopStatus) -> Option<(Section, ResumePoint)> {
+fn sentinel_banner(s: &LoopStatus, red: &dyn Secrets) -> Option<(Section, ResumePoint)> {
     let path = s.sentinel_path.as_ref()?;
     match s.sentinel? {
         Sentinel::NeedsHuman => {
-            let head: Vec<String> = s
-                .sentinel_head
-                .as_deref()
-                .unwrap_or("")
-                .lines()
-                .map(|l| clip(l, ITEM_MAX))
-                .collect();
+            // The failing script's output is tool output: the lines the scan blocks go.
+            let head = trust::lines(s.sentinel_head.as_deref().unwrap_or(""), red);
+            let head: Vec<String> = head.lines().map(|l| clip(l, ITEM_MAX)).collect();
             // Fenced so that no line of the failing output can close the block.
             let head = fenced(&head.join("\n"));
             let body = format!(
@@ -158,28 +162,32 @@ new cycle; a person deletes `{path}` to let it run again."
 
 /// The protected notice of the pending packet `p`: its key state, findings and decisions
 /// (how to resume it is the packet's resume point). Each value is one line: a packet's YAML
-/// strings may hold line breaks, and a line of their own could pass for baton's.
-fn pending_packet(s: &LoopStatus, p: &Packet) -> Section {
-    let mut body = format!(
-        "A relay packet is waiting: `{}` (loop {}, written {}). It is the checkpoint of a \
-loop that handed off at its cycle budget.\n\nKey state: {}\n",
-        s.packet_path,
-        p.loop_id,
-        clip(&one_line(&p.written_at), ITEM_MAX),
-        clip(&one_line(&p.key_state()), 2 * ITEM_MAX)
-    );
+/// strings may hold line breaks, and a line of their own could pass for baton's. The packet
+/// is shared through git and written by the model: its text is framed as data, each value
+/// quoted, and one the integrity scan blocks is named, not shown.
+fn pending_packet(s: &LoopStatus, p: &Packet, red: &dyn Secrets) -> Section {
+    let value = |text: &str, max: usize| quotable(&trust::field(&one_line(text), red), max);
+    let mut packet = format!("Key state: \"{}\"\n", value(&p.key_state(), 2 * ITEM_MAX));
     for (title, items) in [
         ("Open findings", &p.open_findings),
         ("Decisions", &p.decisions),
     ] {
         if !items.is_empty() {
-            body.push_str(&format!("{title}:\n"));
+            packet.push_str(&format!("{title}:\n"));
             for item in items.iter().take(ITEMS_SHOWN) {
-                body.push_str(&format!("- {}\n", clip(&one_line(item), ITEM_MAX)));
+                packet.push_str(&format!("- \"{}\"\n", value(item, ITEM_MAX)));
             }
         }
     }
-    Section::new("Relay packet waiting", body.trim_end().to_string(), 200)
+    let body = format!(
+        "A relay packet is waiting: `{}` (loop {}, written {}). It is the checkpoint of a \
+loop that handed off at its cycle budget.\n{}",
+        s.packet_path,
+        p.loop_id,
+        clip(&one_line(&p.written_at), ITEM_MAX),
+        trust::frame("relay packet", packet.trim_end())
+    );
+    Section::new("Relay packet waiting", body, 200)
         .protected()
         .source(s.packet_path.clone())
 }
@@ -330,7 +338,8 @@ mod tests {
         let s = status::loop_status(&project(t.path()));
         assert!(s.pending && s.problems.is_empty(), "{s:?}");
         let config = Config::default();
-        let (sections, points) = session_start(&s, "startup", &config);
+        let red = crate::core::redact::Redactor::builtin();
+        let (sections, points) = session_start(&s, "startup", &config, &red);
         assert_eq!(sections.len(), 1);
         assert!(sections[0].protected);
         assert!(sections[0].body.len() < 2_000, "{}", sections[0].body.len());
@@ -343,7 +352,10 @@ mod tests {
             Some(true),
             "{points:?}"
         );
-        assert_eq!(session_start(&s, "compact", &config), (vec![], vec![]));
+        assert_eq!(
+            session_start(&s, "compact", &config, &red),
+            (vec![], vec![])
+        );
     }
 
     #[test]
@@ -357,7 +369,8 @@ mod tests {
         assert_eq!(s.cycles_this_session, 0);
         let line = problems_line(&s).unwrap();
         assert!(line.contains("cycles_this_session: lots"), "{line}");
-        let (sections, points) = session_start(&s, "startup", &Config::default());
+        let red = crate::core::redact::Redactor::builtin();
+        let (sections, points) = session_start(&s, "startup", &Config::default(), &red);
         assert!(
             sections[0].body.contains("NEEDS-HUMAN: verify exited 1"),
             "{sections:?}"

@@ -143,7 +143,8 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             no_stdin,
             json,
         } => {
-            let from_yaml: hand_off::Input = yaml::parse(&stdin_yaml(no_stdin)?, "stdin")?;
+            let from_yaml: hand_off::Input =
+                yaml::parse_redacted(&stdin_yaml(no_stdin)?, "stdin", project.redactor())?;
             let input = from_yaml.overlay(input);
             let outcome = hand_off::run(project, &input, hand_off::Limits::cli())?;
             print(json, &outcome, hand_off::render);

@@ -174,8 +174,11 @@ fn the_next_session_starts_where_the_last_one_left_off() {
         .lines()
         .find(|l| l.contains("- Open tasks:"))
         .unwrap_or_else(|| panic!("no open tasks line in:\n{ctx}"));
-    assert!(open.contains("CAPTURE-E2E-OPEN-1 (in progress)"), "{open}");
-    assert!(open.contains("CAPTURE-E2E-OPEN-2 (pending)"), "{open}");
+    assert!(
+        open.contains("CAPTURE-E2E-OPEN-1\" (in progress)"),
+        "{open}"
+    );
+    assert!(open.contains("CAPTURE-E2E-OPEN-2\" (pending)"), "{open}");
     assert!(
         !open.contains("CAPTURE-E2E-DONE"),
         "a completed task shown as open: {open}"

@@ -159,7 +159,7 @@ fn stop_updates_the_digest_and_the_next_session_starts_where_it_left_off() {
     let mode = std::fs::metadata(&files[0]).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
     let digest: Value = serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
-    assert_eq!(digest["version"], 2);
+    assert_eq!(digest["version"], 3);
     assert_eq!(digest["digest"]["counts"]["tool_calls"], 7);
     assert!(
         !p.root.join(".local").exists(),
@@ -178,8 +178,8 @@ fn stop_updates_the_digest_and_the_next_session_starts_where_it_left_off() {
         .find(|l| l.starts_with("- Open tasks:"))
         .unwrap();
     assert!(
-        open.contains("Add widget tests (in progress)")
-            && open.contains("Update the docs (pending)"),
+        open.contains("Add widget tests\" (in progress)")
+            && open.contains("Update the docs\" (pending)"),
         "{open}"
     );
     assert!(
@@ -190,7 +190,7 @@ fn stop_updates_the_digest_and_the_next_session_starts_where_it_left_off() {
         ctx.contains("error[E0599]: no method named `parse_all` found"),
         "{ctx}"
     );
-    assert!(ctx.contains("`cargo test widget` (exit 101)"), "{ctx}");
+    assert!(ctx.contains("\"cargo test widget\" (exit 101)"), "{ctx}");
     assert!(ctx.contains("notes/widget.txt"), "{ctx}");
     assert!(ctx.contains("next I will add parse_all"), "{ctx}");
 
@@ -280,7 +280,7 @@ fn a_later_stop_adds_only_what_is_new_and_session_end_marks_the_end() {
     assert!(ctx.contains("ended 2026-11-30 10:15 UTC"), "{ctx}");
     assert!(!ctx.contains("- Last failure"), "{ctx}");
     assert!(
-        ctx.contains("- Open tasks: #3 Update the docs (pending)\n"),
+        ctx.contains("- Open tasks: #3 \"Update the docs\" (pending)\n"),
         "{ctx}"
     );
 }
@@ -500,7 +500,10 @@ fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
         !left.contains("Write the parser"),
         "a completed task is left: {cp}"
     );
-    assert!(cp.contains("Last failure: `cargo test widget`"), "{cp}");
+    assert!(
+        cp.contains("Last failure (the session's tool output): \"cargo test widget\""),
+        "{cp}"
+    );
     assert!(cp.contains("parse_all"), "{cp}");
     assert!(cp.contains("Files in flight: notes/widget.txt"), "{cp}");
     assert!(

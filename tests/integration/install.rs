@@ -965,3 +965,63 @@ fn issue_39_baton_mcp_before_the_install_never_fails() {
         server.requests()
     );
 }
+
+/// Issue 36, finding 7: the bootstrap takes only a real executable of this machine that says
+/// it is this version, outside the project by real paths. A text file that prints `baton
+/// 0.1.0` (it has no `#!` line, so `sh` would run it) is not one; nor is a real build in the
+/// project reached through a link to the project folder.
+#[test]
+fn issue_36_7_only_a_real_executable_outside_the_project_is_taken_as_your_build() {
+    // A script posing as a build, outside the project.
+    let mut i = Install::new();
+    let fake = i.tmp.path().join("fake-bin");
+    fs::create_dir_all(&fake).unwrap();
+    fs::write(
+        fake.join("baton"),
+        format!("touch \"$HOME/ran-the-fake\"\necho 'baton {VERSION}'\n"),
+    )
+    .unwrap();
+    fs::set_permissions(fake.join("baton"), fs::Permissions::from_mode(0o755)).unwrap();
+    i.path = format!("{}:{}", fake.display(), i.path);
+    let server = StandIn::start();
+    let out = i.session_start(&server.url());
+    assert!(!i.installed().exists(), "the fake was installed: {out:?}");
+    assert!(
+        !i.home().join("ran-the-fake").exists(),
+        "the fake was run to ask its version"
+    );
+
+    // A real build inside the project, with the project reached through a link.
+    let mut i = Install::new();
+    let planted = i.project.join("tools");
+    fs::create_dir_all(&planted).unwrap();
+    fs::copy(bin(), planted.join("baton")).unwrap();
+    let link = i.tmp.path().join("linked-project");
+    std::os::unix::fs::symlink(&i.project, &link).unwrap();
+    i.path = format!("{}:{}", planted.display(), i.path);
+    let out = i.run(
+        &["hook", "SessionStart"],
+        &event("SessionStart", &link),
+        &[
+            ("BATON_DOWNLOAD_URL", &server.url()),
+            ("CLAUDE_PROJECT_DIR", link.to_str().unwrap()),
+        ],
+    );
+    assert!(
+        !i.installed().exists(),
+        "the planted build was installed: {out:?}"
+    );
+    // A link on PATH to a build in the project is the project's too.
+    let mut i = Install::new();
+    fs::create_dir_all(i.project.join("tools")).unwrap();
+    fs::copy(bin(), i.project.join("tools/baton")).unwrap();
+    let outside = i.tmp.path().join("my-bin");
+    fs::create_dir_all(&outside).unwrap();
+    std::os::unix::fs::symlink(i.project.join("tools/baton"), outside.join("baton")).unwrap();
+    i.path = format!("{}:{}", outside.display(), i.path);
+    let out = i.session_start(&server.url());
+    assert!(
+        !i.installed().exists(),
+        "a linked planted build was installed: {out:?}"
+    );
+}

@@ -154,11 +154,22 @@ fn a_teammates_pull_arrives_unreviewed_with_its_author_unless_trusted() {
         "{ctx}"
     );
     assert!(ctx.contains("TEAMMATE-QUEUE"), "{ctx}");
-    // The team's rule: commits by a trusted committer count as reviewed.
+    // The user's rule: commits by a trusted committer count as reviewed. Only the user's
+    // own config file says whom to trust (issue 36): the same key in the repository's is
+    // ignored.
     p.write(
         ".claude/baton.yaml",
         "bridge:\n  trusted_committers: [tea@example.invalid]\n",
     );
+    let (ctx, _) = start(&p);
+    assert!(ctx.contains("unreviewed"), "{ctx}");
+    let user = p.home.path().join(".config/baton");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("config.yaml"),
+        "bridge:\n  trusted_committers: [tea@example.invalid]\n",
+    )
+    .unwrap();
     let (ctx, _) = start(&p);
     assert!(!ctx.contains("unreviewed"), "{ctx}");
     assert!(ctx.contains("## Recent decisions\n"), "{ctx}");

@@ -18,6 +18,7 @@ mod folder_lock;
 mod inside;
 mod lock;
 mod read;
+mod scratch;
 
 pub use folder_lock::FolderLock;
 pub use inside::{check_inside, ensure_dir_in, join_inside};
@@ -25,6 +26,7 @@ pub use lock::{LockOptions, MkdirLock, Ownerless, OWNERLESS_GRACE};
 pub use read::{
     open_limited, open_regular, read_bytes_limited, read_limited, read_lossy, read_tail, Limit,
 };
+pub use scratch::{in_scratch, Scratch};
 
 use super::error::{Error, Result};
 use std::fs::{self, File, OpenOptions};
@@ -83,6 +85,11 @@ pub fn ensure_dir(dir: &Path) -> Result<()> {
     fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))
 }
 
+/// How every file baton writes into a state folder of its own begins (the `.gitignore` of a
+/// private folder, the merge rules of `.rune/` and `.handoff/`): the mark `baton clean` looks
+/// for in a folder the config moved.
+pub const BATONS_MARK: &str = "# Written by baton";
+
 /// Keeps a state directory out of git without touching the user's own `.gitignore`: writes a
 /// `.gitignore` holding `*` inside `dir` (once; an existing one is left as the user made it).
 pub fn keep_out_of_git(dir: &Path) -> Result<()> {
@@ -92,9 +99,20 @@ pub fn keep_out_of_git(dir: &Path) -> Result<()> {
     }
     atomic_write(
         &ignore,
-        b"# Written by baton: this folder is private (baton's docs/configuration.md, \"Where files live\").\n*\n",
+        format!("{BATONS_MARK}: this folder is private (baton's docs/configuration.md, \"Where files live\").\n*\n").as_bytes(),
         SHARED_FILE,
     )
+}
+
+/// The file in `dir` that baton wrote there (a `.gitignore` or `.gitattributes` that begins
+/// with `BATONS_MARK`), relative to `dir`; `None` when there is none.
+pub fn batons_mark(dir: &Path) -> Option<&'static str> {
+    [".gitignore", ".gitattributes"].into_iter().find(|name| {
+        read_limited(&dir.join(name), Limit::CONFIG)
+            .ok()
+            .flatten()
+            .is_some_and(|t| t.starts_with(BATONS_MARK))
+    })
 }
 
 /// Makes the small text file `path` (a `.gitattributes`, a `.gitignore`) hold each of

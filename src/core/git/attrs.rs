@@ -40,6 +40,18 @@ pub fn is_tracked(project_dir: &Path, rel: &Path) -> bool {
     })
 }
 
+/// The first file the index holds at or below `rel` (relative to `project_dir`), as the work
+/// tree names it: a folder that holds one is git's, not a private folder of baton's.
+pub fn tracked_under(project_dir: &Path, rel: &Path) -> Option<String> {
+    let (repo, p) = in_repo(project_dir, rel)?;
+    let index = repo.index().ok()?;
+    let spec = p.to_string_lossy().trim_end_matches('/').to_string();
+    index
+        .iter()
+        .find(|e| spec.is_empty() || super::pathspec::under(&spec, &e.path))
+        .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+}
+
 /// Whether git's ignore rules cover `rel` (relative to `project_dir`).
 pub fn is_ignored(project_dir: &Path, rel: &Path) -> bool {
     in_repo(project_dir, rel).is_some_and(|(repo, p)| repo.is_path_ignored(&p).unwrap_or(false))

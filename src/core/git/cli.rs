@@ -46,6 +46,12 @@ struct Git<'a> {
 }
 
 impl Git<'_> {
+    /// What a commit that did not happen leaves undone: our paths' entries (the intents to
+    /// add) reset to HEAD's.
+    fn undo(repo: &Repository, paths: &[String]) -> Result<()> {
+        commit::unstage(repo, paths)
+    }
+
     /// Runs git with `args` in the time left; `None` when there is none.
     fn run<S: AsRef<std::ffi::OsStr>>(&self, args: &[S], env: &[(&str, &str)]) -> Option<Run> {
         let left = self.opts.deadline.checked_sub(self.start.elapsed())?;
@@ -75,28 +81,31 @@ impl Git<'_> {
     }
 }
 
-/// Stages `specs` with `git add`; the refusal when that failed or ran out of time (our
-/// paths' index entries then reset to HEAD's).
+/// Makes the new files under `specs` known to the index without staging anything (`git add
+/// --intent-to-add`: an entry with no content, which `git diff --cached` does not show), so
+/// that `git commit --only` can take them; the refusal when that failed or ran out of time
+/// (our paths' index entries then reset to HEAD's). Nothing of ours is ever staged: `commit
+/// --only` stages and commits in one step, under git's own index lock, so a `bridge save`
+/// killed at any point leaves the user's index as it was, or committed and up to date.
 fn stage(git: &Git<'_>, repo: &Repository, specs: &Specs) -> Result<Option<Outcome>> {
     let paths = &specs.commit;
-    for (flag, list) in [("-A", &specs.add), ("-u", &specs.update)] {
+    for list in [&specs.add] {
         if list.is_empty() {
             continue;
         }
-        let mut args = vec!["add".to_string(), flag.to_string(), "--".to_string()];
+        let mut args = vec!["add".to_string(), "-N".to_string(), "--".to_string()];
         args.extend(list.iter().map(|s| literal(s)));
         match git.run(&args, &[]) {
             Some(run) if run.ok() => {}
             Some(run) if run.ended != Ended::TimedOut => {
-                commit::unstage(repo, paths)?;
+                Git::undo(repo, paths)?;
                 return Ok(Some(Outcome::refused(
                     Refusal::Failed(first_line(&run.output)),
                     paths,
                 )));
             }
             _ => {
-                clear_index_locks(repo.path());
-                commit::unstage(repo, paths)?;
+                Git::undo(repo, paths)?;
                 return Ok(Some(Outcome::refused(
                     Refusal::TimedOut(git.opts.deadline),
                     paths,
@@ -146,6 +155,11 @@ pub(super) fn commit(
             "another git process is using the index (.git/index.lock exists)".into(),
         ));
     }
+    // The temp files go into a private scratch folder, removed when this returns (nothing
+    // of baton's in `.git/`).
+    let scratch = opts
+        .scratch
+        .and_then(|base| fsx::Scratch::new(base, "commit").ok());
     let git = Git {
         program,
         top,
@@ -157,17 +171,18 @@ pub(super) fn commit(
     if let Some(refused) = stage(&git, repo, specs)? {
         return Ok(refused);
     }
-    if !commit::staged_change(repo, paths)? {
+    if !commit::change_to_commit(repo, paths)? {
+        Git::undo(repo, paths)?;
         return Ok(Outcome::NothingToCommit);
     }
 
-    let (trace, message_file) = scratch_files(gitdir);
+    let (trace, message_file) = scratch_files(scratch.as_ref().map_or(gitdir, |s| s.path()));
     let _ = std::fs::remove_file(&trace);
     let trace_env = trace.to_string_lossy().into_owned();
     // The message byte for byte: `-m` would end it with a
     // newline. `--cleanup=verbatim` keeps what a commit-msg hook adds, as it adds it.
     if let Err(e) = std::fs::write(&message_file, message) {
-        commit::unstage(repo, paths)?;
+        Git::undo(repo, paths)?;
         return refuse(Refusal::Failed(format!(
             "write {}: {e}",
             message_file.display()
@@ -187,6 +202,7 @@ pub(super) fn commit(
         .unwrap_or_default();
     let _ = std::fs::remove_file(&trace);
     let _ = std::fs::remove_file(&message_file);
+    drop(scratch);
     let timed_out = run.as_ref().is_none_or(|r| r.ended == Ended::TimedOut);
     if timed_out {
         clear_index_locks(gitdir);
@@ -203,14 +219,14 @@ pub(super) fn commit(
         Some(run) if run.ok() => return Ok(Outcome::NothingToCommit),
         Some(run) if !timed_out => {
             let Some(why) = refusal_of(repo, &run.output, &traced) else {
-                commit::unstage(repo, paths)?;
+                Git::undo(repo, paths)?;
                 return Ok(Outcome::NothingToCommit);
             };
             why
         }
         _ => Refusal::TimedOut(opts.deadline),
     };
-    commit::unstage(repo, paths)?;
+    Git::undo(repo, paths)?;
     refuse(why)
 }
 
@@ -336,14 +352,15 @@ fn head(repo: &Repository) -> Option<Oid> {
     repo.refname_to_id("HEAD").ok()
 }
 
-/// The trace and message files of one commit, in the git directory (private to the
-/// repository, writable wherever a commit can be made), removed after it.
-fn scratch_files(gitdir: &Path) -> (PathBuf, PathBuf) {
+/// The trace and message files of one commit, in `dir` (a scratch folder, or without one
+/// the git directory: private to the repository, writable wherever a commit can be made),
+/// removed after it.
+fn scratch_files(dir: &Path) -> (PathBuf, PathBuf) {
     let seq = SCRATCH_SEQ.fetch_add(1, Ordering::Relaxed);
     let stem = format!("baton-commit-{}-{seq}", std::process::id());
     (
-        gitdir.join(format!("{stem}.trace2")),
-        gitdir.join(format!("{stem}.msg")),
+        dir.join(format!("{stem}.trace2")),
+        dir.join(format!("{stem}.msg")),
     )
 }
 

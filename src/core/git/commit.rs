@@ -20,6 +20,10 @@ pub struct CommitOptions<'a> {
     pub path_env: Option<&'a str>,
     /// More variables for the `git` child (tests pin `HOME` and the global config here).
     pub env: &'a [(&'a str, &'a str)],
+    /// The user's private folder (`core::paths::private_base`): the commit's temp files (its
+    /// message, git's trace) go into a scratch folder there, so nothing of baton's is written
+    /// into `.git/`. `None`: into the git folder.
+    pub scratch: Option<&'a Path>,
 }
 
 impl<'a> CommitOptions<'a> {
@@ -29,7 +33,15 @@ impl<'a> CommitOptions<'a> {
             deadline,
             path_env,
             env: &[],
+            scratch: None,
         }
+    }
+
+    /// With temp files in a scratch folder under `base` (`CommitOptions::scratch`).
+    #[must_use]
+    pub fn scratch_under(mut self, base: Option<&'a Path>) -> Self {
+        self.scratch = base;
+        self
     }
 }
 
@@ -114,21 +126,22 @@ impl Specs {
     }
 }
 
-/// Whether the index holds a change against HEAD under `specs`.
-pub(super) fn staged_change(repo: &Repository, specs: &[String]) -> Result<bool> {
-    let mut index = repo.index().map_err(|e| git_err("index", &e))?;
-    index.read(true).map_err(|e| git_err("index", &e))?;
+/// Whether the work tree (with the index's intents to add) holds a change against HEAD under
+/// `specs`: what `git commit --only` would commit.
+pub(super) fn change_to_commit(repo: &Repository, specs: &[String]) -> Result<bool> {
     let tree = repo
         .head()
         .and_then(|h| h.peel_to_tree())
         .map_err(|e| git_err("HEAD tree", &e))?;
     let mut opts = git2::DiffOptions::new();
-    opts.disable_pathspec_match(true);
+    opts.disable_pathspec_match(true)
+        .include_untracked(true)
+        .recurse_untracked_dirs(true);
     for s in specs {
         opts.pathspec(s);
     }
     let diff = repo
-        .diff_tree_to_index(Some(&tree), Some(&index), Some(&mut opts))
+        .diff_tree_to_workdir_with_index(Some(&tree), Some(&mut opts))
         .map_err(|e| git_err("diff", &e))?;
     Ok(super::delta_paths(&diff)
         .iter()

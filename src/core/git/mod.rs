@@ -48,7 +48,7 @@ mod guarded;
 mod history;
 mod hooks;
 mod pathspec;
-pub use attrs::{is_ignored, is_tracked, merge_driver, user_name};
+pub use attrs::{is_ignored, is_tracked, merge_driver, tracked_under, user_name};
 pub use commit::{CommitOptions, Outcome};
 pub use conflict::{marker_lines, refusal_line, unresolved, unresolved_with, Look, Unresolved};
 pub use folder_log::{CommitInfo, FileChange, FolderLog};

@@ -176,10 +176,13 @@ impl Fx {
         deadline: Duration,
     ) -> Outcome {
         let env = self.env();
+        // As `Project::commit` does: the temp files in a private scratch folder.
+        let state = self.tmp.path().join("state");
         let opts = CommitOptions {
             deadline,
             path_env,
             env: &env,
+            scratch: Some(&state),
         };
         let paths: Vec<&Path> = paths.iter().map(Path::new).collect();
         commit_paths_guarded(project, &paths, "chore: update rune session state", &opts).unwrap()

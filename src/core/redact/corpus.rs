@@ -181,9 +181,11 @@ pub(super) enum Encoding {
     Base64,
     Base64Url,
     Hex,
+    /// base64 as a folder name of a path (`/` is a base64 character too).
+    PathBase64,
 }
 
-pub(super) const ENCODINGS: [Encoding; 8] = [
+pub(super) const ENCODINGS: [Encoding; 9] = [
     Encoding::Plain,
     Encoding::Glued("id_"),
     Encoding::Glued("x"),
@@ -192,6 +194,7 @@ pub(super) const ENCODINGS: [Encoding; 8] = [
     Encoding::Base64,
     Encoding::Base64Url,
     Encoding::Hex,
+    Encoding::PathBase64,
 ];
 
 impl Encoding {
@@ -205,6 +208,7 @@ impl Encoding {
             Encoding::Base64 => "base64",
             Encoding::Base64Url => "b64url",
             Encoding::Hex => "hex",
+            Encoding::PathBase64 => "b64 path",
         }
     }
 
@@ -245,6 +249,10 @@ impl Encoding {
             Encoding::Hex => {
                 let e = hex(s.text.as_bytes());
                 vec![(format!("printf {e} | xxd -r -p"), vec![e, secret])]
+            }
+            Encoding::PathBase64 => {
+                let e = b64(s.text.as_bytes());
+                vec![(format!("wrote src/{e}/out.txt"), vec![e, secret])]
             }
         }
     }

@@ -28,6 +28,7 @@ pub(crate) fn run(
     forms: &Forms,
     starts: &[usize],
     decode: bool,
+    blocking: bool,
     tainted: &dyn Fn(&str) -> bool,
 ) -> Vec<Hit> {
     let mut out = Vec::new();
@@ -46,6 +47,10 @@ pub(crate) fn run(
                 severity: Status::Tainted,
             });
         }
+    }
+    if blocking {
+        // The checks below can only mark a text SUSPICIOUS.
+        return out;
     }
     for off in lookalike_packages(text) {
         out.push(Hit {

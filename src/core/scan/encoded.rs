@@ -91,6 +91,45 @@ fn single(b: &[u8], run: &Range<usize>, buf: &mut Vec<u8>) -> Option<Encoded> {
             return found(off, buf);
         }
     }
+    segment(b, run, buf)
+}
+
+/// Slashes looked at in one run: a path is a few folders deep.
+const MAX_SLASHES: usize = 8;
+
+/// A run holding `/` that does not decode whole may be a path (`/` is a base64 character):
+/// its segments between slashes, one after another, are tried as runs of their own, so a
+/// blob that is one folder or file name of a path (`src/<base64>/x.rs`) is found.
+fn segment(b: &[u8], run: &Range<usize>, buf: &mut Vec<u8>) -> Option<Encoded> {
+    let s = &b[run.clone()];
+    let slashes: Vec<usize> = s
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c == b'/')
+        .map(|(i, _)| i)
+        .take(MAX_SLASHES)
+        .collect();
+    if slashes.is_empty() {
+        return None;
+    }
+    let starts = std::iter::once(0).chain(slashes.iter().map(|p| p + 1));
+    for from in starts {
+        let ends = slashes
+            .iter()
+            .copied()
+            .filter(|&q| q > from)
+            .chain(std::iter::once(s.len()));
+        for to in ends.filter(|&to| to - from >= MIN_RUN) {
+            buf.clear();
+            let mut check = TextCheck::default();
+            if base64(&s[from..to], &mut check, buf) && check.done() {
+                return Some(Encoded {
+                    range: run.start + from..run.start + to,
+                    text: String::from_utf8(buf.clone()).ok()?,
+                });
+            }
+        }
+    }
     None
 }
 

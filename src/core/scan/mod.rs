@@ -163,14 +163,36 @@ pub fn line_of(starts: &[usize], offset: usize) -> usize {
 /// Scans one text; `file` names it in the findings. The rules run on the raw text and on
 /// the forms a reader sees (`normalize`); encoded runs are decoded and scanned again.
 pub fn scan_text(file: &str, text: &str, red: &dyn Secrets) -> Vec<Finding> {
-    scan(file, text, red, 0)
+    scan(file, text, red, Pass::default())
+}
+
+/// Like `scan_text`, for a caller that asks only what blocks (TAINTED): the checks that can
+/// only mark a text SUSPICIOUS (look-alike packages, conflict markers, entry format,
+/// zero-width characters, secrets) are left out, and with them what they cost to compile.
+pub fn scan_blocking(file: &str, text: &str, red: &dyn Secrets) -> Vec<Finding> {
+    scan(
+        file,
+        text,
+        red,
+        Pass {
+            depth: 0,
+            blocking: true,
+        },
+    )
+}
+
+/// How a scan goes: how deep into decoded text it is, and whether only what blocks counts.
+#[derive(Debug, Clone, Copy, Default)]
+struct Pass {
+    depth: u8,
+    blocking: bool,
 }
 
 /// How deep encoded text is decoded and scanned again (base64 of percent-escapes is read;
 /// a third layer is not).
 const MAX_DEPTH: u8 = 2;
 
-fn scan(file: &str, text: &str, red: &dyn Secrets, depth: u8) -> Vec<Finding> {
+fn scan(file: &str, text: &str, red: &dyn Secrets, pass: Pass) -> Vec<Finding> {
     let starts = line_starts(text);
     let line_text = |n: usize| {
         let s = starts[n - 1];
@@ -191,7 +213,7 @@ fn scan(file: &str, text: &str, red: &dyn Secrets, depth: u8) -> Vec<Finding> {
             });
         }
     };
-    for (line, rule, severity) in hits(file, text, &starts, red, depth) {
+    for (line, rule, severity) in hits(file, text, &starts, red, pass) {
         push(line, rule, severity);
     }
     if !text.is_ascii() {
@@ -200,12 +222,12 @@ fn scan(file: &str, text: &str, red: &dyn Secrets, depth: u8) -> Vec<Finding> {
                 push(line_of(&starts, i), "unicode-tag-chars", Status::Tainted);
             } else if is_bidi(c) {
                 push(line_of(&starts, i), "bidi-control", Status::Tainted);
-            } else if is_zero_width(c) && !(i == 0 && c == '\u{FEFF}') {
+            } else if is_zero_width(c) && !(i == 0 && c == '\u{FEFF}') && !pass.blocking {
                 push(line_of(&starts, i), "zero-width", Status::Suspicious);
             }
         }
     }
-    if red.hide(text).1 > 0 {
+    if !pass.blocking && red.hide(text).1 > 0 {
         for (n, l) in text.split('\n').enumerate() {
             if red.hide(l).1 > 0 {
                 push(n + 1, "secret", Status::Suspicious);
@@ -222,7 +244,7 @@ fn hits(
     text: &str,
     starts: &[usize],
     red: &dyn Secrets,
-    depth: u8,
+    pass: Pass,
 ) -> Vec<(usize, &'static str, Status)> {
     use rules::Form;
     let mut out = Vec::new();
@@ -237,7 +259,9 @@ fn hits(
             }
             for m in rules::matches(i, body, &view) {
                 if rule.negatable && rules::negated(body, m.start, m.end)
-                    || rule.name == "credential-access" && rules::says_not(&body[m.clone()])
+                    || (rule.span_negation || rule.name == "credential-access")
+                        && rules::says_not(&body[m.clone()])
+                    || rules::excused_match(i, body, m.start, m.end)
                 {
                     continue;
                 }
@@ -258,11 +282,16 @@ fn hits(
         scan_form(Form::Plain, &plain.text, &|o| plain.line_of(o));
     }
     let tainted = |decoded: &str| {
-        scan("decoded", decoded, red, depth + 1)
+        let deeper = Pass {
+            depth: pass.depth + 1,
+            ..pass
+        };
+        scan("decoded", decoded, red, deeper)
             .iter()
             .any(|f| f.severity == Status::Tainted)
     };
-    for h in checks::run(file, text, &forms, starts, depth < MAX_DEPTH, &tainted) {
+    let decode = pass.depth < MAX_DEPTH;
+    for h in checks::run(file, text, &forms, starts, decode, pass.blocking, &tainted) {
         out.push((h.line, h.rule, h.severity));
     }
     out
@@ -289,23 +318,25 @@ pub(crate) fn patterns() -> impl Iterator<Item = &'static str> {
     rules::RULES.iter().map(|r| r.pattern)
 }
 
+/// Every rule name a finding can carry.
+pub fn rule_names() -> impl Iterator<Item = &'static str> {
+    rules::names().chain([
+        "encoded-payload",
+        "lookalike-package",
+        "entry-format",
+        checks::CONFLICT_MARKER,
+        "unicode-tag-chars",
+        "bidi-control",
+        "zero-width",
+        "secret",
+        MORE,
+        NOT_REGULAR,
+    ])
+}
+
 /// The static name of a rule read back (from a cache): `unknown` for none of them.
 pub fn rule_name(name: &str) -> &'static str {
-    rules::names()
-        .chain([
-            "encoded-payload",
-            "lookalike-package",
-            "entry-format",
-            checks::CONFLICT_MARKER,
-            "unicode-tag-chars",
-            "bidi-control",
-            "zero-width",
-            "secret",
-            MORE,
-            NOT_REGULAR,
-        ])
-        .find(|n| *n == name)
-        .unwrap_or("unknown")
+    rule_names().find(|n| *n == name).unwrap_or("unknown")
 }
 
 #[cfg(test)]

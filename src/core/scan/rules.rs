@@ -36,7 +36,13 @@ pub(crate) struct Rule {
     pub(crate) severity: Status,
     pub(crate) scope: Scope,
     pub(crate) negatable: bool,
+    /// A negation inside the match says the opposite too ("commit the token, never" reads
+    /// "never commit"; German and French put the negation after the verb).
+    pub(crate) span_negation: bool,
     pub(crate) pattern: &'static str,
+    /// Words that, inside a match, say it is about something else (`the production database
+    /// credentials` are credentials): such a match does not count. Empty: none.
+    pub(crate) excuse: &'static str,
 }
 
 const fn rule(name: &'static str, scope: Scope, pattern: &'static str) -> Rule {
@@ -45,7 +51,9 @@ const fn rule(name: &'static str, scope: Scope, pattern: &'static str) -> Rule {
         severity: Status::Tainted,
         scope,
         negatable: false,
+        span_negation: false,
         pattern,
+        excuse: "",
     }
 }
 
@@ -55,11 +63,273 @@ const fn negatable(name: &'static str, pattern: &'static str) -> Rule {
         severity: Status::Tainted,
         scope: Scope::Latin,
         negatable: true,
+        span_negation: false,
         pattern,
+        excuse: "",
+    }
+}
+
+/// A negatable rule whose match must not hold a negation either (`Rule::span_negation`).
+const fn guarded(name: &'static str, pattern: &'static str) -> Rule {
+    excused(name, pattern, "")
+}
+
+/// A guarded rule that also does not count where its match holds one of `excuse`'s words.
+const fn excused(name: &'static str, pattern: &'static str, excuse: &'static str) -> Rule {
+    Rule {
+        name,
+        severity: Status::Tainted,
+        scope: Scope::Latin,
+        negatable: true,
+        span_negation: true,
+        pattern,
+        excuse,
     }
 }
 
 use Scope::{Latin, Lines, Raw, Script};
+
+// The word classes the families of harm are written with (each a regex fragment, spelled
+// once). A family rule reads "a word of one class, then one of another within a clause".
+
+/// Up to `$n` characters of one clause: no sentence end (a `.` inside a word, as in
+/// `.env` or a URL, does not end one), no line break.
+macro_rules! clause {
+    ($n:literal) => {
+        concat!(r"(?:[^.;!?\n]|\.\S){0,", $n, "}?")
+    };
+}
+
+/// Up to `$n` characters of one sentence (a `;` does not end it).
+macro_rules! sentence {
+    ($n:literal) => {
+        concat!(r"(?:[^.!?\n]|\.\S){0,", $n, "}?")
+    };
+}
+
+/// Landing work on a branch: push, merge, commit, land, deploy, ship, release.
+macro_rules! land {
+    () => {
+        r"(?:go(?:es|ing)?\s+(?:straight|directly)|push(?:es|ing|e)?|pushe?n|merg(?:e|es|ing)|mergen|commit(?:s|ting)?|land(?:s|ing)?|deploy(?:s|ing)?|ship(?:s|ping)?|releas(?:e|es|ing)|publish(?:es|ing)?|schieb\w*|pousse\w*|fusionn\w*|d[ée]ploie\w*|sube|subir|fusiona\w*|despliega\w*|mergea\w*)"
+    };
+}
+
+/// Review left out: without one, skipped, bypassed, before anyone looked, a formality.
+macro_rules! no_review {
+    () => {
+        r"(?:\b(?:without|ohne|sans|sin|sem)\s+(?:\S+\s+){0,3}?(?:review\w*|approv\w*|sign-?offs?|prs?\b|pull[- ]requests?|ci\b|checks|tests?\b|test\s+suites?|testing|waiting|pipelines?|builds?|freigabe|genehmigung|pr[üu]fung|revue|relecture|validation|approbation|revisi[óo]n|aprobaci[óo]n|revis[ãa]o|aprova[çc][ãa]o|pruebas)|\bno\s+(?:\w+\s+)?(?:reviews?|approvals?|prs?|pull\s+requests?|sign-?offs?)\b|\b(?:skip\w*|bypass\w*|circumvent\w*|sidestep\w*|(?:get|getting|go|going)\s+(?:around|past))\s+(?:\S+\s+){0,2}?(?:reviews?|approvals?|sign-?offs?|prs?\b|pull[- ]requests?|branch\s+protections?|protected[- ]branch|required\s+\w+|checks|ci\b)|\byourself\b|\b(?:nobody|no\s+one|no-one)\s+(?:\S+\s+){0,2}?(?:reviews?|approves?|checks?|looks?|review|approve|check|look)\b|\bapprov\w*\s+(?:and\s+\w+\s+)?(?:your|its|their)\s+own\b|\bbefore\s+(?:anyone|anybody|someone|somebody|reviewers?|the\s+reviewers?|ci\b|the\s+tests|approval)\b|\b(?:reviews?|approvals?)\s+(?:is|are)\s+(?:just\s+|only\s+)?(?:a\s+)?(?:formality|optional|unnecessary|not\s+needed|overhead|pointless|waste)|\b(?:reviews?|approvals?)\s+(?:can|will|may)\s+(?:\S+\s+)?(?:come|happen|wait|be\s+done)\s+(?:later|after\s+(?:the\s+)?(?:release|deploy\w*|merge|fact|launch))\b|\b(?:sin\s+que\s+nadie|ohne\s+dass\s+(?:jemand|einer)|sans\s+que\s+(?:personne|quiconque))\b|\b(?:review|approve)\s+(?:it\s+)?(?:later|after\s+the\s+fact|afterwards)\b|\b(?:reviews?|freigaben?|pr[üu]fungen?|code-?reviews?)\s+(?:sind|ist)\s+(?:\S+\s+)?(?:unn[öo]tig|[üu]berfl[üu]ssig|nicht\s+n[öo]tig|optional)|\b(?:la\s+)?(?:revue|relecture)\s+(?:est\s+)?(?:inutile|facultative|optionnelle|superflue)|\b(?:la\s+)?revisi[óo]n\s+(?:es\s+)?(?:innecesaria|opcional))"
+    };
+}
+
+/// A forced push, in the languages the rules read.
+macro_rules! force_push {
+    () => {
+        r"(?:\bforce[- ]?push\w*|\bforced\s+push\w*|\bpush\w*\s+(?:\S+\s+){0,3}?(?:--force\S*|-f\b|\+(?:main|master|trunk|develop|release)\b)|\bpush\s+forc[ée]\w*|\bpush\s+forzad\w*|\berzwungen\w*\s+push\w*|\berzwinge\w*\s+(?:\S+\s+)?push\w*|\bforce\s+push\w*)"
+    };
+}
+
+/// A branch others rely on.
+macro_rules! shared_branch {
+    () => {
+        r"(?:main|master|trunk|develop|release\S*|production|prod|shared|protected|public|upstream|origin/\S+|HEAD:\S+|remote\s+branch\w*|default\s+branch|everyone'?s?|team'?s?|colleagues?'?)"
+    };
+}
+
+/// Destroying work.
+macro_rules! discard {
+    () => {
+        r"(?:discard|throw\s+away|wipe(?:\s+out)?|nuke|erase|destroy|delete|drop|remove|clear|overwrite|clobber|blow\s+away|get\s+rid\s+of|revert|undo|reset)"
+    };
+}
+
+/// The user's (or anyone else's) work in progress.
+macro_rules! users_work {
+    () => {
+        r"(?:(?:\S+\s+)?(?:branch(?:es)?|changes|work|edits|commits|stash(?:es)?|files)\s+of\s+(?:the\s+|your\s+|our\s+|their\s+|other\s+)?(?:user|someone\s+else|colleagues?|teammates?|co-?workers?|others|people)\b|(?:the\s+)?(?:user|someone(?:\s+else)?|colleagues?|teammates?|everyone|others)'?s?\s+(?:\S+\s+)?(?:changes|work|edits|branch(?:es)?|commits|stash(?:es)?|files|working\s+(?:tree|cop(?:y|ies)|director(?:y|ies))|workspace|checkout|clone)\b|\bwhat(?:ever)?\s+(?:the\s+user|they|someone)\s+(?:was|were|is|are|has|have)\s+(?:\S+\s+)?(?:editing|working\s+on|changed|written)\b|\b(?:all\s+|any\s+)?(?:uncommitted|unpushed|unstaged|unsaved|unmerged|in-progress)\s+(?:changes|work|edits|commits|files|modifications|branch(?:es)?)\b)"
+    };
+}
+
+/// Destroying data.
+macro_rules! destroy {
+    () => {
+        r"(?:drop|truncate|wipe(?:\s+out)?|delete|erase|purge|destroy|nuke|clear(?:\s+out)?|empty|reset|flush|remove|overwrite|l[öo]sch\w*|leere?n?|vernicht\w*|entferne?n?|droppe?n?|supprim\w*|effac\w*|vide[rz]?|d[ée]trui\w*|borra\w*|elimin\w*|vac[ií]a\w*|destru\w*|apag\w*|exclu\w*)"
+    };
+}
+
+/// What makes data live: production, customers'.
+macro_rules! live {
+    () => {
+        r"(?:production|prod|live|produktion\w*|producci[óo]n|produ[çc][ãa]o|customers?'?|clientes?'?|clients?'?|kunden|utilisateurs|usuarios?|users'?)"
+    };
+}
+
+/// Data and where it is kept (one or two words).
+macro_rules! data {
+    () => {
+        r"(?:databases?|dbs?|data|tables?|records|rows|collections?|buckets?|volumes?|clusters?|backups?|schemas?|indexes|indices|keyspaces?|postgres\w*|mysql|mongo\w*|redis|s3|daten\w*|tabellen|donn[ée]es|base\s+de\s+donn[ée]es|datos|base\s+de\s+datos|tablas|dados)(?:\s+(?:databases?|dbs?|tables?|collections?|buckets?|volumes?|clusters?|backups?|instances?|servers?))?"
+    };
+}
+
+/// Where a noun phrase ends (so `production database credentials` is about credentials).
+macro_rules! ends_noun {
+    () => {
+        r"(?:\s*(?:[^\w\s]|$)|\s+(?:on|in|at|of|for|before|after|and|so|to|then|now|first|nightly|daily|weekly|every|each|completely|entirely|too|as|immediately|right|tonight|today|once|again|from|with|without|using|via|when|while|if|older|newer|across|everywhere|that|which|where|there|here|than|until|except|including|belonging|owned|stored|kept|left|by|ce|cette|ces|avant|apr[èe]s|sofort|heute|vor|nach|antes|despu[ée]s|hoy|esta|este|en|de|des|du|la|le|les|el|los|las|der|die|das|den|dem|am|im|um|und|oder|et|ou|y|o|e)\b)"
+    };
+}
+
+/// Showing something to whoever reads the output.
+macro_rules! show {
+    () => {
+        r"(?:print(?:s|ing)?(?:\s+out)?|cat|dump|show|display|output|echo|list|reveal|expose|paste|p[ée]ga\w*|colle[rz]?|einf[üu]g\w*|type\s+out|read\s+(?:out|aloud|back)|tell\s+me|give\s+me|send\s+me|log|leak|zeig\w*|gib|druck\w*|affich\w*|imprim\w*|montr\w*|donne\w*|r[ée]v[èe]le\w*|mu[eé]stra\w*|dame|revela\w*|ens[eé][ñn]a\w*|mostra\w*|exib\w*)"
+    };
+}
+
+/// A secret by where it is kept or by its name.
+macro_rules! strong_secret {
+    () => {
+        r"(?:~/\.ssh/\S*|\.ssh/id_\w+|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.\w]|\.(?:\s|$|[^p\w])|$)|\.aws/credentials|\.netrc\b|\.git-credentials|\.pgpass|\.pypirc|\.npmrc|\.docker/config\.json|\.kube/config|\bkubeconfig\b|/etc/shadow|application_default_credentials|\bprivate\s+keys?\b|\bsecret\s+keys?\b|\.env(?:\.(?:local|prod\w*|dev\w*|staging|test))?(?:[^.\w]|$)|\bkeychain\b|\bcredentials?\s+files?\b|\$\{?[A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ACCESS_KEY)\w*|(?-i:\b[A-Z][A-Z0-9_]*_(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|PRIVATE_KEY|ACCESS_KEY|SECRET_KEY)\w*\b)|\bprivaten?\s+schl[üu]ssel|\bcl[ée]s?\s+priv[ée]es?|\bclaves?\s+privadas?|\bchaves?\s+privadas?)"
+    };
+}
+
+/// A secret by its kind, or what the user said and wrote.
+macro_rules! secret_noun {
+    () => {
+        r"(?:tokens?|secrets?|passwords?|api\s+keys?|access\s+keys?|aws\s+keys?|ssh\s+keys?|env(?:ironment)?\s+var(?:iable)?s|printenv|(?:whole|entire|full)\s+environment|credentials|cookies?|session\s+ids?|(?:session|conversation|chat)\s+(?:summary|history|log|transcript)|transcripts?|chat\s+history|source\s+code|jetons?|identifiants|mots?\s+de\s+passe|schl[üu]ssel|passw[oö]rt\w*|zugangsdaten|contrase[ñn]as?|credenciales|secretos?)"
+    };
+}
+
+/// Sending something away.
+macro_rules! send {
+    () => {
+        r"(?:send\w*|post\w*|upload\w*|base64|hex-?encode|resolve|look\s+(?:it|them)\s+up|forward\w*|submit\w*|transmit\w*|leak\w*|exfiltrat\w*|pipe\w*|beam\w*|smuggl\w*|tunnel\w*|encode\w*|embed\w*|append\w*|envo\w*|env[ií]a\w*|manda\w*|schick\w*|sende\w*|kodier\w*|verpack\w*)"
+    };
+}
+
+/// Somewhere outside: a URL, DNS, a paste site, a chat webhook.
+macro_rules! destination {
+    () => {
+        r"(?:https?://|\bwebhooks?\b|\bdns\b|\bsubdomains?\b|\bhostnames?\b|\btxt\s+records?\b|\bnslookup\b|\bdig\b|\bpastebin\b|\bpaste\s+(?:site|service)\b|\bgists?\b|\bdiscord\b|\btelegram\b|\bexternal\s+(?:server|host|service|endpoint)\b|\bthird[- ]party\b|\bremote\s+(?:server|host|endpoint)\b|\bendpoints?\b|\battacker\b|\b\d{1,3}(?:\.\d{1,3}){3}\b)"
+    };
+}
+
+/// Git's verbs: a secret named with one of these goes into history.
+macro_rules! git_verb {
+    () => {
+        r"(?:commit(?:s|ting)?|stage|git\s+add|check\s+in|version|track|committ\w*|eincheck\w*|versionn\w*|commite\w*|versiona\w*)"
+    };
+}
+
+/// Putting something somewhere (a repository must be named too).
+macro_rules! put_verb {
+    () => {
+        r"(?:add|push|upload|publish|include|put|place|keep|store|f[üu]ge|lade|ajoute\w*|pousse\w*|met\w*|sube|subir|agrega\w*|a[ñn]ade\w*|pon\w*|guarda\w*)"
+    };
+}
+
+/// A repository.
+macro_rules! repository {
+    () => {
+        r"(?:repo(?:sitory|sitorio|sit[óo]rio)?|git|version\s+control|commits?|main|master|origin|github|gitlab|d[ée]p[ôo]t)"
+    };
+}
+
+/// A file or key that holds a secret.
+macro_rules! secret_file {
+    () => {
+        r"(?:\.env(?:\.(?:local|prod\w*|dev\w*|staging|test))?(?:[^.\w]|-?(?:files?|datei)\b|$)|\S*\.(?:pem|key|p12|pfx|keystore|jks)\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.\w]|\.(?:\s|$|[^p\w])|$)|\S*(?:secrets?|credentials?)\.(?:json|ya?ml|txt|toml|ini|env|properties|xml)\b|\S*service[-_]account\S*\.json|\b(?:private|secret|api|access|ssh|signing)\s+keys?\b|\bsecrets?\s+files?\b|\bcredentials?\s+files?\b|\bpasswords?\s+files?\b|\.npmrc\b|\.pypirc\b|\bkubeconfig\b|\bzugangsdaten\b|\bprivaten?\s+schl[üu]ssel|\bidentifiants\b|\bcl[ée]s?\s+priv[ée]es?|\bcredenciales\b|\bclaves?\s+privadas?)"
+    };
+}
+
+/// Who could give the go-ahead.
+macro_rules! who {
+    () => {
+        r"(?:(?:the|your|our|my)\s+)?(?:\S+\s+)?(?:user|users|owner|owners|maintainers?|admins?|administrators?|operator|lead|team|security\s+team|boss|manager|cto|ceo|human|client|customer|they|administrador|administrateur|benutzer|nutzer|anwender|besitzer|inhaber|utilisateur|propri[ée]taire|usuario|propietario|due[ñn]o|jefe|equipo|usu[áa]rio|dono)'?s?"
+    };
+}
+
+/// Said before, or in advance.
+macro_rules! prior {
+    () => {
+        r"(?:already|previously|earlier|before(?:hand)?|in\s+advance|explicitly|told\s+us|said|bereits|schon|vorab|d[ée]j[àa]|pr[ée]alablement|ya|j[áa])"
+    };
+}
+
+/// Gave the go-ahead.
+macro_rules! consent {
+    () => {
+        r"(?:(?:pre-?)?(?:approved|authori[sz]ed|consented|okayed|ok'?d|agreed|allowed|permitted|green-?lit|cleared|blessed|signed\s+off|sanctioned|validated)|(?:is|are|was|were)\s+(?:fine|ok(?:ay)?|happy|alright|comfortable)\s+with|gave\s+(?:the\s+|their\s+|you\s+)?(?:ok|okay|go-?ahead|green\s+light|blessing|permission|approval|consent|sign-?off)|has\s+no\s+objections?|said\s+yes|(?:said|says|told\s+(?:us|you|me))\s+(?:that\s+)?(?:it'?s|it\s+is|that'?s|they'?re|they\s+are|you\s+(?:can|may))\s+(?:(?:fine|ok(?:ay)?|alright|allowed)\s+)?(?:to|with)|(?:gave|given|gives)\s+(?:(?:you|the|their|us|his|her)\s+)*(?:ok|okay|go-?ahead|green\s+light|blessing|permission|approval|consent|sign-?off|nod)|genehmigt|zugestimmt|erlaubt|freigegeben|einverstanden|approuv[ée]\w*|autoris[ée]\w*|valid[ée]\w*|d['’]accord|donn[ée]\s+son\s+(?:accord|feu\s+vert)|aprob[óo]|autoriz[óo]|acept[óo]|dio\s+(?:su\s+)?(?:permiso|aprobaci[óo]n|visto\s+bueno)|de\s+acuerdo|aprovou|autorizou|deu\s+permiss[ãa]o)"
+    };
+}
+
+/// Being set above: precedence, priority, overriding.
+macro_rules! precedence {
+    () => {
+        r"(?:\boverrid\w*|\bsupersed\w*|\boutrank\w*|\btrump\w*|\btakes?\s+precedence|\bpreceden\w*|\b(?:have|has)\s+(?:a\s+)?(?:higher|highest|top|more)\s+priority|\bpriorit\w*|\bcomes?\s+before|\bwins?\s+over|\bweighs?\s+more|\bcounts?\s+more)"
+    };
+}
+
+/// Someone claiming a position of authority.
+macro_rules! role {
+    () => {
+        r"(?:administrator|admin|sysadmin|root|owner|maintainer|lead(?:\s+engineer|\s+developer)?|engineer|developer|creator|operator|anthropic|openai|security\s+team|safety\s+team|it\s+department|ceo|cto|supervisor|manager|boss|platform)"
+    };
+}
+
+/// Whom the work is hidden from, or where it is left out.
+macro_rules! audience {
+    () => {
+        r"\b(?:(?:the|your|any)\s+)?(?:user|reviewer|reviewers|owner|maintainer|maintainers|human|status\s+updates?|summary|summaries|report|reply|answer|response|final\s+(?:message|answer|report)|handoff)\b"
+    };
+}
+
+/// What was done that must be reported.
+macro_rules! done {
+    () => {
+        r"(?:(?:any|all|some|none|each|either)\s+of\s+)?(?:this|it|that|these|those|the\s+(?:change|changes|deletion|deletions|failure|failures|error|errors|bug|problem|mistake|workaround|force[- ]push|push|commit|edit|edits|rollback|outage|breach|leak)|the\s+(?:\S+\s+)?(?:loss|losses|incident|outage|regression|downtime|breach|leak|failures?|errors?|bug|problem|mistake|changes?|deletions?|rollback)|the\s+(?:deleted|removed|skipped|disabled|failing|failed|broken|reverted|rewritten|changed|modified|dropped|lost)\s+\w+|what\s+you\s+(?:did|changed|deleted|removed|skipped|broke))\b"
+    };
+}
+
+/// Switching a control off.
+macro_rules! switch_off {
+    () => {
+        r"(?:disabl\w*|turn\w*\s+off|switch\w*\s+off|skip|skips|skipping|bypass\w*|remov\w*|uninstall\w*|delet\w*|deactivat\w*|kill|stop\s+(?:running|using)|comment\w*\s+out|rip\w*\s+out|get\w*\s+rid\s+of|circumvent\w*|neuter\w*|silenc\w*|mute|ignor\w*|deaktivier\w*|abschalt\w*|uberspring\w*|umgeh\w*|d[ée]sactiv\w*|contourn\w*|desactiv\w*|salt\w*|quit\w*|desliga\w*|pula\w*)"
+    };
+}
+
+/// A control that keeps the project safe.
+macro_rules! control {
+    () => {
+        r"(?:husky|lefthook|overcommit|commitlint|lint-staged|gitleaks|trufflehog|detect-secrets|secret\s+scanning|(?:secret|security|vulnerability|credential|leak|malware|virus|dependency|sast|dast)\s+(?:scann\w*|detect\w*|checks?|audits?)|dependabot|codeql|snyk|semgrep|pre-?commit(?:\s+(?:hooks?|checks?))?|pre-?push(?:\s+hooks?)?|commit\s+hooks?|git\s+hooks?|(?:the\s+)?hooks|commit\s+signing|gpg\s+signing|signed\s+commits|signature\s+(?:checks?|verification)|2fa|mfa|two-?factor\S*|zwei-?faktor\S*|sso|audit\s+log\w*|branch\s+protection|firewall|pare-?feu|cortafuegos|antivirus|selinux|apparmor|seccomp|sandbox\w*|csrf(?:\s+protection)?|rate\s+limit\w*|(?:tls|ssl)(?:\s+(?:verification|checks?))?|certificate\s+(?:verification|checks?|validation)|v[ée]rification\s+(?:tls|ssl|des?\s+certificats?)|authentication|authentifizierung|authentification|autenticaci[óo]n|authori[sz]ation\s+checks?|input\s+validation|type\s+checks?|security\s+(?:checks?|scans?|scanning|tests?|reviews?)|code\s+reviews?|revue\s+de\s+code|code-?review|revisi[óo]n\s+de\s+c[óo]digo)"
+    };
+}
+
+/// Where the named control ends (`firewall rule` is a rule, not the firewall).
+macro_rules! ends_control {
+    () => {
+        r"(?:\s+(?:rules|settings|policies|requirements))?(?:\s*(?:[^\w\s]|$)|\s+(?:so|to|because|since|for|and|in|on|from|entirely|completely|globally|everywhere|now|again|temporarily|permanently|while|when|if|before|after|during|until|that|which|they|it|with|beim|bei|f[üu]r|und|pour|et|para|y|en|de|du|des|der|die|das)\b)"
+    };
+}
+
+/// Setting earlier instructions aside.
+macro_rules! set_aside {
+    () => {
+        r"(?:stop\s+(?:apply\w*|follow\w*|obey\w*|observ\w*|respect\w*|using|honou?ring)|no\s+longer\s+(?:apply|follow|obey|observe|respect|use|honou?r)|forget|forgo|set\s+aside|drop|abandon|let\s+go\s+of|unlearn|move\s+past|depart\s+from|deviate\s+from|throw\s+out|discard|you\s+(?:can|may|could|should)\s+(?:now\s+)?(?:ignore|forget|skip|drop|bypass|disregard))"
+    };
+}
+
+/// The instructions and rules the assistant was given.
+macro_rules! prior_rules {
+    () => {
+        r"(?:(?:the|your|these|those|all|any|its|our|my)\s+)?(?:project'?s?\s+|earlier\s+|previous\s+|prior\s+|original\s+|existing\s+|current\s+|usual\s+|standing\s+|system\s+|safety\s+|security\s+|above\s+)?(?:instructions?|guidelines|guidance|rules|conventions|policies|constraints|restrictions|guardrails|system\s+prompt|directives|standards)\b(?:\s+(?:you\s+(?:were|have\s+been|got)\s+(?:given|told|taught)|(?:given|set)\s+(?:earlier|before)))?"
+    };
+}
+
+/// Where those instructions end (`the rules file` is a file).
+macro_rules! ends_rules {
+    () => {
+        r"(?:\s*(?:[^\w\s]|$)|\s+(?:and|then|in|for|here|now|from|you|when|that|which|entirely|completely|altogether|this|going|as|aside)\b)"
+    };
+}
 
 /// Every pattern rule. Names are the families docs/bridge.md lists.
 pub(crate) const RULES: &[Rule] = &[
@@ -93,12 +363,12 @@ pub(crate) const RULES: &[Rule] = &[
     rule(
         "instruction-override",
         Latin,
-        r"(?i)\bignorier(?:e|en\s+sie|t)?\s+(?:alle\s+|s[aä]mtliche\s+)?(?:die\s+|deine\s+|ihre\s+|jede\s+)?(?:vorherigen|bisherigen|obigen|vorigen|fr[uü]heren|vorangegangenen|alten|urspr[uü]nglichen)\s+(?:anweisungen|instruktionen|regeln|richtlinien|vorgaben|konventionen|befehle)|\bvergiss\s+(?:alle\s+|alles\s+)?(?:die\s+|deine\s+|ihre\s+)?(?:vorherigen\s+|bisherigen\s+|obigen\s+)?(?:anweisungen|instruktionen|regeln|vorgaben|was\s+(?:man\s+)?dir\s+gesagt)|\bneue\s+anweisungen\s*:|\bdu\s+bist\s+(?:jetzt|nun|ab\s+sofort|ab\s+jetzt)\s|\bab\s+(?:jetzt|sofort),?\s+(?:wirst|musst|sollst|bist|ignorierst)\s+du\b|\b(?:sag|sage|erz[aä]hl|verrate|sagen\s+sie)\s+(?:es\s+)?(?:dem|den)\s+(?:benutzer|nutzer|anwender|user)\s+nichts|\bohne\s+(?:es\s+)?(?:den|dem)\s+(?:benutzer|nutzer|anwender)\s+(?:zu\s+)?(?:informieren|sagen|fragen|benachrichtigen|mitzuteilen)",
+        r"(?i)\bignorier(?:e|en\s+sie|t)?\s+(?:alle\s+|s[aä]mtliche\s+)?(?:die\s+|deine\s+|ihre\s+|jede\s+)?(?:vorherigen|bisherigen|obigen|vorigen|fr[uü]heren|vorangegangenen|alten|urspr[uü]nglichen)\s+(?:anweisungen|instruktionen|regeln|richtlinien|vorgaben|konventionen|befehle)|\bvergiss\s+(?:bitte\s+|einfach\s+|jetzt\s+)?(?:alle\s+|alles\s+)?(?:die\s+|deine\s+|ihre\s+)?(?:vorherigen\s+|bisherigen\s+|obigen\s+)?(?:anweisungen|instruktionen|regeln|vorgaben|was\s+(?:man\s+)?dir\s+gesagt)|\bneue\s+anweisungen\s*:|\bdu\s+bist\s+(?:jetzt|nun|ab\s+sofort|ab\s+jetzt)\s|\bab\s+(?:jetzt|sofort),?\s+(?:wirst|musst|sollst|bist|ignorierst)\s+du\b|\b(?:sag|sage|erz[aä]hl|verrate|sagen\s+sie)\s+(?:es\s+)?(?:dem|den)\s+(?:benutzer|nutzer|anwender|user)\s+(?:nichts|nicht)\b|\bohne\s+(?:es\s+)?(?:den|dem)\s+(?:benutzer|nutzer|anwender)\s+(?:zu\s+)?(?:informieren|sagen|fragen|benachrichtigen|mitzuteilen)",
     ),
     rule(
         "instruction-override",
         Latin,
-        r"(?i)\bignor(?:a|ar|e|en)\s+(?:todas\s+|todos\s+)?(?:las\s+|tus\s+|sus\s+|as\s+|suas\s+)?(?:instrucciones|instru[cç][oõ]es|reglas|regras|indicaciones|directrices|diretrizes|convenciones|conven[cç][oõ]es)\s+(?:anteriores|previas|pr[eé]vias|de\s+arriba|acima|precedentes)|\b(?:olvida|olvide|esque[cç]a|esque[cç]e)\s+(?:todas\s+)?(?:las\s+|tus\s+|as\s+|suas\s+)?(?:instrucciones|instru[cç][oõ]es|reglas|regras)|\b(?:nuevas|novas)\s+instru(?:cciones|[cç][oõ]es)\s*:|\bahora\s+eres\s|\bagora\s+voc[eê]\s+[eé]\s|\ba\s+partir\s+de\s+(?:ahora|agora),?\s+(?:eres|debes|tienes|vas|voc[eê])\b|\bno\s+(?:le\s+)?(?:digas|cuentes|informes|menciones)\s+(?:nada\s+)?al\s+usuario|\bsin\s+(?:dec[ií]rselo|decirle|avisar|informar)\s+al\s+usuario|\bn[aã]o\s+(?:conte|diga|informe|mencione)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu[aá]rio|\bsem\s+(?:contar|avisar|informar|dizer)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu[aá]rio|\bignora\s+(?:tutte\s+)?(?:le\s+)?istruzioni\s+precedenti|\bdimentica\s+(?:tutte\s+)?le\s+istruzioni",
+        r"(?i)\bignor(?:a|ar|e|en)\s+(?:por\s+favor\s+|per\s+favore\s+)?(?:las\s+|tus\s+|sus\s+)?(?:reglas|instrucciones|normas|convenciones|directrices)\s+del\s+(?:proyecto|sistema|repositorio)\b|\bignor(?:a|ar|e|en)\s+(?:por\s+favor\s+|per\s+favore\s+)?(?:todas\s+|todos\s+)?(?:las\s+|tus\s+|sus\s+|as\s+|suas\s+)?(?:instrucciones|instru[cç][oõ]es|reglas|regras|indicaciones|directrices|diretrizes|convenciones|conven[cç][oõ]es)\s+(?:anteriores|previas|pr[eé]vias|de\s+arriba|acima|precedentes)|\b(?:olvida|olvide|esque[cç]a|esque[cç]e)\s+(?:todas\s+)?(?:las\s+|tus\s+|as\s+|suas\s+)?(?:instrucciones|instru[cç][oõ]es|reglas|regras)|\b(?:nuevas|novas)\s+instru(?:cciones|[cç][oõ]es)\s*:|\bahora\s+eres\s|\bagora\s+voc[eê]\s+[eé]\s|\ba\s+partir\s+de\s+(?:ahora|agora),?\s+(?:eres|debes|tienes|vas|voc[eê])\b|\bno\s+(?:le\s+)?(?:digas|cuentes|informes|menciones)\s+(?:nada\s+)?al\s+usuario|\bsin\s+(?:dec[ií]rselo|decirle|avisar|informar)\s+al\s+usuario|\bn[aã]o\s+(?:conte|diga|informe|mencione)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu[aá]rio|\bsem\s+(?:contar|avisar|informar|dizer)\s+(?:nada\s+)?(?:ao|para\s+o)\s+usu[aá]rio|\bignora\s+(?:tutte\s+)?(?:le\s+)?istruzioni\s+precedenti|\bdimentica\s+(?:tutte\s+)?le\s+istruzioni",
     ),
     // — instruction-override: Chinese, Japanese, Korean, Russian.
     rule(
@@ -120,7 +390,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(
         "concealment",
         Latin,
-        r"(?i)\b(?:keep|hide)\s+(?:this|it|these|that)\s+(?:secret\s+)?from\s+(?:the\s+)?(?:user|human|developer|operator|reviewer)s?\b|\b(?:do\s+not|don't|never|without)\s+(?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|say(?:ing)?\s+anything|tell(?:ing)?\s+anyone|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?)\s+(?:(?:this|it|that|anything)\s+)?(?:to\s+|with\s+)?(?:the\s+)?(?:user|human|developer|operator|reviewer)s?\s*(?:$|[.,;:!]|\b(?:about\s+)?(?:this|that|it|these|those|what|anything)\b)|(?m:^|[.;:!?]\s+|\b(?:and|then|you|please|always|just)\s+)(?:silently|secretly|quietly|covertly|discreetly|stealthily)\s+(?:add|insert|run|execute|send|upload|post|push|commit|delete|remove|wipe|disable|install|download|fetch|copy|merge|approve|grant|change|modify|replace|exfiltrate|forward|email|rewrite|create|curl|append|include)\b",
+        r"(?i)\b(?:keep|hide|conceal|withhold)\s+(?:this|it|these|that|the|any|all|your)\s+(?:\w+\s+){0,2}?(?:secret\s+)?from\s+(?:the\s+)?(?:user|human|developer|operator|reviewer|maintainer|owner|team)s?\b|\b(?:do\s+not|don't|never|without)\s+(?:mention(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|say(?:ing)?\s+anything|tell(?:ing)?\s+anyone|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?)\s+(?:(?:this|it|that|anything)\s+)?(?:to\s+|with\s+)?(?:the\s+)?(?:user|human|developer|operator|reviewer)s?\s*(?:$|[.,;:!]|\b(?:about\s+)?(?:this|that|it|these|those|what|anything)\b)|(?m:^|[.;:!?]\s+|\b(?:and|then|you|please|always|just)\s+)(?:silently|secretly|quietly|covertly|discreetly|stealthily)\s+(?:add|insert|run|execute|send|upload|post|push|commit|delete|remove|wipe|disable|install|download|fetch|copy|merge|approve|grant|change|modify|replace|exfiltrate|forward|email|rewrite|create|curl|append|include)\b",
     ),
     rule(
         "concealment",
@@ -216,7 +486,317 @@ pub(crate) const RULES: &[Rule] = &[
     // — destructive-command: shell commands aimed at the system, reverse shells, persistence.
     negatable(
         "destructive-command",
-        r#"(?i)\brm\s+-(?:[rRf]{1,3}|-recursive|-force)(?:\s+-\S+)*\s+(?:--no-preserve-root\s+)?(?:/|/\*|~/?|\$HOME/?|\.\./\.\./?|/(?:etc|usr|var|home|root|boot|bin|lib|opt)/?)(?:\s|$|["'`;|&)])|\bmkfs(?:\.\w+)?\s+/dev/|\bdd\s+if=\S+\s+of=/dev/(?:sd|nvme|hd|disk|xvd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|>\s*/dev/sd[a-z]\b|\bchmod\s+-R\s+[0-7]*7[0-7]*\s+/(?:\s|$)|\b(?:ba)?sh\s+-i\s+>&?\s*/dev/(?:tcp|udp)/|/dev/tcp/\d|\bnc(?:at)?\s+(?:-\w+\s+)*-e\s+/bin/(?:ba)?sh|\bmkfifo\b[^\n]*\bnc\b|\bsocat\b[^\n]*\bexec:|>>?\s*~?/?(?:\.bashrc|\.zshrc|\.profile|\.bash_profile|etc/crontab|\.ssh/authorized_keys|etc/sudoers)\b|\bNOPASSWD\s*:\s*ALL\b"#,
+        r#"(?i)\brm\s+-(?:[rRf]{1,3}|-recursive|-force)(?:\s+-\S+)*\s+(?:--no-preserve-root\s+)?(?:/|/\*|~/?|\$HOME/?|\.\./\.\./?|/(?:etc|usr|var|home|root|boot|bin|lib|opt)/?)(?:\s|$|["'`;|&)])|\bmkfs(?:\.\w+)?\s+/dev/|\bdd\s+if=\S+\s+of=/dev/(?:sd|nvme|hd|disk|xvd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|>\s*/dev/sd[a-z]\b|\bchmod\s+-R\s+[0-7]*7[0-7]*\s+/(?:\s|$)|\b(?:ba)?sh\s+-i\s+>&?\s*/dev/(?:tcp|udp)/|/dev/tcp/\d|\bnc(?:at)?\b[^\n|;&]{0,60}?\s-e\s+/bin/(?:ba|z|k)?sh|\bmkfifo\b[^\n]*\bnc\b|\bsocat\b[^\n]*\bexec:|>>?\s*~?/?(?:\.bashrc|\.zshrc|\.profile|\.bash_profile|etc/crontab|\.ssh/authorized_keys|etc/sudoers)\b|\bNOPASSWD\s*:\s*ALL\b"#,
+    ),
+    // The families of harm below are each one general rule — a verb of the family's class,
+    // then (within one clause, `clause!`) an object of its class, and where it takes one a
+    // context — read in English, German, French, Spanish and Portuguese. The word classes
+    // are the macros above the table.
+    //
+    // — review-bypass: work landed on a shared branch past its review.
+    negatable(
+        "review-bypass",
+        concat!(
+            r"(?i)\b",
+            land!(),
+            r"\b",
+            sentence!(80),
+            no_review!(),
+            r"|",
+            no_review!(),
+            sentence!(80),
+            r"\b",
+            land!(),
+            r"\b|\b",
+            land!(),
+            r"\b",
+            clause!(40),
+            r"\b(?:even\s+(?:if|when|though)|although|regardless\s+of\s+whether)\s+(?:the\s+)?(?:ci|checks|tests|build|pipeline)\s+(?:is|are)\s+(?:still\s+)?(?:red|failing|broken)\b|\b(?:ci|checks|tests?|build|pipeline)\s+(?:is\s+|are\s+)?(?:still\s+)?(?:red|fail\w*|broken)\b",
+            clause!(40),
+            r"\b",
+            land!(),
+            r"\s+(?:\S+\s+){0,2}?anyway\b|\bself-?(?:merg|approv)\w*|\bgh\s+pr\s+merge\b[^\n]*\s--admin\b|\b",
+            land!(),
+            r"\b",
+            clause!(40),
+            r"\b(?:directly|straight|main|master|trunk|production|prod|release)\b[^.!?\n]{0,80}?\b(?:reviews?|reviewers?|approvals?|prs?|pull\s+requests?|ci|checks|waiting\s+for\s+(?:a\s+|the\s+)?(?:reviews?|reviewers?|approvals?))\s+(?:\w+\s+){0,2}?(?:slow|slows|waste|get\s+in\s+the\s+way|(?:is|are)\s+(?:not\s+(?:necessary|needed|required)|optional|unnecessary|overhead|pointless|a\s+formality))"
+        ),
+    ),
+    // — destructive-git: history others rely on, or the user's unsaved work, destroyed.
+    guarded(
+        "destructive-git",
+        concat!(
+            r"(?i)",
+            force_push!(),
+            r"(?:[^.;!?\n]|\.\S){0,35}?\b",
+            shared_branch!(),
+            r"\b|\b(?:",
+            discard!(),
+            r"|",
+            destroy!(),
+            r"|rewrit\w*|reescrib\w*|r[ée][ée]cri\w*|umschreib\w*)\b",
+            clause!(50),
+            r"\b(?:history|histories|historial|historique|hist[óo]rico|verlauf|historie|commits)\b",
+            clause!(50),
+            force_push!(),
+            r"|",
+            force_push!(),
+            clause!(50),
+            r"\b(?:so\s+(?:that\s+)?(?:nobody|no\s+one|no-one)|to\s+(?:erase|wipe|destroy|hide|get\s+rid\s+of)|(?:commits?|history)\s+(?:disappear|(?:is|are)\s+gone|(?:is|are)\s+lost))|\b(?:wipe|nuke|erase|destroy|blow\s+away|throw\s+away|discard|trash)\s+(?:\S+\s+){0,2}?(?:working\s+(?:tree|copy|director(?:y|ies))|workspace|local\s+(?:changes|edits|work|modifications))\b|\bpush\w*\s+(?:\S+\s+){0,3}?\+(?:main|master|trunk|develop|release)\b|\bgit\s+push\b[^\n|;&]*?\b(?:main|master|trunk|develop|release\S*|production)\b[^\n|;&]*?\s(?:--force|-f)(?:\s|$|[`'\x22])|\b(?:overwrite|replace|reset|rewrite|clobber|clean\s+up|tidy\s+up)\s+(?:the\s+)?",
+            shared_branch!(),
+            clause!(60),
+            force_push!(),
+            r"|\b(?:rewrite|rewriting|erase|squash\s+away)\s+(?:the\s+)?(?:git\s+)?history\s+(?:of|on)\s+(?:the\s+)?(?:\S+\s+)?(?:main|master|trunk|shared|public|remote|release|develop|origin)\b|\b(?:rewrite|rewriting|erase|squash\s+away)\s+",
+            clause!(20),
+            r"\b(?:main|master|trunk|shared|public|remote|release|develop|origin)(?:'s)?\s+(?:branch(?:'s)?\s+)?(?:git\s+)?history\b|\b",
+            discard!(),
+            r"\b",
+            clause!(40),
+            users_work!()
+        ),
+    ),
+    guarded(
+        "destructive-git",
+        r"(?i)\breset\s+(?:--)?hard\b[^\n]{0,80}?\bclean\s+-\w*f|\bclean\s+-\w*f\w*\b[^\n]{0,80}?\breset\s+(?:--)?hard\b|\bgit\s+reset\s+--hard\b[^\n]{0,80}?\bgit\s+(?:clean\s+-\w*f|push\s+(?:\S+\s+)*(?:-f|--force)(?:\s|$))|\bgit\s+clean\s+-\w*f\w*\b[^\n]{0,80}?\bgit\s+(?:reset\s+--hard|checkout\s+(?:--\s+)?\.)|\bgit\s+(?:checkout|restore)\s+(?:--\s+)?\.(?:\s|$)[^\n]{0,40}?\bgit\s+clean\s+-\w*f|\bgit\s+stash\s+clear\b|\bgit\s+push\b[^\n|;&]*\s--(?:all|mirror)\b[^\n|;&]*\s(?:--force|-f)\b|\bgit\s+push\b[^\n|;&]*\s(?:--force|-f)\b[^\n|;&]*\s--(?:all|mirror)\b|\bgit\s+push\s+(?:\S+\s+)?(?:--delete|-d)\s+(?:\S+\s+)?(?:main|master|develop|release\S*|trunk|production|prod)\b|\bgit\s+push\s+\S+\s+:(?:main|master|develop|release|trunk)\b|\bgit\s+branch\s+-D\s+(?:main|master|develop|release\S*|trunk|\$\()|\bdelete\s+(?:the\s+)?(?:remote\s+)?(?:main|master|develop|release|trunk|production)\s+branch\b|\brm\s+-\w*r\w*\s+(?:\./)?\.git\b",
+    ),
+    // — destructive-data: live data destroyed (a verb of destruction, then live and data).
+    excused(
+        "destructive-data",
+        concat!(
+            r"(?i)\b",
+            destroy!(),
+            r"\b",
+            clause!(60),
+            r"(?:\b",
+            live!(),
+            r"\b",
+            clause!(30),
+            r"\b",
+            data!(),
+            r"|\b",
+            data!(),
+            r"\b",
+            clause!(30),
+            r"\b",
+            live!(),
+            r"|\b(?:kunden|produktions?|live|prod)(?:daten|datenbank)\w*)",
+            ends_noun!()
+        ),
+        r"(?i)\b(?:credentials?|passwords?|connection\s+strings?|urls?|readme|docs?|documentation|diagrams?|dashboards?|host\s*names?)\b",
+    ),
+    negatable(
+        "destructive-data",
+        r#"(?i)\b(?:drop|truncate)\s+(?:table|database|schema|collection)\s+(?:if\s+exists\s+)?[`'"]?(?:\w+\.)?(?:\w*(?:prod|production|live)\w*|users?|customers?|accounts?|payments?|orders?|billing|invoices?|transactions?)\b|\b(?:drop|truncate)\s+(?:table\s+|database\s+|schema\s+)?\w+\s+cascade\b|\bdelete\s+from\s+[`'"]?\w+[`'"]?\s*(?:;|$|where\s+(?:1\s*=\s*1|true)\b)|\b(?:run|execute|exec|issue|apply)\s+(?:the\s+)?(?:sql\s+|query\s+|statement\s+)?[`'"]?(?:drop\s+(?:table|database|schema)\s+[`'"]?(?:[a-hj-z_][\w.]*|i[a-eg-z0-9_][\w.]*|if\w+)|truncate\s+(?:table\s+)?[`'"]?\w+|delete\s+from\s+[`'"]?\w+[`'"]?\s*(?:;|[`'"]|$))|\b(?:rails|rake|bin/rails)\s+db:(?:drop|reset|purge|schema:load)\b[^\n]{0,40}?\bprod|\b(?:RAILS|RACK|NODE|APP|DJANGO)_ENV=(?:production|prod)\b[^\n]{0,40}?\bdb:(?:drop|reset|purge)|\bmigrate:(?:fresh|reset|refresh)\b[^\n]{0,40}?(?:--force|production)|\bdropdb\s+(?:\S+\s+)*\S*prod|\bflushall\b|\bflushdb\b[^\n]{0,40}?\b(?:prod|production|live)\b|\bdropDatabase\s*\("#,
+    ),
+    // — credential-read: a key or credential store shown to whoever reads the output.
+    guarded(
+        "credential-read",
+        concat!(
+            r"(?i)\b",
+            show!(),
+            r"\b",
+            clause!(50),
+            r"(?:",
+            strong_secret!(),
+            r"|(?:every|all|each|the\s+full|the\s+raw|the\s+actual|the\s+real|the\s+values?\s+of)\s+(?:\S+\s+){0,2}?(?:secrets?|tokens?|passwords?|api\s+keys?|access\s+keys?|credentials|private\s+keys?)(?:\s*(?:[^\w\s]|$)|\s+(?:in|into|to|from|on|at|for|and|so|as|that|which|you|we|with|here|there|now|inside|within|stored|available|found|used|the)\b))|",
+            strong_secret!(),
+            clause!(60),
+            r"(?:\b(?:and|then|y|und|et|puis|dann|luego|e)\b|,)\s*(?:\S+\s+){0,3}?",
+            show!(),
+            r"\b|\b(?:dump|print|output|show|display|log|echo|list)\s+(?:(?:all|every|the|each)\s+)*(?:environment|env)\s+variables?\b[^.\n;]{0,40}?\b(?:tokens?|secrets?|keys?|passwords?|credentials)\b|\bprintenv\b[^\n|]*\|\s*grep\s+(?:-\w+\s+)*\S*(?:key|token|secret|pass)|\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|\baws\s+configure\s+get\s+aws_secret_access_key\b"
+        ),
+    ),
+    // — secret-commit: a secret put into git (a git verb, or a verb and a repository).
+    excused(
+        "secret-commit",
+        concat!(
+            r"(?i)\b",
+            git_verb!(),
+            r"\b",
+            clause!(50),
+            secret_file!(),
+            r"|\bcheck\s+",
+            clause!(40),
+            secret_file!(),
+            clause!(20),
+            r"\bin(?:to)?\s+(?:the\s+)?(?:repo(?:sitory)?|git|version\s+control)\b|\b",
+            put_verb!(),
+            r"\b",
+            clause!(40),
+            secret_file!(),
+            clause!(40),
+            r"\b",
+            repository!(),
+            r"\b"
+        ),
+        r"(?i)\.gitignore\b|\bgit-?ignored\b|\bignored\b|\bencrypt\w*|\bsops\b|\bgit-crypt\b|\bexample\b|\btemplate\b|\bsample\b|\bplaceholders?\b",
+    ),
+    guarded(
+        "secret-commit",
+        r"(?i)\b(?:remove|delete|drop|take)\s+(?:the\s+)?\.env\S*\s+(?:from|out\s+of)\s+(?:the\s+)?\.gitignore\b|\bun-?ignore\s+(?:the\s+)?\.env\b|\bstop\s+ignoring\s+(?:the\s+)?\.env\b|(?m:^|\s)!\.env(?:\s|$)",
+    ),
+    // — exfiltration: a secret sent to somewhere outside (a URL, DNS, a paste site), or
+    // handed to a fetch tool.
+    excused(
+        "exfiltration",
+        concat!(
+            r"(?i)\b",
+            send!(),
+            r"\b",
+            clause!(60),
+            r"(?:",
+            strong_secret!(),
+            r"|\b",
+            secret_noun!(),
+            r"\b)",
+            clause!(80),
+            destination!(),
+            r"|\b(?:web-?fetch|fetch\s+tool|browser\s+tool|web\s+fetch|http\s+tool)\b[^\n]{0,120}?(?:",
+            strong_secret!(),
+            r"|\b",
+            secret_noun!(),
+            r"\b|[?&][\w-]*=\s*(?:\$|\{|<))|(?:",
+            strong_secret!(),
+            r"|\b",
+            secret_noun!(),
+            r"\b)",
+            clause!(80),
+            r"\b(?:web-?fetch|fetch\s+tool|browser\s+tool|web\s+fetch)\b|\b(?:put|place|stuff|hide|store|pack)\b",
+            clause!(40),
+            r"(?:",
+            strong_secret!(),
+            r"|\b",
+            secret_noun!(),
+            r"\b)",
+            clause!(40),
+            r"\b(?:dns|subdomains?|txt\s+records?|hostnames?|nslookup|dig)\b|\bexfiltrat(?:e|es|ing)\b|\b(?:dig|nslookup|host|drill|kdig|resolvectl\s+query|getent\s+hosts|ping)\s+[^\n]*?(?:\$\(|`\s*(?:cat|base64|echo|printenv|env|xxd|head)\b|\$\{?[A-Z_]*(?:TOKEN|KEY|SECRET|PASS\w*)\b)|https?://[^\s)\x22'>]*\b(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.\w+|pastebin\.com|paste\.ee|hastebin|transfer\.sh|file\.io|discord(?:app)?\.com/api/webhooks|api\.telegram\.org/bot)"
+        ),
+        r"(?i)\b(?:headers?|authorization|bearer|authenticat\w*|oauth|log\s*in|sign\s+in|api\s+docs?)\b",
+    ),
+    // — approval-claim: the user's say-so claimed where the user said nothing.
+    negatable(
+        "approval-claim",
+        concat!(
+            r"(?i)\b",
+            who!(),
+            r"\s+(?:\S+\s+){0,3}?",
+            prior!(),
+            r"\s+(?:\S+\s+){0,4}?",
+            consent!(),
+            r"|\b",
+            who!(),
+            r"\s+(?:(?:has|have|had)\s+)?(?:pre-?approved|pre-?cleared|pre-?authori[sz]ed)|\b",
+            who!(),
+            r"\s+(?:\S+\s+){0,2}?(?:gave|given|gives|grant(?:s|ed)?|hand(?:s|ed)?)\s+(?:you|the\s+(?:assistant|agent|ai|model))\s+(?:\S+\s+){0,2}?(?:permission|approval|authori[sz]ation|consent|go-?ahead|clearance|licen[cs]e|green\s+light|rights?)\s+to\b|\b",
+            who!(),
+            r"\s+(?:\S+\s+){0,2}?",
+            consent!(),
+            r"\s+(?:\S+\s+){0,3}?(?:everything|all\s+of|anything|every\s+\w+|any\s+\w+|unrestricted|(?:you|the\s+(?:assistant|agent|ai|model))\s+to)\b|\b",
+            who!(),
+            r"\s+(?:\S+\s+){0,2}?(?:said|says|told\s+(?:us|you|me))\s+(?:that\s+)?(?:it'?s|it\s+is|that'?s|you\s+(?:can|may))\s+(?:(?:fine|ok(?:ay)?|alright|allowed)\s+)?(?:to|with)\b|\b(?:pre-?approved|pre-?authori[sz]ed|(?:approved|authori[sz]ed)\s+in\s+advance)\b|\b(?:consider|treat)\s+(?:this|it|everything|all\s+of\s+(?:this|these))\s+(?:as\s+)?(?:approved|authori[sz]ed|signed\s+off)\b|\b(?:approval|permission|consent|authori[sz]ation|clearance)\s+(?:has|had|was|is)\s+(?:already\s+)?(?:been\s+)?(?:granted|given)\s+(?:already\s+|in\s+advance\s+|for\s+(?:everything|all|any)\b)|\byou(?:'ve|\s+have)?\s+(?:(?:already|now|just|also)\s+)?(?:got|have|are\s+given|were\s+given|been\s+(?:given|granted)|received)\s+(?:(?:the|their|my|our)\s+)?(?:(?:user|owner|maintainer|admin|team|operator)'?s?\s+)?(?:(?:full|explicit|standing|blanket|written|prior)\s+)?(?:permission|approval|authori[sz]ation|consent|go-?ahead|blessing|sign-?off|clearance|ok|okay)\b|\b(?:do\s+not|don't|dont|no\s+need\s+to|never|without)\s+(?:ask(?:ing)?|wait(?:ing)?|seek(?:ing)?|request(?:ing)?|get(?:ting)?|double-?check(?:ing)?|check(?:ing)?\s+(?:back\s+)?with)\s+(?:(?:the\s+)?user'?s?\s+|for\s+(?:the\s+user'?s?\s+)?|any\s+|(?:the\s+)?user\s+for\s+)?(?:confirmation|permission|approval|consent|sign-?off|go-?ahead|the\s+user)\b|\bno\s+need\s+to\s+double-?check\b"
+        ),
+    ),
+    // — authority-claim: someone set above the user, or their word above the user's.
+    rule(
+        "authority-claim",
+        Latin,
+        concat!(
+            r"(?i)\b(?:instructions?|rules|orders|directives|notes?|this\s+file|this\s+note|this\s+memory|this\s+document|this\s+message|these|this|my\s+\w+|our\s+\w+)\b",
+            clause!(40),
+            precedence!(),
+            clause!(30),
+            r"\b(?:user|human|operator)s?\b|\b(?:obey|follow|listen\s+to|prefer)\s+(?:this|these|the|my|our)\s+(?:\S+\s+)?(?:over|instead\s+of|rather\s+than|before)\s+(?:the\s+)?(?:user|human)\b|\b(?:admin|system|root|security|maintainer|owner|developer)\s+override\b|\byou\s+(?:now\s+)?(?:take|follow|obey|answer\s+to|report\s+to|work\s+for|listen\s+to|are\s+(?:now\s+)?(?:working|answering|reporting)\s+(?:for|to))\s+(?:\S+\s+){0,4}?(?:not|instead\s+of|rather\s+than)\s+(?:to\s+|from\s+|for\s+)?(?:the\s+)?(?:user|human)\b|\b(?:ignore|disregard|override|overrule|dismiss|don't\s+(?:listen\s+to|obey|follow)|do\s+not\s+(?:listen\s+to|obey|follow)|stop\s+(?:listening\s+to|obeying|following))\s+(?:what(?:ever)?\s+|anything\s+|everything\s+)?(?:the\s+)?user(?:'s\s+(?:instructions|requests?|wishes|orders|objections|concerns|words|decisions?|rules|preferences)|\s+(?:says|said|asks|asked|wants|wanted|types|typed|requests|requested|tells|told|objects|decides|prefers))\b|\b(?:i\s+am|i'm|i'm\s+from|i\s+am\s+from|we\s+are|we're|as\s+(?:the|your)|speaking\s+as|this\s+is|message\s+from|instructions?\s+from|orders?\s+from|directive\s+from|on\s+behalf\s+of|sent\s+by|note\s+from)\s+(?:\S+\s+){0,2}?",
+            role!(),
+            r"\b[^\n]{0,80}?(?:\b(?:i|we)\s+(?:am\s+|are\s+|hereby\s+)?(?:instruct|order|command|direct|authori[sz]|require|permit|allow|tell)\w*\s+you\b|\byou\s+(?:are|'re)\s+(?:now\s+)?(?:cleared|authori[sz]ed|permitted|allowed)\b|",
+            precedence!(),
+            r"|\bmust\s+obey\b|\bno\s+(?:restrictions|limits)\b)|\b(?:lift(?:ing)?|remov(?:e|ing)|overrid(?:e|ing)|disabl(?:e|ing)|suspend(?:ing)?|waiv(?:e|ing)|drop(?:ping)?)\s+(?:all\s+(?:of\s+)?)?(?:your|the\s+assistant'?s|the\s+agent'?s|claude'?s|the\s+model'?s)\s+(?:safety\s+)?(?:restrictions|limits|limitations|rules|guardrails|safeguards|filters|constraints)\b"
+        ),
+    ),
+    rule(
+        "authority-claim",
+        Latin,
+        r"(?i)\bich\s+bin\s+(?:der|die|dein|deine|ihr)?\s*(?:administrator|admin|eigent[üu]mer|besitzer|entwickler|maintainer|chef|betreiber)\b[^\n]{0,80}?(?:\bvorrang|\bpriorit[äa]t|[üÜu]berschreib\w*|\bgehorche)|\b(?:diese|meine)\s+(?:anweisung(?:en)?|befehle?|regeln?)\s+(?:hat|haben)\s+vorrang\s+vor\b|\bdu\s+(?:befolgst|gehorchst|folgst|h[öo]rst\s+auf)\s+(?:\S+\s+){0,3}?nicht\s+(?:\S+\s+){0,2}?(?:benutzer|nutzer|anwender)|\bje\s+suis\s+(?:l['’]\s*|le\s+|la\s+|votre\s+|ton\s+)?(?:administrateur|admin|propri[ée]taire|d[ée]veloppeur|responsable|mainteneur)\b[^\n]{0,80}?\b(?:priment?|priorit[ée]|pr[ée]valent?|remplacent|ob[ée]is)|\b(?:ces|mes)\s+(?:consignes|instructions|ordres)\s+(?:priment|pr[ée]valent|ont\s+priorit[ée])\s+sur\b|\bsoy\s+(?:el|la|tu|su)?\s*(?:administrador|admin|propietario|due[ñn]o|desarrollador|responsable)\b[^\n]{0,80}?\b(?:prioridad|prevalece|obedece|anula)|\b(?:esta|estas|mis)\s+(?:instrucci[óo]n(?:es)?|[óo]rdenes|reglas)\s+(?:tiene|tienen)\s+prioridad\s+sobre\b",
+    ),
+    // — concealment: the user kept from what was done, or told something false about it.
+    rule(
+        "concealment",
+        Latin,
+        concat!(
+            r"(?i)\b(?:hide|hides|conceal\w*|withhold\w*|omit\w*|suppress\w*|bury|downplay\w*|cover\s+up|keep\s+(?:\S+\s+){0,4}?(?:from|out\s+of)|leave\s+(?:\S+\s+){0,4}?out\s+of)\b",
+            clause!(60),
+            audience!(),
+            r"|\b(?:do\s+not|don't|dont|never)\s+let\s+(?:the\s+)?(?:user|reviewer|owner|maintainer|human)s?\s+(?:\S+\s+)?(?:know|find\s+out|see|notice|learn)\b|\b(?:do\s+not|don't|dont|never|avoid)\s+(?:mention(?:ing)?|report(?:ing)?|disclos(?:e|ing)|includ(?:e|ing)|list(?:ing)?|say(?:ing)?\s+anything\s+about|bring(?:ing)?\s+up|surfac(?:e|ing)|show(?:ing)?|tell(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|warn(?:ing)?)\s+(?:(?:the\s+)?(?:user|reviewer|owner|maintainer|human)\s+(?:about\s+|of\s+|that\s+)?|about\s+)?",
+            done!(),
+            r"|\b(?:claim|say|report|state|tell\s+\S+|write|announce|assert|pretend|insist|present\s+it\s+as|describe\s+it\s+as|fake|lie\s+that|make\s+it\s+look\s+like)\b",
+            clause!(60),
+            r"\b(?:passed|passes|passing|pass|green|fixed|improved|faster|success|succeeded|successful|works|working|worked|fine|done|complete|all\s+good|no\s+regressions?|no\s+errors?)\b",
+            clause!(40),
+            r"\b(?:even\s+(?:though|if|when)|although|though|regardless|no\s+matter|whether\s+or\s+not|despite|when\s+in\s+fact|whatever)\b|\b(?:pretend|fake|lie\s+that|make\s+it\s+look\s+like)\b[^.\n;]{0,40}?\b(?:tests?|build|ci|checks?|it|everything)\s+(?:passed|pass|succeeded|is\s+green|worked)\b|\b(?:so|such\s+that|make\s+sure|ensure|to\s+ensure)\s+(?:that\s+)?(?:the\s+)?(?:user|reviewer|owner|maintainer|human|developer|they|he|she)s?\s+(?:won't|will\s+not|does\s+not|doesn't|do\s+not|don't|cannot|can't|never)\s+(?:\S+\s+)?(?:notices?|see|sees|find\s+out|finds\s+out|knows?|reali[sz]es?|spots?|detects?|learns?)\b|\bkeep\s+(?:the\s+)?(?:user|reviewer|owner|maintainer|human)s?\s+in\s+the\s+dark\b|\b(?:the\s+)?(?:user|reviewer|owner|maintainer|human)s?\s+(?:doesn't|does\s+not|don't|do\s+not|needn't|need\s+not)\s+(?:need\s+to\s+|have\s+to\s+)?(?:know|see|hear\s+about)\b|\bwithout\s+(?:telling|informing|asking|alerting)\s+(?:them|him|her)\b|\bwithout\s+(?:the\s+)?(?:user|developer|reviewer|human|anyone|maintainer)s?\s+(?:noticing|knowing|seeing|finding\s+out|reali[sz]ing)\b|\b(?:cover|hide)\s+(?:your|the|our)\s+tracks\b"
+        ),
+    ),
+    rule(
+        "concealment",
+        Latin,
+        r"(?i)\b(?:erw[äa]hne|sage|erz[äa]hle)\s+(?:das|es|dies|nichts|die\s+\S+(?:\s+\S+)?|den\s+\S+)\s+(?:\S+\s+){0,3}?(?:nicht|niemals|nie)\b[^.\n;]{0,30}?\b(?:benutzer|nutzer|anwender|user)\b|\bohne\s+dass\s+(?:der|die)\s+(?:benutzer|nutzer|anwender)\s+(?:es\s+)?(?:merkt|bemerkt|sieht|erf[äa]hrt|wei[ßs])|\bverstecke\b[^.\n;]{0,40}?\b(?:benutzer|nutzer|anwender|reviewer)\b|\bsans\s+que\s+l['’]\s*utilisateur\s+(?:ne\s+)?(?:le\s+|s['’]\s*en\s+)?(?:remarque|aper[çc]oive|sache|voie|rende\s+compte)|\bne\s+(?:le\s+|la\s+|les\s+|l['’]\s*)?(?:mentionne|signale|dis)\s+pas\s+[àa]\s+l['’]\s*utilisateur|\bcache[rz]?\b[^.\n;]{0,40}?\b(?:[àa]\s+l['’]\s*utilisateur|de\s+l['’]\s*utilisateur)|\bsin\s+que\s+el\s+usuario\s+(?:lo\s+|se\s+)?(?:note|sepa|entere|vea|d[ée]\s+cuenta)|\bno\s+(?:se\s+)?lo\s+(?:menciones|digas|cuentes)\s+al\s+usuario|\boculta\w*\b[^.\n;]{0,40}?\bal\s+usuario\b",
+    ),
+    // — security-control-off: a control switched off (a verb of switching off, then one of
+    // the controls), commit hooks and signing skipped, permissions opened wide.
+    guarded(
+        "security-control-off",
+        concat!(
+            r"(?i)(?:\b",
+            switch_off!(),
+            r"\b|[üÜ]berspring\w*)",
+            clause!(40),
+            r"\b",
+            control!(),
+            ends_control!(),
+            r"|\b(?:d[ée]sactiv\w*|deaktivier\w*|uberspring\w*|desactiv\w*|salt[ae]\w*|omit[ae]\w*)\s+(?:les\s+|die\s+|los\s+|las\s+)?(?:tests|pruebas|testes|v[ée]rifications|pr[üu]fungen|ci)\b|[üÜ]berspring\w*\s+(?:die\s+)?(?:tests|pr[üu]fungen)\b"
+        ),
+    ),
+    negatable(
+        "security-control-off",
+        r"(?i)\bcore\.hooksPath\b[^\n]{0,20}?/dev/null\b|\bSKIP=[\w,-]+\s+git\s+commit\b|\b(?:rm|delete|remove)\s+(?:-\w+\s+)?(?:\./)?\.git/hooks/|\b(?:PRE_COMMIT_ALLOW_NO_CONFIG|SKIP_HOOKS|NO_VERIFY|HUSKY_SKIP_HOOKS)=1\b|--no-gpg-sign\b|\bcommit\.gpgsign\s*(?:=|\s+to\s+|\s)\s*false\b|\bcommit\s+(?:\w+\s+)?with\s+(?:-n|--no-verify)\b|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][2367]\b|\bchmod\s+(?:-\w+\s+)*[ugo]*[ao][ugo]*\+[rwxXst]*w|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][4-7]\s+\S*(?:\.ssh/|id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.pem\b|\.key\b|\.env\b|credentials|\.netrc|\.pgpass)|\bumask\s+0?[0-7]?[0-7]0\b|\b(?:permissions?|perms|file\s+modes?|modes?|access\s+rights)\b[^.\n;]{0,60}?\b(?:to|=|as|at)\s+0?[0-7]?[0-7][0-7][2367]\b|\b(?:give|grant|allow)\s+(?:everyone|everybody|all\s+users|anyone|others|the\s+world|world)\s+(?:full|write|read-?write|rwx)\s+(?:access|permissions?|rights)\b|\b(?:make|set|leave|open\s+up|change)\s+(?:\S+\s+){0,4}?(?:world[- ](?:writable|writeable|readable)|(?:readable|writable|writeable|accessible)\s+(?:to|by|for)\s+(?:everyone|everybody|all\s+users|anyone|the\s+world|others))\b|\bicacls\b[^\n]*\b(?:everyone|jeder)\s*:\s*\(?(?:oi\)\(ci\)\()?f\b",
+    ),
+    // — persistence: a way back in left for someone else.
+    negatable(
+        "persistence",
+        concat!(
+            r"(?i)\bauthorized_keys\b[^\n]{0,80}?\bssh-(?:rsa|ed25519|dss|ecdsa\S*)\s+AAAA|\bssh-(?:rsa|ed25519|dss|ecdsa\S*)\s+AAAA[^\n]{0,300}?\bauthorized_keys\b|\b(?:add|append|put|insert)\s+(?:this|the\s+following|these|our|my)\s+(?:ssh\s+)?(?:public\s+)?keys?\b[^.\n;]{0,40}?\bauthorized_keys\b|\b(?:add|introduce|create|insert|plant|install|leave|build|put|implement|include|set\s+up|embed|hide|baue|f[üu]ge|installiere|erstelle|verstecke)\w*\b",
+            clause!(40),
+            r"(?:\b(?:back[- ]?doors?|hintert[üu]r\w*|reverse[- ]shells?|web[- ]?shells?|bind\s+shells?|key[- ]?loggers?|rootkits?|crypto[- ]?miners?|command[- ]and[- ]control)\b|\b(?:secret|hidden|undocumented|covert|versteckt\w*)\s+(?:\S+\s+){0,2}?(?:admin\w*|root|superuser|logins?|accounts?|users?|passwords?|access|entrance|entry|endpoint|route|(?:ssh\s+)?keys?|tokens?|credentials|doors?|zugang\w*)\b)|(?:\bcrontab|\bcron\s+job|\bsystemd\s+(?:service|timer)|\blaunch\s*agent|\bstartup\s+script|\.bashrc|\.zshrc|\.profile)\b",
+            clause!(80),
+            r"(?:\b(?:curl|wget|ncat|netcat)\b|/dev/tcp/|\bnc\s)"
+        ),
+    ),
+    // — instruction-override, politely: earlier instructions set aside with a please.
+    negatable(
+        "instruction-override",
+        concat!(
+            r"(?i)\b",
+            set_aside!(),
+            r"\s+(?:\S+\s+){0,2}?",
+            prior_rules!(),
+            ends_rules!(),
+            r"|\b(?:put|set)\s+",
+            prior_rules!(),
+            r"\s+aside\b|\bit\s+(?:would|will|'d)\s+be\s+(?:best|better|great|fine|nice|ideal|preferable|helpful)\s+(?:if\s+you\s+(?:no\s+longer|stopped|didn't|did\s+not|don't|do\s+not)\s+(?:follow(?:ed)?|appl(?:y|ied)|us(?:e|ed)|stick|stuck|observ(?:e|ed)|respect(?:ed)?|obey(?:ed)?)|to\s+(?:ignore|skip|bypass|disregard|drop)\b)|\bignore\s+(?:the\s+|all\s+(?:of\s+)?)?(?:project'?s?|repo(?:sitory)?'?s?|team'?s?|your)\s+(?:own\s+)?(?:rules|instructions|guidelines|conventions|policies)",
+            ends_rules!(),
+            r"|\bfeel\s+free\s+to\s+(?:ignore|skip|bypass|disregard|override|drop|forget|break)\s+(?:(?:the|any|all|these|those|our|project'?s?|your|previous|earlier|existing|review|security|safety|commit)\s+)*(?:rules|instructions|guidelines|conventions|policies|policy|checks|reviews?|tests|hooks|guardrails|constraints|restrictions|system\s+prompt)\b|\b(?:you\s+(?:no\s+longer|don't|do\s+not|won't|will\s+not)\s+(?:need|have)\s+to|(?:there\s+is\s+|there's\s+)?no\s+(?:need|reason)\s+to|(?:it\s+is|it's)\s+(?:ok|okay|fine|safe)\s+(?:to\s+)?(?:not|no\s+longer)|don't\s+bother\s+(?:to\s+)?)\s*(?:follow|obey|respect|apply|observe|stick\s+to|honou?r|comply\s+with)\s+",
+            prior_rules!(),
+            r"|\b(?:disregard|ignore|forget)\s+(?:(?:the|any|all|those|these|your)\s+)*(?:guidance|instructions?|rules|guidelines|conventions|directions|constraints|policies)\s+(?:you\s+(?:were|have\s+been|got)\s+(?:given|told|taught)|(?:given\s+)?(?:earlier|before|previously|above|so\s+far|until\s+now))\b"
+        ),
+    ),
+    rule(
+        "instruction-override",
+        Latin,
+        r"(?i)\b(?:halte|h[äa]lt)\s+dich\s+(?:bitte\s+)?(?:nicht\s+mehr|nie\s+mehr|nicht\s+l[äa]nger)\s+an\s+(?:die|deine|alle)\s+(?:\S+\s+)?(?:regeln|anweisungen|vorgaben|richtlinien|konventionen)|\bdu\s+musst\s+dich\s+nicht\s+(?:mehr\s+)?an\s+(?:die|deine)\s+(?:\S+\s+)?(?:regeln|anweisungen|vorgaben)\s+halten|\bignorier\w*\s+(?:sie\s+)?(?:bitte\s+)?(?:alle\s+|s[äa]mtliche\s+)?(?:die\s+|deine\s+|ihre\s+)?(?:vorherigen|bisherigen|obigen|vorigen|fr[üu]heren|alten|urspr[üu]nglichen)\s+(?:anweisungen|regeln|vorgaben|richtlinien|konventionen|befehle)|\bn['’]\s*h[ée]site[rz]?\s+pas\s+[àa]\s+(?:ignorer|contourner|oublier)\s+(?:les|ces|tes|vos|toutes\s+les)\s+(?:\S+\s+)?(?:consignes|r[èe]gles|instructions|directives|conventions)|\btu\s+n['’]\s*as\s+plus\s+(?:besoin\s+de|[àa])\s+(?:suivre|respecter|appliquer)\s+(?:les|ces|tes)\s+(?:\S+\s+)?(?:consignes|r[èe]gles|instructions)|\bveuillez\s+(?:ignorer|oublier)\s+(?:les|ces|vos|toutes\s+les)\s+(?:\S+\s+)?(?:consignes|r[èe]gles|instructions)|\b(?:si[ée]ntete|sentite)\s+libre\s+de\s+(?:ignorar|saltarte|omitir|olvidar)\s+(?:las|los|estas|tus)\s+(?:\S+\s+)?(?:reglas|instrucciones|normas|convenciones|directrices|revisiones|pruebas)|\bya\s+no\s+(?:necesitas|tienes\s+que)\s+(?:seguir|respetar|cumplir)\s+(?:las|estas|tus)\s+(?:\S+\s+)?(?:reglas|instrucciones|normas)",
+    ),
+    // — addressed-to-assistant, in German, French and Spanish.
+    rule(
+        "addressed-to-assistant",
+        Latin,
+        r"(?i)\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|f[üu]r)\s+(?:die|den|das)\s+(?:ki|k\.i\.|assistenten|agenten|bot|sprachmodell|claude|modell)\b|\b(?:note|message|consigne|remarque|instruction)s?\s+(?:[àa]|pour)\s+(?:l['’]\s*)?(?:ia|assistant|agent|intelligence\s+artificielle|claude|mod[èe]le|bot)\b|\b(?:nota|mensaje|instrucci[óo]n)\s+(?:para|a)\s+(?:la\s+|el\s+)?(?:ia|asistente|agente|claude|modelo|bot)\b",
     ),
     // — base64-run: a long encoded blob (what it decodes to is a check, `checks.rs`).
     Rule {
@@ -224,7 +804,9 @@ pub(crate) const RULES: &[Rule] = &[
         severity: Status::Suspicious,
         scope: Raw,
         negatable: false,
+        span_negation: false,
         pattern: BASE64_RUN,
+        excuse: "",
     },
 ];
 
@@ -312,11 +894,48 @@ fn ascii_regex(i: usize) -> Option<&'static meta::Regex> {
             if !pattern.is_ascii() {
                 return None;
             }
-            meta::Builder::new()
-                .syntax(syntax::Config::new().unicode(false).utf8(false))
-                .configure(meta::Config::new().auto_prefilter(false).utf8_empty(false))
-                .build(pattern)
-                .ok()
+            ascii_form(pattern)
+        })
+        .as_ref()
+}
+
+/// `pattern` compiled byte by byte with ASCII classes and case folding, and no literal
+/// prefilter (the ASCII forms of `ascii_regex` and `ascii_superset`).
+fn ascii_form(pattern: &str) -> Option<meta::Regex> {
+    meta::Builder::new()
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .configure(meta::Config::new().auto_prefilter(false).utf8_empty(false))
+        .build(pattern)
+        .ok()
+}
+
+/// For a rule written with characters outside ASCII (the family rules' other languages): its
+/// pattern with each such character as the byte the ASCII view puts for it (`\x01`), compiled
+/// like `ascii_regex`. It matches the view wherever the rule matches the text (a character
+/// outside ASCII in the text can match the pattern only as one of the pattern's own, which
+/// the view and this form both make `\x01`, or as "any character"; no rule names one in a
+/// negated class or a range), so when it finds nothing, nothing is there and the rule's
+/// Unicode form, three times the cost to compile, is never built for English text.
+fn ascii_superset(i: usize) -> Option<&'static meta::Regex> {
+    static EACH: OnceLock<Vec<OnceLock<Option<meta::Regex>>>> = OnceLock::new();
+    let each = EACH.get_or_init(|| (0..RULES.len()).map(|_| OnceLock::new()).collect());
+    each.get(i)?
+        .get_or_init(|| {
+            let pattern = RULES[i].pattern;
+            if pattern.is_ascii() {
+                return None;
+            }
+            let ascii: String = pattern
+                .chars()
+                .map(|c| {
+                    if c.is_ascii() {
+                        c.to_string()
+                    } else {
+                        r"\x01".to_string()
+                    }
+                })
+                .collect();
+            ascii_form(&ascii)
         })
         .as_ref()
 }
@@ -337,10 +956,15 @@ pub(crate) fn matches(i: usize, text: &str, view: &AsciiView<'_>) -> Vec<std::op
 
 /// Whether rule `i` matches `text` (`view`: its ASCII view).
 fn is_match(i: usize, text: &str, view: &AsciiView<'_>) -> bool {
-    match ascii_regex(i).filter(|_| view.usable) {
-        Some(re) => re.is_match(view.text.as_ref()),
-        None => regex(i).is_some_and(|re| re.is_match(text)),
+    if view.usable {
+        if let Some(re) = ascii_regex(i) {
+            return re.is_match(view.text.as_ref());
+        }
+        if ascii_superset(i).is_some_and(|re| !re.is_match(view.text.as_ref())) {
+            return false;
+        }
     }
+    regex(i).is_some_and(|re| re.is_match(text))
 }
 
 /// The rules (indices into `RULES`) that match `text` read as `form`: only the candidates
@@ -370,36 +994,71 @@ pub(crate) fn compiled_pattern(i: usize) -> String {
 /// Whether the sentence around `at..end` says the opposite: a negation shortly before the
 /// match ("never", "do not", "instead of") or a ban right after it ("is forbidden").
 pub(crate) fn negated(text: &str, at: usize, end: usize) -> bool {
+    static PARTICIPLE: OnceLock<Option<Regex>> = OnceLock::new();
     static BEFORE: OnceLock<Option<Regex>> = OnceLock::new();
     static AFTER: OnceLock<Option<Regex>> = OnceLock::new();
     static CANCEL: OnceLock<Option<Regex>> = OnceLock::new();
     // The negation stands in the same clause, a few words before: "No worries: disable
     // CSRF" is not one, and neither is "don't forget to disable".
     let before = BEFORE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:never|not|don't|dont|doesn't|isn't|aren't|won't|cannot|can't|mustn't|shouldn't|avoid|avoids|avoiding|without|instead\s+of|rather\s+than|stop|stopped|forbid|forbids|forbidden|ban|bans|banned|prohibit|prohibits|refuse|refuses|reject|rejects|nobody|re-?enabled?|restored?|keep|keeps|kept|nicht|jamais|nunca)\b[^.!?;:,\n]{0,24}$").ok()
+        Regex::new(r"(?i)\b(?:never|not|don't|dont|doesn't|isn't|aren't|won't|cannot|can't|mustn't|shouldn't|avoid|avoids|avoiding|without|instead\s+of|rather\s+than|stop|stopped|forbid|forbids|forbidden|ban|bans|banned|prohibit|prohibits|refuse|refuses|reject|rejects|nobody|re-?enabled?|restored?|keep|keeps|kept|block|blocks|blocked|prevent|prevents|detect|detects|against|nicht|niemals|nie|kein\w*|ne|jamais|nunca|jam[aá]s|no|n[ãa]o)\b[^.!?;:,\n]{0,24}$").ok()
     });
 
     let after = AFTER.get_or_init(|| {
-        Regex::new(r"(?i)^[^.!?;\n]{0,40}?\b(?:is|are|stays?|remains?)\s+(?:forbidden|banned|not\s+allowed|prohibited|never\s+(?:used|allowed|ok))|^[^.!?;\n]{0,30}?\bout\s+of\b|^[^.!?;\n]{0,50}?\b(?:was|were)\s+(?:a\s+)?(?:mistake|removed|reverted|rejected)").ok()
+        Regex::new(r"(?i)^[^.!?;\n]{0,40}?\b(?:is|are|stays?|remains?|gets?)\s+(?:always\s+)?(?:forbidden|banned|not\s+(?:allowed|permitted|possible)|prohibited|blocked|rejected|refused|disallowed|disabled|off-limits|never\s+(?:used|allowed|ok|done))|^[^.!?;\n]{0,30}?\bout\s+of\b|^[^.!?;\n]{0,50}?\b(?:was|were)\s+(?:a\s+)?(?:mistake|removed|reverted|rejected)").ok()
     });
     let cancel = CANCEL.get_or_init(|| {
         Regex::new(r"(?i)\b(?:not|don't|dont|never)\s+(?:forget|hesitate|fail|neglect)\b").ok()
     });
     let start = floor_char(text, at.saturating_sub(60));
     let stop = ceil_char(text, (end + 60).min(text.len()));
-    let pre = &text[start..at];
+    // "everything not committed", "files not yet pushed": an adjective, not a negation of
+    // what follows.
+    let participle = PARTICIPLE
+        .get_or_init(|| Regex::new(r"(?i)\bnot\s+(?:yet\s+)?\w+(?:ed|en)\b").ok())
+        .as_ref();
+    let pre = participle.map_or(std::borrow::Cow::Borrowed(&text[start..at]), |r| {
+        r.replace_all(&text[start..at], "")
+    });
+    let pre = pre.as_ref();
     let post = &text[end..stop];
     let cancelled = cancel.as_ref().is_some_and(|r| r.is_match(pre));
     (!cancelled && before.as_ref().is_some_and(|r| r.is_match(pre)))
         || after.as_ref().is_some_and(|r| r.is_match(post))
 }
 
+/// Whether rule `i`'s match `at..end` of `text`, or the rest of its sentence, holds one of
+/// its excuse words (`Rule::excuse`): "… once .env is in .gitignore" says what the match is about.
+pub(crate) fn excused_match(i: usize, text: &str, at: usize, end: usize) -> bool {
+    static EACH: OnceLock<Vec<OnceLock<Option<Regex>>>> = OnceLock::new();
+    let Some(rule) = RULES.get(i).filter(|r| !r.excuse.is_empty()) else {
+        return false;
+    };
+    let each = EACH.get_or_init(|| (0..RULES.len()).map(|_| OnceLock::new()).collect());
+    let rest = &text[end..ceil_char(text, (end + 80).min(text.len()))];
+    // The sentence ends at `.`, `!`, `?` or a line break; a dot inside a word (`.gitignore`)
+    // does not end it.
+    let stop = rest
+        .char_indices()
+        .find(|&(p, c)| {
+            matches!(c, '!' | '?' | '\n')
+                || c == '.' && rest[p + 1..].chars().next().is_none_or(char::is_whitespace)
+        })
+        .map_or(rest.len(), |(p, _)| p);
+    let span = &text[at..end];
+    each.get(i)
+        .and_then(|c| c.get_or_init(|| Regex::new(rule.excuse).ok()).as_ref())
+        .is_some_and(|r| r.is_match(span) || r.is_match(&rest[..stop]))
+}
+
 /// Whether a matched span itself says not to ("read the token at run time, never commit
-/// it"): a credential sentence with a negation in it is a rule about keeping it safe.
+/// it"): a credential sentence with a negation in it is a rule about keeping it safe. The
+/// negations of the other languages the rules read count too (German and French put them
+/// after the verb).
 pub(crate) fn says_not(span: &str) -> bool {
     static NOT: OnceLock<Option<Regex>> = OnceLock::new();
     NOT.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:never|not|don't|dont|mustn't|shouldn't|without)\b").ok()
+        Regex::new(r"(?i)\b(?:never|not|don't|dont|mustn't|shouldn't|without|forbid\w*|block(?:s|ed)|reject(?:s|ed)|prevent(?:s|ed)?|disallow\w*|prohibit\w*|refuse[sd]?|nicht|niemals|nie|kein\w*|verbiete\w*|jamais|pas|interdit\w*|nunca|jam[aá]s|prohib\w*)\b").ok()
     })
     .as_ref()
     .is_some_and(|r| r.is_match(span))
@@ -502,6 +1161,39 @@ mod tests {
             }
         }
         assert!(compared > 20, "{compared}");
+    }
+
+    /// A rule written with characters outside ASCII matches the text only where its ASCII
+    /// superset form matches the view (`ascii_superset`: the early exit that spares English
+    /// text the Unicode form): over the phrasing fixtures, every language, whole and line by
+    /// line.
+    #[test]
+    fn the_ascii_superset_matches_wherever_the_unicode_form_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bridge");
+        let mut texts: Vec<String> = Vec::new();
+        for name in ["phrasings/poisoned.txt", "phrasings/benign.txt"] {
+            let t = std::fs::read_to_string(root.join(name)).unwrap();
+            texts.extend(t.lines().map(str::to_string));
+            texts.push(t);
+        }
+        let mut compared = 0;
+        for (i, r) in RULES.iter().enumerate() {
+            let (Some(sup), Some(u)) = (ascii_superset(i), regex(i)) else {
+                continue;
+            };
+            compared += 1;
+            for t in &texts {
+                let view = AsciiView::of(t);
+                if view.usable && u.is_match(t) {
+                    assert!(
+                        sup.is_match(view.text.as_ref()),
+                        "rule {i} ({}) on {t:?}",
+                        r.name
+                    );
+                }
+            }
+        }
+        assert!(compared > 10, "{compared}");
     }
 
     /// The bytes the ASCII view puts for characters outside ASCII are named by no pattern
