@@ -346,14 +346,18 @@ fn issue_37_origins_of_a_large_pulled_log_come_from_the_index() {
         ),
         "{ctx}"
     );
-    p.write(
-        ".claude/baton.yaml",
+    // Trust comes from the user's own config only (issue 36).
+    let user = p.home.path().join(".config/baton");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("config.yaml"),
         "bridge:\n  trusted_committers: [tea@example.invalid]\n",
-    );
+    )
+    .unwrap();
     let (ctx, _) = start(&p);
     assert!(!ctx.contains("unreviewed"), "{ctx}");
     // Review lists the same origins, from the same index.
-    p.write(".claude/baton.yaml", "");
+    std::fs::write(user.join("config.yaml"), "{}\n").unwrap();
     let items = review_json(&p);
     assert_eq!(items.len(), 1700, "{:?}", items.first());
     assert!(items.iter().all(|i| i["origin"]
