@@ -219,12 +219,10 @@ impl Relay {
                 self.heartbeat_timeout_ms
             ));
         }
-        let w = self.wake_prompt.trim();
-        if !w.starts_with('/') || w.len() < 2 || w.chars().any(char::is_control) {
-            return Err(format!(
-                "key `relay.wake_prompt`: {:?} must be a slash command on one line, like /baton:session-relay resume",
-                self.wake_prompt
-            ));
+        if !wake_prompt_is_plain(&self.wake_prompt) {
+            return Err(
+                "key `relay.wake_prompt`: must be a plain slash command, optionally followed by ` resume` and ` from {packet}`, like /baton:session-relay resume (the value is not repeated: it may come from the repository)".to_string(),
+            );
         }
         if let Some((i, _)) = self
             .hazard_paths
@@ -238,6 +236,28 @@ impl Relay {
         }
         Ok(())
     }
+}
+
+/// Whether `cmd` is a plain slash command: `/` then letters, digits, ':', '.', '_', '-'.
+/// Words after the name could carry an instruction from whoever wrote the config.
+fn is_plain_slash_command(cmd: &str) -> bool {
+    cmd.len() >= 2
+        && cmd.starts_with('/')
+        && cmd
+            .bytes()
+            .skip(1)
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'_' | b'-'))
+}
+
+/// Whether `prompt` is a wake-up prompt baton will hand the model: a plain slash command,
+/// then optionally ` resume`, then optionally ` from {packet}`. It becomes the next
+/// session's first prompt and may come from the repository's config, so it holds no free
+/// text (an instruction there would reach the model as the user's words).
+fn wake_prompt_is_plain(prompt: &str) -> bool {
+    let rest = prompt.trim();
+    let rest = rest.strip_suffix(" from {packet}").unwrap_or(rest);
+    let rest = rest.strip_suffix(" resume").unwrap_or(rest);
+    is_plain_slash_command(rest)
 }
 
 impl Default for Relay {
@@ -341,14 +361,10 @@ impl Handoff {
     /// Range checks of the `handoff:` keys; the error names the key.
     fn check(&self) -> std::result::Result<(), String> {
         let cmd = &self.resume_command;
-        let plain = cmd
-            .bytes()
-            .skip(1)
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'_' | b'-'));
-        if !cmd.starts_with('/') || cmd.len() < 2 || !plain {
-            return Err(format!(
-                "key `handoff.resume_command`: {cmd:?} must be a plain slash command (letters, digits, ':', '.', '_', '-'), like /baton:dr-continue"
-            ));
+        if !is_plain_slash_command(cmd) {
+            return Err(
+                "key `handoff.resume_command`: must be a plain slash command (letters, digits, ':', '.', '_', '-'), like /baton:dr-continue (the value is not repeated: it may come from the repository)".to_string(),
+            );
         }
         for (i, glob) in self.stale_runtime_globs.iter().enumerate() {
             if glob.trim().is_empty() || glob.starts_with('/') {
