@@ -138,33 +138,40 @@ impl Paths {
     }
 
     /// A private state folder (`paths.audit`, `paths.handoff`, unless made shared) moved onto
-    /// a folder that holds files git tracks: a problem (hooks run on the defaults), since
-    /// baton would write into the project's own folder and keep it out of git. Looked at only
-    /// for a moved folder that exists and holds no file baton wrote there (its untracked
-    /// `.gitignore`): the common case reads nothing.
-    fn moved_onto_tracked(&self, root: &Path, config: &Config, file: &Path) -> Option<Error> {
+    /// a folder that already exists and holds no file baton wrote there (its untracked
+    /// `.gitignore`): a problem (hooks run on the defaults). A hook only ever creates a moved
+    /// folder: writing baton's mark into a folder that was there before would make it look
+    /// like baton's own, and `baton clean` would remove the user's files with it (a config
+    /// comes with a clone or a teammate's commit, and may name any folder). Looked at only
+    /// for a moved folder that exists: the common case reads nothing.
+    fn moved_onto_a_folder_not_batons(
+        &self,
+        root: &Path,
+        config: &Config,
+        file: &Path,
+    ) -> Option<Error> {
         for (name, rel, shared) in [
             ("paths.audit", &self.audit, config.audit.shared),
             ("paths.handoff", &self.handoff, config.handoff.shared),
         ] {
             let dir = root.join(rel);
-            if shared || Paths::is_default(name, rel) || !dir.is_dir() {
+            if shared || Paths::is_default(name, rel) || std::fs::symlink_metadata(&dir).is_err() {
                 continue;
             }
-            let marked = super::fsx::batons_mark(&dir)
-                .is_some_and(|m| !super::git::is_tracked(root, &rel.join(m)));
+            let marked = dir.is_dir()
+                && super::fsx::batons_mark(&dir)
+                    .is_some_and(|m| !super::git::is_tracked(root, &rel.join(m)));
             if marked {
                 continue;
             }
-            if let Some(tracked) = super::git::tracked_under(root, rel) {
-                return Some(Error::Config {
-                    path: file.to_path_buf(),
-                    message: format!(
-                        "key `{name}`: {} holds files git tracks ({tracked}): a private state folder must be a folder of baton's own",
-                        rel.display()
-                    ),
-                });
-            }
+            let why = super::git::tracked_under(root, rel).map_or_else(
+                || "already exists and holds no file baton wrote there (an untracked .gitignore of baton's): baton keeps private state only in a folder it made".to_string(),
+                |tracked| format!("holds files git tracks ({tracked}): a private state folder must be a folder of baton's own"),
+            );
+            return Some(Error::Config {
+                path: file.to_path_buf(),
+                message: format!("key `{name}`: {} {why}", rel.display()),
+            });
         }
         None
     }
@@ -621,7 +628,11 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
     };
     config.bridge.opted_in = opted_in;
     if problems.is_empty() {
-        problems.extend(config.paths.moved_onto_tracked(root, &config, &fallback));
+        problems.extend(
+            config
+                .paths
+                .moved_onto_a_folder_not_batons(root, &config, &fallback),
+        );
     }
     Effective {
         // Any problem means the defaults, as the hook path promises: a half-applied config

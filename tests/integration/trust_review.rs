@@ -48,3 +48,55 @@ fn review_36_1_a_wake_prompt_with_free_text_is_a_config_problem_and_never_reache
         assert!(!all(&out).contains("wake_prompt"), "{ok}: {out:?}");
     }
 }
+
+// 2. `clean --yes` deleted a folder of the user's that the config moved a state folder onto --
+
+#[test]
+fn review_36_2_a_state_folder_moved_onto_an_existing_folder_is_refused_and_clean_keeps_it() {
+    for target in ["data", "./data/.", "notes"] {
+        let p = Project::new();
+        p.commit_file(".gitignore", "data/\n", "ignore data");
+        p.write("data/customers.sqlite", "precious");
+        p.write("data/notes.txt", "mine");
+        p.write("notes/todo.txt", "untracked, not ignored");
+        p.commit_file(
+            ".claude/baton.yaml",
+            &format!("paths: {{audit: '{target}', handoff: 'datarim/s'}}\n"),
+            "team config",
+        );
+        let root = p.root.to_str().unwrap().to_string();
+        for event in ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"] {
+            let out = p.run(
+                &["hook", event],
+                p.event(event).as_bytes(),
+                &[("CLAUDE_PROJECT_DIR", &root)],
+            );
+            assert_eq!(out.code, 0, "{out:?}");
+        }
+        let folder = if target == "notes" { "notes" } else { "data" };
+        assert!(
+            !p.root.join(folder).join(".gitignore").exists(),
+            "{target}: a hook wrote baton's mark into the user's folder"
+        );
+        let out = p.run(&["clean", "--yes"], b"", &[]);
+        assert!(all(&out).contains("paths.audit"), "{target}: {out:?}");
+        assert!(p.root.join("data/customers.sqlite").is_file(), "{target}: {out:?}");
+        assert!(p.root.join("data/notes.txt").is_file(), "{target}: {out:?}");
+        assert!(p.root.join("notes/todo.txt").is_file(), "{target}: {out:?}");
+    }
+    // A folder baton makes itself is still baton's: created, marked, and cleaned.
+    let p = Project::new();
+    p.commit_file(".claude/baton.yaml", "paths: {audit: trail}\n", "config");
+    let root = p.root.to_str().unwrap().to_string();
+    for event in ["SessionStart", "UserPromptSubmit", "PostToolUse", "Stop"] {
+        p.run(
+            &["hook", event],
+            p.event(event).as_bytes(),
+            &[("CLAUDE_PROJECT_DIR", &root)],
+        );
+    }
+    assert!(p.root.join("trail/.gitignore").is_file());
+    let out = p.run(&["clean", "--yes"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(!p.root.join("trail").exists(), "{out:?}");
+}
