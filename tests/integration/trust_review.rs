@@ -242,3 +242,49 @@ fn review_36_4_timeline_and_the_daily_report_leave_out_what_the_scan_blocks() {
         "{timeline}"
     );
 }
+
+// 5. A secret split by a character `one_line` folds (not a line break) was committed --------
+
+#[test]
+fn review_36_5_a_secret_split_by_any_folded_character_is_redacted_everywhere() {
+    let token = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].concat();
+    let (a, b) = token.split_at(16);
+    let fragments = [&a[4..], &b[..14]];
+    // As escapes inside a double-quoted YAML string: U+2028, NEL, tab, zero-width space.
+    for sep in ["\\u2028", "\\x85", "\\t", "\\u200b", "\\u2029"] {
+        let val = format!("\"{a}{sep}{b}\"");
+        for (args, input) in [
+            (&["bridge", "save"][..], format!("summary: {val}\n")),
+            (
+                &["bridge", "save"],
+                format!("summary: s\ndecisions:\n  - {{title: t, decision: {val}}}\n"),
+            ),
+            (
+                &["bridge", "save"],
+                format!("summary: s\nlearnings:\n  - {{type: error, key: k, insight: i, files: [{val}]}}\n"),
+            ),
+            (&["relay", "handoff"], format!("loop_id: WL-001\nopen_findings: [{val}]\n")),
+        ] {
+            let p = Project::new();
+            p.write(".rune/.keep", "");
+            let out = p.run(args, input.as_bytes(), &[]);
+            let history = p.git(&["log", "-p", "--all"]);
+            let mut files = String::new();
+            for e in walkdir::WalkDir::new(&p.root)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file() && !e.path().starts_with(p.root.join(".git")))
+            {
+                files.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+            }
+            for f in fragments {
+                for (what, text) in [("history", &history), ("files", &files), ("output", &all(&out))] {
+                    assert!(
+                        !text.contains(f),
+                        "{sep} {args:?} {input:?}: {f} in {what}:\n{text}"
+                    );
+                }
+            }
+        }
+    }
+}
