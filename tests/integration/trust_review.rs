@@ -345,3 +345,57 @@ fn review_36_6_handoff_continue_quotes_the_saved_next_steps_as_the_artefacts_wor
     let bare = s.rfind(recommended).unwrap_or_else(|| panic!("{s}"));
     assert!(bare > frame, "{s}");
 }
+
+// 7. `handoff write` deleted a file reached through `..` below the scratch folder ----------
+
+#[test]
+fn review_36_7_handoff_write_removes_only_files_really_in_its_scratch_folder() {
+    let p = Project::new();
+    p.commit_file("src/main.rs", "fn main() {}\n", "sources");
+    let out = p.run(&["handoff", "scratch"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let scratch = std::path::PathBuf::from(out.stdout.trim());
+    let body = scratch.join("body.md");
+    std::fs::write(
+        &body,
+        "## Layer 1 — Session Summary\nx\n\n## Layer 5 — Failed Approaches\nnone\n",
+    )
+    .unwrap();
+    // Another file keeps the folder there after the body goes.
+    std::fs::write(scratch.join("keep"), "k").unwrap();
+    // `<scratch>/../../…/proj/src/main.rs`: lexically below the scratch folder.
+    let depth = scratch.components().count();
+    let up: std::path::PathBuf = std::iter::repeat_n("..", depth).collect();
+    let evil = scratch
+        .join(up)
+        .join(p.root.strip_prefix("/").unwrap())
+        .join("src/main.rs");
+    assert!(evil.is_file(), "{}", evil.display());
+    let out = p.run(
+        &[
+            "handoff",
+            "write",
+            "--session",
+            "SESSION-20261130-090000",
+            "--captured-by",
+            "agent",
+            "--recommended-next",
+            "/dr-next TUNE-0420",
+            "--next-action",
+            "y",
+            "--active-tasks-file",
+            evil.to_str().unwrap(),
+            "--body-file",
+            body.to_str().unwrap(),
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        p.root.join("src/main.rs").is_file(),
+        "src/main.rs deleted: {out:?}"
+    );
+    // The body, really in the scratch folder, goes.
+    assert!(!body.exists(), "{out:?}");
+}
