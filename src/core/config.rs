@@ -518,6 +518,10 @@ pub const TRUST_KEYS: &[(&str, &str)] = &[
     ("bridge", "trusted_committers"),
     ("bridge", "auto_promote"),
     ("bridge", "integrity_block_on"),
+    // Shared: the trail or the artefacts are committed (no private `.gitignore`), and recall
+    // takes a teammate's records there for the user's own.
+    ("audit", "shared"),
+    ("handoff", "shared"),
 ];
 
 /// Whether `value` of the trust key `table.key` widens trust. `integrity_block_on` may be
@@ -526,6 +530,7 @@ pub const TRUST_KEYS: &[(&str, &str)] = &[
 fn widens(table: &str, key: &str, value: &serde_yaml_ng::Value) -> bool {
     match (table, key) {
         ("bridge", "integrity_block_on") => value.as_str() != Some("suspicious"),
+        ("audit" | "handoff", "shared") => value.as_bool() != Some(false),
         _ => true,
     }
 }
@@ -1012,6 +1017,22 @@ mod tests {
         assert_eq!(l.config.bridge.trusted_committers, ["me@example.invalid"]);
         assert!(!l.config.bridge.auto_promote && !l.config.bridge.commit);
         assert_eq!(l.ignored.len(), 3, "{:?}", l.ignored);
+        // Sharing what is private is the user's to choose, too.
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "audit: {shared: true}\nhandoff: {shared: true}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(!l.config.audit.shared && !l.config.handoff.shared);
+        assert_eq!(l.ignored.len(), 2, "{:?}", l.ignored);
+        write(
+            t.path(),
+            ".config/baton/config.yaml",
+            "audit: {shared: true}\n",
+        );
+        write(t.path(), PROJECT_CONFIG, "");
+        assert!(load(&ctx_with(t.path()), t.path()).config.audit.shared);
         // Stricter than the user's own is the project's to say.
         write(t.path(), ".config/baton/config.yaml", "");
         write(
