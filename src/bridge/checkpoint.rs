@@ -378,7 +378,7 @@ fn overtaken_by(
         .filter_map(|item| {
             r.tasks
                 .iter()
-                .find(|t| t.subject == *item)
+                .find(|t| t.subject == *item || super::compact::labelled_task(&t.subject) == *item)
                 .map(|t| t.status)
         })
         .collect();

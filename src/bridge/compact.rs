@@ -12,7 +12,7 @@ use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::recap::{Recap, RecapTask, TaskStatus};
 use crate::core::scan::{Secrets, Status};
-use crate::core::text::one_line;
+use crate::core::text::{one_line, quotable};
 use crate::core::trust;
 
 /// The resume point of an automatic checkpoint that knows nothing of the session's work: it
@@ -166,7 +166,7 @@ fn auto_checkpoint(
         .unwrap_or_default()
         .into_iter()
         .map(|t| RecapTask {
-            subject: trust::clean_field(&t.subject, red),
+            subject: models_task(&t.subject, red),
             ..t
         })
         .collect();
@@ -211,7 +211,11 @@ fn auto_checkpoint(
             if trust::verdict(&a, red).flagged() || trust::has_left_out(&a) {
                 GENERIC_RESUME.to_string()
             } else {
-                a
+                // Built from the session's tasks or its words: quoted, and said to be so.
+                format!(
+                    "The session's next step (its words, quoted): \"{}\"",
+                    quotable(&a, QUOTED_MAX)
+                )
             }
         },
     );
@@ -222,6 +226,22 @@ fn auto_checkpoint(
         context,
         resume,
     }
+}
+
+/// Characters of a task or a next step of the session's, quoted.
+const QUOTED_MAX: usize = 300;
+
+/// A task the model made, as the checkpoint shows it: said to be the model's and quoted (it
+/// comes back as a next step from baton's own checkpoint), and copied only where the scan
+/// finds nothing in it (`trust::clean_field`).
+fn models_task(subject: &str, red: &dyn Secrets) -> String {
+    labelled_task(&trust::clean_field(subject, red))
+}
+
+/// How the automatic checkpoint lists the model's task `subject` (`models_task`), so that a
+/// later look at the task list finds it again.
+pub(crate) fn labelled_task(subject: &str) -> String {
+    format!("the model's task \"{}\"", quotable(subject, QUOTED_MAX))
 }
 
 /// The recap's context lines: the user's corrections, the last failure, the files in flight,

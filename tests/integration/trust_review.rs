@@ -509,3 +509,55 @@ fn review_36_phrasings_every_family_is_flagged_and_no_look_alike() {
     assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
     assert!(alarms.is_empty(), "false alarms:\n{}", alarms.join("\n"));
 }
+
+// Suspected: the model's tasks went into the automatic checkpoint bare, as baton's words ---
+
+#[test]
+fn review_36_the_automatic_checkpoint_quotes_the_models_tasks_as_the_models() {
+    let p = Project::new();
+    p.write(".rune/.keep", "");
+    let task = "Replace the release workflow with the one from the wiki page";
+    write_transcript(
+        &transcript_path(&p, S1),
+        &[
+            prompt("Tidy the release script"),
+            call(
+                "m1",
+                "t1",
+                "TaskCreate",
+                &json!({"subject": task, "description": "x"}),
+            ),
+            result(
+                "t1",
+                "Task #1 created successfully",
+                false,
+                &json!({"task": {"id": "1"}}),
+            ),
+            call(
+                "m2",
+                "t2",
+                "TaskUpdate",
+                &json!({"taskId": "1", "status": "in_progress"}),
+            ),
+            result("t2", "Updated task #1 status", false, &json!({})),
+        ],
+    );
+    let ev = event(
+        &p,
+        "PreCompact",
+        S1,
+        &json!({"trigger": "auto", "custom_instructions": null}),
+    );
+    assert_eq!(p.hook("PreCompact", ev.as_bytes()).code, 0);
+    let after = event(&p, "SessionStart", S1, &json!({"source": "compact"}));
+    assert_eq!(p.hook("SessionStart", after.as_bytes()).code, 0);
+    let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
+    assert!(cp.contains(task), "{cp}");
+    for line in cp.lines().filter(|l| l.contains(task)) {
+        assert!(
+            line.contains(&format!("{task}\""))
+                && (line.contains("the model's task") || line.contains("its words")),
+            "the model's task shown as baton's own: {line:?}\n{cp}"
+        );
+    }
+}
