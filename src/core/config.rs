@@ -98,6 +98,18 @@ impl Paths {
         use std::path::Component;
         let mut seen: Vec<(&str, Vec<String>)> = Vec::new();
         for (name, p) in self.named() {
+            // A folder's name is shown to the model (SessionStart names the state folders) and
+            // may come from the repository: plain characters only, and a name that is not
+            // plain is not repeated.
+            let plain = p.to_str().is_some_and(|t| {
+                t.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/'))
+            });
+            if !plain {
+                return Err(format!(
+                    "key `{name}`: must be a folder path of letters, digits, '.', '_', '-' and '/' (the value is not repeated: it may come from the repository)"
+                ));
+            }
             let bad = |why: &str| Err(format!("key `{name}`: {} {why}", p.display()));
             if p.is_absolute()
                 || p.components()
