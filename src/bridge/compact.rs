@@ -397,13 +397,14 @@ pub(crate) fn confirm_compaction(project: &Project, session_id: &str) -> Result<
 /// (only where `.rune/` exists).
 pub(crate) fn post_compact(project: &Project, session_id: &str, summary: &str) -> Result<()> {
     confirm_compaction(project, session_id)?;
-    let summary = one_line(summary);
+    // Redacted before the fold and the cut: a token split by a line break is found whole
+    // only before the break becomes a space, and a cut could leave half of one.
+    let summary = one_line(&project.redact(summary));
     if summary.is_empty() || !Rune::of(project).exists() {
         return Ok(());
     }
-    let short: String = summary.chars().take(1000).collect();
+    let short = crate::core::text::clip(&summary, 1000);
     let line = format!("[{}] — (compaction) {short}", store::stamp(project.now()));
-    let line = project.redact(&line);
     append_hook_line(project, &line)?;
     Ok(())
 }

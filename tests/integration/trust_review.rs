@@ -624,3 +624,40 @@ fn review_36_a_state_folder_from_the_config_has_a_plain_name_or_is_a_config_prob
     let doctor = p.run(&["doctor"], b"", &[]);
     assert!(!all(&doctor).contains("paths.audit"), "{doctor:?}");
 }
+
+// PostCompact folded and cut the summary before redacting it -------------------------------
+
+#[test]
+fn review_36_post_compact_redacts_a_split_token_before_the_fold() {
+    let p = Project::new();
+    p.write(".rune/.keep", "");
+    let token = ["ghp_", "aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"].concat();
+    let (a, b) = token.split_at(16);
+    let mut ev: serde_json::Value = serde_json::from_str(&p.event("PostCompact")).unwrap();
+    ev["compact_summary"] = json!(format!("We rotated the key {a}\n{b} and moved on."));
+    let root = p.root.to_str().unwrap().to_string();
+    let out = p.run(
+        &["hook", "PostCompact"],
+        ev.to_string().as_bytes(),
+        &[("CLAUDE_PROJECT_DIR", &root)],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let projects = p.home.path().join(".local/state/baton/projects");
+    let mut logged = String::new();
+    for e in walkdir::WalkDir::new(&projects)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if e.file_type().is_file() {
+            logged.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+        }
+    }
+    assert!(
+        logged.contains("(compaction) We rotated the key"),
+        "{logged}"
+    );
+    assert!(
+        !logged.contains(&b[..14]) && !logged.contains(&a[4..]),
+        "{logged}"
+    );
+}
