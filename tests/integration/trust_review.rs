@@ -217,7 +217,7 @@ fn review_36_4_timeline_and_the_daily_report_leave_out_what_the_scan_blocks() {
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "timeline", "arguments": {"since": "30d"}}}),
     ];
-    let stdin: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    let stdin: String = requests.iter().map(|r| r.to_string() + "\n").collect();
     let out = p.run(&["mcp"], stdin.as_bytes(), &env);
     let answer = out
         .stdout
