@@ -228,20 +228,14 @@ fn auto_checkpoint(
     }
 }
 
-/// Characters of a task or a next step of the session's, quoted.
+/// Characters of a next step of the session's, quoted.
 const QUOTED_MAX: usize = 300;
 
 /// A task the model made, as the checkpoint shows it: said to be the model's and quoted (it
 /// comes back as a next step from baton's own checkpoint), and copied only where the scan
 /// finds nothing in it (`trust::clean_field`).
 fn models_task(subject: &str, red: &dyn Secrets) -> String {
-    labelled_task(&trust::clean_field(subject, red))
-}
-
-/// How the automatic checkpoint lists the model's task `subject` (`models_task`), so that a
-/// later look at the task list finds it again.
-pub(crate) fn labelled_task(subject: &str) -> String {
-    format!("the model's task \"{}\"", quotable(subject, QUOTED_MAX))
+    checkpoint::labelled_task(&trust::clean_field(subject, red))
 }
 
 /// The recap's context lines: the user's corrections, the last failure, the files in flight,
