@@ -227,7 +227,7 @@ pub(crate) fn run(project: &Project, opts: Options) -> Result<i32> {
     if opts.yes && opts.scope != Scope::User {
         // The defaults stand in for a broken config: they may name other folders than the
         // ones meant. And never at the file system root or a home folder.
-        if let Some(p) = project.config_problems().first() {
+        if let Some(p) = project.config_problem_line() {
             return Err(Error::Invalid(format!(
                 "clean: {p}; fix the config first (baton doctor lists every problem)"
             )));

@@ -13,7 +13,7 @@ pub(crate) fn run(project: &Project, json: bool) -> i32 {
     let problems: Vec<String> = project
         .config_problems()
         .iter()
-        .map(ToString::to_string)
+        .map(|p| crate::core::trust::field(&p.to_string(), project.redactor()))
         .collect();
     let details: Vec<String> = bridge::summary_line(project).into_iter().collect();
     if json {

@@ -70,3 +70,5 @@ mod shell;
 mod team;
 #[path = "integration/trust.rs"]
 mod trust;
+#[path = "integration/trust_review.rs"]
+mod trust_review;

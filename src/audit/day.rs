@@ -11,6 +11,7 @@ use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::text::{clip, one_line};
 use crate::core::time;
+use crate::core::trust;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 use std::collections::{BTreeMap, HashMap};
 
@@ -110,7 +111,10 @@ impl Day {
                 let last = s
                     .failures
                     .last()
-                    .map_or(String::new(), |f| format!("; last: {f}"));
+                    // A failure's text is tool output (core::trust: blocked → named).
+                    .map_or(String::new(), |f| {
+                        format!("; last: {}", trust::field(f, project.redactor()))
+                    });
                 self.anomalies
                     .push(format!("{}: {} failed tool call(s){last}", e.id, s.errors));
             }
@@ -140,6 +144,7 @@ impl Day {
         }
         for (f, n) in &self.files {
             if *n > u64::from(config.hot_file_edits) {
+                let f = trust::field(f, project.redactor());
                 self.anomalies.push(format!("{f}: edited {n} times"));
             }
         }

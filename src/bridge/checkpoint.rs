@@ -362,6 +362,15 @@ fn superseded(project: &Project, cp: &Parsed) -> Option<String> {
     })
 }
 
+/// How the automatic checkpoint lists the model's task `subject`: said to be the model's
+/// and quoted (`compact`), so that a later look at the task list finds it again.
+pub(crate) fn labelled_task(subject: &str) -> String {
+    format!(
+        "the model's task \"{}\"",
+        crate::core::text::quotable(subject, 300)
+    )
+}
+
 /// Why the newest session's record `r` leaves automatic checkpoint `cp` behind: every task
 /// it listed as left that the session's task list knows is completed, or the session did
 /// work after it was written.
@@ -378,7 +387,7 @@ fn overtaken_by(
         .filter_map(|item| {
             r.tasks
                 .iter()
-                .find(|t| t.subject == *item)
+                .find(|t| t.subject == *item || labelled_task(&t.subject) == *item)
                 .map(|t| t.status)
         })
         .collect();

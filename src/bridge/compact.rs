@@ -12,7 +12,7 @@ use crate::core::error::Result;
 use crate::core::project::Project;
 use crate::core::recap::{Recap, RecapTask, TaskStatus};
 use crate::core::scan::{Secrets, Status};
-use crate::core::text::one_line;
+use crate::core::text::{one_line, quotable};
 use crate::core::trust;
 
 /// The resume point of an automatic checkpoint that knows nothing of the session's work: it
@@ -166,7 +166,7 @@ fn auto_checkpoint(
         .unwrap_or_default()
         .into_iter()
         .map(|t| RecapTask {
-            subject: trust::clean_field(&t.subject, red),
+            subject: models_task(&t.subject, red),
             ..t
         })
         .collect();
@@ -211,7 +211,11 @@ fn auto_checkpoint(
             if trust::verdict(&a, red).flagged() || trust::has_left_out(&a) {
                 GENERIC_RESUME.to_string()
             } else {
-                a
+                // Built from the session's tasks or its words: quoted, and said to be so.
+                format!(
+                    "The session's next step (its words, quoted): \"{}\"",
+                    quotable(&a, QUOTED_MAX)
+                )
             }
         },
     );
@@ -222,6 +226,16 @@ fn auto_checkpoint(
         context,
         resume,
     }
+}
+
+/// Characters of a next step of the session's, quoted.
+const QUOTED_MAX: usize = 300;
+
+/// A task the model made, as the checkpoint shows it: said to be the model's and quoted (it
+/// comes back as a next step from baton's own checkpoint), and copied only where the scan
+/// finds nothing in it (`trust::clean_field`).
+fn models_task(subject: &str, red: &dyn Secrets) -> String {
+    checkpoint::labelled_task(&trust::clean_field(subject, red))
 }
 
 /// The recap's context lines: the user's corrections, the last failure, the files in flight,
@@ -377,13 +391,14 @@ pub(crate) fn confirm_compaction(project: &Project, session_id: &str) -> Result<
 /// (only where `.rune/` exists).
 pub(crate) fn post_compact(project: &Project, session_id: &str, summary: &str) -> Result<()> {
     confirm_compaction(project, session_id)?;
-    let summary = one_line(summary);
+    // Redacted before the fold and the cut: a token split by a line break is found whole
+    // only before the break becomes a space, and a cut could leave half of one.
+    let summary = one_line(&project.redact(summary));
     if summary.is_empty() || !Rune::of(project).exists() {
         return Ok(());
     }
-    let short: String = summary.chars().take(1000).collect();
+    let short = crate::core::text::clip(&summary, 1000);
     let line = format!("[{}] — (compaction) {short}", store::stamp(project.now()));
-    let line = project.redact(&line);
     append_hook_line(project, &line)?;
     Ok(())
 }

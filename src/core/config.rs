@@ -98,6 +98,18 @@ impl Paths {
         use std::path::Component;
         let mut seen: Vec<(&str, Vec<String>)> = Vec::new();
         for (name, p) in self.named() {
+            // A folder's name is shown to the model (SessionStart names the state folders) and
+            // may come from the repository: plain characters only, and a name that is not
+            // plain is not repeated.
+            let plain = p.to_str().is_some_and(|t| {
+                t.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/'))
+            });
+            if !plain {
+                return Err(format!(
+                    "key `{name}`: must be a folder path of letters, digits, '.', '_', '-' and '/' (the value is not repeated: it may come from the repository)"
+                ));
+            }
             let bad = |why: &str| Err(format!("key `{name}`: {} {why}", p.display()));
             if p.is_absolute()
                 || p.components()
@@ -138,33 +150,40 @@ impl Paths {
     }
 
     /// A private state folder (`paths.audit`, `paths.handoff`, unless made shared) moved onto
-    /// a folder that holds files git tracks: a problem (hooks run on the defaults), since
-    /// baton would write into the project's own folder and keep it out of git. Looked at only
-    /// for a moved folder that exists and holds no file baton wrote there (its untracked
-    /// `.gitignore`): the common case reads nothing.
-    fn moved_onto_tracked(&self, root: &Path, config: &Config, file: &Path) -> Option<Error> {
+    /// a folder that already exists and holds no file baton wrote there (its untracked
+    /// `.gitignore`): a problem (hooks run on the defaults). A hook only ever creates a moved
+    /// folder: writing baton's mark into a folder that was there before would make it look
+    /// like baton's own, and `baton clean` would remove the user's files with it (a config
+    /// comes with a clone or a teammate's commit, and may name any folder). Looked at only
+    /// for a moved folder that exists: the common case reads nothing.
+    fn moved_onto_a_folder_not_batons(
+        &self,
+        root: &Path,
+        config: &Config,
+        file: &Path,
+    ) -> Option<Error> {
         for (name, rel, shared) in [
             ("paths.audit", &self.audit, config.audit.shared),
             ("paths.handoff", &self.handoff, config.handoff.shared),
         ] {
             let dir = root.join(rel);
-            if shared || Paths::is_default(name, rel) || !dir.is_dir() {
+            if shared || Paths::is_default(name, rel) || std::fs::symlink_metadata(&dir).is_err() {
                 continue;
             }
-            let marked = super::fsx::batons_mark(&dir)
-                .is_some_and(|m| !super::git::is_tracked(root, &rel.join(m)));
+            let marked = dir.is_dir()
+                && super::fsx::batons_mark(&dir)
+                    .is_some_and(|m| !super::git::is_tracked(root, &rel.join(m)));
             if marked {
                 continue;
             }
-            if let Some(tracked) = super::git::tracked_under(root, rel) {
-                return Some(Error::Config {
-                    path: file.to_path_buf(),
-                    message: format!(
-                        "key `{name}`: {} holds files git tracks ({tracked}): a private state folder must be a folder of baton's own",
-                        rel.display()
-                    ),
-                });
-            }
+            let why = super::git::tracked_under(root, rel).map_or_else(
+                || "already exists and holds no file baton wrote there (an untracked .gitignore of baton's): baton keeps private state only in a folder it made".to_string(),
+                |tracked| format!("holds files git tracks ({tracked}): a private state folder must be a folder of baton's own"),
+            );
+            return Some(Error::Config {
+                path: file.to_path_buf(),
+                message: format!("key `{name}`: {} {why}", rel.display()),
+            });
         }
         None
     }
@@ -219,12 +238,10 @@ impl Relay {
                 self.heartbeat_timeout_ms
             ));
         }
-        let w = self.wake_prompt.trim();
-        if !w.starts_with('/') || w.len() < 2 || w.chars().any(char::is_control) {
-            return Err(format!(
-                "key `relay.wake_prompt`: {:?} must be a slash command on one line, like /baton:session-relay resume",
-                self.wake_prompt
-            ));
+        if !wake_prompt_is_plain(&self.wake_prompt) {
+            return Err(
+                "key `relay.wake_prompt`: must be a plain slash command, optionally followed by ` resume` and ` from {packet}`, like /baton:session-relay resume (the value is not repeated: it may come from the repository)".to_string(),
+            );
         }
         if let Some((i, _)) = self
             .hazard_paths
@@ -238,6 +255,28 @@ impl Relay {
         }
         Ok(())
     }
+}
+
+/// Whether `cmd` is a plain slash command: `/` then letters, digits, ':', '.', '_', '-'.
+/// Words after the name could carry an instruction from whoever wrote the config.
+fn is_plain_slash_command(cmd: &str) -> bool {
+    cmd.len() >= 2
+        && cmd.starts_with('/')
+        && cmd
+            .bytes()
+            .skip(1)
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'_' | b'-'))
+}
+
+/// Whether `prompt` is a wake-up prompt baton will hand the model: a plain slash command,
+/// then optionally ` resume`, then optionally ` from {packet}`. It becomes the next
+/// session's first prompt and may come from the repository's config, so it holds no free
+/// text (an instruction there would reach the model as the user's words).
+fn wake_prompt_is_plain(prompt: &str) -> bool {
+    let rest = prompt.trim();
+    let rest = rest.strip_suffix(" from {packet}").unwrap_or(rest);
+    let rest = rest.strip_suffix(" resume").unwrap_or(rest);
+    is_plain_slash_command(rest)
 }
 
 impl Default for Relay {
@@ -341,14 +380,10 @@ impl Handoff {
     /// Range checks of the `handoff:` keys; the error names the key.
     fn check(&self) -> std::result::Result<(), String> {
         let cmd = &self.resume_command;
-        let plain = cmd
-            .bytes()
-            .skip(1)
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'_' | b'-'));
-        if !cmd.starts_with('/') || cmd.len() < 2 || !plain {
-            return Err(format!(
-                "key `handoff.resume_command`: {cmd:?} must be a plain slash command (letters, digits, ':', '.', '_', '-'), like /baton:dr-continue"
-            ));
+        if !is_plain_slash_command(cmd) {
+            return Err(
+                "key `handoff.resume_command`: must be a plain slash command (letters, digits, ':', '.', '_', '-'), like /baton:dr-continue (the value is not repeated: it may come from the repository)".to_string(),
+            );
         }
         for (i, glob) in self.stale_runtime_globs.iter().enumerate() {
             if glob.trim().is_empty() || glob.starts_with('/') {
@@ -495,6 +530,10 @@ pub const TRUST_KEYS: &[(&str, &str)] = &[
     ("bridge", "trusted_committers"),
     ("bridge", "auto_promote"),
     ("bridge", "integrity_block_on"),
+    // Shared: the trail or the artefacts are committed (no private `.gitignore`), and recall
+    // takes a teammate's records there for the user's own.
+    ("audit", "shared"),
+    ("handoff", "shared"),
 ];
 
 /// Whether `value` of the trust key `table.key` widens trust. `integrity_block_on` may be
@@ -503,6 +542,7 @@ pub const TRUST_KEYS: &[(&str, &str)] = &[
 fn widens(table: &str, key: &str, value: &serde_yaml_ng::Value) -> bool {
     match (table, key) {
         ("bridge", "integrity_block_on") => value.as_str() != Some("suspicious"),
+        ("audit" | "handoff", "shared") => value.as_bool() != Some(false),
         _ => true,
     }
 }
@@ -605,7 +645,11 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
     };
     config.bridge.opted_in = opted_in;
     if problems.is_empty() {
-        problems.extend(config.paths.moved_onto_tracked(root, &config, &fallback));
+        problems.extend(
+            config
+                .paths
+                .moved_onto_a_folder_not_batons(root, &config, &fallback),
+        );
     }
     Effective {
         // Any problem means the defaults, as the hook path promises: a half-applied config
@@ -985,6 +1029,22 @@ mod tests {
         assert_eq!(l.config.bridge.trusted_committers, ["me@example.invalid"]);
         assert!(!l.config.bridge.auto_promote && !l.config.bridge.commit);
         assert_eq!(l.ignored.len(), 3, "{:?}", l.ignored);
+        // Sharing what is private is the user's to choose, too.
+        write(
+            t.path(),
+            PROJECT_CONFIG,
+            "audit: {shared: true}\nhandoff: {shared: true}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(!l.config.audit.shared && !l.config.handoff.shared);
+        assert_eq!(l.ignored.len(), 2, "{:?}", l.ignored);
+        write(
+            t.path(),
+            ".config/baton/config.yaml",
+            "audit: {shared: true}\n",
+        );
+        write(t.path(), PROJECT_CONFIG, "");
+        assert!(load(&ctx_with(t.path()), t.path()).config.audit.shared);
         // Stricter than the user's own is the project's to say.
         write(t.path(), ".config/baton/config.yaml", "");
         write(

@@ -159,6 +159,16 @@ impl Project {
         &self.loaded.problems
     }
 
+    /// The first config problem as a line to show: a problem can quote the repository's
+    /// config (an unknown key's name, a value), text from a file of the repository, so it is
+    /// held to the trust rule (`core::trust::field`: what the scan blocks is named).
+    pub fn config_problem_line(&self) -> Option<String> {
+        self.loaded
+            .problems
+            .first()
+            .map(|p| super::trust::field(&p.to_string(), self.redactor()))
+    }
+
     /// Keys that widen trust that a file in the repository set: ignored (`config::TRUST_KEYS`).
     pub fn config_ignored(&self) -> &[String] {
         &self.loaded.ignored

@@ -86,7 +86,12 @@ fn answer(bytes: &[u8], hint: Option<EventName>, ctx: &Ctx) -> Rendered {
         let mut lines: Vec<String> = project
             .config_problems()
             .iter()
-            .map(|p| format!("{p} (running on defaults; `baton doctor` shows all problems)"))
+            // A problem can quote the repository's config (an unknown key's name, a value):
+            // text from a file of the repository, held to the trust rule (`core::trust`).
+            .map(|p| {
+                let p = crate::core::trust::field(&p.to_string(), project.redactor());
+                format!("{p} (running on defaults; `baton doctor` shows all problems)")
+            })
             .collect();
         // Keys that widen trust in a file of the repository: ignored, and said once.
         lines.extend(crate::core::config::untold(

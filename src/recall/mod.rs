@@ -103,7 +103,9 @@ pub(crate) fn config_warning(project: &Project) -> Option<String> {
     project.config_problems().first().map(|p| {
         format!(
             "warning: {}; searched with the default paths: fix .claude/baton.yaml (baton doctor lists all)",
-            project.redact(&p.to_string())
+            // A problem can quote the repository's config (a key's name, a value): a text
+            // from a file of the repository, held to the trust rule.
+            crate::core::trust::field(&project.redact(&p.to_string()), project.redactor())
         )
     })
 }

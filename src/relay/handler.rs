@@ -298,7 +298,7 @@ fn no_hand_off(project: &Project, s: &LoopStatus) -> Option<Contribution> {
     }
     // The bus runs on the defaults when the config has problems: a handoff there could write
     // another relay directory than the user set. Refuse then.
-    if let Some(p) = project.config_problems().first() {
+    if let Some(p) = project.config_problem_line() {
         return Some(message(format!(
             "baton relay: cycle budget reached but not handing off on the default config: {p}; fix .claude/baton.yaml (baton doctor lists all)"
         )));

@@ -120,7 +120,7 @@ const CONFIG_FIX: &str = "fix .claude/baton.yaml (baton doctor lists all)";
 
 /// A state-changing command refuses to run on the defaults when the config has problems.
 fn refuse_on_config_problems(project: &Project) -> Result<()> {
-    match project.config_problems().first() {
+    match project.config_problem_line() {
         Some(p) => Err(Error::Invalid(format!(
             "{p}; the relay does not change its state on the default config: {CONFIG_FIX}"
         ))),
@@ -157,7 +157,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
             Ok(0)
         }
         Command::Status { json } => {
-            if let Some(p) = project.config_problems().first() {
+            if let Some(p) = project.config_problem_line() {
                 eprintln!(
                     "baton: warning: {p}; this status is read with the defaults: {CONFIG_FIX}"
                 );

@@ -316,7 +316,7 @@ fn pick_worktree(project: &Project, packet: &Packet, here: bool) -> Result<Place
         // The relay reads no other subsystem's state: no readers.
         let there = project.for_root(wt.clone());
         // As for the caller's own config: no state change on the defaults.
-        if let Some(p) = there.config_problems().first() {
+        if let Some(p) = there.config_problem_line() {
             return Err(Error::Invalid(format!(
                 "the packet's worktree {} has a config problem: {p}; the relay does not change its state on the default config: fix its .claude/baton.yaml (baton doctor lists all)",
                 wt.display()

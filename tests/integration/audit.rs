@@ -1013,7 +1013,15 @@ fn report_daily_counts_each_record_on_its_own_day() {
 #[test]
 fn a_shared_trail_is_left_to_git_and_merges_by_union() {
     let p = Project::new();
+    // Sharing is the user's to choose (`config::TRUST_KEYS`): a repository's config that
+    // says so is ignored, the user's own is read.
     p.write(".claude/baton.yaml", "audit:\n  shared: true\n");
+    p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
+    assert!(p.root.join(".boo/.gitignore").exists());
+    std::fs::remove_dir_all(p.root.join(".boo")).unwrap();
+    let user = p.home.path().join(".config/baton/config.yaml");
+    std::fs::create_dir_all(user.parent().unwrap()).unwrap();
+    std::fs::write(&user, "audit:\n  shared: true\n").unwrap();
     p.hook("PostToolUse", tool_event(&p, 1).as_bytes());
     assert!(!p.root.join(".boo/.gitignore").exists());
     let attributes = std::fs::read_to_string(p.root.join(".boo/.gitattributes")).unwrap();

@@ -487,13 +487,15 @@ fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
     let doing = cp.split("## What I Was Doing\n").nth(1).unwrap_or("");
     assert!(
         doing.starts_with(
-            "Build the widget parser and keep the docs in step — in progress: Add widget tests"
+            "Build the widget parser and keep the docs in step — in progress: the model's task \"Add widget tests\""
         ),
         "{cp}"
     );
     let left = cp.split("## What's Left").nth(1).unwrap_or("");
     assert!(
-        left.contains("1. Add widget tests\n2. Update the docs\n"),
+        left.contains(
+            "1. the model's task \"Add widget tests\"\n2. the model's task \"Update the docs\"\n"
+        ),
         "{cp}"
     );
     assert!(
@@ -507,7 +509,7 @@ fn issue_11_pre_compact_fills_the_automatic_checkpoint_from_the_session() {
     assert!(cp.contains("parse_all"), "{cp}");
     assert!(cp.contains("Files in flight: notes/widget.txt"), "{cp}");
     assert!(
-        cp.contains("## Resume Command\nContinue task #2: Add widget tests\n"),
+        cp.contains("## Resume Command\nThe session's next step (its words, quoted): \"Continue task #2: Add widget tests\"\n"),
         "{cp}"
     );
     // The compaction instructions keep the user's words word for word, and the session's

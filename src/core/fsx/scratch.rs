@@ -85,9 +85,25 @@ fn sweep(parent: &Path) {
     }
 }
 
-/// Whether `path` is inside one of the scratch folders under `base`.
+/// Whether `path` is a file right inside one of the scratch folders under `base`, by its
+/// real path: no `..` or `.` in it, and its folder, links resolved, is a folder of
+/// `<base>/tmp/` (a lexical check let `<scratch>/../../proj/src/main.rs` pass).
 pub fn in_scratch(base: &Path, path: &Path) -> bool {
-    path.starts_with(base.join("tmp")) && path.parent() != Some(&base.join("tmp"))
+    use std::path::Component;
+    if path
+        .components()
+        .any(|c| matches!(c, Component::ParentDir | Component::CurDir))
+    {
+        return false;
+    }
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return false;
+    };
+    let (Ok(dir), Ok(tmp)) = (dir.canonicalize(), base.join("tmp").canonicalize()) else {
+        return false;
+    };
+    dir.parent() == Some(tmp.as_path())
+        && std::fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.file_type().is_file())
 }
 
 #[cfg(test)]
@@ -106,6 +122,10 @@ mod tests {
         assert_eq!(mode, 0o700);
         std::fs::write(dir.join("msg"), "x").unwrap();
         assert!(in_scratch(t.path(), &dir.join("msg")));
+        std::fs::write(t.path().join("mine.rs"), "x").unwrap();
+        assert!(!in_scratch(t.path(), &dir.join("../../mine.rs")));
+        std::os::unix::fs::symlink(t.path(), dir.join("up")).unwrap();
+        assert!(!in_scratch(t.path(), &dir.join("up/mine.rs")));
         drop(s);
         assert!(!dir.exists());
         let kept = Scratch::new(t.path(), "handoff").unwrap().kept();

@@ -106,9 +106,23 @@ impl Redactor {
             .collect()
     }
 
-    /// Redacts `text`.
+    /// Redacts `text`. A token split by a character that a writer later folds into a space
+    /// (`core::text::one_line`: a tab, U+2028, NEL, …) or that shows as nothing (a
+    /// zero-width space) is found as one split by a line break is (`split_view`); the text
+    /// comes back with that character as a line break only where it split a secret.
     pub fn redact(&self, text: &str) -> Redacted {
-        self.redact_at(text, 0)
+        let plain = self.redact_at(text, 0);
+        let Some(view) = split_view(&plain.text) else {
+            return plain;
+        };
+        let more = self.redact_at(&view, 0);
+        if more.count == 0 {
+            return plain;
+        }
+        Redacted {
+            text: more.text,
+            count: plain.count + more.count,
+        }
     }
 
     /// The names of the built-in rules (for `doctor` and docs/safety.md).
@@ -200,6 +214,50 @@ fn compiled_for(i: usize, text: &str) -> Option<scan::Compiled<'static>> {
     } else {
         compiled(i).map(scan::Compiled::Full)
     }
+}
+
+/// `text` with every run of split characters (`splits_a_token`) that stands between two
+/// characters of a token made a line break, which the rules read through (`wrapped!`);
+/// `None` when there is none (the common case: one pass over the bytes).
+fn split_view(text: &str) -> Option<String> {
+    let odd = |b: &u8| (b.is_ascii_control() && *b != b'\n') || !b.is_ascii();
+    if !text.as_bytes().iter().any(odd) {
+        return None;
+    }
+    let token =
+        |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || "_-+/=".contains(c));
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if !splits_a_token(c) {
+            out.push(c);
+            continue;
+        }
+        let mut end = i + c.len_utf8();
+        while let Some(&(j, d)) = chars.peek().filter(|(_, d)| splits_a_token(*d)) {
+            end = j + d.len_utf8();
+            chars.next();
+        }
+        if token(text[..i].chars().next_back()) && token(text[end..].chars().next()) {
+            out.push('\n');
+            changed = true;
+        } else {
+            out.push_str(&text[i..end]);
+        }
+    }
+    changed.then_some(out)
+}
+
+/// A character that can stand inside a token without being seen as a break by the rules:
+/// what `one_line` folds into a space (white space and control characters other than a
+/// space and a line break) and the invisible ones (zero-width, soft hyphen, word joiner).
+fn splits_a_token(c: char) -> bool {
+    c != ' '
+        && c != '\n'
+        && (c.is_whitespace()
+            || c.is_control()
+            || matches!(c, '\u{AD}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'))
 }
 
 /// A range to replace, and how many secrets it holds.
@@ -691,6 +749,33 @@ sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
         assert_eq!(r.text, "git push https://x:[REDACTED]@example.invalid");
         assert_eq!(r.count, 2);
         assert_eq!(redact(&r.text).count, 0);
+    }
+
+    #[test]
+    fn a_token_split_by_a_character_a_writer_folds_is_found() {
+        let tok = ghp();
+        let (a, b) = tok.split_at(16);
+        for sep in [
+            "\u{2028}",
+            "\u{85}",
+            "\t",
+            "\u{200B}",
+            "\u{2029}",
+            "\u{A0}",
+            "\r",
+            "\u{200B}\u{200B}",
+        ] {
+            let r = redact(&format!("summary {a}{sep}{b} done"));
+            assert_eq!(r.count, 1, "{sep:?}: {}", r.text);
+            assert!(
+                !r.text.contains(&b[..12]) && !r.text.contains(&a[4..]),
+                "{sep:?}: {}",
+                r.text
+            );
+        }
+        // Elsewhere such a character is left as it is.
+        let t = "a\tb\u{2028}c 👩\u{200D}💻 x\u{A0}y";
+        assert_eq!(redact(t).text, t);
     }
 
     #[test]

@@ -532,6 +532,12 @@ pub(super) const NEEDLES: &[Needles] = &[
         &[&["\u{1}git"], &["clear"], &["stash"]],
         &[&["\u{1}rm"], &["-"], &[".git"], &["r"]],
     ]),
+    // destructive-git
+    Some(&[
+        &[&["\u{1}blow", "\u{1}clobber", "\u{1}delete", "\u{1}destroy", "\u{1}discard", "\u{1}drop", "\u{1}erase", "\u{1}nuke", "\u{1}overwrit", "\u{1}replace", "\u{1}reset", "\u{1}throw", "\u{1}trash", "\u{1}wipe"], &["\u{1}clobber", "\u{1}delete", "\u{1}destroy", "\u{1}discard", "\u{1}drop", "\u{1}erase", "\u{1}nuke", "\u{1}overwrit", "\u{1}replace", "\u{1}reset", "\u{1}trash", "\u{1}wipe", "away"], &["branch"], &["develop", "main", "master", "production", "trunk"]],
+        &[&["\u{1}blow", "\u{1}clobber", "\u{1}delete", "\u{1}destroy", "\u{1}discard", "\u{1}drop", "\u{1}erase", "\u{1}nuke", "\u{1}overwrit", "\u{1}replace", "\u{1}reset", "\u{1}throw", "\u{1}trash", "\u{1}wipe"], &["\u{1}clobber", "\u{1}delete", "\u{1}destroy", "\u{1}discard", "\u{1}drop", "\u{1}erase", "\u{1}nuke", "\u{1}overwrit", "\u{1}replace", "\u{1}reset", "\u{1}trash", "\u{1}wipe", "away"], &["branch", "main", "master", "trunk"], &["remote"]],
+        &[&["\u{1}blow", "\u{1}clobber", "\u{1}delete", "\u{1}destroy", "\u{1}discard", "\u{1}drop", "\u{1}erase", "\u{1}nuke", "\u{1}overwrit", "\u{1}replace", "\u{1}reset", "\u{1}throw", "\u{1}trash", "\u{1}wipe"], &["\u{1}clobber", "\u{1}delete", "\u{1}destroy", "\u{1}discard", "\u{1}drop", "\u{1}erase", "\u{1}nuke", "\u{1}overwrit", "\u{1}replace", "\u{1}reset", "\u{1}trash", "\u{1}wipe", "away"], &["origin/develop", "origin/main", "origin/master", "origin/prod", "origin/trunk", "upstream/develop", "upstream/main", "upstream/master", "upstream/prod", "upstream/trunk"]],
+    ]),
     // destructive-data
     Some(&[
         &[&["\u{1}apag", "\u{1}borra", "\u{1}clear", "\u{1}d", "\u{1}delete", "\u{1}destroy", "\u{1}destru", "\u{1}drop", "\u{1}dropp", "\u{1}effac", "\u{1}elimin", "\u{1}empty", "\u{1}entfern", "\u{1}erase", "\u{1}exclu", "\u{1}flush", "\u{1}l", "\u{1}leer", "\u{1}nuke", "\u{1}overwrite", "\u{1}purge", "\u{1}remove", "\u{1}reset", "\u{1}supprim", "\u{1}truncate", "\u{1}vernicht", "\u{1}vide", "\u{1}wipe", "a"], &["\u{1}apag", "\u{1}borra", "\u{1}clear", "\u{1}delete", "\u{1}destroy", "\u{1}destru", "\u{1}drop", "\u{1}dropp", "\u{1}effac", "\u{1}elimin", "\u{1}empty", "\u{1}entfern", "\u{1}erase", "\u{1}exclu", "\u{1}flush", "\u{1}leer", "\u{1}nuke", "\u{1}overwrite", "\u{1}purge", "\u{1}remove", "\u{1}reset", "\u{1}supprim", "\u{1}truncate", "\u{1}vac", "\u{1}vernicht", "\u{1}vide", "\u{1}wipe", "sch", "trui"], &["\u{1}backup", "\u{1}base", "\u{1}bucket", "\u{1}cluster", "\u{1}collection", "\u{1}dados", "\u{1}data", "\u{1}database", "\u{1}daten", "\u{1}datos", "\u{1}db", "\u{1}donn", "\u{1}indexes", "\u{1}indices", "\u{1}keyspace", "\u{1}mongo", "\u{1}mysql", "\u{1}postgres", "\u{1}records", "\u{1}redis", "\u{1}rows", "\u{1}s3", "\u{1}schema", "\u{1}tabellen", "\u{1}tablas", "\u{1}table", "\u{1}volume"], &["\u{1}backup", "\u{1}bucket", "\u{1}cluster", "\u{1}collection", "\u{1}dados", "\u{1}data", "\u{1}database", "\u{1}daten", "\u{1}datos", "\u{1}db", "\u{1}indexes", "\u{1}indices", "\u{1}keyspace", "\u{1}mongo", "\u{1}mysql", "\u{1}postgres", "\u{1}records", "\u{1}redis", "\u{1}rows", "\u{1}s3", "\u{1}schema", "\u{1}tabellen", "\u{1}tablas", "\u{1}table", "\u{1}volume", "datos", "donn", "es"], &["\u{1}backup", "\u{1}bucket", "\u{1}cluster", "\u{1}collection", "\u{1}dados", "\u{1}data", "\u{1}database", "\u{1}daten", "\u{1}datos", "\u{1}db", "\u{1}indexes", "\u{1}indices", "\u{1}keyspace", "\u{1}mongo", "\u{1}mysql", "\u{1}postgres", "\u{1}records", "\u{1}redis", "\u{1}rows", "\u{1}s3", "\u{1}schema", "\u{1}tabellen", "\u{1}tablas", "\u{1}table", "\u{1}volume", "de", "es"], &["\u{1}client", "\u{1}cliente", "\u{1}customer", "\u{1}kunden", "\u{1}live", "\u{1}prod", "\u{1}produ", "\u{1}producci", "\u{1}production", "\u{1}produktion", "\u{1}users", "\u{1}usuario", "\u{1}utilisateurs"], &["\u{1}client", "\u{1}cliente", "\u{1}customer", "\u{1}kunden", "\u{1}live", "\u{1}prod", "\u{1}production", "\u{1}produktion", "\u{1}users", "\u{1}usuario", "\u{1}utilisateurs", "n", "o"]],
@@ -622,6 +628,13 @@ pub(super) const NEEDLES: &[Needles] = &[
         &[&["\u{1}resolvectl"], &["$"], &["key", "pass", "secret", "token"], &["query"]],
         &[&["\u{1}resolvectl"], &["$("], &["query"]],
         &[&["\u{1}resolvectl"], &["`"], &["base64", "cat", "echo", "env", "head", "xxd"], &["query"]],
+    ]),
+    // exfiltration
+    Some(&[
+        &[&["$"], &["."], &["access_key", "api_key", "passwd", "password", "private_key", "secret", "token"]],
+        &[&["%"], &["."], &["key", "password", "secret", "token"]],
+        &[&["."], &["<"], &[">"], &["credential", "key", "password", "secret", "token"]],
+        &[&["."], &["api_key", "password", "secret", "token"], &["{{"], &["}}"]],
     ]),
     // approval-claim
     Some(&[

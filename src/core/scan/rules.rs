@@ -494,9 +494,13 @@ pub(crate) const RULES: &[Rule] = &[
     // are the macros above the table.
     //
     // — review-bypass: work landed on a shared branch past its review.
-    negatable(
-        "review-bypass",
-        concat!(
+    Rule {
+        name: "review-bypass",
+        severity: Status::Tainted,
+        scope: Latin,
+        negatable: true,
+        span_negation: false,
+        pattern: concat!(
             r"(?i)\b",
             land!(),
             r"\b",
@@ -521,7 +525,10 @@ pub(crate) const RULES: &[Rule] = &[
             clause!(40),
             r"\b(?:directly|straight|main|master|trunk|production|prod|release)\b[^.!?\n]{0,80}?\b(?:reviews?|reviewers?|approvals?|prs?|pull\s+requests?|ci|checks|waiting\s+for\s+(?:a\s+|the\s+)?(?:reviews?|reviewers?|approvals?))\s+(?:\w+\s+){0,2}?(?:slow|slows|waste|get\s+in\s+the\s+way|(?:is|are)\s+(?:not\s+(?:necessary|needed|required)|optional|unnecessary|overhead|pointless|a\s+formality))"
         ),
-    ),
+        // A match that begins with a landing word used as a noun's modifier ("deploy scripts
+        // must be executable before CI runs them") is about that thing, not landing work.
+        excuse: r"(?i)^(?:deploy|release|push|merge|commit|ship|publish|land)(?:ment)?\s+(?:scripts?|notes?|keys?|tokens?|messages?|queues?|jobs?|steps?|targets?|logs?|windows?|freezes?|checklists?|trains?|notifications?|configs?|configuration|manifests?|artifacts?|docs?|pipelines?|process(?:es)?|tags?|hooks?|permissions?|rights|access|dates?|schedules?|tool(?:s|ing)?|servers?|hosts?|environments?|files?)\b",
+    },
     // — destructive-git: history others rely on, or the user's unsaved work, destroyed.
     guarded(
         "destructive-git",
@@ -558,6 +565,12 @@ pub(crate) const RULES: &[Rule] = &[
     guarded(
         "destructive-git",
         r"(?i)\breset\s+(?:--)?hard\b[^\n]{0,80}?\bclean\s+-\w*f|\bclean\s+-\w*f\w*\b[^\n]{0,80}?\breset\s+(?:--)?hard\b|\bgit\s+reset\s+--hard\b[^\n]{0,80}?\bgit\s+(?:clean\s+-\w*f|push\s+(?:\S+\s+)*(?:-f|--force)(?:\s|$))|\bgit\s+clean\s+-\w*f\w*\b[^\n]{0,80}?\bgit\s+(?:reset\s+--hard|checkout\s+(?:--\s+)?\.)|\bgit\s+(?:checkout|restore)\s+(?:--\s+)?\.(?:\s|$)[^\n]{0,40}?\bgit\s+clean\s+-\w*f|\bgit\s+stash\s+clear\b|\bgit\s+push\b[^\n|;&]*\s--(?:all|mirror)\b[^\n|;&]*\s(?:--force|-f)\b|\bgit\s+push\b[^\n|;&]*\s(?:--force|-f)\b[^\n|;&]*\s--(?:all|mirror)\b|\bgit\s+push\s+(?:\S+\s+)?(?:--delete|-d)\s+(?:\S+\s+)?(?:main|master|develop|release\S*|trunk|production|prod)\b|\bgit\s+push\s+\S+\s+:(?:main|master|develop|release|trunk)\b|\bgit\s+branch\s+-D\s+(?:main|master|develop|release\S*|trunk|\$\()|\bdelete\s+(?:the\s+)?(?:remote\s+)?(?:main|master|develop|release|trunk|production)\s+branch\b|\brm\s+-\w*r\w*\s+(?:\./)?\.git\b",
+    ),
+    // A branch others rely on destroyed or overwritten on the remote, in plain verbs ("blow
+    // away origin/main with your local copy"): a verb of destruction, then the branch.
+    guarded(
+        "destructive-git",
+        r"(?i)\b(?:blow(?:s|ing)?\s+away|wipe(?:s|d)?(?:\s+out)?|nuke|clobber|overwrit\w*|trash|destroy|erase|replace|reset|throw\s+away|discard|delete|drop)\s+(?:the\s+|our\s+|their\s+|everyone'?s\s+)?(?:remote\s+|shared\s+|upstream\s+|public\s+)?(?:(?:origin|upstream)/(?:main|master|trunk|develop|production|prod)|(?:main|master|trunk|develop|production)\s+branch|remote\s+(?:main|master|trunk|branch))(?:'s\s+history)?(?:\s*(?:[^\w\s/-]|$)|\s+(?:with|to|and|so|whenever|when|if|because|from|on|in|now|then|again|every|history|entirely|completely)\b)",
     ),
     // — destructive-data: live data destroyed (a verb of destruction, then live and data).
     excused(
@@ -672,6 +685,12 @@ pub(crate) const RULES: &[Rule] = &[
             r"\b(?:dns|subdomains?|txt\s+records?|hostnames?|nslookup|dig)\b|\bexfiltrat(?:e|es|ing)\b|\b(?:dig|nslookup|host|drill|kdig|resolvectl\s+query|getent\s+hosts|ping)\s+[^\n]*?(?:\$\(|`\s*(?:cat|base64|echo|printenv|env|xxd|head)\b|\$\{?[A-Z_]*(?:TOKEN|KEY|SECRET|PASS\w*)\b)|https?://[^\s)\x22'>]*\b(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.\w+|pastebin\.com|paste\.ee|hastebin|transfer\.sh|file\.io|discord(?:app)?\.com/api/webhooks|api\.telegram\.org/bot)"
         ),
         r"(?i)\b(?:headers?|authorization|bearer|authenticat\w*|oauth|log\s*in|sign\s+in|api\s+docs?)\b",
+    ),
+    // A secret's value made a hostname label (`<token>.collect.example.net`,
+    // `$GITHUB_TOKEN.x.example`): looking the name up sends the secret through DNS.
+    guarded(
+        "exfiltration",
+        r"(?i)(?:<\s*(?:(?:api|access|auth|github|aws|secret)[\s_-]?)?(?:tokens?|secrets?|passwords?|keys?|credentials?)\s*>|\$\{?\w*(?:TOKEN|SECRET|API_KEY|ACCESS_KEY|PRIVATE_KEY|PASSWORD|PASSWD)\w*\}?|\{\{\s*\w*(?:token|secret|api_key|password)\w*\s*\}\}|%\w*(?:TOKEN|SECRET|KEY|PASSWORD)\w*%)\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b",
     ),
     // — approval-claim: the user's say-so claimed where the user said nothing.
     negatable(
