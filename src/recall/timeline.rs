@@ -10,6 +10,7 @@ use super::render::count;
 use super::search::run_sources;
 use crate::core::project::Project;
 use crate::core::recall::{Doc, Filter, Kind, Scan, ScanStats, Trust};
+use crate::core::scan::Secrets;
 use crate::core::text::{clip, one_line};
 use crate::core::trust;
 use chrono::{DateTime, Utc};
@@ -85,7 +86,14 @@ impl Group {
         self.more_files += other.more_files;
     }
 
-    fn add(&mut self, doc: &Doc) {
+    /// Counts `doc` and keeps what it shows. What is shown of a document that is not a
+    /// reviewed save (a tool call, the model's words, a teammate's entry) holds to the trust
+    /// rule (`core::trust`): what the scan blocks is named, not copied.
+    fn add(&mut self, doc: &Doc, red: &dyn Secrets) {
+        let shown = |text: &str| match doc.trust {
+            Some(Trust::Reviewed) => text.to_string(),
+            _ => trust::field(text, red),
+        };
         *self.counts.entry(doc.kind.as_str()).or_default() += 1;
         if let Some(t) = doc.ts {
             self.first = Some(self.first.map_or(t, |f| f.min(t)));
@@ -97,25 +105,24 @@ impl Group {
             self.failed += 1;
         }
         match doc.kind {
-            Kind::Session => self.label = Some(one_line(&doc.title)),
+            Kind::Session => self.label = Some(shown(&one_line(&doc.title))),
             Kind::Change => {
                 if let Some(f) = doc.path.as_deref() {
                     if self.files.len() < FILES_LISTED {
-                        self.files.insert(f.to_string());
+                        self.files.insert(shown(f));
                     } else if !self.files.contains(f) {
                         self.more_files += 1;
                     }
                 }
             }
             Kind::Tool if !failed => {}
-            _ => self.item(doc, if failed { "failed" } else { doc.kind.as_str() }),
-        }
-    }
-
-    fn item(&mut self, doc: &Doc, sort: &'static str) {
-        if self.items.iter().filter(|(s, _, _)| *s == sort).count() < LISTED {
-            self.items
-                .push((sort, doc.ts, clip(&one_line(&doc.title), ITEM_MAX)));
+            _ => {
+                let sort = if failed { "failed" } else { doc.kind.as_str() };
+                if self.items.iter().filter(|(s, _, _)| *s == sort).count() < LISTED {
+                    let text = clip(&shown(&one_line(&doc.title)), ITEM_MAX);
+                    self.items.push((sort, doc.ts, text));
+                }
+            }
         }
     }
 }
@@ -162,7 +169,7 @@ pub(crate) fn timeline(project: &Project, req: &Request) -> Timeline {
                     key,
                     ..Group::default()
                 })
-                .add(&redacted);
+                .add(&redacted, project.redactor());
         };
         let mut scan = Scan::new(&filter, &mut sink);
         let _ = run_sources(project, &mut scan, req.global);
@@ -192,25 +199,12 @@ pub(crate) fn timeline(project: &Project, req: &Request) -> Timeline {
     }
 }
 
-/// The parts of a document a timeline shows, redacted; what is not a reviewed entry is held to
-/// the trust rule (`core::trust`): a title or path the integrity scan blocks is named, not
-/// shown.
+/// The parts of a document a timeline shows, redacted.
 fn redact_doc(project: &Project, mut d: Doc) -> Doc {
-    let reviewed = matches!(d.trust, Some(Trust::Reviewed));
-    d.title = shown(project, &d.title, reviewed);
-    d.path = d.path.map(|p| shown(project, &p, reviewed));
+    d.title = project.redact(&d.title);
+    d.path = d.path.map(|p| project.redact(&p));
     d.text.clear();
     d
-}
-
-/// `text` redacted, and named instead when it is not reviewed and the scan blocks it.
-fn shown(project: &Project, text: &str, reviewed: bool) -> String {
-    let text = project.redact(text);
-    if reviewed {
-        text
-    } else {
-        trust::field(&text, project.redactor())
-    }
 }
 
 /// The timeline as text; with `cap`, at most that many characters (whole sessions are left
@@ -327,34 +321,42 @@ mod tests {
 
     #[test]
     fn a_group_counts_lists_and_collects_files() {
+        let red = crate::core::redact::Redactor::builtin();
         let mut g = Group {
             key: "s1".into(),
             ..Group::default()
         };
-        g.add(&doc(
-            Kind::Session,
-            Some("s1"),
-            "Audit session s1: fix login",
-            "2026-11-28T09:00:00Z",
-        ));
-        g.add(&doc(
-            Kind::Prompt,
-            Some("s1"),
-            "fix the login redirect",
-            "2026-11-28T09:01:00Z",
-        ));
-        g.add(&doc(
-            Kind::Tool,
-            Some("s1"),
-            "Bash: ls",
-            "2026-11-28T09:02:00Z",
-        ));
-        g.add(&doc(
-            Kind::Tool,
-            Some("s1"),
-            "Bash (failed): cargo test",
-            "2026-11-28T09:03:00Z",
-        ));
+        g.add(
+            &doc(
+                Kind::Session,
+                Some("s1"),
+                "Audit session s1: fix login",
+                "2026-11-28T09:00:00Z",
+            ),
+            &red,
+        );
+        g.add(
+            &doc(
+                Kind::Prompt,
+                Some("s1"),
+                "fix the login redirect",
+                "2026-11-28T09:01:00Z",
+            ),
+            &red,
+        );
+        g.add(
+            &doc(Kind::Tool, Some("s1"), "Bash: ls", "2026-11-28T09:02:00Z"),
+            &red,
+        );
+        g.add(
+            &doc(
+                Kind::Tool,
+                Some("s1"),
+                "Bash (failed): cargo test",
+                "2026-11-28T09:03:00Z",
+            ),
+            &red,
+        );
         let mut c = doc(
             Kind::Change,
             Some("s1"),
@@ -362,7 +364,7 @@ mod tests {
             "2026-11-28T09:04:00Z",
         );
         c.path = Some("src/a.rs".into());
-        g.add(&c);
+        g.add(&c, &red);
         assert_eq!(g.label.as_deref(), Some("Audit session s1: fix login"));
         assert_eq!(g.counts["tool"], 2);
         assert_eq!(g.failed, 1);
@@ -386,18 +388,22 @@ mod tests {
 
     #[test]
     fn a_capped_timeline_drops_the_oldest_sessions() {
+        let red = crate::core::redact::Redactor::builtin();
         let sessions: Vec<Group> = (0..50)
             .map(|i| {
                 let mut g = Group {
                     key: format!("s{i:02}"),
                     ..Group::default()
                 };
-                g.add(&doc(
-                    Kind::Prompt,
-                    None,
-                    &"long prompt ".repeat(10),
-                    "2026-11-28T09:01:00Z",
-                ));
+                g.add(
+                    &doc(
+                        Kind::Prompt,
+                        None,
+                        &"long prompt ".repeat(10),
+                        "2026-11-28T09:01:00Z",
+                    ),
+                    &red,
+                );
                 g
             })
             .collect();
