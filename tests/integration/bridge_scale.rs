@@ -1,0 +1,61 @@
+//! Issue 37, after review: what a large memory's shortcuts (a rescan of the runs an edit
+//! touched, a start's scan of a log's end, the background index) must never do — give a
+//! verdict a scan of the whole file would not give, show what a whole scan blocks, pile up
+//! background runs, or lose the PreCompact checkpoint's decisions.
+
+use crate::harness::Project;
+
+/// `n` decisions in the log's format (newest last); `extra` appended as the newest entry.
+fn decisions(n: usize, extra: &str) -> String {
+    let mut d = String::from("# Decisions Log\n");
+    for i in 0..n {
+        d.push_str(&format!(
+            "\n## [2026-{:02}-{:02} 10:{:02}:00Z] Decision: Decision number {i}\n**Context:** The module grew, case {i}.\n**Decision:** Split parse.rs from validate.rs, case {i}.\n**Rationale:** Smaller files.\n**Impact:** src/parse.rs\n",
+            1 + i / (60 * 28),
+            1 + (i / 60) % 28,
+            i % 60
+        ));
+    }
+    d.push_str(extra);
+    d
+}
+
+fn index(p: &Project) {
+    let out = p.run(&["bridge", "index", "--quiet"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn issue_37_review_one_background_bridge_index_at_a_time() {
+    let p = Project::new();
+    p.write(".rune/decisions.md", &decisions(10, ""));
+    index(&p);
+    let cache = p.home.path().join(".cache/baton/integrity");
+    let file_ending = |end: &str| {
+        std::fs::read_dir(&cache)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|f| f.to_string_lossy().ends_with(end))
+    };
+    let lock = file_ending(".index.lock").expect("no index lock beside the verdict cache");
+    let verdicts = lock.with_extension("").with_extension("json");
+    assert!(verdicts.is_file(), "{}", verdicts.display());
+    // Another run holds it: a background one leaves at once, without scanning.
+    let held = std::fs::File::open(&lock).unwrap();
+    held.try_lock().unwrap();
+    std::fs::remove_file(&verdicts).unwrap();
+    p.write(".rune/decisions.md", &decisions(20, ""));
+    let out = p.run(&["bridge", "index", "--background"], b"", &[]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("another run"), "{out:?}");
+    assert!(!verdicts.exists());
+    // One in the foreground waits for it, then scans.
+    let waiting = p.command(&["bridge", "index", "--quiet"]).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!verdicts.exists());
+    drop(held);
+    let out = waiting.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(verdicts.is_file());
+}
