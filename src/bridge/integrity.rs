@@ -41,7 +41,7 @@ pub(crate) struct Report {
     #[serde(skip)]
     pub(crate) stamps: BTreeMap<String, Option<Stamp>>,
     /// The files a session start did not scan whole, by name, with the byte from which it
-    /// scanned them (their length when not at all): scanned off the hook path
+    /// scanned them (`scan_file::NOT_SCANNED` when not at all): scanned off the hook path
     /// (`scan_file`); only their scanned end may be shown.
     #[serde(skip)]
     pub(crate) pending: BTreeMap<String, u64>,

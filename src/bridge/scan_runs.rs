@@ -221,7 +221,7 @@ pub(crate) fn rescan(
 /// Whether `text` holds what the scan reads across the whole file: an HTML comment (it may
 /// close anywhere later), a conflict marker (`=======` counts after an opening one), `%XX`
 /// escapes (the text is decoded whole).
-fn read_across(text: &str) -> bool {
+pub(crate) fn read_across(text: &str) -> bool {
     let b = text.as_bytes();
     memchr::memmem::find(b, b"<!--").is_some()
         || memchr::memmem::find(b, b"<<<<<<<").is_some()
