@@ -30,8 +30,9 @@ pub(crate) fn location(env: &Env, dir: &Path) -> Option<PathBuf> {
     )
 }
 
-/// Every cache file of the folder `dir` that exists: its own and the per-file ones beside it
-/// (`<key>.<name>.json`), for `baton clean`.
+/// Every cache file of the folder `dir` that exists: its own and the ones beside it
+/// (`<key>.<name>.runs`, the index lock, the per-file verdicts `<key>.<name>.json` earlier
+/// versions kept), for `baton clean`.
 pub(crate) fn files_of(env: &Env, dir: &Path) -> Vec<PathBuf> {
     let Some(main) = location(env, dir) else {
         return Vec::new();

@@ -105,3 +105,34 @@ fn issue_37_review_one_background_bridge_index_at_a_time() {
     assert!(out.status.success(), "{out:?}");
     assert!(verdicts.is_file());
 }
+
+#[test]
+fn issue_37_review_precompact_keeps_the_decisions_of_a_large_log() {
+    let p = Project::new();
+    p.write(".rune/decisions.md", &decisions(1500, ""));
+    assert!(decisions(1500, "").len() > 256 * 1024);
+    let out = p.run(
+        &["bridge", "save"],
+        b"decisions: [{title: Keep the retry budget at three, decision: x}]\nsummary: s\n",
+        &[],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    settle();
+    index(&p);
+    let out = p.hook("PreCompact", p.event("PreCompact").as_bytes());
+    assert_eq!(out.code, 0, "{out:?}");
+    let checkpoint = walkdir::WalkDir::new(p.home.path().join(".local/state/baton/projects"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .find(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("checkpoint.pending.")
+        })
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .expect("no pending checkpoint");
+    assert!(
+        checkpoint.contains("Keep the retry budget at three"),
+        "{checkpoint}"
+    );
+}
