@@ -35,6 +35,8 @@ const RUN_MAX: usize = 16 * 1024;
 const CONTEXT: usize = 1024;
 /// Lines of text (neither blank nor headings), at least, on each side.
 const CONTEXT_LINES: usize = 3;
+/// The largest text whose every run a hook hashes (`runs_checking_end`).
+const CHECK_ALL_MAX: usize = 4 * 1024 * 1024;
 
 /// One run: its length, lines and entries (`## [` lines), and its text's SHA-256.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,14 +65,21 @@ pub(crate) fn runs_of(text: &str) -> Vec<Run> {
 }
 
 /// The runs of `text` on the hook path, where a large log is checked only as far as load
-/// shows it (`scan_file`): the runs that reach into its last `tail` bytes, and those whose
-/// length or lines differ from the run at their place in `old`, are hashed; any other takes
-/// the digest and flags of the run at its place in `old`, unchecked. So a file that grew,
-/// or changed in length anywhere, is rescanned there; what is taken unchecked is what load
-/// does not show, and the file stays pending until it is checked whole off the hook path.
+/// shows it (`scan_file`). A text of up to `CHECK_ALL_MAX` bytes has every run hashed (a
+/// teammate's same-length edit anywhere in it is rescanned at the next start: a few
+/// milliseconds of SHA-256). In a larger one, the runs that reach into its last `tail`
+/// bytes, and those whose length or lines differ from the run at their place in `old`, are
+/// hashed; any other takes the digest and flags of the run at its place in `old`,
+/// unchecked. So a file that grew, or changed in length anywhere, is rescanned there; what
+/// is taken unchecked is what load does not show, and the file stays pending until it is
+/// checked whole off the hook path.
 pub(crate) fn runs_checking_end(text: &str, old: &[Run], tail: usize) -> Vec<Run> {
     let mut runs = bounds_of(text);
-    let from = text.len().saturating_sub(tail);
+    let from = if text.len() <= CHECK_ALL_MAX {
+        0
+    } else {
+        text.len().saturating_sub(tail)
+    };
     let mut at = 0;
     for (i, r) in runs.iter_mut().enumerate() {
         let end = at + usize::try_from(r.len).unwrap_or(0);
