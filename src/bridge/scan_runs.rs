@@ -28,6 +28,7 @@ use crate::core::scan::reach::{self, Reading};
 use crate::core::scan::{percent, scan_text, Finding, Secrets, MAX_FINDINGS, MORE};
 use sha2::{Digest, Sha256};
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Files smaller than this are scanned whole when they change.
 pub(crate) const RUNS_MIN: usize = 64 * 1024;
@@ -260,11 +261,13 @@ fn same_findings(mut x: Vec<Finding>, mut y: Vec<Finding>) -> bool {
 /// close anywhere later), a conflict marker (`=======` counts after an opening one), `%XX`
 /// escapes (the text is decoded whole).
 pub(crate) fn read_across(text: &str) -> bool {
-    let b = text.as_bytes();
-    memchr::memmem::find(b, b"<!--").is_some()
-        || memchr::memmem::find(b, b"<<<<<<<").is_some()
-        || memchr::memmem::find(b, b">>>>>>>").is_some()
-        || memchr::memmem::find(b, b"|||||||").is_some()
+    // The finders are built once: a start that hashes every run of a large log asks this of
+    // each run (building four finders each time cost more than the searches).
+    static FINDERS: OnceLock<[memchr::memmem::Finder<'static>; 4]> = OnceLock::new();
+    let finders = FINDERS.get_or_init(|| {
+        [b"<!--".as_slice(), b"<<<<<<<", b">>>>>>>", b"|||||||"].map(memchr::memmem::Finder::new)
+    });
+    finders.iter().any(|f| f.find(text.as_bytes()).is_some())
         || percent::View::decoded(text).is_some()
 }
 
