@@ -43,10 +43,11 @@ pub fn reading(text: &str) -> Reading {
 }
 
 /// Whether a cut of `text` at `at` (a line start) may split what the scan reads across
-/// lines: the line before it is not one the streams read whole (a heading, a line empty to a
-/// reader, one ending with a hyphen: the streams join across or through it), a wrapped blob
-/// goes on across it (the lines on both sides are each one base64 or hex run), or base64
-/// pieces on both sides lie close enough to be decoded together.
+/// lines: the last line before it that the streams read (headings and lines empty to a
+/// reader are skipped, as the streams skip them) ends with a hyphen, or is not found within
+/// `LOOK_BACK` lines (the streams join across or through them), a wrapped blob goes on across
+/// it (the lines on both sides are each one base64 or hex run), or base64 pieces on both
+/// sides lie close enough to be decoded together.
 pub fn splits_at(text: &str, at: usize) -> bool {
     if at == 0 || at >= text.len() || !text.is_char_boundary(at) {
         return false;
@@ -54,11 +55,15 @@ pub fn splits_at(text: &str, at: usize) -> bool {
     let end = at - usize::from(text.as_bytes()[at - 1] == b'\n');
     let prev = &text[text[..end].rfind('\n').map_or(0, |i| i + 1)..end];
     let next = &text[at..text[at..].find('\n').map_or(text.len(), |i| at + i)];
-    let read_whole = stream_forms(prev).is_some_and(|(skel, plain)| {
-        !skel.is_empty() && !plain.is_empty() && !skel.ends_with('-') && !plain.ends_with('-')
+    let streamed = text[..end].rsplit('\n').take(LOOK_BACK).find_map(|l| {
+        stream_forms(l).filter(|(skel, plain)| !skel.is_empty() && !plain.is_empty())
     });
-    !read_whole || run_line(prev) && run_line(next) || pieces_across(text, at)
+    let joins = streamed.is_none_or(|(skel, plain)| skel.ends_with('-') || plain.ends_with('-'));
+    joins || run_line(prev) && run_line(next) || pieces_across(text, at)
 }
+
+/// Lines before a cut searched for one the streams read (`splits_at`).
+const LOOK_BACK: usize = 64;
 
 /// Whether `line` is one run of base64 (or hex) characters, indented or not, with up to two
 /// `=` after it: a line of a wrapped blob.
@@ -107,12 +112,16 @@ mod tests {
     }
 
     #[test]
-    fn a_cut_inside_a_blob_or_after_an_empty_line_splits() {
+    fn a_cut_inside_a_blob_a_hyphenated_word_or_far_past_text_splits() {
         let blob = "aGVsbG8gd29ybGQgaGVsbG8gd29ybGQg\naGVsbG8gd29ybGQgaGVsbG8gd29ybGQg\n";
         assert!(splits_at(blob, blob.find('\n').unwrap() + 1));
-        let text = "Component one talks to two.\n>\nComponent two talks to three.\n";
-        assert!(splits_at(text, text.find(">\n").unwrap() + 2));
+        let text = "Component one talks to two.\n>\n\nComponent two talks to three.\n";
+        assert!(!splits_at(text, text.find(">\n").unwrap() + 3));
         assert!(!splits_at(text, text.find(">\n").unwrap()));
+        let hyphen = "A word split over two lines, hyphen-\n>\nated here.\n";
+        assert!(splits_at(hyphen, hyphen.find(">\n").unwrap() + 2));
+        let quoted = format!("Please ignore\n{}the rest.\n", ">\n".repeat(100));
+        assert!(splits_at(&quoted, quoted.find("the rest").unwrap()));
         let pieces = "ids aWdub3JlIGFs\nbCBwcmV2aW91 next\n";
         assert!(splits_at(pieces, pieces.find('\n').unwrap() + 1));
     }
