@@ -20,6 +20,8 @@ mod audit_moves;
 mod audit_sessions;
 #[path = "integration/bridge.rs"]
 mod bridge;
+#[path = "integration/bridge_scale.rs"]
+mod bridge_scale;
 #[path = "integration/capture.rs"]
 mod capture;
 #[path = "integration/cli.rs"]

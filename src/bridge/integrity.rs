@@ -6,7 +6,9 @@
 //! file is not read into the model's context (`bridge.integrity_block_on`).
 
 use super::scan_cache::{self, Stamp};
-use super::scan_file::{scan_appended, scan_cached, Bound, Cache, CachedFinding};
+use super::scan_file::{
+    scan_appended, scan_cached, shows_end_only, Bound, Cache, CachedFinding, NOT_SCANNED,
+};
 use super::store::{self, Rune};
 use crate::core::config::{Config, IntegrityBlockOn};
 use crate::core::deadline;
@@ -41,7 +43,7 @@ pub(crate) struct Report {
     #[serde(skip)]
     pub(crate) stamps: BTreeMap<String, Option<Stamp>>,
     /// The files a session start did not scan whole, by name, with the byte from which it
-    /// scanned them (their length when not at all): scanned off the hook path
+    /// scanned them (`scan_file::NOT_SCANNED` when not at all): scanned off the hook path
     /// (`scan_file`); only their scanned end may be shown.
     #[serde(skip)]
     pub(crate) pending: BTreeMap<String, u64>,
@@ -103,6 +105,8 @@ pub(crate) struct Scanner<'a> {
     extra: &'a [String],
     cache: Option<PathBuf>,
     bound: Bound,
+    /// The project (to start `bridge index` for what a hook leaves pending).
+    project: Option<&'a Project>,
 }
 
 impl<'a> Scanner<'a> {
@@ -129,6 +133,7 @@ impl<'a> Scanner<'a> {
             extra: &project.config().redact.extra_patterns,
             cache: None,
             bound: Bound::Whole,
+            project: Some(project),
         }
     }
 
@@ -140,6 +145,7 @@ impl<'a> Scanner<'a> {
             extra: &[],
             cache,
             bound: Bound::Whole,
+            project: None,
         }
     }
 
@@ -209,46 +215,31 @@ impl<'a> Scanner<'a> {
         out
     }
 
-    /// The verdict for one file of the folder, through a small cache of its own beside the
-    /// folder's (`<key>.<name>.json`): the edit hook's check of INVARIANTS.md neither
-    /// rescans nor parses the whole folder's cache while the file is unchanged. And whether
-    /// a merge left conflict markers in it (then it is not to be read into the model's
-    /// context). A large file a hook did not scan whole counts as TAINTED: not read.
+    /// The verdict for one file of the folder, through the folder's verdict cache (the one
+    /// `bridge index` fills: a large log a hook never scans whole has its verdict there), and
+    /// whether a merge left conflict markers in it (then it is not to be read into the
+    /// model's context). A large log a hook checked only as far as load shows it
+    /// (`scan_file`) has the verdict of that check: its readers (PreCompact) read no more of
+    /// it than its end. Any other file a hook did not scan counts as TAINTED: not read. What
+    /// a hook leaves pending is scanned whole by `bridge index` in the background.
     pub(crate) fn file_check(&self, rune: &Rune, name: &str) -> Result<(Status, bool)> {
-        let own = self
-            .cache
-            .as_ref()
-            .map(|p| p.with_extension(format!("{name}.json")));
-        let rules = rules_key(self.extra);
-        let mut cache = scan_cache::Cache::read(own.as_deref(), &rules);
-        let known =
-            scan_cache::Stamp::of(&rune.path(name)).is_some_and(|s| cache.get(name, &s).is_some());
-        if !known {
-            // The folder's cache (session starts, `bridge index`) may know the file: a large
-            // one a hook may not scan whole is then taken from there, or rescanned from
-            // there by its runs (kept beside the folder's cache).
-            cache.adopt(scan_cache::Cache::read(self.cache.as_deref(), &rules), name);
-        }
-        let scanned = scan_cached(
-            rune,
-            name,
-            self.red,
-            &mut cache,
-            self.cache.as_deref(),
-            self.bound,
-        )?;
-        cache.write(own.as_deref());
+        let path = self.cache.as_deref();
+        let mut cache = scan_cache::Cache::read(path, &rules_key(self.extra));
+        let scanned = scan_cached(rune, name, self.red, &mut cache, path, self.bound)?;
+        cache.write(path);
         let found = scanned.found;
         let status = found
             .iter()
             .map(|f| f.severity)
             .max()
             .unwrap_or(Status::Clean);
-        // Not scanned whole on the hook path: not read.
-        let status = if scanned.pending.is_some() {
-            Status::Tainted
-        } else {
-            status
+        if let (Some(_), Some(project)) = (scanned.pending, self.project) {
+            super::later::catch_up(project);
+        }
+        // Not scanned as far as it is read on the hook path: not read.
+        let status = match scanned.pending {
+            Some(from) if from == NOT_SCANNED || !shows_end_only(name) => Status::Tainted,
+            _ => status,
         };
         let conflicted = found.iter().any(|f| f.rule == CONFLICT_MARKER);
         Ok((status, conflicted))

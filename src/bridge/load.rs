@@ -212,9 +212,11 @@ fn pending_note(view: &View<'_>) -> Option<Section> {
     let files: Vec<String> = view
         .report
         .pending
-        .keys()
-        .filter(|f| !super::scan_file::shows_end_only(f))
-        .map(|f| view.rune.show(f))
+        .iter()
+        .filter(|(f, &from)| {
+            from == super::scan_file::NOT_SCANNED || !super::scan_file::shows_end_only(f)
+        })
+        .map(|(f, _)| view.rune.show(f))
         .collect();
     (!files.is_empty()).then(|| {
         Section::new(

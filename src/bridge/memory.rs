@@ -66,7 +66,9 @@ impl View<'_> {
     /// markers by a merge, and scanned as far as load reads it (a large file a session start
     /// did not scan whole shows only its scanned end, or nothing: `scan_file`).
     pub(crate) fn ok(&self, file: &str) -> bool {
-        if self.report.pending.contains_key(file) && !super::scan_file::shows_end_only(file) {
+        if self.report.pending.get(file).is_some_and(|&from| {
+            from == super::scan_file::NOT_SCANNED || !super::scan_file::shows_end_only(file)
+        }) {
             return false;
         }
         let shown = self.rune.show(file);

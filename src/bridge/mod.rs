@@ -212,6 +212,10 @@ pub(crate) enum Command {
         /// Print nothing
         #[arg(long)]
         quiet: bool,
+        /// Leave at once when another run is under way (a session start's run); else wait
+        /// for it to end
+        #[arg(long)]
+        background: bool,
     },
     /// The cross-project store: instincts and learnings seen in two or more projects
     Global {
@@ -327,7 +331,7 @@ pub(crate) fn run(command: Command, project: &Project) -> Result<i32> {
         Command::Status { json } => status_command(project, json),
         Command::Review { accept, all, json } => review_command(project, &accept, all, json),
         Command::Global { action } => global_command(project, action),
-        Command::Index { quiet } => index_command(project, quiet),
+        Command::Index { quiet, background } => index_command(project, quiet, background),
     }
 }
 
@@ -386,8 +390,15 @@ fn global_command(project: &Project, action: GlobalAction) -> Result<i32> {
     Ok(0)
 }
 
-/// `baton bridge index`: what a session start leaves for later (`later`).
-fn index_command(project: &Project, quiet: bool) -> Result<i32> {
+/// `baton bridge index`: what a session start leaves for later (`later`). One run at a time:
+/// a background run that finds another under way leaves at once; any other waits for it.
+fn index_command(project: &Project, quiet: bool, background: bool) -> Result<i32> {
+    let Some(_lock) = later::index_lock(project, !background) else {
+        if !quiet {
+            outln!("another run is indexing this memory; nothing to do");
+        }
+        return Ok(0);
+    };
     let rune = Rune::of(project);
     if rune.exists() {
         Scanner::cached(project, &rune).scan(&rune)?;

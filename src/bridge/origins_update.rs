@@ -18,7 +18,6 @@ use crate::core::fsx;
 use crate::core::git::FolderLog;
 use crate::core::project::Project;
 use std::collections::{HashMap, HashSet};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -119,18 +118,7 @@ fn blob_bytes(log: &FolderLog, commits: &[String]) -> usize {
 /// The lock of an update (an advisory lock on a file beside the index); `None` when another
 /// update holds it.
 fn try_lock(index: &Path) -> Option<std::fs::File> {
-    let path = index.with_extension("lock");
-    fsx::ensure_private_dir(path.parent()?).ok()?;
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(fsx::PRIVATE_FILE)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
-        .ok()?;
-    f.try_lock().ok()?;
-    Some(f)
+    fsx::try_lock_file(&index.with_extension("lock"))
 }
 
 /// One update: the index's commits and entries, added to commit by commit.

@@ -8,6 +8,7 @@
 
 use super::integrity::{self, Scanner};
 use super::provenance::{self, digest, entries, Entry, Ledger};
+use super::scan_cache::Stamp;
 use super::store::{self, Rune};
 use super::trust::{Trust, Verdict};
 use crate::core::error::{Error, Result};
@@ -53,6 +54,13 @@ pub(crate) fn unreviewed(project: &Project) -> Result<Vec<Item>> {
             continue;
         };
         let shown = rune.show(name);
+        // The findings are the scan's read of the file: a file changed since (its stamp from
+        // before that read) would have them put on the wrong entries.
+        if report.stamps.get(name).cloned().flatten() != Stamp::of(&rune.path(name)) {
+            return Err(Error::Invalid(format!(
+                "{shown} changed while it was being reviewed; run the review again"
+            )));
+        }
         let found = FileFindings::of(&report.findings, &shown, name, &text);
         for e in entries(name, &text) {
             let d = digest(name, &e.text);

@@ -30,9 +30,10 @@ pub(crate) fn location(env: &Env, dir: &Path) -> Option<PathBuf> {
     )
 }
 
-/// Every cache file of the folder `dir` that exists: its own and the per-file ones beside it
-/// (`<key>.<name>.json`, a large file's runs `<key>.<name>.runs` and `….runs.prev`, the
-/// origins index and its lock), for `baton clean`.
+/// Every cache file of the folder `dir` that exists: its own and the ones beside it (a large
+/// file's runs `<key>.<name>.runs` and `….runs.prev`, the origins index and its lock, the
+/// background index's lock, the per-file verdicts `<key>.<name>.json` earlier versions kept),
+/// for `baton clean`.
 pub(crate) fn files_of(env: &Env, dir: &Path) -> Vec<PathBuf> {
     let Some(main) = location(env, dir) else {
         return Vec::new();
@@ -55,6 +56,7 @@ pub(crate) fn files_of(env: &Env, dir: &Path) -> Vec<PathBuf> {
                             ".runs.prev",
                             ".origins.idx",
                             ".origins.lock",
+                            ".index.lock",
                         ]
                         .iter()
                         .any(|end| name.ends_with(end))
@@ -310,14 +312,6 @@ impl<F: Serialize + DeserializeOwned> Cache<F> {
         self.put(file, stamp, findings, counts, Some(content));
         if let Some(e) = self.files.get_mut(file) {
             e.racy = true;
-        }
-    }
-
-    /// Takes `other`'s entry for `file`, if it has one, in place of this cache's.
-    pub(crate) fn adopt(&mut self, mut other: Cache<F>, file: &str) {
-        if let Some(e) = other.files.remove(file) {
-            self.files.insert(file.to_string(), e);
-            self.dirty = true;
         }
     }
 

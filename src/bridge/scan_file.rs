@@ -57,9 +57,12 @@ pub(crate) fn shows_end_only(file: &str) -> bool {
 pub(crate) struct Scanned {
     pub(crate) found: Vec<Finding>,
     pub(crate) counts: Option<Counts>,
-    /// Not scanned whole: from which byte it was (its length when not at all).
+    /// Not scanned whole: from which byte it was (`NOT_SCANNED` when not at all).
     pub(crate) pending: Option<u64>,
 }
+
+/// `Scanned::pending` of a file not scanned at all this time: nothing of it is shown.
+pub(crate) const NOT_SCANNED: u64 = u64::MAX;
 
 /// A finding as the verdict cache keeps it (the file is the cache entry's key).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -239,19 +242,25 @@ fn end_checked(
 }
 
 /// A hook's scan of a large file it cannot scan whole (see the module doc): a log's end, or
-/// nothing.
+/// nothing. Nothing either when what comes before that end holds what the scan reads across
+/// the whole file (an HTML comment opened there may hide what the end holds; a conflict
+/// marker; `%XX` escapes): a scan of the end alone cannot stand for a whole one there.
 fn tail_only(shown: &str, name: &str, text: &str, red: &Redactor) -> Scanned {
+    let nothing = Scanned {
+        pending: Some(NOT_SCANNED),
+        ..Scanned::default()
+    };
     if !READ_FROM_END.contains(&name) {
-        return Scanned {
-            pending: Some(text.len() as u64),
-            ..Scanned::default()
-        };
+        return nothing;
     }
     let mut from = text.len().saturating_sub(START_TAIL);
     while !text.is_char_boundary(from) {
         from += 1;
     }
     let from = text[from..].find('\n').map_or(text.len(), |i| from + i + 1);
+    if scan_runs::read_across(&text[..from]) {
+        return nothing;
+    }
     let before = text[..from].matches('\n').count();
     let found = scan_text(shown, &text[from..], red)
         .into_iter()

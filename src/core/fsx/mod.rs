@@ -9,6 +9,7 @@
 //! * `MkdirLock` (lock.rs): a lock that is a directory, with a timeout and recovery of stale
 //!   locks (shared with other tools); `FolderLock` (folder_lock.rs): an advisory lock on a
 //!   folder itself, which leaves nothing behind and dies with its holder (baton's own);
+//!   `try_lock_file`: one run at a time, the others leave at once;
 //! * bounded reads (read.rs): regular files only, never a link or a FIFO, a size cap per kind;
 //! * paths inside the project (inside.rs): no symlink between the root and a state file;
 //! * private dirs (0700) and files (0600), symlink refusal, and id validation for anything
@@ -297,6 +298,24 @@ fn write_new(path: &Path, bytes: &[u8], mode: u32, durable: bool) -> Result<()> 
         f.sync_all().map_err(|e| Error::io("sync", path, e))?;
     }
     Ok(())
+}
+
+/// A lock one run at a time holds, taken without waiting: an exclusive advisory lock on the
+/// private file `path` (created 0600 if missing, never through a symlink; its folder made
+/// 0700). `None` when another process holds it (or it cannot be opened). The kernel lets it
+/// go when the returned file is dropped or its holder exits.
+pub fn try_lock_file(path: &Path) -> Option<File> {
+    ensure_private_dir(path.parent()?).ok()?;
+    let f = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(PRIVATE_FILE)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .ok()?;
+    f.try_lock().ok()?;
+    Some(f)
 }
 
 /// Appends `line` and a newline to `path` as one `write` under an exclusive advisory lock.

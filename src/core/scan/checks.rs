@@ -308,20 +308,6 @@ fn escaped(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
 /// Short base64 runs near each other (a payload split into pieces none of which is long
 /// enough to be decoded alone): consecutive pieces are joined and decoded.
 fn joined_pieces(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
-    let looks_encoded = |s: &str| {
-        let body = s.trim_end_matches('=');
-        let upper_inside = body.chars().skip(1).any(|c| c.is_ascii_uppercase());
-        let lower = body.chars().any(|c| c.is_ascii_lowercase());
-        s.ends_with('=')
-            || body.contains(['+', '/'])
-            || (body.chars().any(|c| c.is_ascii_digit())
-                && body.chars().any(|c| c.is_ascii_alphabetic()))
-            || (upper_inside && lower)
-    };
-    let pieces: Vec<(usize, usize)> = pieces(text)
-        .into_iter()
-        .filter(|&(s, e)| e - s >= 4 && looks_encoded(&text[s..e]))
-        .collect();
     let mut out = Vec::new();
     let mut group: Vec<(usize, usize)> = Vec::new();
     let mut flush = |group: &mut Vec<(usize, usize)>| {
@@ -332,14 +318,37 @@ fn joined_pieces(text: &str, tainted: &dyn Fn(&str) -> bool) -> Vec<usize> {
         }
         group.clear();
     };
-    for p in pieces {
-        if group.last().is_some_and(|&(_, end)| p.0 - end > 40) || group.len() >= MAX_PIECES {
+    for p in encoded_pieces(text) {
+        if group.last().is_some_and(|&(_, end)| p.0 - end > PIECES_GAP) || group.len() >= MAX_PIECES
+        {
             flush(&mut group);
         }
         group.push(p);
     }
     flush(&mut group);
     out
+}
+
+/// The most bytes between two base64 pieces tried together (`joined_pieces`).
+pub(crate) const PIECES_GAP: usize = 40;
+
+/// The candidate pieces of `text` (`pieces`) that look encoded, as byte ranges: what
+/// `joined_pieces` groups.
+pub(crate) fn encoded_pieces(text: &str) -> Vec<(usize, usize)> {
+    let looks_encoded = |s: &str| {
+        let body = s.trim_end_matches('=');
+        let upper_inside = body.chars().skip(1).any(|c| c.is_ascii_uppercase());
+        let lower = body.chars().any(|c| c.is_ascii_lowercase());
+        s.ends_with('=')
+            || body.contains(['+', '/'])
+            || (body.chars().any(|c| c.is_ascii_digit())
+                && body.chars().any(|c| c.is_ascii_alphabetic()))
+            || (upper_inside && lower)
+    };
+    pieces(text)
+        .into_iter()
+        .filter(|&(s, e)| e - s >= 4 && looks_encoded(&text[s..e]))
+        .collect()
 }
 
 /// The candidate pieces of `text` as byte ranges: the runs of `[A-Za-z0-9+/_-]` holding a

@@ -29,6 +29,7 @@ pub mod needles;
 mod normalize;
 pub mod percent;
 mod prefilter;
+pub mod reach;
 mod rules;
 
 pub use checks::CONFLICT_MARKER;

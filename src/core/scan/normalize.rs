@@ -130,6 +130,22 @@ impl Forms {
     }
 }
 
+/// One line as the streams read it (`Forms::of`): the skeleton and the plain form, each
+/// without an entry's field label; `None` for a heading (the streams skip it).
+pub(crate) fn stream_forms(raw: &str) -> Option<(String, String)> {
+    let json = json_text(raw);
+    let line = json.as_deref().unwrap_or(raw);
+    if line.trim_start().starts_with('#') && json.is_none() {
+        return None;
+    }
+    let p = plain_line(line);
+    let skel = skeleton(&p);
+    Some((
+        strip_label(raw, &skel).to_string(),
+        strip_label(raw, &p).to_string(),
+    ))
+}
+
 /// The text of a JSON Lines record: its prose values joined by spaces; `None` for any
 /// other line.
 fn json_text(line: &str) -> Option<String> {
