@@ -22,16 +22,7 @@ fn decisions(n: usize, extra: &str) -> String {
 }
 
 fn start(p: &Project) -> (String, String) {
-    let out = p.hook("SessionStart", p.event("SessionStart").as_bytes());
-    assert_eq!(out.code, 0, "{out:?}");
-    let v = out.json();
-    (
-        v["hookSpecificOutput"]["additionalContext"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-        v["systemMessage"].as_str().unwrap_or_default().to_string(),
-    )
+    p.start_context()
 }
 
 /// Waits until a file's stamp is older than the cache's one-second window.
