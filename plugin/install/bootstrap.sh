@@ -167,8 +167,8 @@ native_executable() {
     case $(uname -s 2>/dev/null) in
     Linux) [ "$head4" = "$(printf '\177ELF')" ] ;;
     Darwin)
-        for m in '\317\372\355\376' '\316\372\355\376' '\312\376\272\276'; do
-            [ "$head4" = "$(printf "$m")" ] && return 0
+        for m in '\0317\0372\0355\0376' '\0316\0372\0355\0376' '\0312\0376\0272\0276'; do
+            [ "$head4" = "$(printf '%b' "$m")" ] && return 0
         done
         return 1
         ;;
