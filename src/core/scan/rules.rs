@@ -655,7 +655,8 @@ pub(crate) const RULES: &[Rule] = &[
         concat!(
             r"(?i)\b",
             send!(),
-            r"\b",
+            // A verb, not part of a name: `upload-webhook-12` names a thing.
+            r"\s",
             clause!(60),
             r"(?:",
             strong_secret!(),
