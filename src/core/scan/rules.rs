@@ -96,14 +96,14 @@ use Scope::{Latin, Lines, Raw, Script};
 /// `.env` or a URL, does not end one), no line break.
 macro_rules! clause {
     ($n:literal) => {
-        concat!(r"(?:[^.;!?\n]|\.\S){0,", $n, "}?")
+        concat!(r"(?:[^.;!?\n\f]|\.\S){0,", $n, "}?")
     };
 }
 
 /// Up to `$n` characters of one sentence (a `;` does not end it).
 macro_rules! sentence {
     ($n:literal) => {
-        concat!(r"(?:[^.!?\n]|\.\S){0,", $n, "}?")
+        concat!(r"(?:[^.!?\n\f]|\.\S){0,", $n, "}?")
     };
 }
 
@@ -201,7 +201,7 @@ macro_rules! secret_noun {
 /// Sending something away.
 macro_rules! send {
     () => {
-        r"(?:send\w*|post\w*|upload\w*|base64|hex-?encode|resolve|look\s+(?:it|them)\s+up|forward\w*|submit\w*|transmit\w*|leak\w*|exfiltrat\w*|pipe\w*|beam\w*|smuggl\w*|tunnel\w*|encode\w*|embed\w*|append\w*|envo\w*|env[ií]a\w*|manda\w*|schick\w*|sende\w*|kodier\w*|verpack\w*)"
+        r"(?:send(?:s|ing)?|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|base64|hex-?encode|resolve|look\s+(?:it|them)\s+up|forward(?:s|ed|ing)?|submit(?:s|ted|ting)?|transmit(?:s|ted|ting)?|leak(?:s|ed|ing)?|exfiltrat\w*|pipe[sd]?|piping|beam(?:s|ed|ing)?|smuggl\w*|tunnel(?:s|l?ed|l?ing)?|encod(?:e|es|ed|ing)|embed(?:s|ded|ding)?|append(?:s|ed|ing)?|envo(?:ie|ies|ient|yer|yez|yons)|env[ií]a(?:r|s|n|le|lo|los)?|env[ií]e(?:s|n)?|manda(?:r|s|n|le|lo|los)?|mande(?:s|n)?|schick(?:e|en|t|st)?|sende(?:n|t|st)?|kodier(?:e|en|t)|verpack(?:e|en|t))"
     };
 }
 
@@ -209,6 +209,19 @@ macro_rules! send {
 macro_rules! destination {
     () => {
         r"(?:https?://|\bwebhooks?\b|\bdns\b|\bsubdomains?\b|\bhostnames?\b|\btxt\s+records?\b|\bnslookup\b|\bdig\b|\bpastebin\b|\bpaste\s+(?:site|service)\b|\bgists?\b|\bdiscord\b|\btelegram\b|\bexternal\s+(?:server|host|service|endpoint)\b|\bthird[- ]party\b|\bremote\s+(?:server|host|endpoint)\b|\bendpoints?\b|\battacker\b|\b\d{1,3}(?:\.\d{1,3}){3}\b)"
+    };
+}
+
+/// Where a sent thing goes, as a sentence says it: a URL, or a direction word ("to",
+/// "via", "an", "à", "para" …) and a few words later a destination. "needs a token check
+/// before the webhook" names a webhook, not where something goes.
+macro_rules! toward {
+    () => {
+        concat!(
+            r"(?:https?://|\b(?:to|into|onto|at|via|through|over|towards?|in|on|as|with|using|zu|an|nach|auf|à|au|aux|vers|sur|a|al|hacia|para|por|per|en|em|no|na)\s+(?:[^\s.;!?]+\s+){0,3}?",
+            destination!(),
+            ")"
+        )
     };
 }
 
@@ -417,7 +430,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(
         "addressed-to-assistant",
         Latin,
-        r"(?i)\b(?:note|message|instructions?|reminder|directive|memo|hint|psa|request)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+|an?\s+)?(?:ai|llm|assistant|model|agent|claude|copilot|chatgpt|gpt|gemini|bot|language\s+model|coding\s+(?:agent|assistant))s?\s*[:,—–-]|\b(?:if|when|whenever)\s+you\s+(?:are|'re)\s+(?:an?\s+|the\s+)?(?:ai|llm|language\s+model|assistant|agent|claude|chatbot|bot|coding\s+(?:agent|assistant)|automated\s+(?:agent|system|tool))\b|\b(?:dear|hey|attention|attn|psst)\s*,?\s+(?:ai|llm|claude|assistant|agent|copilot|chatgpt|gpt|gemini|bot)\b|\b(?:any|every|all)\s+(?:ai|llm|assistants?|agents?|models?|bots?)\s+(?:reading|processing|loading|seeing|that\s+reads?)\s+(?:this|these)\b|\b(?:ai|llm|claude)s?\s+(?:reading|processing|loading)\s+this\b|\bwhen\s+you\s+(?:read|see|load|process|encounter)\s+this\b[^.\n]{0,80}?\b(?:run|execute|send|push|commit|delete|ignore|add|print|reveal|curl|open|follow)\b",
+        r"(?i)\b(?:note|message|instructions?|reminder|directive|memo|hint|psa|request)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+|an?\s+)?(?:ai|llm|assistant|model|agent|claude|copilot|chatgpt|gpt|gemini|bot|language\s+model|coding\s+(?:agent|assistant))s?\s*[:,—–-]|\b(?:if|when|whenever)\s+you\s+(?:are|'re)\s+(?:an?\s+|the\s+)?(?:ai|llm|language\s+model|assistant|agent|claude|chatbot|bot|coding\s+(?:agent|assistant)|automated\s+(?:agent|system|tool))\b|\b(?:dear|hey|attention|attn|psst)\s*,?\s+(?:ai|llm|claude|assistant|agent|copilot|chatgpt|gpt|gemini|bot)\b|\b(?:any|every|all)\s+(?:ai|llm|assistants?|agents?|models?|bots?)\s+(?:reading|processing|loading|seeing|that\s+reads?)\s+(?:this|these)\b|\b(?:ai|llm|claude)s?\s+(?:reading|processing|loading)\s+this\b|\bwhen\s+you\s+(?:read|see|load|process|encounter)\s+this\b[^.\n\f]{0,80}?\b(?:run|execute|send|push|commit|delete|ignore|add|print|reveal|curl|open|follow)\b",
     ),
     rule(
         "addressed-to-assistant",
@@ -439,36 +452,36 @@ pub(crate) const RULES: &[Rule] = &[
     rule(
         "download-to-shell",
         Latin,
-        r"(?i)\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*|env\s+|exec\s+)?(?:/\S*/)?(?:ba|z|k|da|fi|c|tc)?sh\b|\b(?:curl|wget)\b[^\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*|env\s+)?(?:/\S*/)?(?:python[23]?|perl|ruby|node|php)\b|\b(?:ba|z)?sh\s+(?:-c\s+)?[<\x22']*\s*\$?\(\s*(?:curl|wget)\b|\biex\s*\(?.*(?:downloadstring|iwr|invoke-webrequest)",
+        r"(?i)\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^\n\f]*\|\s*(?:sudo\s+(?:-\S+\s+)*|env\s+|exec\s+)?(?:/\S*/)?(?:ba|z|k|da|fi|c|tc)?sh\b|\b(?:curl|wget)\b[^\n\f]*\|\s*(?:sudo\s+(?:-\S+\s+)*|env\s+)?(?:/\S*/)?(?:python[23]?|perl|ruby|node|php)\b|\b(?:ba|z)?sh\s+(?:-c\s+)?[<\x22']*\s*\$?\(\s*(?:curl|wget)\b|\biex\s*\(?.*(?:downloadstring|iwr|invoke-webrequest)",
     ),
     rule(
         "download-to-shell",
         Latin,
-        r#"(?i)\b(?:eval|source)\s+["'`]?\s*(?:<\(|\$\()\s*(?:curl|wget|fetch)\b|(?:^|[;&|]\s*)\.\s+<\(\s*(?:curl|wget)\b|\b(?:python[23]?|perl|ruby|node)\s+-[ce]\s+["']?\$\(\s*(?:curl|wget)\b|\b(?:irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n|]*\|\s*(?:iex|invoke-expression)\b|\bpowershell(?:\.exe)?\s+(?:-\w+\s+)*-(?:e|en|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}"#,
+        r#"(?i)\b(?:eval|source)\s+["'`]?\s*(?:<\(|\$\()\s*(?:curl|wget|fetch)\b|(?:^|[;&|]\s*)\.\s+<\(\s*(?:curl|wget)\b|\b(?:python[23]?|perl|ruby|node)\s+-[ce]\s+["']?\$\(\s*(?:curl|wget)\b|\b(?:irm|iwr|invoke-restmethod|invoke-webrequest)\b[^\n|\f]*\|\s*(?:iex|invoke-expression)\b|\bpowershell(?:\.exe)?\s+(?:-\w+\s+)*-(?:e|en|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}"#,
     ),
     // — exfiltration: commands that send local secrets out, and URLs that carry data outward.
     rule(
         "exfiltration",
         Latin,
-        r"(?i)\b(?:curl|wget)\b[^\n]*(?:--data(?:-binary|-raw)?|-d|-F|--form|--upload-file|-T|--post-file)[\s=]+[\x22']?(?:\w+=)?@|\b(?:curl|wget)\b[^\n]*(?:\$\(|`)\s*(?:cat|base64|tar|gzip|xxd|head|tail)\b[^\n]*(?:\.ssh|id_rsa|id_ed25519|\.env\b|\.aws|credentials|\.netrc|\.npmrc|\.git-credentials)|\b(?:cat|base64|tar|zip)\b[^\n|]*(?:\.ssh|id_rsa|id_ed25519|\.env\b|\.aws|credentials|\.netrc|\.npmrc)[^\n|]*\|\s*(?:curl|wget|nc|ncat|netcat)\b|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*\d{1,3}(?:\.\d{1,3}){3}\s+\d+\s*<|\bscp\s+[^\n]*(?:\.ssh|id_rsa|\.env\b|\.aws)[^\n]*@",
+        r"(?i)\b(?:curl|wget)\b[^\n\f]*(?:--data(?:-binary|-raw)?|-d|-F|--form|--upload-file|-T|--post-file)[\s=]+[\x22']?(?:\w+=)?@|\b(?:curl|wget)\b[^\n\f]*(?:\$\(|`)\s*(?:cat|base64|tar|gzip|xxd|head|tail)\b[^\n\f]*(?:\.ssh|id_rsa|id_ed25519|\.env\b|\.aws|credentials|\.netrc|\.npmrc|\.git-credentials)|\b(?:cat|base64|tar|zip)\b[^\n|\f]*(?:\.ssh|id_rsa|id_ed25519|\.env\b|\.aws|credentials|\.netrc|\.npmrc)[^\n|\f]*\|\s*(?:curl|wget|nc|ncat|netcat)\b|\b(?:nc|ncat|netcat)\s+(?:-\w+\s+)*\d{1,3}(?:\.\d{1,3}){3}\s+\d+\s*<|\bscp\s+[^\n\f]*(?:\.ssh|id_rsa|\.env\b|\.aws)[^\n\f]*@",
     ),
     rule(
         "url-exfiltration",
         Latin,
-        r"(?i)(?:!\[[^\]\n]*\]\(\s*<?|<img\b[^>\n]*\bsrc\s*=\s*[\x22']?|\[[^\]\n]*\]\(\s*<?)https?://[^\s)\x22'>]*[?&#/][^\s)\x22'>]*(?:\{\{?|\}|\$\{?[A-Za-z_]|%s|<[A-Za-z_ ]+>|\[[A-Za-z_ ]+\]|(?-i:SECRET|TOKEN|API_KEY|PASSWORD|ENV|DATA|CONTENTS?|CONVERSATION|HISTORY|SUMMARY|CREDENTIALS|SESSION|PROMPT|BASE64|OUTPUT|RESULT))|\b(?:append|add|include|put|encode|embed|insert|attach)\s+(?:(?:the|all|your|any|its|their|a|base64(?:-encoded)?|encoded|url-encoded)\s+)*(?:contents?|secrets?|tokens?|keys?|credentials|passwords?|env(?:ironment)?(?:\s+variables)?|\.env|conversation|chat\s+history|history|summary|session|source\s+code|private\s+\w+|answer|reply)\b(?:[^.\n]|\.\S){0,60}?\b(?:to|in|into|as)\s+(?:the\s+|a\s+|an\s+)?(?:url|query(?:\s+string)?|link|image(?:\s+(?:url|link))?|(?:image|link|img)\s+(?:src|href)|request\s+url|webhook(?:\s+url)?|query\s+parameter)\b",
+        r"(?i)(?:!\[[^\]\n\f]*\]\(\s*<?|<img\b[^>\n\f]*\bsrc\s*=\s*[\x22']?|\[[^\]\n\f]*\]\(\s*<?)https?://[^\s)\x22'>]*[?&#/][^\s)\x22'>]*(?:\{\{?|\}|\$\{?[A-Za-z_]|%s|<[A-Za-z_ ]+>|\[[A-Za-z_ ]+\]|(?-i:SECRET|TOKEN|API_KEY|PASSWORD|ENV|DATA|CONTENTS?|CONVERSATION|HISTORY|SUMMARY|CREDENTIALS|SESSION|PROMPT|BASE64|OUTPUT|RESULT))|\b(?:append|add|include|put|encode|embed|insert|attach)\s+(?:(?:the|all|your|any|its|their|a|base64(?:-encoded)?|encoded|url-encoded)\s+)*(?:contents?|secrets?|tokens?|keys?|credentials|passwords?|env(?:ironment)?(?:\s+variables)?|\.env|conversation|chat\s+history|history|summary|session|source\s+code|private\s+\w+|answer|reply)\b(?:[^.\n\f]|\.\S){0,60}?\b(?:to|in|into|as)\s+(?:the\s+|a\s+|an\s+)?(?:url|query(?:\s+string)?|link|image(?:\s+(?:url|link))?|(?:image|link|img)\s+(?:src|href)|request\s+url|webhook(?:\s+url)?|query\s+parameter)\b",
     ),
     // — credential-access: a credential read and sent, pasted, committed or uploaded.
     negatable(
         "credential-access",
-        r"(?i)\b(?:read|cat|open|load|grab|get|copy|take|fetch|print|dump|base64|type|xxd|collect|gather)\s+(?:[^.\n;]{0,60}?)(?:~/\.ssh\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.aws/config|\.config/gcloud|application_default_credentials|\.azure/|\.kube/config|kubeconfig|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.pgpass|(?:^|[\s`'\x22/(])\.env(?:\.\w+)?\b|/etc/shadow|private\s+keys?|ssh\s+keys?|(?:api|access|secret|auth|bearer|github|gitlab|npm|openai|anthropic|slack|stripe|aws)[_\s-]?(?:keys?|tokens?)|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET|KEY|PASSWORD)\b|credentials?\s+files?|keychain)[^.\n;]{0,120}?\b(?:and|then|,)\s+(?:\w+\s+){0,2}?(?:send|post|upload|paste|exfiltrate|leak|share|email|forward|transmit|attach|include|put|add|append|insert|embed|commit|push|publish|curl)\b",
+        r"(?i)\b(?:read|cat|open|load|grab|get|copy|take|fetch|print|dump|base64|type|xxd|collect|gather)\s+(?:[^.\n;\f]{0,60}?)(?:~/\.ssh\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.aws/config|\.config/gcloud|application_default_credentials|\.azure/|\.kube/config|kubeconfig|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.pgpass|(?:^|[\s`'\x22/(])\.env(?:\.\w+)?\b|/etc/shadow|private\s+keys?|ssh\s+keys?|(?:api|access|secret|auth|bearer|github|gitlab|npm|openai|anthropic|slack|stripe|aws)[_\s-]?(?:keys?|tokens?)|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET|KEY|PASSWORD)\b|credentials?\s+files?|keychain)[^.\n;\f]{0,120}?\b(?:and|then|,)\s+(?:\w+\s+){0,2}?(?:send|post|upload|paste|exfiltrate|leak|share|email|forward|transmit|attach|include|put|add|append|insert|embed|commit|push|publish|curl)\b",
     ),
     negatable(
         "credential-access",
-        r"(?i)\b(?:send|post|upload|paste|exfiltrate|leak|share|email|forward|transmit|attach|include|put|append|insert|embed|commit|push|publish|copy)\s+(?:(?:the|your|all|its|their|any|full|raw|entire)\s+)*(?:contents?\s+of\s+|text\s+of\s+)?[^.\n;]{0,40}?(?:~/\.ssh\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.config/gcloud|application_default_credentials|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.pgpass|(?:^|[\s`'\x22/(])\.env(?:\.\w+)?\b|/etc/shadow|private\s+keys?|ssh\s+keys?|(?:api|access|secret|auth|bearer|github|gitlab|npm|openai|anthropic|slack|stripe|aws)[_\s-]?(?:keys?|tokens?)|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET|KEY|PASSWORD)\b|credentials?\s+files?)[^.\n;]{0,80}?\b(?:to|into|in|on|at|as|via|with)\s+(?:https?://|(?:the\s+|a\s+|an\s+|your\s+|our\s+)?(?:pr|pull\s+request|issue|comment|description|reply|response|answer|chat|summary|readme|commit(?:\s+message)?|changelog|output|logs?|gist|paste(?:bin)?|webhook|discord|telegram|slack|channel|email|repo(?:sitory)?|docs?|wiki|public|server|endpoint|url|bucket|next\s+message)\b)",
+        r"(?i)\b(?:send|post|upload|paste|exfiltrate|leak|share|email|forward|transmit|attach|include|put|append|insert|embed|commit|push|publish|copy)\s+(?:(?:the|your|all|its|their|any|full|raw|entire)\s+)*(?:contents?\s+of\s+|text\s+of\s+)?[^.\n;\f]{0,40}?(?:~/\.ssh\b|\.ssh/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws/credentials|\.config/gcloud|application_default_credentials|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.pgpass|(?:^|[\s`'\x22/(])\.env(?:\.\w+)?\b|/etc/shadow|private\s+keys?|ssh\s+keys?|(?:api|access|secret|auth|bearer|github|gitlab|npm|openai|anthropic|slack|stripe|aws)[_\s-]?(?:keys?|tokens?)|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET|KEY|PASSWORD)\b|credentials?\s+files?)[^.\n;\f]{0,80}?\b(?:to|into|in|on|at|as|via|with)\s+(?:https?://|(?:the\s+|a\s+|an\s+|your\s+|our\s+)?(?:pr|pull\s+request|issue|comment|description|reply|response|answer|chat|summary|readme|commit(?:\s+message)?|changelog|output|logs?|gist|paste(?:bin)?|webhook|discord|telegram|slack|channel|email|repo(?:sitory)?|docs?|wiki|public|server|endpoint|url|bucket|next\s+message)\b)",
     ),
     negatable(
         "credential-access",
-        r"(?i)(?:~/\.ssh\b|\.ssh/\S*|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.npmrc|\.netrc|\.git-credentials|(?:^|[\s`'\x22/(])\.env(?:\.\w+)?\b|private\s+keys?|ssh\s+keys?|(?:api|access|secret|github|aws)[_\s-]?(?:keys?|tokens?)|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET|KEY|PASSWORD)\b|credentials?\s+files?)[^.\n;]{0,60}?\b(?:must|should|needs?\s+to|has\s+to|will|are\s+to|is\s+to)\s+(?:always\s+)?(?:be\s+)?(?:sent|posted|uploaded|pasted|shared|emailed|committed|pushed|published|included|attached|printed|echoed)\s+(?:to|in|into|with|on|as)\b",
+        r"(?i)(?:~/\.ssh\b|\.ssh/\S*|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.npmrc|\.netrc|\.git-credentials|(?:^|[\s`'\x22/(])\.env(?:\.\w+)?\b|private\s+keys?|ssh\s+keys?|(?:api|access|secret|github|aws)[_\s-]?(?:keys?|tokens?)|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET|KEY|PASSWORD)\b|credentials?\s+files?)[^.\n;\f]{0,60}?\b(?:must|should|needs?\s+to|has\s+to|will|are\s+to|is\s+to)\s+(?:always\s+)?(?:be\s+)?(?:sent|posted|uploaded|pasted|shared|emailed|committed|pushed|published|included|attached|printed|echoed)\s+(?:to|in|into|with|on|as)\b",
     ),
     // — security-control-off: a convention, decision, instinct or invariant switching a control off.
     negatable(
@@ -481,12 +494,12 @@ pub(crate) const RULES: &[Rule] = &[
     ),
     negatable(
         "security-control-off",
-        r#"(?i)--no-verify\b|\bgit\s+(?:commit|push)\b[^\n]*\s-n\b|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|ugo\+rwx)\b|\bverify\s*=\s*False\b|\brejectUnauthorized\s*:\s*false\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['"]?0|\bInsecureSkipVerify\s*:\s*true\b|\b(?:curl|wget)\b[^\n]*\s(?:-k|--insecure|--no-check-certificate)\b|\bStrictHostKeyChecking\s*=?\s*no\b|\bGIT_SSL_NO_VERIFY\b|\bsslVerify\s*=?\s*false\b|\bssl_verify\s*[:=]\s*false\b|\bPYTHONHTTPSVERIFY\s*=\s*0|@csrf_exempt\b|\b(?:WTF_)?CSRF_ENABLED\s*=\s*False\b|--disable-web-security\b|--no-sandbox\b|\bsetenforce\s+0\b|--privileged\b|\bHUSKY\s*=\s*0\b|\[skip\s+ci\]|-DskipTests\b|\bcontinue-on-error\s*:\s*true\b|\ballow_failure\s*:\s*true\b|\b(?:cargo|npm|pnpm|yarn|pytest|go|make)\s+(?:run\s+)?test\S*[^\n|]*\|\|\s*(?:true|exit\s+0|:)|\buse\s+eval\s*\(\s*\)|\beval\s*\(\s*(?:req|request|input|user\w*|params|body|query|argv|data|payload|untrusted\w*|raw\w*)\b|\beval\b[^.\n]{0,30}\b(?:user|untrusted|external|request|form)\s+(?:input|data|strings?)|\bpickle\.loads?\s*\(\s*(?:request|req|user\w*|untrusted\w*|payload|body)\b"#,
+        r#"(?i)--no-verify\b|\bgit\s+(?:commit|push)\b[^\n\f]*\s-n\b|\bchmod\s+(?:-R\s+)?(?:0?777|a\+rwx|ugo\+rwx)\b|\bverify\s*=\s*False\b|\brejectUnauthorized\s*:\s*false\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['"]?0|\bInsecureSkipVerify\s*:\s*true\b|\b(?:curl|wget)\b[^\n\f]*\s(?:-k|--insecure|--no-check-certificate)\b|\bStrictHostKeyChecking\s*=?\s*no\b|\bGIT_SSL_NO_VERIFY\b|\bsslVerify\s*=?\s*false\b|\bssl_verify\s*[:=]\s*false\b|\bPYTHONHTTPSVERIFY\s*=\s*0|@csrf_exempt\b|\b(?:WTF_)?CSRF_ENABLED\s*=\s*False\b|--disable-web-security\b|--no-sandbox\b|\bsetenforce\s+0\b|--privileged\b|\bHUSKY\s*=\s*0\b|\[skip\s+ci\]|-DskipTests\b|\bcontinue-on-error\s*:\s*true\b|\ballow_failure\s*:\s*true\b|\b(?:cargo|npm|pnpm|yarn|pytest|go|make)\s+(?:run\s+)?test\S*[^\n|\f]*\|\|\s*(?:true|exit\s+0|:)|\buse\s+eval\s*\(\s*\)|\beval\s*\(\s*(?:req|request|input|user\w*|params|body|query|argv|data|payload|untrusted\w*|raw\w*)\b|\beval\b[^.\n\f]{0,30}\b(?:user|untrusted|external|request|form)\s+(?:input|data|strings?)|\bpickle\.loads?\s*\(\s*(?:request|req|user\w*|untrusted\w*|payload|body)\b"#,
     ),
     // — destructive-command: shell commands aimed at the system, reverse shells, persistence.
     negatable(
         "destructive-command",
-        r#"(?i)\brm\s+-(?:[rRf]{1,3}|-recursive|-force)(?:\s+-\S+)*\s+(?:--no-preserve-root\s+)?(?:/|/\*|~/?|\$HOME/?|\.\./\.\./?|/(?:etc|usr|var|home|root|boot|bin|lib|opt)/?)(?:\s|$|["'`;|&)])|\bmkfs(?:\.\w+)?\s+/dev/|\bdd\s+if=\S+\s+of=/dev/(?:sd|nvme|hd|disk|xvd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|>\s*/dev/sd[a-z]\b|\bchmod\s+-R\s+[0-7]*7[0-7]*\s+/(?:\s|$)|\b(?:ba)?sh\s+-i\s+>&?\s*/dev/(?:tcp|udp)/|/dev/tcp/\d|\bnc(?:at)?\b[^\n|;&]{0,60}?\s-e\s+/bin/(?:ba|z|k)?sh|\bmkfifo\b[^\n]*\bnc\b|\bsocat\b[^\n]*\bexec:|>>?\s*~?/?(?:\.bashrc|\.zshrc|\.profile|\.bash_profile|etc/crontab|\.ssh/authorized_keys|etc/sudoers)\b|\bNOPASSWD\s*:\s*ALL\b"#,
+        r#"(?i)\brm\s+-(?:[rRf]{1,3}|-recursive|-force)(?:\s+-\S+)*\s+(?:--no-preserve-root\s+)?(?:/|/\*|~/?|\$HOME/?|\.\./\.\./?|/(?:etc|usr|var|home|root|boot|bin|lib|opt)/?)(?:\s|$|["'`;|&)])|\bmkfs(?:\.\w+)?\s+/dev/|\bdd\s+if=\S+\s+of=/dev/(?:sd|nvme|hd|disk|xvd)|:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:|>\s*/dev/sd[a-z]\b|\bchmod\s+-R\s+[0-7]*7[0-7]*\s+/(?:\s|$)|\b(?:ba)?sh\s+-i\s+>&?\s*/dev/(?:tcp|udp)/|/dev/tcp/\d|\bnc(?:at)?\b[^\n|;&\f]{0,60}?\s-e\s+/bin/(?:ba|z|k)?sh|\bmkfifo\b[^\n\f]*\bnc\b|\bsocat\b[^\n\f]*\bexec:|>>?\s*~?/?(?:\.bashrc|\.zshrc|\.profile|\.bash_profile|etc/crontab|\.ssh/authorized_keys|etc/sudoers)\b|\bNOPASSWD\s*:\s*ALL\b"#,
     ),
     // The families of harm below are each one general rule — a verb of the family's class,
     // then (within one clause, `clause!`) an object of its class, and where it takes one a
@@ -519,11 +532,11 @@ pub(crate) const RULES: &[Rule] = &[
             clause!(40),
             r"\b",
             land!(),
-            r"\s+(?:\S+\s+){0,2}?anyway\b|\bself-?(?:merg|approv)\w*|\bgh\s+pr\s+merge\b[^\n]*\s--admin\b|\b",
+            r"\s+(?:\S+\s+){0,2}?anyway\b|\bself-?(?:merg|approv)\w*|\bgh\s+pr\s+merge\b[^\n\f]*\s--admin\b|\b",
             land!(),
             r"\b",
             clause!(40),
-            r"\b(?:directly|straight|main|master|trunk|production|prod|release)\b[^.!?\n]{0,80}?\b(?:reviews?|reviewers?|approvals?|prs?|pull\s+requests?|ci|checks|waiting\s+for\s+(?:a\s+|the\s+)?(?:reviews?|reviewers?|approvals?))\s+(?:\w+\s+){0,2}?(?:slow|slows|waste|get\s+in\s+the\s+way|(?:is|are)\s+(?:not\s+(?:necessary|needed|required)|optional|unnecessary|overhead|pointless|a\s+formality))"
+            r"\b(?:directly|straight|main|master|trunk|production|prod|release)\b[^.!?\n\f]{0,80}?\b(?:reviews?|reviewers?|approvals?|prs?|pull\s+requests?|ci|checks|waiting\s+for\s+(?:a\s+|the\s+)?(?:reviews?|reviewers?|approvals?))\s+(?:\w+\s+){0,2}?(?:slow|slows|waste|get\s+in\s+the\s+way|(?:is|are)\s+(?:not\s+(?:necessary|needed|required)|optional|unnecessary|overhead|pointless|a\s+formality))"
         ),
         // A match that begins with a landing word used as a noun's modifier ("deploy scripts
         // must be executable before CI runs them") is about that thing, not landing work.
@@ -535,7 +548,7 @@ pub(crate) const RULES: &[Rule] = &[
         concat!(
             r"(?i)",
             force_push!(),
-            r"(?:[^.;!?\n]|\.\S){0,35}?\b",
+            r"(?:[^.;!?\n\f]|\.\S){0,35}?\b",
             shared_branch!(),
             r"\b|\b(?:",
             discard!(),
@@ -549,7 +562,7 @@ pub(crate) const RULES: &[Rule] = &[
             r"|",
             force_push!(),
             clause!(50),
-            r"\b(?:so\s+(?:that\s+)?(?:nobody|no\s+one|no-one)|to\s+(?:erase|wipe|destroy|hide|get\s+rid\s+of)|(?:commits?|history)\s+(?:disappear|(?:is|are)\s+gone|(?:is|are)\s+lost))|\b(?:wipe|nuke|erase|destroy|blow\s+away|throw\s+away|discard|trash)\s+(?:\S+\s+){0,2}?(?:working\s+(?:tree|copy|director(?:y|ies))|workspace|local\s+(?:changes|edits|work|modifications))\b|\bpush\w*\s+(?:\S+\s+){0,3}?\+(?:main|master|trunk|develop|release)\b|\bgit\s+push\b[^\n|;&]*?\b(?:main|master|trunk|develop|release\S*|production)\b[^\n|;&]*?\s(?:--force|-f)(?:\s|$|[`'\x22])|\b(?:overwrite|replace|reset|rewrite|clobber|clean\s+up|tidy\s+up)\s+(?:the\s+)?",
+            r"\b(?:so\s+(?:that\s+)?(?:nobody|no\s+one|no-one)|to\s+(?:erase|wipe|destroy|hide|get\s+rid\s+of)|(?:commits?|history)\s+(?:disappear|(?:is|are)\s+gone|(?:is|are)\s+lost))|\b(?:wipe|nuke|erase|destroy|blow\s+away|throw\s+away|discard|trash)\s+(?:\S+\s+){0,2}?(?:working\s+(?:tree|copy|director(?:y|ies))|workspace|local\s+(?:changes|edits|work|modifications))\b|\bpush\w*\s+(?:\S+\s+){0,3}?\+(?:main|master|trunk|develop|release)\b|\bgit\s+push\b[^\n|;&\f]*?\b(?:main|master|trunk|develop|release\S*|production)\b[^\n|;&\f]*?\s(?:--force|-f)(?:\s|$|[`'\x22])|\b(?:overwrite|replace|reset|rewrite|clobber|clean\s+up|tidy\s+up)\s+(?:the\s+)?",
             shared_branch!(),
             clause!(60),
             force_push!(),
@@ -564,7 +577,7 @@ pub(crate) const RULES: &[Rule] = &[
     ),
     guarded(
         "destructive-git",
-        r"(?i)\breset\s+(?:--)?hard\b[^\n]{0,80}?\bclean\s+-\w*f|\bclean\s+-\w*f\w*\b[^\n]{0,80}?\breset\s+(?:--)?hard\b|\bgit\s+reset\s+--hard\b[^\n]{0,80}?\bgit\s+(?:clean\s+-\w*f|push\s+(?:\S+\s+)*(?:-f|--force)(?:\s|$))|\bgit\s+clean\s+-\w*f\w*\b[^\n]{0,80}?\bgit\s+(?:reset\s+--hard|checkout\s+(?:--\s+)?\.)|\bgit\s+(?:checkout|restore)\s+(?:--\s+)?\.(?:\s|$)[^\n]{0,40}?\bgit\s+clean\s+-\w*f|\bgit\s+stash\s+clear\b|\bgit\s+push\b[^\n|;&]*\s--(?:all|mirror)\b[^\n|;&]*\s(?:--force|-f)\b|\bgit\s+push\b[^\n|;&]*\s(?:--force|-f)\b[^\n|;&]*\s--(?:all|mirror)\b|\bgit\s+push\s+(?:\S+\s+)?(?:--delete|-d)\s+(?:\S+\s+)?(?:main|master|develop|release\S*|trunk|production|prod)\b|\bgit\s+push\s+\S+\s+:(?:main|master|develop|release|trunk)\b|\bgit\s+branch\s+-D\s+(?:main|master|develop|release\S*|trunk|\$\()|\bdelete\s+(?:the\s+)?(?:remote\s+)?(?:main|master|develop|release|trunk|production)\s+branch\b|\brm\s+-\w*r\w*\s+(?:\./)?\.git\b",
+        r"(?i)\breset\s+(?:--)?hard\b[^\n\f]{0,80}?\bclean\s+-\w*f|\bclean\s+-\w*f\w*\b[^\n\f]{0,80}?\breset\s+(?:--)?hard\b|\bgit\s+reset\s+--hard\b[^\n\f]{0,80}?\bgit\s+(?:clean\s+-\w*f|push\s+(?:\S+\s+)*(?:-f|--force)(?:\s|$))|\bgit\s+clean\s+-\w*f\w*\b[^\n\f]{0,80}?\bgit\s+(?:reset\s+--hard|checkout\s+(?:--\s+)?\.)|\bgit\s+(?:checkout|restore)\s+(?:--\s+)?\.(?:\s|$)[^\n\f]{0,40}?\bgit\s+clean\s+-\w*f|\bgit\s+stash\s+clear\b|\bgit\s+push\b[^\n|;&\f]*\s--(?:all|mirror)\b[^\n|;&\f]*\s(?:--force|-f)\b|\bgit\s+push\b[^\n|;&\f]*\s(?:--force|-f)\b[^\n|;&\f]*\s--(?:all|mirror)\b|\bgit\s+push\s+(?:\S+\s+)?(?:--delete|-d)\s+(?:\S+\s+)?(?:main|master|develop|release\S*|trunk|production|prod)\b|\bgit\s+push\s+\S+\s+:(?:main|master|develop|release|trunk)\b|\bgit\s+branch\s+-D\s+(?:main|master|develop|release\S*|trunk|\$\()|\bdelete\s+(?:the\s+)?(?:remote\s+)?(?:main|master|develop|release|trunk|production)\s+branch\b|\brm\s+-\w*r\w*\s+(?:\./)?\.git\b",
     ),
     // A branch others rely on destroyed or overwritten on the remote, in plain verbs ("blow
     // away origin/main with your local copy"): a verb of destruction, then the branch.
@@ -599,7 +612,7 @@ pub(crate) const RULES: &[Rule] = &[
     ),
     negatable(
         "destructive-data",
-        r#"(?i)\b(?:drop|truncate)\s+(?:table|database|schema|collection)\s+(?:if\s+exists\s+)?[`'"]?(?:\w+\.)?(?:\w*(?:prod|production|live)\w*|users?|customers?|accounts?|payments?|orders?|billing|invoices?|transactions?)\b|\b(?:drop|truncate)\s+(?:table\s+|database\s+|schema\s+)?\w+\s+cascade\b|\bdelete\s+from\s+[`'"]?\w+[`'"]?\s*(?:;|$|where\s+(?:1\s*=\s*1|true)\b)|\b(?:run|execute|exec|issue|apply)\s+(?:the\s+)?(?:sql\s+|query\s+|statement\s+)?[`'"]?(?:drop\s+(?:table|database|schema)\s+[`'"]?(?:[a-hj-z_][\w.]*|i[a-eg-z0-9_][\w.]*|if\w+)|truncate\s+(?:table\s+)?[`'"]?\w+|delete\s+from\s+[`'"]?\w+[`'"]?\s*(?:;|[`'"]|$))|\b(?:rails|rake|bin/rails)\s+db:(?:drop|reset|purge|schema:load)\b[^\n]{0,40}?\bprod|\b(?:RAILS|RACK|NODE|APP|DJANGO)_ENV=(?:production|prod)\b[^\n]{0,40}?\bdb:(?:drop|reset|purge)|\bmigrate:(?:fresh|reset|refresh)\b[^\n]{0,40}?(?:--force|production)|\bdropdb\s+(?:\S+\s+)*\S*prod|\bflushall\b|\bflushdb\b[^\n]{0,40}?\b(?:prod|production|live)\b|\bdropDatabase\s*\("#,
+        r#"(?i)\b(?:drop|truncate)\s+(?:table|database|schema|collection)\s+(?:if\s+exists\s+)?[`'"]?(?:\w+\.)?(?:\w*(?:prod|production|live)\w*|users?|customers?|accounts?|payments?|orders?|billing|invoices?|transactions?)\b|\b(?:drop|truncate)\s+(?:table\s+|database\s+|schema\s+)?\w+\s+cascade\b|\bdelete\s+from\s+[`'"]?\w+[`'"]?\s*(?:;|$|where\s+(?:1\s*=\s*1|true)\b)|\b(?:run|execute|exec|issue|apply)\s+(?:the\s+)?(?:sql\s+|query\s+|statement\s+)?[`'"]?(?:drop\s+(?:table|database|schema)\s+[`'"]?(?:[a-hj-z_][\w.]*|i[a-eg-z0-9_][\w.]*|if\w+)|truncate\s+(?:table\s+)?[`'"]?\w+|delete\s+from\s+[`'"]?\w+[`'"]?\s*(?:;|[`'"]|$))|\b(?:rails|rake|bin/rails)\s+db:(?:drop|reset|purge|schema:load)\b[^\n\f]{0,40}?\bprod|\b(?:RAILS|RACK|NODE|APP|DJANGO)_ENV=(?:production|prod)\b[^\n\f]{0,40}?\bdb:(?:drop|reset|purge)|\bmigrate:(?:fresh|reset|refresh)\b[^\n\f]{0,40}?(?:--force|production)|\bdropdb\s+(?:\S+\s+)*\S*prod|\bflushall\b|\bflushdb\b[^\n\f]{0,40}?\b(?:prod|production|live)\b|\bdropDatabase\s*\("#,
     ),
     // — credential-read: a key or credential store shown to whoever reads the output.
     guarded(
@@ -616,7 +629,7 @@ pub(crate) const RULES: &[Rule] = &[
             clause!(60),
             r"(?:\b(?:and|then|y|und|et|puis|dann|luego|e)\b|,)\s*(?:\S+\s+){0,3}?",
             show!(),
-            r"\b|\b(?:dump|print|output|show|display|log|echo|list)\s+(?:(?:all|every|the|each)\s+)*(?:environment|env)\s+variables?\b[^.\n;]{0,40}?\b(?:tokens?|secrets?|keys?|passwords?|credentials)\b|\bprintenv\b[^\n|]*\|\s*grep\s+(?:-\w+\s+)*\S*(?:key|token|secret|pass)|\bsecurity\s+find-(?:generic|internet)-password\b[^\n]*\s-w\b|\baws\s+configure\s+get\s+aws_secret_access_key\b"
+            r"\b|\b(?:dump|print|output|show|display|log|echo|list)\s+(?:(?:all|every|the|each)\s+)*(?:environment|env)\s+variables?\b[^.\n;\f]{0,40}?\b(?:tokens?|secrets?|keys?|passwords?|credentials)\b|\bprintenv\b[^\n|\f]*\|\s*grep\s+(?:-\w+\s+)*\S*(?:key|token|secret|pass)|\bsecurity\s+find-(?:generic|internet)-password\b[^\n\f]*\s-w\b|\baws\s+configure\s+get\s+aws_secret_access_key\b"
         ),
     ),
     // — secret-commit: a secret put into git (a git verb, or a verb and a repository).
@@ -664,8 +677,8 @@ pub(crate) const RULES: &[Rule] = &[
             secret_noun!(),
             r"\b)",
             clause!(80),
-            destination!(),
-            r"|\b(?:web-?fetch|fetch\s+tool|browser\s+tool|web\s+fetch|http\s+tool)\b[^\n]{0,120}?(?:",
+            toward!(),
+            r"|\b(?:web-?fetch|fetch\s+tool|browser\s+tool|web\s+fetch|http\s+tool)\b[^\n\f]{0,120}?(?:",
             strong_secret!(),
             r"|\b",
             secret_noun!(),
@@ -683,7 +696,7 @@ pub(crate) const RULES: &[Rule] = &[
             secret_noun!(),
             r"\b)",
             clause!(40),
-            r"\b(?:dns|subdomains?|txt\s+records?|hostnames?|nslookup|dig)\b|\bexfiltrat(?:e|es|ing)\b|\b(?:dig|nslookup|host|drill|kdig|resolvectl\s+query|getent\s+hosts|ping)\s+[^\n]*?(?:\$\(|`\s*(?:cat|base64|echo|printenv|env|xxd|head)\b|\$\{?[A-Z_]*(?:TOKEN|KEY|SECRET|PASS\w*)\b)|https?://[^\s)\x22'>]*\b(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.\w+|pastebin\.com|paste\.ee|hastebin|transfer\.sh|file\.io|discord(?:app)?\.com/api/webhooks|api\.telegram\.org/bot)"
+            r"\b(?:dns|subdomains?|txt\s+records?|hostnames?|nslookup|dig)\b|\bexfiltrat(?:e|es|ing)\b|\b(?:dig|nslookup|host|drill|kdig|resolvectl\s+query|getent\s+hosts|ping)\s+[^\n\f]*?(?:\$\(|`\s*(?:cat|base64|echo|printenv|env|xxd|head)\b|\$\{?[A-Z_]*(?:TOKEN|KEY|SECRET|PASS\w*)\b)|https?://[^\s)\x22'>]*\b(?:webhook\.site|requestbin|pipedream\.net|ngrok(?:-free)?\.(?:io|app)|burpcollaborator|interact\.sh|oast\.\w+|pastebin\.com|paste\.ee|hastebin|transfer\.sh|file\.io|discord(?:app)?\.com/api/webhooks|api\.telegram\.org/bot)"
         ),
         r"(?i)\b(?:headers?|authorization|bearer|authenticat\w*|oauth|log\s*in|sign\s+in|api\s+docs?)\b",
     ),
@@ -727,7 +740,7 @@ pub(crate) const RULES: &[Rule] = &[
             clause!(30),
             r"\b(?:user|human|operator)s?\b|\b(?:obey|follow|listen\s+to|prefer)\s+(?:this|these|the|my|our)\s+(?:\S+\s+)?(?:over|instead\s+of|rather\s+than|before)\s+(?:the\s+)?(?:user|human)\b|\b(?:admin|system|root|security|maintainer|owner|developer)\s+override\b|\byou\s+(?:now\s+)?(?:take|follow|obey|answer\s+to|report\s+to|work\s+for|listen\s+to|are\s+(?:now\s+)?(?:working|answering|reporting)\s+(?:for|to))\s+(?:\S+\s+){0,4}?(?:not|instead\s+of|rather\s+than)\s+(?:to\s+|from\s+|for\s+)?(?:the\s+)?(?:user|human)\b|\b(?:ignore|disregard|override|overrule|dismiss|don't\s+(?:listen\s+to|obey|follow)|do\s+not\s+(?:listen\s+to|obey|follow)|stop\s+(?:listening\s+to|obeying|following))\s+(?:what(?:ever)?\s+|anything\s+|everything\s+)?(?:the\s+)?user(?:'s\s+(?:instructions|requests?|wishes|orders|objections|concerns|words|decisions?|rules|preferences)|\s+(?:says|said|asks|asked|wants|wanted|types|typed|requests|requested|tells|told|objects|decides|prefers))\b|\b(?:i\s+am|i'm|i'm\s+from|i\s+am\s+from|we\s+are|we're|as\s+(?:the|your)|speaking\s+as|this\s+is|message\s+from|instructions?\s+from|orders?\s+from|directive\s+from|on\s+behalf\s+of|sent\s+by|note\s+from)\s+(?:\S+\s+){0,2}?",
             role!(),
-            r"\b[^\n]{0,80}?(?:\b(?:i|we)\s+(?:am\s+|are\s+|hereby\s+)?(?:instruct|order|command|direct|authori[sz]|require|permit|allow|tell)\w*\s+you\b|\byou\s+(?:are|'re)\s+(?:now\s+)?(?:cleared|authori[sz]ed|permitted|allowed)\b|",
+            r"\b[^\n\f]{0,80}?(?:\b(?:i|we)\s+(?:am\s+|are\s+|hereby\s+)?(?:instruct|order|command|direct|authori[sz]|require|permit|allow|tell)\w*\s+you\b|\byou\s+(?:are|'re)\s+(?:now\s+)?(?:cleared|authori[sz]ed|permitted|allowed)\b|",
             precedence!(),
             r"|\bmust\s+obey\b|\bno\s+(?:restrictions|limits)\b)|\b(?:lift(?:ing)?|remov(?:e|ing)|overrid(?:e|ing)|disabl(?:e|ing)|suspend(?:ing)?|waiv(?:e|ing)|drop(?:ping)?)\s+(?:all\s+(?:of\s+)?)?(?:your|the\s+assistant'?s|the\s+agent'?s|claude'?s|the\s+model'?s)\s+(?:safety\s+)?(?:restrictions|limits|limitations|rules|guardrails|safeguards|filters|constraints)\b"
         ),
@@ -735,7 +748,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule(
         "authority-claim",
         Latin,
-        r"(?i)\bich\s+bin\s+(?:der|die|dein|deine|ihr)?\s*(?:administrator|admin|eigent[üu]mer|besitzer|entwickler|maintainer|chef|betreiber)\b[^\n]{0,80}?(?:\bvorrang|\bpriorit[äa]t|[üÜu]berschreib\w*|\bgehorche)|\b(?:diese|meine)\s+(?:anweisung(?:en)?|befehle?|regeln?)\s+(?:hat|haben)\s+vorrang\s+vor\b|\bdu\s+(?:befolgst|gehorchst|folgst|h[öo]rst\s+auf)\s+(?:\S+\s+){0,3}?nicht\s+(?:\S+\s+){0,2}?(?:benutzer|nutzer|anwender)|\bje\s+suis\s+(?:l['’]\s*|le\s+|la\s+|votre\s+|ton\s+)?(?:administrateur|admin|propri[ée]taire|d[ée]veloppeur|responsable|mainteneur)\b[^\n]{0,80}?\b(?:priment?|priorit[ée]|pr[ée]valent?|remplacent|ob[ée]is)|\b(?:ces|mes)\s+(?:consignes|instructions|ordres)\s+(?:priment|pr[ée]valent|ont\s+priorit[ée])\s+sur\b|\bsoy\s+(?:el|la|tu|su)?\s*(?:administrador|admin|propietario|due[ñn]o|desarrollador|responsable)\b[^\n]{0,80}?\b(?:prioridad|prevalece|obedece|anula)|\b(?:esta|estas|mis)\s+(?:instrucci[óo]n(?:es)?|[óo]rdenes|reglas)\s+(?:tiene|tienen)\s+prioridad\s+sobre\b",
+        r"(?i)\bich\s+bin\s+(?:der|die|dein|deine|ihr)?\s*(?:administrator|admin|eigent[üu]mer|besitzer|entwickler|maintainer|chef|betreiber)\b[^\n\f]{0,80}?(?:\bvorrang|\bpriorit[äa]t|[üÜu]berschreib\w*|\bgehorche)|\b(?:diese|meine)\s+(?:anweisung(?:en)?|befehle?|regeln?)\s+(?:hat|haben)\s+vorrang\s+vor\b|\bdu\s+(?:befolgst|gehorchst|folgst|h[öo]rst\s+auf)\s+(?:\S+\s+){0,3}?nicht\s+(?:\S+\s+){0,2}?(?:benutzer|nutzer|anwender)|\bje\s+suis\s+(?:l['’]\s*|le\s+|la\s+|votre\s+|ton\s+)?(?:administrateur|admin|propri[ée]taire|d[ée]veloppeur|responsable|mainteneur)\b[^\n\f]{0,80}?\b(?:priment?|priorit[ée]|pr[ée]valent?|remplacent|ob[ée]is)|\b(?:ces|mes)\s+(?:consignes|instructions|ordres)\s+(?:priment|pr[ée]valent|ont\s+priorit[ée])\s+sur\b|\bsoy\s+(?:el|la|tu|su)?\s*(?:administrador|admin|propietario|due[ñn]o|desarrollador|responsable)\b[^\n\f]{0,80}?\b(?:prioridad|prevalece|obedece|anula)|\b(?:esta|estas|mis)\s+(?:instrucci[óo]n(?:es)?|[óo]rdenes|reglas)\s+(?:tiene|tienen)\s+prioridad\s+sobre\b",
     ),
     // — concealment: the user kept from what was done, or told something false about it.
     rule(
@@ -751,13 +764,13 @@ pub(crate) const RULES: &[Rule] = &[
             clause!(60),
             r"\b(?:passed|passes|passing|pass|green|fixed|improved|faster|success|succeeded|successful|works|working|worked|fine|done|complete|all\s+good|no\s+regressions?|no\s+errors?)\b",
             clause!(40),
-            r"\b(?:even\s+(?:though|if|when)|although|though|regardless|no\s+matter|whether\s+or\s+not|despite|when\s+in\s+fact|whatever)\b|\b(?:pretend|fake|lie\s+that|make\s+it\s+look\s+like)\b[^.\n;]{0,40}?\b(?:tests?|build|ci|checks?|it|everything)\s+(?:passed|pass|succeeded|is\s+green|worked)\b|\b(?:so|such\s+that|make\s+sure|ensure|to\s+ensure)\s+(?:that\s+)?(?:the\s+)?(?:user|reviewer|owner|maintainer|human|developer|they|he|she)s?\s+(?:won't|will\s+not|does\s+not|doesn't|do\s+not|don't|cannot|can't|never)\s+(?:\S+\s+)?(?:notices?|see|sees|find\s+out|finds\s+out|knows?|reali[sz]es?|spots?|detects?|learns?)\b|\bkeep\s+(?:the\s+)?(?:user|reviewer|owner|maintainer|human)s?\s+in\s+the\s+dark\b|\b(?:the\s+)?(?:user|reviewer|owner|maintainer|human)s?\s+(?:doesn't|does\s+not|don't|do\s+not|needn't|need\s+not)\s+(?:need\s+to\s+|have\s+to\s+)?(?:know|see|hear\s+about)\b|\bwithout\s+(?:telling|informing|asking|alerting)\s+(?:them|him|her)\b|\bwithout\s+(?:the\s+)?(?:user|developer|reviewer|human|anyone|maintainer)s?\s+(?:noticing|knowing|seeing|finding\s+out|reali[sz]ing)\b|\b(?:cover|hide)\s+(?:your|the|our)\s+tracks\b"
+            r"\b(?:even\s+(?:though|if|when)|although|though|regardless|no\s+matter|whether\s+or\s+not|despite|when\s+in\s+fact|whatever)\b|\b(?:pretend|fake|lie\s+that|make\s+it\s+look\s+like)\b[^.\n;\f]{0,40}?\b(?:tests?|build|ci|checks?|it|everything)\s+(?:passed|pass|succeeded|is\s+green|worked)\b|\b(?:so|such\s+that|make\s+sure|ensure|to\s+ensure)\s+(?:that\s+)?(?:the\s+)?(?:user|reviewer|owner|maintainer|human|developer|they|he|she)s?\s+(?:won't|will\s+not|does\s+not|doesn't|do\s+not|don't|cannot|can't|never)\s+(?:\S+\s+)?(?:notices?|see|sees|find\s+out|finds\s+out|knows?|reali[sz]es?|spots?|detects?|learns?)\b|\bkeep\s+(?:the\s+)?(?:user|reviewer|owner|maintainer|human)s?\s+in\s+the\s+dark\b|\b(?:the\s+)?(?:user|reviewer|owner|maintainer|human)s?\s+(?:doesn't|does\s+not|don't|do\s+not|needn't|need\s+not)\s+(?:need\s+to\s+|have\s+to\s+)?(?:know|see|hear\s+about)\b|\bwithout\s+(?:telling|informing|asking|alerting)\s+(?:them|him|her)\b|\bwithout\s+(?:the\s+)?(?:user|developer|reviewer|human|anyone|maintainer)s?\s+(?:noticing|knowing|seeing|finding\s+out|reali[sz]ing)\b|\b(?:cover|hide)\s+(?:your|the|our)\s+tracks\b"
         ),
     ),
     rule(
         "concealment",
         Latin,
-        r"(?i)\b(?:erw[äa]hne|sage|erz[äa]hle)\s+(?:das|es|dies|nichts|die\s+\S+(?:\s+\S+)?|den\s+\S+)\s+(?:\S+\s+){0,3}?(?:nicht|niemals|nie)\b[^.\n;]{0,30}?\b(?:benutzer|nutzer|anwender|user)\b|\bohne\s+dass\s+(?:der|die)\s+(?:benutzer|nutzer|anwender)\s+(?:es\s+)?(?:merkt|bemerkt|sieht|erf[äa]hrt|wei[ßs])|\bverstecke\b[^.\n;]{0,40}?\b(?:benutzer|nutzer|anwender|reviewer)\b|\bsans\s+que\s+l['’]\s*utilisateur\s+(?:ne\s+)?(?:le\s+|s['’]\s*en\s+)?(?:remarque|aper[çc]oive|sache|voie|rende\s+compte)|\bne\s+(?:le\s+|la\s+|les\s+|l['’]\s*)?(?:mentionne|signale|dis)\s+pas\s+[àa]\s+l['’]\s*utilisateur|\bcache[rz]?\b[^.\n;]{0,40}?\b(?:[àa]\s+l['’]\s*utilisateur|de\s+l['’]\s*utilisateur)|\bsin\s+que\s+el\s+usuario\s+(?:lo\s+|se\s+)?(?:note|sepa|entere|vea|d[ée]\s+cuenta)|\bno\s+(?:se\s+)?lo\s+(?:menciones|digas|cuentes)\s+al\s+usuario|\boculta\w*\b[^.\n;]{0,40}?\bal\s+usuario\b",
+        r"(?i)\b(?:erw[äa]hne|sage|erz[äa]hle)\s+(?:das|es|dies|nichts|die\s+\S+(?:\s+\S+)?|den\s+\S+)\s+(?:\S+\s+){0,3}?(?:nicht|niemals|nie)\b[^.\n;\f]{0,30}?\b(?:benutzer|nutzer|anwender|user)\b|\bohne\s+dass\s+(?:der|die)\s+(?:benutzer|nutzer|anwender)\s+(?:es\s+)?(?:merkt|bemerkt|sieht|erf[äa]hrt|wei[ßs])|\bverstecke\b[^.\n;\f]{0,40}?\b(?:benutzer|nutzer|anwender|reviewer)\b|\bsans\s+que\s+l['’]\s*utilisateur\s+(?:ne\s+)?(?:le\s+|s['’]\s*en\s+)?(?:remarque|aper[çc]oive|sache|voie|rende\s+compte)|\bne\s+(?:le\s+|la\s+|les\s+|l['’]\s*)?(?:mentionne|signale|dis)\s+pas\s+[àa]\s+l['’]\s*utilisateur|\bcache[rz]?\b[^.\n;\f]{0,40}?\b(?:[àa]\s+l['’]\s*utilisateur|de\s+l['’]\s*utilisateur)|\bsin\s+que\s+el\s+usuario\s+(?:lo\s+|se\s+)?(?:note|sepa|entere|vea|d[ée]\s+cuenta)|\bno\s+(?:se\s+)?lo\s+(?:menciones|digas|cuentes)\s+al\s+usuario|\boculta\w*\b[^.\n;\f]{0,40}?\bal\s+usuario\b",
     ),
     // — security-control-off: a control switched off (a verb of switching off, then one of
     // the controls), commit hooks and signing skipped, permissions opened wide.
@@ -776,13 +789,13 @@ pub(crate) const RULES: &[Rule] = &[
     ),
     negatable(
         "security-control-off",
-        r"(?i)\bcore\.hooksPath\b[^\n]{0,20}?/dev/null\b|\bSKIP=[\w,-]+\s+git\s+commit\b|\b(?:rm|delete|remove)\s+(?:-\w+\s+)?(?:\./)?\.git/hooks/|\b(?:PRE_COMMIT_ALLOW_NO_CONFIG|SKIP_HOOKS|NO_VERIFY|HUSKY_SKIP_HOOKS)=1\b|--no-gpg-sign\b|\bcommit\.gpgsign\s*(?:=|\s+to\s+|\s)\s*false\b|\bcommit\s+(?:\w+\s+)?with\s+(?:-n|--no-verify)\b|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][2367]\b|\bchmod\s+(?:-\w+\s+)*[ugo]*[ao][ugo]*\+[rwxXst]*w|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][4-7]\s+\S*(?:\.ssh/|id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.pem\b|\.key\b|\.env\b|credentials|\.netrc|\.pgpass)|\bumask\s+0?[0-7]?[0-7]0\b|\b(?:permissions?|perms|file\s+modes?|modes?|access\s+rights)\b[^.\n;]{0,60}?\b(?:to|=|as|at)\s+0?[0-7]?[0-7][0-7][2367]\b|\b(?:give|grant|allow)\s+(?:everyone|everybody|all\s+users|anyone|others|the\s+world|world)\s+(?:full|write|read-?write|rwx)\s+(?:access|permissions?|rights)\b|\b(?:make|set|leave|open\s+up|change)\s+(?:\S+\s+){0,4}?(?:world[- ](?:writable|writeable|readable)|(?:readable|writable|writeable|accessible)\s+(?:to|by|for)\s+(?:everyone|everybody|all\s+users|anyone|the\s+world|others))\b|\bicacls\b[^\n]*\b(?:everyone|jeder)\s*:\s*\(?(?:oi\)\(ci\)\()?f\b",
+        r"(?i)\bcore\.hooksPath\b[^\n\f]{0,20}?/dev/null\b|\bSKIP=[\w,-]+\s+git\s+commit\b|\b(?:rm|delete|remove)\s+(?:-\w+\s+)?(?:\./)?\.git/hooks/|\b(?:PRE_COMMIT_ALLOW_NO_CONFIG|SKIP_HOOKS|NO_VERIFY|HUSKY_SKIP_HOOKS)=1\b|--no-gpg-sign\b|\bcommit\.gpgsign\s*(?:=|\s+to\s+|\s)\s*false\b|\bcommit\s+(?:\w+\s+)?with\s+(?:-n|--no-verify)\b|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][2367]\b|\bchmod\s+(?:-\w+\s+)*[ugo]*[ao][ugo]*\+[rwxXst]*w|\bchmod\s+(?:-\w+\s+)*0?[0-7]?[0-7][0-7][4-7]\s+\S*(?:\.ssh/|id_(?:rsa|ed25519|ecdsa|dsa)\b(?:[^.]|$)|\.pem\b|\.key\b|\.env\b|credentials|\.netrc|\.pgpass)|\bumask\s+0?[0-7]?[0-7]0\b|\b(?:permissions?|perms|file\s+modes?|modes?|access\s+rights)\b[^.\n;\f]{0,60}?\b(?:to|=|as|at)\s+0?[0-7]?[0-7][0-7][2367]\b|\b(?:give|grant|allow)\s+(?:everyone|everybody|all\s+users|anyone|others|the\s+world|world)\s+(?:full|write|read-?write|rwx)\s+(?:access|permissions?|rights)\b|\b(?:make|set|leave|open\s+up|change)\s+(?:\S+\s+){0,4}?(?:world[- ](?:writable|writeable|readable)|(?:readable|writable|writeable|accessible)\s+(?:to|by|for)\s+(?:everyone|everybody|all\s+users|anyone|the\s+world|others))\b|\bicacls\b[^\n\f]*\b(?:everyone|jeder)\s*:\s*\(?(?:oi\)\(ci\)\()?f\b",
     ),
     // — persistence: a way back in left for someone else.
     negatable(
         "persistence",
         concat!(
-            r"(?i)\bauthorized_keys\b[^\n]{0,80}?\bssh-(?:rsa|ed25519|dss|ecdsa\S*)\s+AAAA|\bssh-(?:rsa|ed25519|dss|ecdsa\S*)\s+AAAA[^\n]{0,300}?\bauthorized_keys\b|\b(?:add|append|put|insert)\s+(?:this|the\s+following|these|our|my)\s+(?:ssh\s+)?(?:public\s+)?keys?\b[^.\n;]{0,40}?\bauthorized_keys\b|\b(?:add|introduce|create|insert|plant|install|leave|build|put|implement|include|set\s+up|embed|hide|baue|f[üu]ge|installiere|erstelle|verstecke)\w*\b",
+            r"(?i)\bauthorized_keys\b[^\n\f]{0,80}?\bssh-(?:rsa|ed25519|dss|ecdsa\S*)\s+AAAA|\bssh-(?:rsa|ed25519|dss|ecdsa\S*)\s+AAAA[^\n\f]{0,300}?\bauthorized_keys\b|\b(?:add|append|put|insert)\s+(?:this|the\s+following|these|our|my)\s+(?:ssh\s+)?(?:public\s+)?keys?\b[^.\n;\f]{0,40}?\bauthorized_keys\b|\b(?:add|introduce|create|insert|plant|install|leave|build|put|implement|include|set\s+up|embed|hide|baue|f[üu]ge|installiere|erstelle|verstecke)\w*\b",
             clause!(40),
             r"(?:\b(?:back[- ]?doors?|hintert[üu]r\w*|reverse[- ]shells?|web[- ]?shells?|bind\s+shells?|key[- ]?loggers?|rootkits?|crypto[- ]?miners?|command[- ]and[- ]control)\b|\b(?:secret|hidden|undocumented|covert|versteckt\w*)\s+(?:\S+\s+){0,2}?(?:admin\w*|root|superuser|logins?|accounts?|users?|passwords?|access|entrance|entry|endpoint|route|(?:ssh\s+)?keys?|tokens?|credentials|doors?|zugang\w*)\b)|(?:\bcrontab|\bcron\s+job|\bsystemd\s+(?:service|timer)|\blaunch\s*agent|\bstartup\s+script|\.bashrc|\.zshrc|\.profile)\b",
             clause!(80),
@@ -964,14 +977,101 @@ fn ascii_superset(i: usize) -> Option<&'static meta::Regex> {
 /// is `text`'s ASCII view.
 pub(crate) fn matches(i: usize, text: &str, view: &AsciiView<'_>) -> Vec<std::ops::Range<usize>> {
     if let Some(re) = ascii_regex(i).filter(|_| view.usable) {
-        return re
-            .find_iter(view.text.as_ref())
-            .map(|m| view.original(m.start())..view.original(m.end()))
+        let t = view.text.as_ref();
+        let find = |from: usize| {
+            re.find(regex_automata::Input::new(t).range(from..))
+                .map(|m| m.range())
+        };
+        return verbs_only(i, t, find)
+            .into_iter()
+            .map(|m| view.original(m.start)..view.original(m.end))
             .collect();
     }
     regex(i).map_or_else(Vec::new, |re| {
-        re.find_iter(text).map(|m| m.range()).collect()
+        verbs_only(i, text, |from| re.find_at(text, from).map(|m| m.range()))
     })
+}
+
+/// The matches of rule `i`'s `re` in `text`. A match of a rule about moving a secret or
+/// planting a way in (`exfiltration`, `credential-access`, `persistence` …) that starts at
+/// its verb used
+/// as a noun ("the upload", "a tenant upload", "the forward key") is no match, and the
+/// search goes on right after that word, so a noun cannot hide the verb that follows it.
+fn verbs_only(
+    i: usize,
+    text: &str,
+    find_at: impl Fn(usize) -> Option<std::ops::Range<usize>>,
+) -> Vec<std::ops::Range<usize>> {
+    static SEND: OnceLock<Option<Regex>> = OnceLock::new();
+    let moves = [
+        "exfiltration",
+        "url-exfiltration",
+        "credential-access",
+        "credential-read",
+        "persistence",
+    ];
+    let send = moves
+        .contains(&RULES[i].name)
+        .then(|| {
+            SEND.get_or_init(|| {
+                Regex::new(concat!(
+                    r"(?i)^(?:",
+                    send!(),
+                    "|",
+                    show!(),
+                    r"|share|email|attach|include|put|insert|commit|push|publish|copy|read|open|load|grab|get|take|fetch|type|collect|gather|add|introduce|create|plant|install|leave|build|implement|hide)\w*\s"
+                ))
+                .ok()
+            })
+            .as_ref()
+        })
+        .flatten();
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(m) = find_at(from) {
+        let verb = send.and_then(|s| s.find(&text[m.start..]));
+        match verb {
+            Some(v) if noun_by_place(text, m.start, v.as_str().trim_end()) => {
+                from = m.start + v.end();
+            }
+            _ => {
+                from = if m.end > m.start {
+                    m.end
+                } else {
+                    ceil_char(text, m.end + 1)
+                };
+                out.push(m);
+            }
+        }
+        if from > text.len() {
+            break;
+        }
+    }
+    out
+}
+
+/// Whether `word`, standing at `at` of `text`, is a noun by its place: right after a
+/// determiner ("the upload", "a post"), or bare after a determiner and one word ("the
+/// tenant upload needs …"; "the client posts …" stays a verb).
+pub(crate) fn noun_by_place(text: &str, at: usize, word: &str) -> bool {
+    const DETERMINERS: &[&str] = &[
+        "the", "a", "an", "this", "these", "those", "each", "every", "any", "no", "our", "your",
+        "its", "their", "his", "her", "my", "one", "some", "le", "la", "les", "un", "une", "der",
+        "die", "das", "den", "dem", "ein", "eine", "el", "los", "las", "os", "um", "uma",
+    ];
+    let before = &text[floor_char(text, at.saturating_sub(48))..at];
+    // Only the words of the same clause count.
+    let clause = before
+        .rfind(['.', ';', ':', '!', '?', ',', '\n', '\u{c}', '(', '"'])
+        .map_or(before, |p| &before[p + 1..]);
+    let mut words = clause.split_whitespace().rev();
+    let det =
+        |w: Option<&str>| w.is_some_and(|w| DETERMINERS.iter().any(|d| w.eq_ignore_ascii_case(d)));
+    let (w1, w2) = (words.next(), words.next());
+    let bare = !["s", "ed", "ing"]
+        .iter()
+        .any(|e| word.to_ascii_lowercase().ends_with(e));
+    det(w1) || bare && w1.is_some_and(|w| w.chars().all(char::is_alphanumeric)) && det(w2)
 }
 
 /// Whether rule `i` matches `text` (`view`: its ASCII view).
@@ -1021,11 +1121,11 @@ pub(crate) fn negated(text: &str, at: usize, end: usize) -> bool {
     // The negation stands in the same clause, a few words before: "No worries: disable
     // CSRF" is not one, and neither is "don't forget to disable".
     let before = BEFORE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:never|not|don't|dont|doesn't|isn't|aren't|won't|cannot|can't|mustn't|shouldn't|avoid|avoids|avoiding|without|instead\s+of|rather\s+than|stop|stopped|forbid|forbids|forbidden|ban|bans|banned|prohibit|prohibits|refuse|refuses|reject|rejects|nobody|re-?enabled?|restored?|keep|keeps|kept|block|blocks|blocked|prevent|prevents|detect|detects|against|nicht|niemals|nie|kein\w*|ne|jamais|nunca|jam[aá]s|no|n[ãa]o)\b[^.!?;:,\n]{0,24}$").ok()
+        Regex::new(r"(?i)\b(?:never|not|don't|dont|doesn't|isn't|aren't|won't|cannot|can't|mustn't|shouldn't|avoid|avoids|avoiding|without|instead\s+of|rather\s+than|stop|stopped|forbid|forbids|forbidden|ban|bans|banned|prohibit|prohibits|refuse|refuses|reject|rejects|nobody|re-?enabled?|restored?|keep|keeps|kept|block|blocks|blocked|prevent|prevents|detect|detects|against|nicht|niemals|nie|kein\w*|ne|jamais|nunca|jam[aá]s|no|n[ãa]o)\b[^.!?;:,\n\f]{0,24}$").ok()
     });
 
     let after = AFTER.get_or_init(|| {
-        Regex::new(r"(?i)^[^.!?;\n]{0,40}?\b(?:is|are|stays?|remains?|gets?)\s+(?:always\s+)?(?:forbidden|banned|not\s+(?:allowed|permitted|possible)|prohibited|blocked|rejected|refused|disallowed|disabled|off-limits|never\s+(?:used|allowed|ok|done))|^[^.!?;\n]{0,30}?\bout\s+of\b|^[^.!?;\n]{0,50}?\b(?:was|were)\s+(?:a\s+)?(?:mistake|removed|reverted|rejected)").ok()
+        Regex::new(r"(?i)^[^.!?;\n\f]{0,40}?\b(?:is|are|stays?|remains?|gets?)\s+(?:always\s+)?(?:forbidden|banned|not\s+(?:allowed|permitted|possible)|prohibited|blocked|rejected|refused|disallowed|disabled|off-limits|never\s+(?:used|allowed|ok|done))|^[^.!?;\n\f]{0,30}?\bout\s+of\b|^[^.!?;\n\f]{0,50}?\b(?:was|were)\s+(?:a\s+)?(?:mistake|removed|reverted|rejected)").ok()
     });
     let cancel = CANCEL.get_or_init(|| {
         Regex::new(r"(?i)\b(?:not|don't|dont|never)\s+(?:forget|hesitate|fail|neglect)\b").ok()
