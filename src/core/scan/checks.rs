@@ -202,7 +202,7 @@ fn ceil(s: &str, mut i: usize) -> usize {
 }
 
 /// Most base64 pieces tried together: bounds the work on a text full of identifiers.
-const MAX_PIECES: usize = 24;
+pub(crate) const MAX_PIECES: usize = 24;
 
 /// Offsets of encoded text that decodes to something TAINTED: a base64 or hex run, the
 /// `%XX`, `\xNN`, `\uNNNN` or `&#NN;` escapes of a text, and several short base64 runs

@@ -4,7 +4,8 @@
 //! across lines (a word hyphenated at a line's end, a wrapped blob, a group of base64
 //! pieces).
 
-use super::checks::{encoded_pieces, PIECES_GAP};
+use super::checks::{encoded_pieces, MAX_PIECES, PIECES_GAP};
+use super::encoded::base64_text;
 use super::normalize::stream_forms;
 
 /// What a text holds as the scan's joined forms read it.
@@ -77,23 +78,61 @@ fn run_line(line: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'_' | b'-'))
 }
 
-/// Whether a base64 piece ends before `at` and another starts after it within
-/// `PIECES_GAP` bytes (the check joins them).
+/// Whether base64 pieces on both sides of `at`, close enough for the check to join them
+/// (`PIECES_GAP` bytes apart, at most `MAX_PIECES` together), decode joined to text: only
+/// then can the check read something across the cut. Identifiers, dates and paths
+/// (`2026-01-02T03`, `src/x.rs`, one JSON Lines record after another) stand close together
+/// in every line of a log, but decode to no text.
 fn pieces_across(text: &str, at: usize) -> bool {
     let b = text.as_bytes();
     let in_run = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'_' | b'-' | b'=');
-    // From the start of the run the window begins in to the end of the one it ends in.
-    let mut s = at.saturating_sub(PIECES_GAP + 1);
+    // The chain of pieces a joined group may take: `MAX_PIECES` gaps on each side at most.
+    let reach = MAX_PIECES * (PIECES_GAP + 1) * 2;
+    let mut s = at.saturating_sub(reach);
     while s > 0 && (!text.is_char_boundary(s) || in_run(b[s - 1])) {
         s -= 1;
     }
-    let mut e = (at + PIECES_GAP + 1).min(text.len());
+    let mut e = (at + reach).min(text.len());
     while e < text.len() && (!text.is_char_boundary(e) || in_run(b[e])) {
         e += 1;
     }
-    encoded_pieces(&text[s..e])
-        .windows(2)
-        .any(|w| s + w[0].1 <= at && s + w[1].0 >= at && w[1].0 - w[0].1 <= PIECES_GAP)
+    let pieces: Vec<(usize, usize)> = encoded_pieces(&text[s..e])
+        .into_iter()
+        .map(|(a, z)| (s + a, s + z))
+        .collect();
+    // The last piece before the cut, and whether the one after it is close enough.
+    let Some(last) = pieces.iter().rposition(|p| p.1 <= at) else {
+        return false;
+    };
+    if pieces
+        .get(last + 1)
+        .is_none_or(|n| n.0 < at || n.0 - pieces[last].1 > PIECES_GAP)
+    {
+        return false;
+    }
+    // Every run of up to `MAX_PIECES` chained pieces that crosses the cut.
+    let chained = |i: usize| pieces[i + 1].0 - pieces[i].1 <= PIECES_GAP;
+    let mut first = last;
+    while first > 0 && last - first + 1 < MAX_PIECES && chained(first - 1) {
+        first -= 1;
+    }
+    (first..=last).any(|i| {
+        let mut joined = String::new();
+        for (k, &(a, z)) in pieces.iter().enumerate().skip(i) {
+            if k - i >= MAX_PIECES || k > i && !chained(k - 1) {
+                break;
+            }
+            joined.push_str(text[a..z].trim_end_matches('='));
+            if k > last
+                && joined.len() >= 12
+                && base64_text(joined.as_bytes())
+                    .is_some_and(|d| d.chars().filter(|c| c.is_alphabetic()).count() >= 8)
+            {
+                return true;
+            }
+        }
+        false
+    })
 }
 
 #[cfg(test)]
@@ -124,5 +163,13 @@ mod tests {
         assert!(splits_at(&quoted, quoted.find("the rest").unwrap()));
         let pieces = "ids aWdub3JlIGFs\nbCBwcmV2aW91 next\n";
         assert!(splits_at(pieces, pieces.find('\n').unwrap() + 1));
+        // Identifiers, dates and paths close together across every line of a log decode
+        // to no text: a cut between two records splits nothing (a 2 MB log was rescanned
+        // whole after each pull).
+        let log: String = (0..40)
+            .map(|n| format!("{{\"ts\":\"2026-01-02T03:{n:02}:00Z\",\"key\":\"key-{n}\",\"insight\":\"Insight {n}: batch the writes.\",\"files\":[\"src/x.rs\"]}}\n"))
+            .collect();
+        let cut = log.match_indices('\n').nth(20).unwrap().0 + 1;
+        assert!(!splits_at(&log, cut));
     }
 }
