@@ -166,9 +166,10 @@ mod tests {
         // Identifiers, dates and paths close together across every line of a log decode
         // to no text: a cut between two records splits nothing (a 2 MB log was rescanned
         // whole after each pull).
-        let log: String = (0..40)
-            .map(|n| format!("{{\"ts\":\"2026-01-02T03:{n:02}:00Z\",\"key\":\"key-{n}\",\"insight\":\"Insight {n}: batch the writes.\",\"files\":[\"src/x.rs\"]}}\n"))
-            .collect();
+        let mut log = String::new();
+        for n in 0..40 {
+            log.push_str(&format!("{{\"ts\":\"2026-01-02T03:{n:02}:00Z\",\"key\":\"key-{n}\",\"insight\":\"Insight {n}: batch the writes.\",\"files\":[\"src/x.rs\"]}}\n"));
+        }
         let cut = log.match_indices('\n').nth(20).unwrap().0 + 1;
         assert!(!splits_at(&log, cut));
     }
