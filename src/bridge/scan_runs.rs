@@ -132,11 +132,14 @@ fn bounds_of(text: &str) -> Vec<Run> {
     out
 }
 
-/// Whether `line` starts a run: decided by the line alone (its length and last bytes), so
-/// an edit elsewhere moves no boundary.
+/// Whether `line` starts a run: decided by the line alone (its length, first and last
+/// bytes), so an edit elsewhere moves no boundary. Both ends: the records of a log end
+/// alike (`"confidence":0.6}`) and begin differently (a time stamp), so the last bytes
+/// alone split a JSON Lines log only at `RUN_MAX`.
 fn starts_run(line: &[u8]) -> bool {
-    line.len() > 1
-        && (fnv1a(&line[line.len().saturating_sub(24)..]) ^ line.len() as u64).is_multiple_of(SPLIT)
+    let head = &line[..line.len().min(32)];
+    let tail = &line[line.len().saturating_sub(24)..];
+    line.len() > 1 && (fnv1a(head) ^ fnv1a(tail) ^ line.len() as u64).is_multiple_of(SPLIT)
 }
 
 /// Fills in `r`'s digest and flags from its text.
@@ -601,5 +604,24 @@ mod tests {
         write(&path, &content_of(&runs), &runs);
         assert_eq!(read(&path, &content_of(&runs)), Some(runs.clone()));
         assert_eq!(read(&path, &content_of(&after)), None);
+    }
+
+    /// Records that end alike (a log's `"confidence":0.6}`) still split into short runs: a
+    /// pull that appends a few is rescanned in a few kilobytes, not in `RUN_MAX` pieces.
+    #[test]
+    fn a_log_whose_records_end_alike_splits_into_short_runs() {
+        let log: String = (0..4000)
+            .map(|n| {
+                format!(
+                    "{{\"ts\":\"2026-01-{:02}T{:02}:{:02}:00Z\",\"key\":\"k-{n}\",\"insight\":\"Insight {n}: batch the writes.\",\"confidence\":0.6}}\n",
+                    1 + n / 1440 % 28,
+                    n / 60 % 24,
+                    n % 60
+                )
+            })
+            .collect();
+        let runs = runs_of(&log);
+        let mean = log.len() / runs.len();
+        assert!(mean < RUN_MAX / 2, "{} runs, {mean} bytes each", runs.len());
     }
 }
