@@ -610,16 +610,11 @@ mod tests {
     /// pull that appends a few is rescanned in a few kilobytes, not in `RUN_MAX` pieces.
     #[test]
     fn a_log_whose_records_end_alike_splits_into_short_runs() {
-        let log: String = (0..4000)
-            .map(|n| {
-                format!(
-                    "{{\"ts\":\"2026-01-{:02}T{:02}:{:02}:00Z\",\"key\":\"k-{n}\",\"insight\":\"Insight {n}: batch the writes.\",\"confidence\":0.6}}\n",
-                    1 + n / 1440 % 28,
-                    n / 60 % 24,
-                    n % 60
-                )
-            })
-            .collect();
+        let mut log = String::new();
+        for n in 0..4000 {
+            let (day, hour, min) = (1 + n / 1440 % 28, n / 60 % 24, n % 60);
+            log.push_str(&format!("{{\"ts\":\"2026-01-{day:02}T{hour:02}:{min:02}:00Z\",\"key\":\"k-{n}\",\"insight\":\"Insight {n}: batch the writes.\",\"confidence\":0.6}}\n"));
+        }
         let runs = runs_of(&log);
         let mean = log.len() / runs.len();
         assert!(mean < RUN_MAX / 2, "{} runs, {mean} bytes each", runs.len());
