@@ -23,7 +23,7 @@
 
 use super::scan_cache::{Content, Counts};
 use crate::core::fsx;
-use crate::core::hash::{fnv1a, sha256_hex_with_prefix};
+use crate::core::hash::{sha256_hex_with_prefix, words_hash};
 use crate::core::scan::reach::{self, Reading};
 use crate::core::scan::{percent, scan_text, Finding, Secrets, MAX_FINDINGS, MORE};
 use sha2::{Digest, Sha256};
@@ -80,6 +80,8 @@ pub(crate) fn runs_of(text: &str) -> Vec<Run> {
 /// checked whole off the hook path.
 pub(crate) fn runs_checking_end(text: &str, old: &[Run], tail: usize) -> Vec<Run> {
     let mut runs = bounds_of(text);
+    let known: std::collections::HashMap<[u8; 32], u64> =
+        old.iter().map(|o| (o.digest, o.flags)).collect();
     let from = if text.len() <= CHECK_ALL_MAX {
         0
     } else {
@@ -95,7 +97,15 @@ pub(crate) fn runs_checking_end(text: &str, old: &[Run], tail: usize) -> Vec<Run
                 r.digest = o.digest;
                 r.flags = o.flags;
             }
-            _ => hash(r, &text[at..end]),
+            // Hashed; a run whose text was a run before (the same digest) keeps that run's
+            // flags (the searches for what is read across cost more than the hash).
+            _ => {
+                r.digest = Sha256::digest(&text.as_bytes()[at..end]).into();
+                r.flags = match known.get(&r.digest) {
+                    Some(&flags) => flags,
+                    None => flags_of(&text[at..end]),
+                };
+            }
         }
         at = end;
     }
@@ -139,13 +149,24 @@ fn bounds_of(text: &str) -> Vec<Run> {
 fn starts_run(line: &[u8]) -> bool {
     let head = &line[..line.len().min(32)];
     let tail = &line[line.len().saturating_sub(24)..];
-    line.len() > 1 && (fnv1a(head) ^ fnv1a(tail) ^ line.len() as u64).is_multiple_of(SPLIT)
+    line.len() > 1
+        && (words_hash(head) ^ words_hash(tail).rotate_left(17) ^ line.len() as u64)
+            .is_multiple_of(SPLIT)
 }
 
 /// Fills in `r`'s digest and flags from its text.
 fn hash(r: &mut Run, text: &str) {
     r.digest = Sha256::digest(text.as_bytes()).into();
-    r.flags = if read_across(text) { READ_ACROSS } else { 0 };
+    r.flags = flags_of(text);
+}
+
+/// A run's flags, from its text.
+fn flags_of(text: &str) -> u64 {
+    if read_across(text) {
+        READ_ACROSS
+    } else {
+        0
+    }
 }
 
 /// The content of a text as its runs say it: its length, and the SHA-256 of their digests.
