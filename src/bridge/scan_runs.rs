@@ -142,16 +142,12 @@ fn bounds_of(text: &str) -> Vec<Run> {
     out
 }
 
-/// Whether `line` starts a run: decided by the line alone (its length, first and last
-/// bytes), so an edit elsewhere moves no boundary. Both ends: the records of a log end
-/// alike (`"confidence":0.6}`) and begin differently (a time stamp), so the last bytes
-/// alone split a JSON Lines log only at `RUN_MAX`.
+/// Whether `line` starts a run: decided by the line alone (a hash of all its bytes), so an
+/// edit elsewhere moves no boundary. All of it: the records of a log end alike
+/// (`"confidence":0.6}`) and so may their starts (`**Context:** The module …`); a split by
+/// a line's last bytes cut a JSON Lines log only at `RUN_MAX`.
 fn starts_run(line: &[u8]) -> bool {
-    let head = &line[..line.len().min(32)];
-    let tail = &line[line.len().saturating_sub(24)..];
-    line.len() > 1
-        && (words_hash(head) ^ words_hash(tail).rotate_left(17) ^ line.len() as u64)
-            .is_multiple_of(SPLIT)
+    line.len() > 1 && words_hash(line).is_multiple_of(SPLIT)
 }
 
 /// Fills in `r`'s digest and flags from its text.
