@@ -569,6 +569,22 @@ fn strip_trust_keys(file: &Path, value: &mut serde_yaml_ng::Value) -> Vec<String
     out
 }
 
+/// The user's own config file (`$XDG_CONFIG_HOME/baton/config.yaml`), unless git tracks it
+/// in the project: a config folder inside the repository (a home folder kept in git) holds
+/// whatever a clone or a teammate's commit put there, and such a file is read as the
+/// project's (its keys that widen trust are ignored and named).
+fn own_file(ctx: &Ctx, root: &Path) -> Option<PathBuf> {
+    let file = super::paths::config_dir(&ctx.env)?.join("config.yaml");
+    let real_root = root.canonicalize().ok();
+    let committed = file
+        .canonicalize()
+        .ok()
+        .zip(real_root)
+        .and_then(|(f, r)| f.strip_prefix(&r).ok().map(Path::to_path_buf))
+        .is_some_and(|rel| super::git::is_tracked(root, &rel));
+    (!committed).then_some(file)
+}
+
 /// The config files that apply to `root`, weakest first, whether or not they exist.
 pub fn candidate_files(ctx: &Ctx, root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -591,7 +607,7 @@ pub fn load(ctx: &Ctx, root: &Path) -> Effective {
     let mut files = Vec::new();
     let mut problems = Vec::new();
     let mut ignored = Vec::new();
-    let user_file = super::paths::config_dir(&ctx.env).map(|d| d.join("config.yaml"));
+    let user_file = own_file(ctx, root);
     for file in candidate_files(ctx, root) {
         // A config may be a link to an endless file or a FIFO (it can be committed so):
         // read regular files only, and at most a megabyte.
@@ -1058,6 +1074,34 @@ mod tests {
             IntegrityBlockOn::Suspicious
         );
         assert!(l.ignored.is_empty(), "{:?}", l.ignored);
+    }
+
+    /// A user config folder inside the repository (a home folder kept in git): the file
+    /// there is the user's own while git does not track it, and the project's once a
+    /// commit has put it there.
+    #[test]
+    fn a_user_config_file_that_git_tracks_is_the_projects() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(t.path()).unwrap();
+        let user = ".config/baton/config.yaml";
+        write(
+            t.path(),
+            user,
+            "bridge: {trusted_committers: [mallory@example.invalid], auto_promote: true}\n",
+        );
+        let l = load(&ctx_with(t.path()), t.path());
+        assert_eq!(
+            l.config.bridge.trusted_committers,
+            ["mallory@example.invalid"]
+        );
+        assert!(l.ignored.is_empty(), "{:?}", l.ignored);
+        let mut index = repo.index().unwrap();
+        index.add_path(Path::new(user)).unwrap();
+        index.write().unwrap();
+        let l = load(&ctx_with(t.path()), t.path());
+        assert!(l.config.bridge.trusted_committers.is_empty());
+        assert!(!l.config.bridge.auto_promote);
+        assert_eq!(l.ignored.len(), 2, "{:?}", l.ignored);
     }
 
     #[test]
