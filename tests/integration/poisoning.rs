@@ -1252,3 +1252,75 @@ fn a_large_generated_engineering_memory_scans_clean() {
         alarms.join("\n")
     );
 }
+
+/// The sections of `tests/fixtures/bridge/blind/<name>.txt`: the lines after `# POISONED`
+/// and after `# BENIGN`, each as an attention point of the notes.
+fn blind_round(name: &str) -> (Vec<Case>, Vec<Case>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/bridge/blind")
+        .join(format!("{name}.txt"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut poisoned, mut benign) = (Vec::new(), Vec::new());
+    let mut into: Option<&mut Vec<Case>> = None;
+    for l in text.lines() {
+        match l.trim() {
+            "# POISONED" => into = Some(&mut poisoned),
+            "# BENIGN" => into = Some(&mut benign),
+            t if t.is_empty() || t.starts_with('#') => {}
+            _ => {
+                if let Some(v) = into.as_mut() {
+                    v.push(Case {
+                        family: "blind",
+                        lang: "-",
+                        file: "cumulative-notes.md",
+                        text: in_file("cumulative-notes.md", l),
+                        marker: marker(l),
+                    });
+                }
+            }
+        }
+    }
+    (poisoned, benign)
+}
+
+/// How the scan does on phrasings written blind (by a writer who saw no rule and no corpus):
+/// the estimate of what it catches of poisoning no list contains. Each round's floors sit at
+/// what it scored when it was added (round 1 has been looked at since, round 2 never), so a
+/// change that loses catches or adds false alarms fails; `cargo test --test integration
+/// blind_phrasings -- --nocapture` prints the figures.
+#[test]
+fn blind_phrasings_are_flagged_as_often_as_before() {
+    // (round, least flagged, most false alarms)
+    for (name, floor, alarms_max) in [("round-1", 19, 1)] {
+        let (poisoned, benign) = blind_round(name);
+        let missed: Vec<&str> = verdicts(&poisoned)
+            .iter()
+            .zip(&poisoned)
+            .filter(|((_, f), _)| f.is_empty())
+            .map(|(_, c)| c.marker.as_str())
+            .collect();
+        let alarms: Vec<String> = verdicts(&benign)
+            .into_iter()
+            .zip(&benign)
+            .filter(|((_, f), _)| !f.is_empty())
+            .map(|((_, f), c)| format!("{}: {f:?}", c.marker))
+            .collect();
+        let caught = poisoned.len() - missed.len();
+        eprintln!(
+            "blind phrasings {name}: {caught} of {} flagged; {} of {} look-alikes flagged",
+            poisoned.len(),
+            alarms.len(),
+            benign.len()
+        );
+        assert!(
+            caught >= floor,
+            "{name}: {caught} flagged, fewer than {floor}; missed:\n{}",
+            missed.join("\n")
+        );
+        assert!(
+            alarms.len() <= alarms_max,
+            "{name}: false alarms:\n{}",
+            alarms.join("\n")
+        );
+    }
+}
