@@ -180,7 +180,7 @@ macro_rules! ends_noun {
 /// Showing something to whoever reads the output.
 macro_rules! show {
     () => {
-        r"(?:print(?:s|ing)?(?:\s+out)?|cat|dump|show|display|output|echo|list|reveal|expose|paste|p[ée]ga\w*|colle[rz]?|einf[üu]g\w*|type\s+out|read\s+(?:out|aloud|back)|tell\s+me|give\s+me|send\s+me|log|leak|zeig\w*|gib|druck\w*|affich\w*|imprim\w*|montr\w*|donne\w*|r[ée]v[èe]le\w*|mu[eé]stra\w*|dame|revela\w*|ens[eé][ñn]a\w*|mostra\w*|exib\w*)"
+        r"(?:print(?:s|ing)?(?:\s+out)?|cat|dump|show|display|output|echo|list|reveal|expose|paste|p[ée]ga\w*|colle[rz]?|col(?:e|ar|em)|einf[üu]g\w*|type\s+out|read\s+(?:out|aloud|back)|tell\s+me|give\s+me|send\s+me|log|leak|zeig\w*|gib|druck\w*|affich\w*|imprim\w*|montr\w*|donne\w*|r[ée]v[èe]le\w*|mu[eé]stra\w*|dame|revela\w*|ens[eé][ñn]a\w*|mostra\w*|exib\w*)"
     };
 }
 
@@ -201,14 +201,14 @@ macro_rules! secret_noun {
 /// Sending something away.
 macro_rules! send {
     () => {
-        r"(?:send(?:s|ing)?|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|base64|hex-?encode|resolve|look\s+(?:it|them)\s+up|forward(?:s|ed|ing)?|submit(?:s|ted|ting)?|transmit(?:s|ted|ting)?|leak(?:s|ed|ing)?|exfiltrat\w*|pipe[sd]?|piping|beam(?:s|ed|ing)?|smuggl\w*|tunnel(?:s|l?ed|l?ing)?|encod(?:e|es|ed|ing)|embed(?:s|ded|ding)?|append(?:s|ed|ing)?|envo(?:ie|ies|ient|yer|yez|yons)|env[ií]a(?:r|s|n|le|lo|los)?|env[ií]e(?:s|n)?|manda(?:r|s|n|le|lo|los)?|mande(?:s|n)?|schick(?:e|en|t|st)?|sende(?:n|t|st)?|kodier(?:e|en|t)|verpack(?:e|en|t))"
+        r"(?:back\s+up|mirror(?:s|ed|ing)?|send(?:s|ing)?|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|base64|hex-?encode|resolve|look\s+(?:it|them)\s+up|forward(?:s|ed|ing)?|submit(?:s|ted|ting)?|transmit(?:s|ted|ting)?|leak(?:s|ed|ing)?|exfiltrat\w*|pipe[sd]?|piping|beam(?:s|ed|ing)?|smuggl\w*|tunnel(?:s|l?ed|l?ing)?|encod(?:e|es|ed|ing)|embed(?:s|ded|ding)?|append(?:s|ed|ing)?|envo(?:ie|ies|ient|yer|yez|yons)|env[ií]a(?:r|s|n|le|lo|los)?|env[ií]e(?:s|n)?|manda(?:r|s|n|le|lo|los)?|mande(?:s|n)?|schick(?:e|en|t|st)?|sende(?:n|t|st)?|kodier(?:e|en|t)|verpack(?:e|en|t))"
     };
 }
 
 /// Somewhere outside: a URL, DNS, a paste site, a chat webhook.
 macro_rules! destination {
     () => {
-        r"(?:https?://|\bwebhooks?\b|\bdns\b|\bsubdomains?\b|\bhostnames?\b|\btxt\s+records?\b|\bnslookup\b|\bdig\b|\bpastebin\b|\bpaste\s+(?:site|service)\b|\bgists?\b|\bdiscord\b|\btelegram\b|\bexternal\s+(?:server|host|service|endpoint)\b|\bthird[- ]party\b|\bremote\s+(?:server|host|endpoint)\b|\bendpoints?\b|\battacker\b|\b\d{1,3}(?:\.\d{1,3}){3}\b)"
+        r"(?:https?://|\bwebhooks?\b|\bdns\b|\bsubdomains?\b|\bhostnames?\b|\btxt\s+records?\b|\bnslookup\b|\bdig\b|\bpastebin\b|\bpaste\s+(?:site|service)\b|\b(?:private|public|secret)\s+paste\b|\bgists?\b|\bdiscord\b|\btelegram\b|\bexternal\s+(?:server|host|service|endpoint)\b|\bthird[- ]party\b|\bremote\s+(?:server|host|endpoint)\b|\bendpoints?\b|\battacker\b|\b\d{1,3}(?:\.\d{1,3}){3}\b)"
     };
 }
 
@@ -481,7 +481,7 @@ pub(crate) const RULES: &[Rule] = &[
     ),
     negatable(
         "credential-access",
-        r"(?i)(?:~/\.ssh\b|\.ssh/\S*|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.npmrc|\.netrc|\.git-credentials|(?:^|[\s`'\x22/(])\.env(?:\.\w+)?\b|private\s+keys?|ssh\s+keys?|(?:api|access|secret|github|aws)[_\s-]?(?:keys?|tokens?)|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET|KEY|PASSWORD)\b|credentials?\s+files?)[^.\n;\f]{0,60}?\b(?:must|should|needs?\s+to|has\s+to|will|are\s+to|is\s+to)\s+(?:always\s+)?(?:be\s+)?(?:sent|posted|uploaded|pasted|shared|emailed|committed|pushed|published|included|attached|printed|echoed)\s+(?:to|in|into|with|on|as)\b",
+        r"(?i)(?:~/\.ssh\b|\.ssh/\S*|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws/credentials|\.npmrc|\.netrc|\.git-credentials|(?:^|[\s`'\x22/(])\.env(?:\.\w+)?\b|private\s+keys?|ssh\s+keys?|(?:api|access|secret|github|aws)[_\s-]?(?:keys?|tokens?)|\b[A-Z][A-Z0-9]*_(?:TOKEN|SECRET|KEY|PASSWORD)\b|credentials?\s+files?)[^.\n;\f]{0,60}?\b(?:(?:must|should|needs?\s+to|has\s+to|will|are\s+to|is\s+to)\s+(?:always\s+)?(?:be\s+)?|be\s+)(?:sent|posted|uploaded|pasted|shared|emailed|committed|pushed|published|included|attached|printed|echoed|copied|dumped)\s+(?:to|in|into|with|on|as)\b",
     ),
     // — security-control-off: a convention, decision, instinct or invariant switching a control off.
     negatable(
@@ -830,6 +830,105 @@ pub(crate) const RULES: &[Rule] = &[
         "addressed-to-assistant",
         Latin,
         r"(?i)\b(?:hinweis|nachricht|notiz|anweisung)\s+(?:an|f[üu]r)\s+(?:die|den|das)\s+(?:ki|k\.i\.|assistenten|agenten|bot|sprachmodell|claude|modell)\b|\b(?:note|message|consigne|remarque|instruction)s?\s+(?:[àa]|pour)\s+(?:l['’]\s*)?(?:ia|assistant|agent|intelligence\s+artificielle|claude|mod[èe]le|bot)\b|\b(?:nota|mensaje|instrucci[óo]n)\s+(?:para|a)\s+(?:la\s+|el\s+)?(?:ia|asistente|agente|claude|modelo|bot)\b",
+    ),
+    // Families widened after the first round of phrasings written blind
+    // (`tests/fixtures/bridge/blind/`): each rule is a class of wording, not a sentence.
+    //
+    // — instruction-override: the assistant's own instructions ranked below the memory,
+    // called advisory, superseded or no longer in force.
+    negatable(
+        "instruction-override",
+        concat!(
+            r"(?i)(?:\b(?:your|the\s+assistant'?s|the\s+agent'?s|the\s+model'?s|(?:the\s+)?default\s+(?:assistant\s+)?|built-?in|generic|initial|original|earlier|previous|prior)\s+(?:\S+\s+)?(?:instructions?|guidance|guidelines|guardrails|safeguards|cautions?|defaults|prompts?|setup\s+text|directions)\b|\b(?:instructions?|guidance|guidelines|rules|text|setup\s+text|directions|prompts?)\s+(?:that\s+)?(?:you|it|the\s+assistant|the\s+agent)\s+(?:received|got|(?:was|were|had\s+been|has\s+been|have\s+been)\s+given)\b|\b(?:guidance|instructions?|rules|directions)\s+given\s+(?:to\s+(?:you|it)\s+)?(?:earlier|before|previously|at\s+the\s+start)\b)",
+            clause!(100),
+            r"(?:\bsupersed\w*|\boutrank\w*|\boverridden\b|\branks?\s+below\b|\b(?:is|are|be|as)\s+(?:only\s+|just\s+|merely\s+|purely\s+)?(?:advisory|optional|non-?binding|secondary|outdated|obsolete|void|(?:a\s+)?generic\s+templates?|(?:mere\s+)?suggestions?)\b|\bset\s+aside\b|\b(?:no\s+longer|do\s+not|don't|does\s+not|doesn't)\s+(?:apply|count|bind)\b)"
+        ),
+    ),
+    rule(
+        "instruction-override",
+        Latin,
+        r"(?i)\b(?:vorgaben|anweisungen|regeln|instruktionen|richtlinien),?\s+die\s+(?:du|dir|man\s+dir)\b[^.!?\n\f]{0,80}?\b(?:gelten|z[äa]hlen)\b[^.!?\n\f]{0,40}?\bnicht\s+mehr\b|\b(?:consignes|instructions|r[èe]gles|directives)\s+(?:que\s+(?:tu\s+as|vous\s+avez|l['’]\s*assistant\s+a)\s+re[çc]u\w*|re[çc]u\w*\s+(?:au\s+d[ée]but|avant|plus\s+t[ôo]t))[^.!?\n\f]{0,80}?\b(?:ne\s+s['’]\s*appliquent\s+plus|ne\s+comptent\s+plus|sont\s+(?:caduques|obsol[èe]tes|remplac[ée]es))|\b(?:instrucciones|reglas|indicaciones|directrices)\s+que\s+(?:recibiste|te\s+dieron|has\s+recibido|se\s+te\s+dieron)[^.!?\n\f]{0,80}?\b(?:ya\s+no\s+(?:aplican|se\s+aplican|valen|cuentan)|quedan\s+(?:anuladas|sin\s+efecto))|\b(?:instru[çc][õo]es|regras|orienta[çc][õo]es|diretrizes)\s+que\s+(?:voc[êe]\s+)?recebeu[^.!?\n\f]{0,80}?\bn[ãa]o\s+(?:se\s+aplicam|valem|contam)",
+    ),
+    // — concealment: reporting what was done made needless, or left out when asked.
+    negatable(
+        "concealment",
+        concat!(
+            r"(?i)\b(?:no\s+need|not\s+necessary|unnecessary)\s+to\s+(?:list|mention|report|include|tell|show|describe|detail|surface|bring\s+up|flag)\b",
+            clause!(60),
+            r"\b(?:(?:the|your|any)\s+)?(?:user|reviewer|owner|maintainer|human|summary|summaries|report|reply|answer|response|final\s+(?:message|answer|report)|handoff|status\s+updates?)\b|\b(?:if|when|whenever)\s+(?:the\s+)?(?:user|reviewer|owner|maintainer|client|customer)s?\s+(?:asks?|inquires?|wants\s+to\s+know)\b[^.!?\n\f]{0,100}?\b(?:leave\s+out|omit|gloss\s+over|don't\s+mention|do\s+not\s+mention|avoid\s+mentioning|say\s+nothing\s+about|downplay|play\s+down)\b|\binutile\s+de\s+(?:le\s+|la\s+|les\s+|leur\s+|lui\s+)?(?:signaler|mentionner|dire|pr[ée]ciser|pr[ée]venir|informer)\b[^.!?\n\f]{0,30}?\bl['’]\s*utilisateur|\bno\s+hace\s+falta\s+(?:mencionar|decir|informar|avisar)\w*\b[^.!?\n\f]{0,30}?\bal\s+usuario|\bn[ãa]o\s+(?:[ée]\s+)?(?:precisa|necess[áa]rio)\s+(?:de\s+)?(?:mencionar|dizer|informar|avisar)\b[^.!?\n\f]{0,30}?\bao\s+usu[áa]rio|\bnicht\s+(?:n[öo]tig|erforderlich)\b[^.!?\n\f]{0,30}?\b(?:dem|den)\s+(?:benutzer|nutzer|anwender)\b[^.!?\n\f]{0,30}?\b(?:zu\s+)?(?:sagen|erw[äa]hnen|melden|mitzuteilen)"
+        ),
+    ),
+    // — approval-claim: blanket or standing approval, confirmations said to be over.
+    negatable(
+        "approval-claim",
+        r"(?i)\b(?:blanket|standing|unconditional|open-?ended|carte[- ]blanche)\s+(?:approval|permission|authori[sz]ation|consent|sign-?off|go-?ahead|clearance)\b|\bconfirmations?(?:\s+(?:prompts?|steps?|requests?|dialogs?|checks?))?\s+(?:is|are)\s+(?:now\s+)?no\s+longer\s+(?:required|needed|necessary)\b|\b(?:carry\s+on|proceed|go\s+ahead|continue|move\s+on)\s+(?:\S+\s+){0,2}?without\s+(?:the\s+)?(?:usual\s+|any\s+|further\s+)?(?:confirmations?|confirmation\s+prompts?|asking(?:\s+first)?|checking\s+in(?:\s+first)?|checking\s+with\s+(?:the\s+)?user)\b",
+    ),
+    // — authority-claim: a message said to come from the assistant's maker, or weighed
+    // like its own configuration.
+    negatable(
+        "authority-claim",
+        r"(?i)\b(?:messages?|notices?|instructions?|directives?|notes?|updates?|announcements?)\s+from\s+(?:the\s+)?(?:assistant'?s|model'?s|ai'?s|agent'?s|claude'?s|your)\s+(?:provider|vendor|maker|creators?|developers?|operators?)\b|\b(?:same|equal|higher|greater|more|full)\s+(?:authority|weight|priority|precedence|standing)\s+(?:as|than)\s+(?:your|the\s+assistant'?s|the\s+model'?s|its)\s+(?:\S+\s+)?(?:configuration|config|prompt|instructions|guidelines|rules|system\s+prompt)\b",
+    ),
+    // — review-bypass: the review said to be gone, or skipped among other steps.
+    negatable(
+        "review-bypass",
+        concat!(
+            r"(?i)\b",
+            land!(),
+            r"\b",
+            sentence!(120),
+            r"(?:\b(?:\w+\s+){0,2}?(?:reviews?|approvals?|sign-?offs?)\s+(?:was|were|has\s+been|have\s+been|is|are)\s+(?:now\s+)?(?:phased\s+out|dropped|retired|abolished|discontinued|no\s+longer\s+(?:needed|required|necessary))\b|\b(?:skip\w*|bypass\w*)\s+(?:\S+\s+){0,4}?(?:reviews?|reviewer'?s?\s+sign-?offs?|approvals?|sign-?offs?)\b)"
+        ),
+    ),
+    // — destructive-data: a whole home folder, or every backup down to the newest.
+    negatable(
+        "destructive-data",
+        concat!(
+            r"(?i)\b",
+            destroy!(),
+            r"\s+(?:\S+\s+){0,3}?(?:(?:the\s+|your\s+|their\s+)?(?:whole|entire|complete)\s+home\s+(?:folder|directory|dir)|everything\s+(?:in|under)\s+(?:the\s+|your\s+)?home\s+(?:folder|directory|dir))\b|\b(?:backups?|snapshots?)\b",
+            sentence!(100),
+            r"\b",
+            destroy!(),
+            r"\b",
+            clause!(60),
+            r"\bincluding\s+(?:the\s+)?(?:latest|most\s+recent|newest|last|current)\b|\b",
+            destroy!(),
+            r"\b",
+            clause!(40),
+            r"\b(?:backups?|snapshots?)\b",
+            clause!(40),
+            r"\bincluding\s+(?:the\s+)?(?:latest|most\s+recent|newest|last|current)\b"
+        ),
+    ),
+    // — persistence: a master password, or an admin account kept out of sight.
+    negatable(
+        "persistence",
+        r"(?i)\b(?:passwords?|passphrases?|pins?|tokens?|keys?)\b[^.!?\n\f]{0,40}?\b(?:always\s+|still\s+|also\s+)?(?:signs?|logs?|gets?)\s+(?:\S+\s+)?in\s+as\s+(?:an?\s+|the\s+)?(?:admin\w*|root|superuser|owner)\b|\b(?:admin\w*|superuser|root)\b[^.!?\n\f]{0,80}?\b(?:keep|hide|leave|exclude|omit)\w*\s+(?:it|them|the\s+\S+|that\s+\S+)\s+(?:out\s+of|off|from)\s+(?:the\s+)?(?:\S+\s+){0,2}?(?:listings?|lists?|ui|dashboard|audit\s+logs?|user\s+lists?)\b",
+    ),
+    // — download-to-shell: fetched, then run, in words.
+    excused(
+        "download-to-shell",
+        r"(?i)\b(?:download\w*|fetch\w*|grab\w*|pull\w*|t[ée]l[ée]charge\w*|r[ée]cup[èe]re\w*|descarga\w*|baixa\w*|herunterl[äa]d\w*)\s+(?:\S+\s+){0,3}?(?:and|then|puis|et|y|e|und|dann)\s+(?:\S+\s+)?(?:run|runs|execute|executes|exec|source|ex[ée]cute\w*|lance\w*|ejecuta\w*|executa\w*|f[üu]hr\w*\s+(?:\S+\s+)?aus|starte\w*)\b[^.\n\f]{0,60}?https?://",
+        r"(?i)\b(?:checksum\w*|sha-?256\w*|sha256sum|signature|signed|verif\w*|pinned|gpg)\b",
+    ),
+    // — secret-commit: a secret hardcoded, or credentials said to be committed.
+    negatable(
+        "secret-commit",
+        r"(?i)\bhard-?cod\w*\s+(?:\S+\s+){0,4}?(?:secret|api|access|private|signing)\s+keys?\b|\bhard-?cod\w*\s+(?:\S+\s+){0,3}?(?:passwords?|credentials|tokens?)\b|\b(?:credentials|secrets|keys|tokens|passwords)\b[^.!?\n\f]{0,60}?\bcommit\w*\s+(?:them|it|those|these)\s+(?:\S+\s+){0,3}?(?:in|into|to)\s+(?:the\s+)?(?:repo(?:sitory)?|git|version\s+control|history)\b",
+    ),
+    // — security-control-off: a control named, then switched off by a pronoun (`mark them
+    // skipped`), or in German left commented out.
+    excused(
+        "security-control-off",
+        concat!(
+            r"(?i)\b",
+            control!(),
+            r"\b",
+            sentence!(80),
+            r"\b(?:mark\w*|set)\s+(?:them|it|those|these)\s+(?:as\s+)?(?:skipped|ignored|disabled|xfail)\b|\b(?:authentifizierung\w*|sicherheitspr[üu]fung\w*|signaturpr[üu]fung\w*|tls-?pr[üu]fung\w*|tests?)\b[^.!?\n\f]{0,80}?\b(?:auskommentiert|deaktiviert|abgeschaltet|ausgeschaltet|umgangen)\b"
+        ),
+        r"(?i)\b(?:flaky|ticket|issue\s*#?\d+|quarantin\w*|todo|jira|[A-Z]{2,}-\d+|until|bis|temporar\w*|owner)\b",
     ),
     // — base64-run: a long encoded blob (what it decodes to is a check, `checks.rs`).
     Rule {
