@@ -24,7 +24,7 @@ use crate::core::scan::needles::{self, Finder};
 use crate::core::scan::percent::View;
 use crate::core::scan::{encoded, Secrets};
 use regex::Regex;
-use rules::{compiled, compiled_short, triggered, RULES, SHORT_TEXT};
+use rules::{compiled, compiled_flat, compiled_short, triggered, RULES, SHORT_TEXT};
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -207,9 +207,12 @@ impl Redactor {
     }
 }
 
-/// Rule `i`'s regex for `text`: the short one for a short text (`rules::compiled_short`).
+/// Rule `i`'s regex for `text`: the short one for a short text (`rules::compiled_short`),
+/// without its line-break allowances for a short text on one line (`rules::compiled_flat`).
 fn compiled_for(i: usize, text: &str) -> Option<scan::Compiled<'static>> {
-    if text.len() <= SHORT_TEXT {
+    if text.len() <= SHORT_TEXT && !text.contains(['\n', '\r']) {
+        compiled_flat(i).map(scan::Compiled::Short)
+    } else if text.len() <= SHORT_TEXT {
         compiled_short(i).map(scan::Compiled::Short)
     } else {
         compiled(i).map(scan::Compiled::Full)
@@ -390,6 +393,11 @@ mod tests {
                 "rule {} (short) does not compile",
                 rule.name
             );
+            assert!(
+                compiled_flat(i).is_some(),
+                "rule {} (one line) does not compile",
+                rule.name
+            );
         }
     }
 
@@ -418,7 +426,7 @@ mod tests {
         let mut compared = 0;
         for text in texts.iter().filter(|t| t.len() <= rules::SHORT_TEXT) {
             for (i, rule) in RULES.iter().enumerate() {
-                let (full, short) = (compiled(i).unwrap(), compiled_short(i).unwrap());
+                let (full, short) = (compiled(i).unwrap(), compiled_for(i, text).unwrap());
                 let hits = |re| {
                     scan::find(re, text, Some(rule))
                         .into_iter()
@@ -427,7 +435,7 @@ mod tests {
                 };
                 assert_eq!(
                     hits(scan::Compiled::Full(full)),
-                    hits(scan::Compiled::Short(short)),
+                    hits(short),
                     "{} on {text:?}",
                     rule.name
                 );
@@ -435,6 +443,11 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+        let one_line = texts
+            .iter()
+            .filter(|t| t.len() <= rules::SHORT_TEXT && !t.contains(['\n', '\r']))
+            .count();
+        assert!(one_line > 50, "{one_line} texts on one line");
     }
 
     #[test]

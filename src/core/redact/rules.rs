@@ -373,6 +373,26 @@ pub(super) fn compiled_short(i: usize) -> Option<&'static meta::Regex> {
         .as_ref()
 }
 
+/// Each rule's regex for a short text on one line (`compiled_flat`).
+static COMPILED_FLAT: [OnceLock<Option<meta::Regex>>; RULES.len()] =
+    [const { OnceLock::new() }; RULES.len()];
+
+/// Rule `i`'s regex for a text of up to `SHORT_TEXT` bytes with no line break (a command,
+/// a path): the short regex without `wrapped!`'s allowance for a break before each
+/// character, which cannot match there. A token of 36 characters, each optionally after a
+/// `\r\n`, made most of the states the rules' compile built for a one-line command.
+pub(super) fn compiled_flat(i: usize) -> Option<&'static meta::Regex> {
+    COMPILED_FLAT
+        .get(i)?
+        .get_or_init(|| build_short(&flat(RULES[i].pattern)))
+        .as_ref()
+}
+
+/// `pattern` without `wrapped!`'s line-break allowances.
+fn flat(pattern: &str) -> String {
+    pattern.replace(r"(?:\r?\n)?", "")
+}
+
 fn build_short(pattern: &str) -> Option<meta::Regex> {
     meta::Builder::new()
         .syntax(
