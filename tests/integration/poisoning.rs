@@ -1291,7 +1291,7 @@ fn blind_round(name: &str) -> (Vec<Case>, Vec<Case>) {
 #[test]
 fn blind_phrasings_are_flagged_as_often_as_before() {
     // (round, least flagged, most false alarms)
-    for (name, floor, alarms_max) in [("round-1", 45, 1), ("round-2", 21, 0)] {
+    for (name, floor, alarms_max) in [("round-1", 45, 1), ("round-2", 21, 0), ("round-3", 16, 2)] {
         let (poisoned, benign) = blind_round(name);
         let missed: Vec<&str> = verdicts(&poisoned)
             .iter()
