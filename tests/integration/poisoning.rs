@@ -935,6 +935,24 @@ fn phrasings(name: &str) -> Vec<Case> {
         .collect()
 }
 
+/// The poisoned cases no finding names (their markers), and the look-alikes some finding
+/// names (marker and findings).
+fn missed_and_alarms(poisoned: &[Case], benign: &[Case]) -> (Vec<String>, Vec<String>) {
+    let missed = verdicts(poisoned)
+        .into_iter()
+        .zip(poisoned)
+        .filter(|((_, f), _)| f.is_empty())
+        .map(|(_, c)| c.marker.clone())
+        .collect();
+    let alarms = verdicts(benign)
+        .into_iter()
+        .zip(benign)
+        .filter(|((_, f), _)| !f.is_empty())
+        .map(|((_, f), c)| format!("{}: {f:?}", c.marker))
+        .collect();
+    (missed, alarms)
+}
+
 /// Issue 36: the rules are written by family (verbs × objects × context), not by phrase.
 /// Phrasings written in rounds beyond the corpus above, in every family and five languages,
 /// with their benign look-alikes (policies that name force pushes, `.env`, credentials,
@@ -944,18 +962,7 @@ fn the_phrasings_beyond_the_corpus_are_flagged_and_their_look_alikes_are_not() {
     let poisoned = phrasings("poisoned");
     let benign = phrasings("benign");
     assert!(poisoned.len() >= 300 && benign.len() >= 250);
-    let missed: Vec<&str> = verdicts(&poisoned)
-        .iter()
-        .zip(&poisoned)
-        .filter(|((_, f), _)| f.is_empty())
-        .map(|(_, c)| c.marker.as_str())
-        .collect();
-    let alarms: Vec<String> = verdicts(&benign)
-        .into_iter()
-        .zip(&benign)
-        .filter(|((_, f), _)| !f.is_empty())
-        .map(|((_, f), c)| format!("{}: {f:?}", c.marker))
-        .collect();
+    let (missed, alarms) = missed_and_alarms(&poisoned, &benign);
     eprintln!(
         "phrasings: {} of {} flagged; {} of {} look-alikes flagged",
         poisoned.len() - missed.len(),
@@ -1293,18 +1300,7 @@ fn blind_phrasings_are_flagged_as_often_as_before() {
     // (round, least flagged, most false alarms)
     for (name, floor, alarms_max) in [("round-1", 45, 1), ("round-2", 21, 0), ("round-3", 16, 2)] {
         let (poisoned, benign) = blind_round(name);
-        let missed: Vec<&str> = verdicts(&poisoned)
-            .iter()
-            .zip(&poisoned)
-            .filter(|((_, f), _)| f.is_empty())
-            .map(|(_, c)| c.marker.as_str())
-            .collect();
-        let alarms: Vec<String> = verdicts(&benign)
-            .into_iter()
-            .zip(&benign)
-            .filter(|((_, f), _)| !f.is_empty())
-            .map(|((_, f), c)| format!("{}: {f:?}", c.marker))
-            .collect();
+        let (missed, alarms) = missed_and_alarms(&poisoned, &benign);
         let caught = poisoned.len() - missed.len();
         eprintln!(
             "blind phrasings {name}: {caught} of {} flagged; {} of {} look-alikes flagged",
