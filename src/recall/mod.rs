@@ -28,6 +28,7 @@ mod excerpt;
 mod index;
 mod intent;
 mod mcp;
+mod neighbours;
 mod query;
 mod rank;
 mod render;

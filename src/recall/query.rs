@@ -2,7 +2,8 @@
 //! through the same pipeline as the records' (terms.rs: abbreviations written out, British
 //! spellings made American, Snowball stems, hyphenated compounds joined), so `logging` finds
 //! "log", `e2e` finds "end-to-end" and `authorised` finds "authorize". Each word also finds
-//! the other words of its thesaurus groups (thesaurus.rs) at a lower weight. What the question
+//! the other words of its thesaurus groups (thesaurus.rs) and its neighbours in a table
+//! derived from a sentence model (neighbours.rs), at lower weights. What the question
 //! asks for beyond its words — corrections, decisions, failures, open work, the newest —
 //! is its intent (intent.rs); those words and the question's filler are not searched for.
 //! "quoted phrases" must match in order, and so must words joined by `. _ / :` (a path
@@ -15,6 +16,7 @@
 //! than `MAX_WORDS` words, or no letters or digits at all.
 
 use super::intent::{self, Intent, Role};
+use super::neighbours::neighbours;
 use super::terms::{spellings, term};
 use super::thesaurus::{synonyms, SYNONYM_WEIGHT};
 use super::words::{is_stop, words};
@@ -56,10 +58,15 @@ impl Term {
     /// The term of `word` (lower-cased); `explicit` when the user wrote `word*`.
     pub(crate) fn new(word: &str, explicit: bool) -> Term {
         let t = term(word);
-        let alts = synonyms(&t)
+        let mut alts: Vec<(String, f32)> = synonyms(&t)
             .iter()
             .map(|s| (s.clone(), SYNONYM_WEIGHT))
             .collect();
+        for (n, w) in neighbours(word, &t) {
+            if !alts.iter().any(|(a, _)| *a == n) {
+                alts.push((n, w));
+            }
+        }
         Term {
             word: word.to_string(),
             norm: t,

@@ -987,12 +987,12 @@ fn blind_questions_find_their_answers_as_often_as_before() {
     blind(
         &p,
         "blind-questions.json",
-        &[("casual", 0.9), ("paraphrase", 0.5), ("indirect", 0.4)],
+        &[("casual", 0.9), ("paraphrase", 0.55), ("indirect", 0.5)],
     );
     blind(
         &p,
         "blind-questions-2.json",
-        &[("reworded", 0.55), ("vague", 0.55)],
+        &[("reworded", 0.58), ("vague", 0.65)],
     );
 }
 
