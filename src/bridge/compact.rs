@@ -202,9 +202,14 @@ fn auto_checkpoint(
     // words instead when the scan flags it).
     let resume = recap.and_then(|r| r.next_action.clone()).map_or_else(
         || match (current, left.first(), &request) {
-            (Some(t), _, _) => format!("Continue the task in progress: {}", t.subject),
-            (None, Some(next), _) => format!("Continue with: {next}"),
-            (None, None, Some(req)) => format!("Continue the request: {req}"),
+            (Some(t), _, _) => format!(
+                "Continue the task in progress: \"{}\"",
+                quotable(&t.subject, QUOTED_MAX)
+            ),
+            (None, Some(next), _) => format!("Continue with: \"{}\"", quotable(next, QUOTED_MAX)),
+            (None, None, Some(req)) => {
+                format!("Continue the request: \"{}\"", quotable(req, QUOTED_MAX))
+            }
             (None, None, None) => GENERIC_RESUME.into(),
         },
         |a| {

@@ -16,6 +16,7 @@ use crate::core::fsx;
 use crate::core::git::{self, GitState};
 use crate::core::project::Project;
 use crate::core::recap::{Recap, TaskStatus};
+use crate::core::text;
 use crate::core::time;
 use std::path::Path;
 use std::time::Duration;
@@ -150,17 +151,23 @@ enum Purpose<'a> {
     Draft,
 }
 
+/// The most characters of a task or request quoted in the next action.
+const QUOTED_CHARS: usize = 300;
+
 /// What capture says the session was about to do: the task in progress, else the latest
-/// request.
+/// request. Either is quoted: the task is the model's words and the request may be a pasted
+/// text, data to the session that resumes, not baton's instruction (Resume here compares
+/// actions without their quotes).
 fn captured_next(r: &Recap) -> Option<String> {
     let current = r.tasks.iter().find(|t| t.status == TaskStatus::InProgress);
     match (current, &r.latest_request) {
         (Some(t), _) => Some(format!(
-            "Context was compacted automatically; continue the task in progress: {}",
-            t.subject
+            "Context was compacted automatically; continue the task in progress: \"{}\"",
+            text::quotable(&t.subject, QUOTED_CHARS)
         )),
         (None, Some(req)) => Some(format!(
-            "Context was compacted automatically; continue the request: {req}"
+            "Context was compacted automatically; continue the request: \"{}\"",
+            text::quotable(req, QUOTED_CHARS)
         )),
         (None, None) => None,
     }

@@ -568,7 +568,8 @@ fn issue_11_the_automatic_handoff_artefact_carries_the_captured_session() {
     let layer5 = text.split("## Layer 5").nth(1).unwrap();
     assert!(layer5.contains("`cargo test widget` failed"), "{text}");
     assert!(
-        text.contains("continue the task in progress: Add widget tests"),
+        // The model's task, quoted (escaped inside the YAML front matter).
+        text.contains(r#"continue the task in progress: \"Add widget tests\""#),
         "{text}"
     );
     // The artefact is valid for datarim's consumer.

@@ -294,7 +294,7 @@ fn the_same_next_step_in_baton_s_words_is_named_once() {
     p.hook("PreCompact", p.event("PreCompact").as_bytes());
     p.hook("PostCompact", p.event("PostCompact").as_bytes());
     let cp = std::fs::read_to_string(p.root.join(".rune/checkpoint.md")).unwrap();
-    assert!(cp.contains("Continue with: Write the parser"), "{cp}");
+    assert!(cp.contains("Continue with: \"Write the parser\""), "{cp}");
     let resume = resume_here(&context(&start(&p)));
     assert_eq!(resume.matches("Write the parser").count(), 1, "{resume}");
     assert!(
