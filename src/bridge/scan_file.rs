@@ -134,6 +134,13 @@ pub(crate) fn scan_cached(
             });
         }
     }
+    if let Some(found) = stamp
+        .as_ref()
+        .filter(|s| bound == Bound::Hook && s.size() > START_SCAN_MAX as u64)
+        .and_then(|s| end_read(name, &shown, &path, s, cache, cache_at, red))
+    {
+        return Ok(found);
+    }
     let Some(text) = store::read_opt(&path)? else {
         return Ok(Scanned::default());
     };
@@ -240,6 +247,51 @@ fn end_checked(
         pending: Some(from as u64),
     })
 }
+
+/// A hook's check of a large log that changed, from its end alone (a pull, an append, an
+/// edit of the same length before its end): the runs cached for the text before, from the
+/// one that holds the byte `START_TAIL` before the end of the shorter of the two texts, are
+/// checked against what the log holds there now (read from that run on, hashed whole) and
+/// rescanned where they differ (`scan_runs::rescan_end`); what comes before is taken as
+/// cached, unread. Pending, as `end_checked`: the background check reads the log whole and
+/// finds an edit there that kept the text's length; the start shows only the end it read.
+/// `None` (then the log is read whole) when the text before that run changed length, or
+/// the end read is over `END_READ_MAX`.
+fn end_read(
+    name: &str,
+    shown: &str,
+    path: &Path,
+    stamp: &Stamp,
+    cache: &Cache,
+    cache_at: Option<&Path>,
+    red: &Redactor,
+) -> Option<Scanned> {
+    if !shows_end_only(name) {
+        return None;
+    }
+    let previous = cache.previous(name)?;
+    let old = scan_runs::read(&runs_at(cache_at, name)?, previous.content)?;
+    let at = stamp.size().min(previous.content.len);
+    let start = scan_runs::end_start(&old, at.saturating_sub(START_TAIL as u64));
+    if stamp.size().saturating_sub(start.byte) > END_READ_MAX {
+        return None;
+    }
+    let (tail, from) = store::read_from(path, start.byte).ok()??;
+    if from != start.byte {
+        return None;
+    }
+    let old_found: Vec<Finding> = previous.findings.iter().map(|f| f.finding(shown)).collect();
+    let (found, counts) = scan_runs::rescan_end(shown, &tail, start, &old, &old_found, red)?;
+    let end = from + tail.len() as u64;
+    Some(Scanned {
+        found,
+        counts: Some(counts),
+        pending: Some(end.saturating_sub(START_TAIL as u64)),
+    })
+}
+
+/// The most of a log's end `end_read` reads.
+const END_READ_MAX: u64 = 4 * 1024 * 1024;
 
 /// A hook's scan of a large file it cannot scan whole (see the module doc): a log's end, or
 /// nothing. Nothing either when what comes before that end holds what the scan reads across
