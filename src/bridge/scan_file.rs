@@ -5,10 +5,12 @@
 //!
 //! On the hook path (`Bound::Hook`) no large file (over `START_SCAN_MAX`) is checked whole.
 //! The logs load shows from their end (decisions, conventions, progress, the session log,
-//! learnings): when one changed (a pull, an edit), the runs that reach into its last
-//! `START_TAIL` bytes — which hold all a start shows of it — and the runs whose length
-//! changed are hashed and rescanned where they differ; on a first start (nothing cached) its
-//! last `START_TAIL` bytes are scanned. Any other large file that would have to be scanned
+//! learnings): when one changed (a pull, an edit), it is read from its end when the text
+//! before that end kept its length (`end_read`: a pull reads what it added and the last
+//! `START_TAIL` bytes, which hold all a start shows of it); otherwise the runs that reach
+//! into its last `START_TAIL` bytes and the runs whose length changed are hashed and
+//! rescanned where they differ; on a first start (nothing cached) its last `START_TAIL`
+//! bytes are scanned. Any other large file that would have to be scanned
 //! whole (notes, task notes) is not shown this time. Either way the file is named pending in
 //! the report, the cache keeps no verdict for it, and the bridge checks it whole off the
 //! hook path (`baton bridge index` in the background). Unscanned memory is never shown.

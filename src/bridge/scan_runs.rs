@@ -9,8 +9,9 @@
 //! digests are of the text (a changed byte changes its run's digest), and the file's content
 //! digest is the SHA-256 of its runs' digests: one pass over the text gives both.
 //!
-//! A change is rescanned with context: the changed runs and the runs around them, until at
-//! least `CONTEXT` bytes and `CONTEXT_LINES` lines of text, as the scan's joined forms read
+//! A change is rescanned with context: the changed runs and the lines before them (a line
+//! at a time: what comes before the first changed run is the same in both texts) and the
+//! runs after them, until at least `CONTEXT` bytes and `CONTEXT_LINES` lines of text, as the scan's joined forms read
 //! them (`core::scan::reach`: a line a reader sees as empty, such as `>`, counts for
 //! nothing; a line of one or two words is not a whole line), lie on each side, twice over,
 //! and no end of it splits what the scan reads across lines (a wrapped blob, a group of
