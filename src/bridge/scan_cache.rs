@@ -98,11 +98,6 @@ impl Stamp {
         ns(self.mtime) > now - window || ns(self.ctime) > now - window
     }
 
-    /// The file's size, in bytes.
-    pub(crate) fn size(&self) -> u64 {
-        self.size
-    }
-
     pub(crate) fn of(path: &Path) -> Option<Stamp> {
         let m = std::fs::symlink_metadata(path).ok()?;
         Some(Stamp {
