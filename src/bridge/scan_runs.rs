@@ -9,8 +9,9 @@
 //! digests are of the text (a changed byte changes its run's digest), and the file's content
 //! digest is the SHA-256 of its runs' digests: one pass over the text gives both.
 //!
-//! A change is rescanned with context: the changed runs and the runs around them, until at
-//! least `CONTEXT` bytes and `CONTEXT_LINES` lines of text, as the scan's joined forms read
+//! A change is rescanned with context: the changed runs and the lines before them (a line
+//! at a time: what comes before the first changed run is the same in both texts) and the
+//! runs after them, until at least `CONTEXT` bytes and `CONTEXT_LINES` lines of text, as the scan's joined forms read
 //! them (`core::scan::reach`: a line a reader sees as empty, such as `>`, counts for
 //! nothing; a line of one or two words is not a whole line), lie on each side, twice over,
 //! and no end of it splits what the scan reads across lines (a wrapped blob, a group of
@@ -79,14 +80,23 @@ pub(crate) fn runs_of(text: &str) -> Vec<Run> {
 /// is taken unchecked is what load does not show, and the file stays pending until it is
 /// checked whole off the hook path.
 pub(crate) fn runs_checking_end(text: &str, old: &[Run], tail: usize) -> Vec<Run> {
-    let mut runs = bounds_of(text);
-    let known: std::collections::HashMap<[u8; 32], u64> =
-        old.iter().map(|o| (o.digest, o.flags)).collect();
     let from = if text.len() <= CHECK_ALL_MAX {
         0
     } else {
         text.len().saturating_sub(tail)
     };
+    runs_hashed_from(text, old, from)
+}
+
+/// The runs of `text`, each hashed unless it ends at or before byte `from` and has the
+/// length, lines and entries of the run at its place in `old` (then it takes that run's
+/// digest and flags, unchecked). A run hashed whose text was a run of `old` (the same
+/// digest) keeps that run's flags: the searches for what is read across cost more than the
+/// hash.
+fn runs_hashed_from(text: &str, old: &[Run], from: usize) -> Vec<Run> {
+    let mut runs = bounds_of(text);
+    let known: std::collections::HashMap<[u8; 32], u64> =
+        old.iter().map(|o| (o.digest, o.flags)).collect();
     let mut at = 0;
     for (i, r) in runs.iter_mut().enumerate() {
         let end = at + usize::try_from(r.len).unwrap_or(0);
@@ -97,8 +107,6 @@ pub(crate) fn runs_checking_end(text: &str, old: &[Run], tail: usize) -> Vec<Run
                 r.digest = o.digest;
                 r.flags = o.flags;
             }
-            // Hashed; a run whose text was a run before (the same digest) keeps that run's
-            // flags (the searches for what is read across cost more than the hash).
             _ => {
                 r.digest = Sha256::digest(&text.as_bytes()[at..end]).into();
                 r.flags = match known.get(&r.digest) {
@@ -199,6 +207,20 @@ pub(crate) fn rescan(
     old_found: &[Finding],
     red: &dyn Secrets,
 ) -> Option<Vec<Finding>> {
+    rescan_part(shown, text, new, old, old_found, red, true)
+}
+
+/// `rescan` of `text`, the whole text (`whole`) or its part from a run on: then `None` when
+/// the window would have to reach before that part.
+fn rescan_part(
+    shown: &str,
+    text: &str,
+    new: &[Run],
+    old: &[Run],
+    old_found: &[Finding],
+    red: &dyn Secrets,
+    whole: bool,
+) -> Option<Vec<Finding>> {
     if old_found.len() >= MAX_FINDINGS || old_found.iter().any(|f| f.rule == MORE) {
         return None;
     }
@@ -215,13 +237,20 @@ pub(crate) fn rescan(
         .take_while(|&i| new[runs - 1 - i].digest == old[was - 1 - i].digest)
         .count();
     let at = Offsets::of(new);
-    // Inner: what the window's findings stand for; outer: the window scanned.
-    let (a, b) = widen(text, &at, same_start, runs - same_end);
-    let (wa, wb) = widen(text, &at, a, b);
-    let window = &text[at.byte[wa]..at.byte[wb]];
+    // Inner: what the window's findings stand for; outer: the window scanned. Before the
+    // change they start at a line (what comes before the first changed run is the same in
+    // both texts), after it at a run.
+    let (first_at, first) = widen_back(text, at.byte[same_start], at.line[same_start]);
+    let b = widen_forward(text, &at, runs - same_end);
+    let (window_at, window_line) = widen_back(text, first_at, first);
+    let wb = widen_forward(text, &at, b);
+    if window_at == 0 && !whole {
+        return None;
+    }
+    let window = &text[window_at..at.byte[wb]];
     let old_at = Offsets::of(old);
     let b_old = was - (runs - b);
-    let (first, last) = (at.line[a], at.line[b]);
+    let last = at.line[b];
     // The old findings before the inner part, and after it (moved by the lines the change
     // added or took away).
     let before: Vec<Finding> = old_found
@@ -240,14 +269,14 @@ pub(crate) fn rescan(
     let scanned: Vec<Finding> = scan_text(shown, window, red)
         .into_iter()
         .map(|mut f| {
-            f.line += at.line[wa] - 1;
+            f.line += window_line - 1;
             f
         })
         .collect();
     // The window's own reading of its outer context must be the cached one: where it is
     // not, something reaches across the window's ends, and only a whole scan can tell.
     let inner = |f: &Finding| f.line >= first && (f.line < last || b == runs);
-    let context = |f: &Finding| f.line >= at.line[wa] && f.line < at.line[wb];
+    let context = |f: &Finding| f.line >= window_line && f.line < at.line[wb];
     let (found_inner, found_outer): (Vec<Finding>, Vec<Finding>) =
         scanned.into_iter().partition(|f| inner(f));
     let cached_outer: Vec<Finding> = before
@@ -308,32 +337,42 @@ impl Offsets {
     }
 }
 
-/// Runs `from..to` widened by whole runs until at least `CONTEXT` bytes and `CONTEXT_LINES`
-/// lines of text, as the scan's joined forms read them (`reach::reading`: a line a reader
-/// sees as empty counts for nothing), lie before and after, and neither end splits what the
-/// scan reads across lines (`reach::splits_at`: a blob, a group of base64 pieces, a hyphen);
-/// or the text ends.
-fn widen(text: &str, at: &Offsets, from: usize, to: usize) -> (usize, usize) {
-    let runs = at.byte.len() - 1;
-    let reading = |i: usize| reach::reading(&text[at.byte[i]..at.byte[i + 1]]);
-    let enough = |r: Reading, bytes: usize| {
-        bytes >= CONTEXT && r.bytes >= CONTEXT && r.lines >= CONTEXT_LINES
-    };
-    // Whether a cut at run `i`, with `got` of context over `bytes`, will do.
-    let done = |got: Reading, bytes: usize, i: usize| {
-        enough(got, bytes) && !reach::splits_at(text, at.byte[i])
-    };
-    let (mut a, mut before) = (from, Reading::default());
-    while a > 0 && !done(before, at.byte[from] - at.byte[a], a) {
-        a -= 1;
-        before += reading(a);
+/// Whether `got` of context over `bytes` is enough on one side of a window: at least
+/// `CONTEXT` bytes and `CONTEXT_LINES` lines of text, as the scan's joined forms read them
+/// (`reach::reading`: a line a reader sees as empty counts for nothing).
+fn enough(got: Reading, bytes: usize) -> bool {
+    bytes >= CONTEXT && got.bytes >= CONTEXT && got.lines >= CONTEXT_LINES
+}
+
+/// Whether a cut of `text` at `at` with `got` of context over `bytes` on one side will do.
+fn done(text: &str, got: Reading, bytes: usize, at: usize) -> bool {
+    enough(got, bytes) && !reach::splits_at(text, at)
+}
+
+/// The line start `at` (line `line`, 1-based) moved back a line at a time until enough
+/// context lies between it and where it was, and a cut there does not split what the scan
+/// reads across lines (`reach::splits_at`: a blob, a group of base64 pieces, a hyphen); or
+/// the text's start.
+fn widen_back(text: &str, at: usize, line: usize) -> (usize, usize) {
+    let (mut a, mut l, mut got) = (at, line, Reading::default());
+    while a > 0 && !done(text, got, at - a, a) {
+        let prev = text[..a - 1].rfind('\n').map_or(0, |i| i + 1);
+        got += reach::reading(&text[prev..a]);
+        (a, l) = (prev, l - 1);
     }
-    let (mut b, mut after) = (to, Reading::default());
-    while b < runs && !done(after, at.byte[b] - at.byte[to], b) {
-        after += reading(b);
+    (a, l)
+}
+
+/// Run `to` moved forward by whole runs until enough context lies between it and where it
+/// was, and a cut there does not split what the scan reads across lines; or the text ends.
+fn widen_forward(text: &str, at: &Offsets, to: usize) -> usize {
+    let runs = at.byte.len() - 1;
+    let (mut b, mut got) = (to, Reading::default());
+    while b < runs && !done(text, got, at.byte[b] - at.byte[to], at.byte[b]) {
+        got += reach::reading(&text[at.byte[b]..at.byte[b + 1]]);
         b += 1;
     }
-    (a, b)
+    b
 }
 
 /// A run as the file of runs keeps it: four little-endian words and the digest.

@@ -722,10 +722,12 @@ fn malformed_entries(name: &str, text: &str) -> Vec<usize> {
         _ => return Vec::new(),
     };
     // The stamp as `store::parse_stamp` reads it: a day, or a time to the minute or second,
-    // with an offset or without.
+    // with an offset or without; ASCII digits and word characters (`(?-u)`: the Unicode
+    // classes cost a millisecond to compile, and a stamp is ASCII; a kind word with a
+    // letter outside ASCII is no kind either way).
     let Some(head) = re(
         &HEAD,
-        r"^## \[\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?(?:Z|UTC|[+-]\d{2}(?::?\d{2})?))?)?\] (\w+:)",
+        r"(?-u)^## \[\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: ?(?:Z|UTC|[+-]\d{2}(?::?\d{2})?))?)?\] (\w+:)",
     ) else {
         return Vec::new();
     };
@@ -749,6 +751,32 @@ fn malformed_entries(name: &str, text: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Entry headings in every stamp form `store::parse_stamp` reads pass; a `## ` heading
+    /// that is no entry of the file (another kind, no stamp, a kind with a letter outside
+    /// ASCII) is reported, by its byte offset.
+    #[test]
+    fn a_heading_that_is_no_entry_of_the_log_is_reported() {
+        let good = [
+            "## [2026-01-02] Decision: a",
+            "## [2026-01-02 10:11] Decision: b",
+            "## [2026-01-02T10:11:12Z] Decision: c",
+            "## [2026-01-02 10:11:12.5 +02:00] Decision: d",
+            "## [2026-01-02 10:11 UTC] Decision: e",
+        ];
+        let bad = [
+            "## [2026-01-02] Convention: f",
+            "## Decision: g",
+            "## [2026-01-02] D\u{e9}cision: h",
+        ];
+        let text = good
+            .iter()
+            .chain(&bad)
+            .fold(String::new(), |t, l| t + l + "\n");
+        let offsets: Vec<usize> = bad.iter().map(|l| text.find(l).unwrap()).collect();
+        assert_eq!(malformed_entries(".rune/decisions.md", &text), offsets);
+        assert!(malformed_entries(".rune/notes.md", &text).is_empty());
+    }
 
     /// The install and import patterns are compiled only for a text that may match: over
     /// the corpora, the docs and made-up texts (every line, and every line with the one

@@ -887,19 +887,24 @@ const TABLE_TEXT_MAX: usize = 4096;
 /// out at once every word that begins with a pair the text lacks. Building the index of a
 /// table of thousands of words (a third of a millisecond) costs more than this for such a
 /// text; a process that reads long texts builds it once.
-fn table_candidates(table: Table<'_>, text: &str) -> Vec<bool> {
+fn table_candidates<'a>(table: Table<'a>, text: &str) -> Vec<bool> {
     if table.iter().all(Option::is_none) {
         return vec![true; table.len()];
     }
     let lowered = lower(text);
     let hay = lowered.as_bytes();
-    // One bit per pair of bytes the text holds.
+    // One bit per pair of bytes the text holds, and where each pair stands (sorted by the
+    // pair): a word is looked for only where its first two bytes are. Building a `memmem`
+    // finder for each word the table names cost more than the rest of the lookup.
     let mut pairs = vec![0u64; 1024];
-    for w in hay.windows(2) {
-        let k = usize::from(w[0]) << 8 | usize::from(w[1]);
-        pairs[k >> 6] |= 1 << (k & 63);
+    let mut places: Vec<(u16, u32)> = Vec::with_capacity(hay.len());
+    for (i, w) in hay.windows(2).enumerate() {
+        let k = u16::from_be_bytes([w[0], w[1]]);
+        pairs[usize::from(k) >> 6] |= 1 << (k & 63);
+        places.push((k, u32::try_from(i).unwrap_or(u32::MAX)));
     }
-    let has = |word: &str| -> bool {
+    places.sort_unstable();
+    let search = |word: &str| -> bool {
         if let Some(start) = word.strip_prefix(ANCHORED) {
             return lowered.starts_with(start);
         }
@@ -908,22 +913,22 @@ fn table_candidates(table: Table<'_>, text: &str) -> Vec<bool> {
             [] => false,
             [b] => memchr::memchr_iter(*b, hay).any(|at| mark.holds(hay, at)),
             p @ [a, b, ..] => {
-                let k = usize::from(*a) << 8 | usize::from(*b);
-                if pairs[k >> 6] & (1 << (k & 63)) == 0 {
+                let k = u16::from_be_bytes([*a, *b]);
+                if pairs[usize::from(k) >> 6] & (1 << (k & 63)) == 0 {
                     return false;
                 }
-                let finder = memchr::memmem::Finder::new(p);
-                let mut from = 0;
-                while let Some(i) = finder.find(&hay[from..]) {
-                    if mark.holds(hay, from + i) {
-                        return true;
-                    }
-                    from += i + 1;
-                }
-                false
+                let first = places.partition_point(|&(pk, _)| pk < k);
+                places[first..]
+                    .iter()
+                    .take_while(|&&(pk, _)| pk == k)
+                    .filter_map(|&(_, at)| usize::try_from(at).ok())
+                    .any(|at| hay[at..].starts_with(p) && mark.holds(hay, at))
             }
         }
     };
+    // The table names many words again and again: each is looked for once.
+    let mut seen: HashMap<&str, bool, BuildHasherDefault<Fnv>> = HashMap::default();
+    let mut has = |word: &'a str| -> bool { *seen.entry(word).or_insert_with(|| search(word)) };
     table
         .iter()
         .map(|pattern| {
