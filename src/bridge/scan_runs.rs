@@ -207,20 +207,6 @@ pub(crate) fn rescan(
     old_found: &[Finding],
     red: &dyn Secrets,
 ) -> Option<Vec<Finding>> {
-    rescan_part(shown, text, new, old, old_found, red, true)
-}
-
-/// `rescan` of `text`, the whole text (`whole`) or its part from a run on: then `None` when
-/// the window would have to reach before that part.
-fn rescan_part(
-    shown: &str,
-    text: &str,
-    new: &[Run],
-    old: &[Run],
-    old_found: &[Finding],
-    red: &dyn Secrets,
-    whole: bool,
-) -> Option<Vec<Finding>> {
     if old_found.len() >= MAX_FINDINGS || old_found.iter().any(|f| f.rule == MORE) {
         return None;
     }
@@ -244,9 +230,6 @@ fn rescan_part(
     let b = widen_forward(text, &at, runs - same_end);
     let (window_at, window_line) = widen_back(text, first_at, first);
     let wb = widen_forward(text, &at, b);
-    if window_at == 0 && !whole {
-        return None;
-    }
     let window = &text[window_at..at.byte[wb]];
     let old_at = Offsets::of(old);
     let b_old = was - (runs - b);
