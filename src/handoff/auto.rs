@@ -152,7 +152,7 @@ enum Purpose<'a> {
 }
 
 /// The most characters of a task or request quoted in the next action.
-const QUOTED_CHARS: usize = 300;
+const QUOTED_MAX: usize = 300;
 
 /// What capture says the session was about to do: the task in progress, else the latest
 /// request. Either is quoted: the task is the model's words and the request may be a pasted
@@ -163,11 +163,11 @@ fn captured_next(r: &Recap) -> Option<String> {
     match (current, &r.latest_request) {
         (Some(t), _) => Some(format!(
             "Context was compacted automatically; continue the task in progress: \"{}\"",
-            text::quotable(&t.subject, QUOTED_CHARS)
+            text::quotable(&t.subject, QUOTED_MAX)
         )),
         (None, Some(req)) => Some(format!(
             "Context was compacted automatically; continue the request: \"{}\"",
-            text::quotable(req, QUOTED_CHARS)
+            text::quotable(req, QUOTED_MAX)
         )),
         (None, None) => None,
     }
