@@ -2,7 +2,9 @@
 //!
 //! Each rule has literal triggers; its regex runs only when one of them occurs in the text,
 //! so a text with no secret costs one substring search per trigger (this runs on every
-//! PostToolUse). Regexes are compiled on first use (`rules`). A match is replaced by
+//! PostToolUse). Regexes are compiled on first use (`rules`); on a short text with no line
+//! break (a command, a path) most rules are read by hand instead (`flat`: the same matches,
+//! nothing to compile). A match is replaced by
 //! `[REDACTED]`; rules with capture groups named `keep` and `tail` leave those parts (a
 //! variable name, a user name, the `@` of a URL) in place (`scan`).
 //!
@@ -14,6 +16,7 @@
 //! that decode to text and redacting that text (`encoded`): a run that holds a secret is
 //! replaced whole.
 
+mod flat;
 mod rules;
 mod scan;
 
@@ -207,11 +210,15 @@ impl Redactor {
     }
 }
 
-/// Rule `i`'s regex for `text`: the short one for a short text (`rules::compiled_short`),
-/// without its line-break allowances for a short text on one line (`rules::compiled_flat`).
+/// Rule `i`'s regex for `text`: the short one for a short text (`rules::compiled_short`);
+/// for a short text on one line the rule read by hand (`flat`), or where it has no such
+/// reading, the short regex without its line-break allowances (`rules::compiled_flat`).
 fn compiled_for(i: usize, text: &str) -> Option<scan::Compiled<'static>> {
     if text.len() <= SHORT_TEXT && !text.contains(['\n', '\r']) {
-        compiled_flat(i).map(scan::Compiled::Short)
+        match RULES.get(i)?.by_hand {
+            Some(matcher) => Some(scan::Compiled::Hand(matcher)),
+            None => compiled_flat(i).map(scan::Compiled::Short),
+        }
     } else if text.len() <= SHORT_TEXT {
         compiled_short(i).map(scan::Compiled::Short)
     } else {

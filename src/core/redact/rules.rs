@@ -6,6 +6,7 @@
 //! times faster); the few classes that must not split a character say `(?u:…)` locally and
 //! repeat without a bound (a bounded repetition of a Unicode class cost milliseconds).
 
+use super::flat::{self, Matcher};
 use regex::Regex;
 use regex_automata::meta;
 use std::sync::OnceLock;
@@ -39,6 +40,9 @@ pub(super) struct Rule {
     /// The bytes a secret that ends a line may go on with at the start of the next one (a
     /// wrapped token); `None` when a line break always ends it. See `scan::unwrap_tail`.
     pub(super) wraps: Option<fn(u8) -> bool>,
+    /// The rule read by hand on a short text with no line break (`flat`): the same matches as
+    /// its flat regex, with nothing to build. `None`: the regex is built.
+    pub(super) by_hand: Option<Matcher>,
 }
 
 const ALNUM: Option<fn(u8) -> bool> = Some(|b| b.is_ascii_alphanumeric());
@@ -61,6 +65,7 @@ pub(super) const RULES: &[Rule] = &[
         pattern: r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?su:.)*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
         random_if_glued: false,
         wraps: None,
+        by_hand: None,
     },
     Rule {
         // What is left of a key block whose BEGIN line was cut off (a captured tail): the
@@ -73,6 +78,7 @@ pub(super) const RULES: &[Rule] = &[
         pattern: r"(?m)(?:^[A-Za-z0-9+/=]{16,}\r?\n)*^[A-Za-z0-9+/=]*-----END [A-Z0-9 ]*PRIVATE KEY-----",
         random_if_glued: false,
         wraps: None,
+        by_hand: None,
     },
     Rule {
         name: "aws-access-key",
@@ -82,6 +88,7 @@ pub(super) const RULES: &[Rule] = &[
         pattern: concat!(r"(?:AKIA|ASIA)", wrapped!("[0-9A-Z]", 16), r"\b"),
         random_if_glued: false,
         wraps: None,
+        by_hand: Some(flat::aws_access_key),
     },
     Rule {
         // Classic tokens are 36 characters: taken whole wherever a line break falls. Other
@@ -101,6 +108,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: WORD,
+        by_hand: Some(flat::github_token),
     },
     Rule {
         name: "gitlab-token",
@@ -114,6 +122,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: WORD_DASH,
+        by_hand: Some(flat::gitlab_token),
     },
     Rule {
         name: "slack-token",
@@ -127,6 +136,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: SLACK,
+        by_hand: Some(flat::slack_token),
     },
     Rule {
         name: "google-api-key",
@@ -136,6 +146,7 @@ pub(super) const RULES: &[Rule] = &[
         pattern: concat!("AIza", wrapped!(r"[0-9A-Za-z_\-]", 35)),
         random_if_glued: false,
         wraps: None,
+        by_hand: Some(flat::google_api_key),
     },
     Rule {
         name: "stripe-key",
@@ -149,6 +160,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: true,
         wraps: ALNUM,
+        by_hand: Some(flat::stripe_key),
     },
     Rule {
         // Anthropic (sk-ant-) and OpenAI project keys (sk-proj-): distinctive enough to be
@@ -167,6 +179,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: WORD_DASH,
+        by_hand: Some(flat::anthropic_openai_key),
     },
     Rule {
         // The generic sk- prefix (older OpenAI keys and others).
@@ -177,6 +190,7 @@ pub(super) const RULES: &[Rule] = &[
         pattern: concat!("sk-", wrapped!(r"[A-Za-z0-9_\-]", 20), r"[A-Za-z0-9_\-]*"),
         random_if_glued: true,
         wraps: WORD_DASH,
+        by_hand: Some(flat::sk_key),
     },
     Rule {
         name: "client-secret",
@@ -190,6 +204,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: true,
         wraps: CLIENT,
+        by_hand: Some(flat::client_secret),
     },
     Rule {
         name: "npm-token",
@@ -199,6 +214,7 @@ pub(super) const RULES: &[Rule] = &[
         pattern: concat!("npm_", wrapped!("[A-Za-z0-9]", 36), r"\b"),
         random_if_glued: false,
         wraps: None,
+        by_hand: Some(flat::npm_token),
     },
     Rule {
         name: "jwt",
@@ -213,6 +229,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: WORD_DASH,
+        by_hand: Some(flat::jwt),
     },
     Rule {
         name: "bearer-token",
@@ -226,6 +243,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: BEARER,
+        by_hand: Some(flat::bearer_token),
     },
     Rule {
         // `scheme://user:password@`. A password wrapped onto the next line is taken when
@@ -243,6 +261,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: None,
+        by_hand: None,
     },
     Rule {
         // Environment-style assignments: `OPENAI_API_KEY=…`, `DB_PASSWORD='…'`, also with
@@ -262,6 +281,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: VALUE,
+        by_hand: Some(flat::secret_assignment),
     },
     Rule {
         // Keys in config files, JSON and YAML: `"api_key": "…"`, `password: …`,
@@ -284,6 +304,7 @@ pub(super) const RULES: &[Rule] = &[
         ),
         random_if_glued: false,
         wraps: VALUE,
+        by_hand: Some(flat::secret_key_value),
     },
 ];
 

@@ -7,6 +7,7 @@
 //! glued to a word look random, and that a secret ending a line take the next line's start
 //! with it when that looks like the rest of a wrapped token.
 
+use super::flat::Matcher;
 use super::rules::{secret_name, Rule};
 use super::MARK;
 use regex::Regex;
@@ -15,28 +16,46 @@ use std::ops::Range;
 
 /// A compiled rule: the `regex` crate's, or for a short text one built without a lazy DFA
 /// or literal prefilters (`rules::compiled_short`), whose compile and first search cost a
-/// fraction (the same matches: both are `regex_automata::meta` regexes).
+/// fraction (the same matches: both are `regex_automata::meta` regexes), or for a short text
+/// on one line the rule read by hand (`flat`), which builds nothing.
 #[derive(Clone, Copy)]
 pub(super) enum Compiled<'r> {
     Full(&'r Regex),
     Short(&'r meta::Regex),
+    Hand(Matcher),
 }
 
 /// Where a match and its named groups are.
-struct Groups {
-    whole: Range<usize>,
-    keep: Option<Range<usize>>,
-    tail: Option<Range<usize>>,
-    value: Option<Range<usize>>,
-    kname: Option<Range<usize>>,
-    kvalue: Option<Range<usize>>,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Groups {
+    pub(super) whole: Range<usize>,
+    pub(super) keep: Option<Range<usize>>,
+    pub(super) tail: Option<Range<usize>>,
+    pub(super) value: Option<Range<usize>>,
+    pub(super) kname: Option<Range<usize>>,
+    pub(super) kvalue: Option<Range<usize>>,
+}
+
+impl Groups {
+    /// A match with no named group.
+    pub(super) fn whole(whole: Range<usize>) -> Self {
+        Groups {
+            whole,
+            keep: None,
+            tail: None,
+            value: None,
+            kname: None,
+            kvalue: None,
+        }
+    }
 }
 
 impl Compiled<'_> {
     /// The first match in `text` at or after `at` (what is before `at` is still seen by
     /// `\b` and the like).
-    fn groups_at(self, text: &str, at: usize) -> Option<Groups> {
+    pub(super) fn groups_at(self, text: &str, at: usize) -> Option<Groups> {
         match self {
+            Compiled::Hand(matcher) => matcher(text, at),
             Compiled::Full(re) => {
                 let caps = re.captures_at(text, at)?;
                 let span = |name: &str| caps.name(name).map(|m| m.range());
