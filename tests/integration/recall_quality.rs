@@ -994,6 +994,11 @@ fn blind_questions_find_their_answers_as_often_as_before() {
         "blind-questions-2.json",
         &[("reworded", 0.58), ("vague", 0.65)],
     );
+    blind(
+        &p,
+        "blind-questions-3.json",
+        &[("paraphrase", 0.5), ("symptom", 0.48)],
+    );
 }
 
 /// Asks the questions of one blind set, prints the figures per style, holds the floors.
