@@ -17,6 +17,7 @@
 //! replaced whole.
 
 mod flat;
+mod groups;
 mod rules;
 mod scan;
 

@@ -6,7 +6,8 @@
 //! times faster); the few classes that must not split a character say `(?u:…)` locally and
 //! repeat without a bound (a bounded repetition of a Unicode class cost milliseconds).
 
-use super::flat::{self, Matcher};
+use super::flat;
+use super::groups::Matcher;
 use regex::Regex;
 use regex_automata::meta;
 use std::sync::OnceLock;

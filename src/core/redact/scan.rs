@@ -7,7 +7,7 @@
 //! glued to a word look random, and that a secret ending a line take the next line's start
 //! with it when that looks like the rest of a wrapped token.
 
-use super::flat::Matcher;
+use super::groups::{Groups, Matcher};
 use super::rules::{secret_name, Rule};
 use super::MARK;
 use regex::Regex;
@@ -23,31 +23,6 @@ pub(super) enum Compiled<'r> {
     Full(&'r Regex),
     Short(&'r meta::Regex),
     Hand(Matcher),
-}
-
-/// Where a match and its named groups are.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Groups {
-    pub(super) whole: Range<usize>,
-    pub(super) keep: Option<Range<usize>>,
-    pub(super) tail: Option<Range<usize>>,
-    pub(super) value: Option<Range<usize>>,
-    pub(super) kname: Option<Range<usize>>,
-    pub(super) kvalue: Option<Range<usize>>,
-}
-
-impl Groups {
-    /// A match with no named group.
-    pub(super) fn whole(whole: Range<usize>) -> Self {
-        Groups {
-            whole,
-            keep: None,
-            tail: None,
-            value: None,
-            kname: None,
-            kvalue: None,
-        }
-    }
 }
 
 impl Compiled<'_> {
@@ -249,7 +224,9 @@ fn next_char(text: &str, i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rules::{compiled_flat, RULES};
     use super::*;
+    use crate::core::clock::Xorshift;
 
     #[test]
     fn a_wrapped_tail_is_taken_only_when_it_looks_like_one() {
@@ -273,5 +250,169 @@ mod tests {
         assert!(looks_random("sk-aB3dEfGh"));
         assert!(!looks_random("sk-image-transition-duration"));
         assert!(!looks_random("sk_test_parse_http2_frames"));
+    }
+
+    /// What each rule's texts are made of: its own words, the runs its tokens are made of,
+    /// and what stands around a secret (signs, quotes, blanks of both kinds, escapes, letters
+    /// beyond ASCII).
+    fn pieces(rule: &str) -> (&'static [&'static str], Vec<&'static str>) {
+        let own: &[&str] = match rule {
+            "aws-access-key" => &["AKIA", "ASIA", "AKI"],
+            "github-token" => &[
+                "ghp_",
+                "gho_",
+                "ghu_",
+                "ghs_",
+                "ghr_",
+                "ghx_",
+                "github_pat_",
+                "gh",
+            ],
+            "gitlab-token" => &["glpat-", "glpat"],
+            "slack-token" => &["xoxb-", "xoxp-", "xoxz-", "xox", "xoxa"],
+            "google-api-key" => &["AIza", "AIz"],
+            "stripe-key" => &[
+                "sk_", "rk_", "pk_", "live_", "test_", "sk_live_", "pk_test_",
+            ],
+            "anthropic-openai-key" => {
+                &["sk-ant-", "sk-proj-", "api", "admin", "03", "sk-ant-api03-"]
+            }
+            "sk-key" => &["sk-", "sk", "-"],
+            "client-secret" => &[
+                "client_secret",
+                "client_secret_",
+                "client_secret=",
+                "xclient_secret",
+            ],
+            "npm-token" => &["npm_", "npm"],
+            "jwt" => &[
+                "eyJ",
+                ".eyJ",
+                ".",
+                "ey",
+                "eyJhbGciOiJI.eyJ",
+                "eyJhbGciOiJI.eyJzdWIiOiJi.",
+                "eyJhbGci.eyJzdWIiOiJi.",
+                "eyJhbG.eyJzdWIiOiJi.",
+            ],
+            "bearer-token" => &[
+                "Bearer ", "bearer", "BEARER", "bEaReR", "Bearer\t", "xBearer ",
+            ],
+            "secret-assignment" => &[
+                "KEY",
+                "_KEY",
+                "SECRET",
+                "_SECRET",
+                "TOKEN",
+                "_TOKEN",
+                "PASSWORD",
+                "_PASSWD",
+                "PASSWD",
+                "API",
+                "DB_",
+                "=",
+                "==",
+                "\\\"",
+                "\\\\",
+                "\\",
+                "API_TOKEN=\\\"",
+                "X_KEY = \\\"",
+                "SECRET='",
+                "PASSWD=\"",
+                "\\\"",
+                "\\\"",
+                "\\\\\\\"",
+            ],
+            "secret-key-value" => &[
+                "key", "Key", "KEY", "kEY", "secret", "Secret", "password", "Passwd", "PASSWORD",
+                "token", "Token", "api_", "api-", "x-", ":", "=", ":=",
+            ],
+            _ => &[],
+        };
+        let around = [
+            " ", " ", "  ", "\t", "\u{b}", "\u{c}", "\u{a0}", "\u{2003}", "=", ":", "\"", "'",
+            "\\\"", "[", "@", "/", "+", ".", "-", "_", "$", "é", "ß", "x", "Q", "7", "=", "==",
+        ];
+        (own, own.iter().chain(&around).copied().collect())
+    }
+
+    /// A run of token characters of a length near a rule's bound, most often of the rule's
+    /// own characters.
+    fn run(rng: &mut Xorshift, rule: &str) -> String {
+        const ALPHABETS: [&str; 5] = [
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-",
+            "abcdefXYZ0123._~+/-",
+            "abcXYZ019_-+/=.~!@#$%^&*",
+        ];
+        const LENGTHS: [usize; 18] = [
+            1, 3, 5, 6, 7, 8, 9, 10, 15, 16, 17, 19, 20, 21, 35, 36, 37, 95,
+        ];
+        let own = match rule {
+            "aws-access-key" => 1,
+            "gitlab-token" | "google-api-key" | "anthropic-openai-key" | "sk-key" | "jwt" => 2,
+            "bearer-token" => 3,
+            "secret-assignment" | "secret-key-value" | "client-secret" => 4,
+            _ => 0,
+        };
+        let pick = if rng.below(4) == 0 {
+            rng.below(ALPHABETS.len())
+        } else {
+            own
+        };
+        let alphabet = ALPHABETS[pick].as_bytes();
+        let n = LENGTHS[rng.below(LENGTHS.len())] + usize::from(rng.below(4) == 0);
+        (0..n)
+            .map(|_| char::from(alphabet[rng.below(alphabet.len())]))
+            .collect()
+    }
+
+    /// Every matcher finds what its rule's flat regex finds, at the same place with the same
+    /// groups, on random one-line texts built around the rule's words; each finds something
+    /// often enough that the comparison means something.
+    #[test]
+    fn each_matcher_finds_what_its_regex_finds() {
+        let mut rng = Xorshift::new(0x5eed_f1a7_0bad_cafe);
+        for (i, rule) in RULES.iter().enumerate() {
+            let Some(hand) = rule.by_hand else {
+                continue;
+            };
+            let regex = Compiled::Short(compiled_flat(i).unwrap());
+            let (own, pieces) = pieces(rule.name);
+            let mut found = 0;
+            let texts = 5000;
+            for _ in 0..texts {
+                let mut text = String::new();
+                for _ in 0..=rng.below(10) {
+                    match rng.below(4) {
+                        0 => text.push_str(&run(&mut rng, rule.name)),
+                        1 => {
+                            text.push_str(own[rng.below(own.len())]);
+                            text.push_str(&run(&mut rng, rule.name));
+                        }
+                        _ => text.push_str(pieces[rng.below(pieces.len())]),
+                    }
+                }
+                let mut at = 0;
+                while at <= text.len() {
+                    let want = regex.groups_at(&text, at);
+                    let got = Compiled::Hand(hand).groups_at(&text, at);
+                    assert_eq!(got, want, "{} on {text:?} from {at}", rule.name);
+                    found += usize::from(at == 0 && want.is_some());
+                    let Some(m) = want else { break };
+                    at = m.whole.start + 1;
+                    while !text.is_char_boundary(at) {
+                        at += 1;
+                    }
+                }
+            }
+            eprintln!("{}: {found} of {texts} texts matched", rule.name);
+            assert!(
+                found * 50 >= texts,
+                "{}: {found} of {texts} texts matched",
+                rule.name
+            );
+        }
     }
 }
