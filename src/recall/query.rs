@@ -3,7 +3,8 @@
 //! spellings made American, Snowball stems, hyphenated compounds joined), so `logging` finds
 //! "log", `e2e` finds "end-to-end" and `authorised` finds "authorize". Each word also finds
 //! the other words of its thesaurus groups (thesaurus.rs) and its neighbours in a table
-//! derived from a sentence model (neighbours.rs), at lower weights. What the question
+//! derived from a sentence model (neighbours.rs), at lower weights (and lower still for a
+//! common word, by its rarity in the index: `weigh_alternatives`). What the question
 //! asks for beyond its words — corrections, decisions, failures, open work, the newest —
 //! is its intent (intent.rs); those words and the question's filler are not searched for.
 //! "quoted phrases" must match in order, and so must words joined by `. _ / :` (a path
@@ -293,6 +294,18 @@ impl Query {
         Ok(())
     }
 
+    /// Each word's alternatives (synonyms, neighbours) weighed by how rare they are
+    /// (`rarity`: 1 for the rarest, towards 0 for a term every record has). A word's own
+    /// term keeps its weight; a common word reached by expansion (`sluggish` → performance)
+    /// no longer counts as much as a rare one (`sluggish` → latency).
+    pub(crate) fn weigh_alternatives(&mut self, rarity: impl Fn(&str) -> f32) {
+        for t in &mut self.terms {
+            for (alt, w) in &mut t.alts {
+                *w *= rarity(alt).clamp(0.0, 1.0);
+            }
+        }
+    }
+
     /// Adds `t` unless the query has its term already.
     pub(crate) fn add_term(&mut self, t: Term) {
         if !self.terms.iter().any(|x| x.norm == t.norm) {
@@ -447,6 +460,22 @@ mod tests {
         assert_eq!(t.weight(&term("flag")), SYNONYM_WEIGHT);
         let t = Term::new("migrat", true);
         assert_eq!(t.weight("migrations"), PREFIX_WEIGHT);
+    }
+
+    #[test]
+    #[allow(clippy::float_cmp)] // the weights are constants times a given rarity
+    fn alternatives_count_by_their_rarity_and_the_word_itself_in_full() {
+        let mut q = Query::parse("toggles").unwrap();
+        let flag = term("flag");
+        assert_eq!(q.terms[0].weight(&flag), SYNONYM_WEIGHT);
+        q.weigh_alternatives(|t| if t == flag { 0.5 } else { 1.0 });
+        assert_eq!(q.terms[0].weight(&flag), SYNONYM_WEIGHT * 0.5);
+        assert_eq!(q.terms[0].weight(&term("toggles")), 1.0);
+        // A rarity out of range neither raises a weight nor turns it negative.
+        q.weigh_alternatives(|_| 7.0);
+        assert_eq!(q.terms[0].weight(&flag), SYNONYM_WEIGHT * 0.5);
+        q.weigh_alternatives(|_| -1.0);
+        assert_eq!(q.terms[0].weight(&flag), 0.0);
     }
 
     #[test]

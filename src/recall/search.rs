@@ -111,6 +111,20 @@ pub(crate) fn search_with(
         },
         _ => (None, Vec::new()),
     };
+    // Expansions count by their rarity where the index knows it (a plain scan does not).
+    let weighed;
+    let req = match index {
+        Some(ix) => {
+            let mut query = req.query.clone();
+            query.weigh_alternatives(|t| ix.rarity(t));
+            weighed = Request {
+                query,
+                ..req.clone()
+            };
+            &weighed
+        }
+        None => req,
+    };
     let filter = Filter {
         kinds: req.kinds.clone(),
         since: req.since,

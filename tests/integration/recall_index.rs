@@ -124,3 +124,22 @@ fn the_index_gives_the_hits_a_scan_gives() {
     }
     assert!(index_dir(&p).join("manifest.json").exists());
 }
+
+#[test]
+fn a_rare_synonym_counts_more_than_one_every_record_has() {
+    // "sluggish" finds both "latency" and "performance" (one group of the thesaurus); the
+    // index knows that nearly every record says "performance", so the one record that says
+    // "latency" comes first although it is the longest.
+    let p = Project::new();
+    let mut text: String = (0..20)
+        .map(|i| record(&format!("c-{i}"), &format!("performance review {i}")))
+        .collect();
+    text.push_str(&record(
+        "c-rare",
+        "the export job latency doubled after the upgrade and nobody noticed for a week",
+    ));
+    p.write(TRAIL, &text);
+    let got = titles(&p, "sluggish", &[]);
+    assert!(got.len() > 1, "{got:?}");
+    assert!(got[0].contains("latency"), "{got:?}");
+}
