@@ -332,6 +332,7 @@ mod tests {
         let around = [
             " ", " ", "  ", "\t", "\u{b}", "\u{c}", "\u{a0}", "\u{2003}", "=", ":", "\"", "'",
             "\\\"", "[", "@", "/", "+", ".", "-", "_", "$", "é", "ß", "x", "Q", "7", "=", "==",
+            "\u{85}", "\u{2028}", "\u{3000}", "\"\"", "''",
         ];
         (own, own.iter().chain(&around).copied().collect())
     }
@@ -405,6 +406,16 @@ mod tests {
                     while !text.is_char_boundary(at) {
                         at += 1;
                     }
+                }
+                // From inside a word too, where `\b` looks at the byte before `at`.
+                for _ in 0..2 {
+                    let mut at = rng.below(text.len() + 1);
+                    while !text.is_char_boundary(at) {
+                        at += 1;
+                    }
+                    let want = regex.groups_at(&text, at);
+                    let got = Compiled::Hand(hand).groups_at(&text, at);
+                    assert_eq!(got, want, "{} on {text:?} from {at}", rule.name);
                 }
             }
             eprintln!("{}: {found} of {texts} texts matched", rule.name);
