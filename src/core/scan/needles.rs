@@ -421,10 +421,26 @@ fn merge(alts: &Dnf) -> Vec<Clause> {
 /// How many clauses a merge builds from the alternatives' own.
 const MERGED_CLAUSES: usize = 3;
 
-/// How good a clause is as a needle: the longer its shortest word, then the fewer words.
-fn rank(c: &Clause) -> (usize, std::cmp::Reverse<usize>) {
+/// How good a clause is as a needle: one with no function word first (a clause is met by any
+/// of its words, and almost every text holds `the` or `all`: a merge that took `all` for
+/// `all api keys` woke a rule on any English text), then the longer its shortest word, then
+/// the fewer words. Any clause of an alternative is true of its matches: this only picks.
+fn rank(c: &Clause) -> (bool, usize, std::cmp::Reverse<usize>) {
     let shortest = c.iter().map(String::len).min().unwrap_or(0);
-    (shortest, std::cmp::Reverse(c.len()))
+    let common = c.iter().any(|w| is_function_word(w));
+    (!common, shortest, std::cmp::Reverse(c.len()))
+}
+
+/// Whether `word` (its mark aside) is an English function word, which nearly every text holds.
+fn is_function_word(word: &str) -> bool {
+    const WORDS: [&str; 52] = [
+        "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "by", "do",
+        "each", "every", "for", "from", "here", "in", "into", "is", "it", "just", "me", "my", "no",
+        "not", "now", "of", "on", "only", "or", "our", "out", "so", "than", "that", "the", "then",
+        "there", "these", "this", "those", "to", "up", "was", "we", "were", "which", "with", "you",
+        "your",
+    ];
+    WORDS.contains(&word.trim_start_matches([ANCHORED, AT_WORD, AT_LINE]))
 }
 
 /// The text `h` matches when it is one fixed text up to case: a literal, or a class of one
