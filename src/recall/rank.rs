@@ -247,15 +247,7 @@ impl<'q> Ranker<'q> {
     /// Scores every candidate over `n` documents, keeps the best `k` (best first) and
     /// returns their scores.
     fn keep_best(&mut self, n: u64, k: usize) -> Vec<f32> {
-        #[allow(clippy::cast_precision_loss)] // document counts: a float is what BM25 takes
-        let idf: Vec<f32> = self
-            .df
-            .iter()
-            .map(|&d| {
-                let (n, d) = (n as f32, d as f32);
-                (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
-            })
-            .collect();
+        let idf: Vec<f32> = self.df.iter().map(|&d| idf(n, d)).collect();
         #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
         let avg: [f32; KINDS] = self
             .lengths
@@ -313,6 +305,13 @@ impl<'q> Ranker<'q> {
         }
         score
     }
+}
+
+/// BM25's inverse document frequency of a term that `df` of `n` documents hold.
+#[allow(clippy::cast_precision_loss)] // document counts: a float is what BM25 takes
+pub(crate) fn idf(n: u64, df: u64) -> f32 {
+    let (n, d) = (n as f32, df as f32);
+    (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
 }
 
 /// Near-duplicates collapsed: the first `limit` documents that are not one of an earlier

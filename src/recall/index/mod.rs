@@ -24,7 +24,7 @@
 mod segment;
 
 use super::query::Query;
-use super::rank::{each_weighted, IndexedDoc, Ranker};
+use super::rank::{each_weighted, idf, IndexedDoc, Ranker};
 use crate::core::error::Result;
 use crate::core::fsx;
 use crate::core::project::Project;
@@ -304,7 +304,6 @@ impl Index {
 
     /// How rare `term` is among the documents the index holds: its idf over the idf of a
     /// term no document holds (1 for one nobody wrote, towards 0 for one every document has).
-    #[allow(clippy::cast_precision_loss)] // document counts: a float is what idf takes
     pub(crate) fn rarity(&self, term: &str) -> f32 {
         let n: u64 = self.segments.iter().map(|s| s.doc_count() as u64).sum();
         let df: u64 = self
@@ -313,11 +312,7 @@ impl Index {
             .filter_map(|s| s.entry(term))
             .map(|e| u64::from(e.count))
             .sum();
-        let idf = |d: u64| {
-            let (n, d) = (n as f32, d.min(n) as f32);
-            (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
-        };
-        idf(df) / idf(0)
+        idf(n, df.min(n)) / idf(n, 0)
     }
 
     /// Hands the ranker every indexed document that matches a word of `q` (a query with no
