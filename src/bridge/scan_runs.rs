@@ -80,12 +80,18 @@ pub(crate) fn runs_of(text: &str) -> Vec<Run> {
 /// is taken unchecked is what load does not show, and the file stays pending until it is
 /// checked whole off the hook path.
 pub(crate) fn runs_checking_end(text: &str, old: &[Run], tail: usize) -> Vec<Run> {
-    let from = if text.len() <= CHECK_ALL_MAX {
+    let from = if checks_all(text) {
         0
     } else {
         text.len().saturating_sub(tail)
     };
     runs_hashed_from(text, old, from)
+}
+
+/// Whether `runs_checking_end` hashes every run of `text` (then a rescan by them stands for
+/// a scan of the whole text).
+pub(crate) fn checks_all(text: &str) -> bool {
+    text.len() <= CHECK_ALL_MAX
 }
 
 /// The runs of `text`, each hashed unless it ends at or before byte `from` and has the

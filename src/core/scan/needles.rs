@@ -581,10 +581,80 @@ fn bucket(a: u8, b: u8) -> usize {
 struct ByPair {
     /// Word indices, bucket after bucket.
     order: Vec<usize>,
+    /// Per entry of `order`: the word's first eight bytes (`Head`), compared in one step
+    /// before the rest: most words that begin with a common pair of letters differ from the
+    /// text within eight bytes, and a call to compare each cost more than the pass.
+    heads: Vec<Head>,
     /// Where each bucket starts in `order` (one entry more than buckets).
     starts: Vec<usize>,
     /// Words of one byte.
     singles: Vec<usize>,
+}
+
+/// A word's first eight bytes as one little-endian word, with the mask of those it has.
+#[derive(Debug, Clone, Copy)]
+struct Head {
+    bytes: u64,
+    mask: u64,
+}
+
+impl Head {
+    fn of(word: &[u8]) -> Head {
+        let n = word.len().min(8);
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(&word[..n]);
+        Head {
+            bytes: u64::from_le_bytes(b),
+            mask: if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            },
+        }
+    }
+}
+
+/// The eight bytes of `hay` from `at` as one little-endian word (zeros past its end).
+fn eight_at(hay: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    let rest = &hay[at..];
+    let n = rest.len().min(8);
+    b[..n].copy_from_slice(&rest[..n]);
+    u64::from_le_bytes(b)
+}
+
+/// The places of a text (up to `u32::MAX` bytes), bucket after bucket by their first two
+/// bytes (`bucket`): a counting sort, one pass to count and one to place.
+struct Places {
+    order: Vec<u32>,
+    starts: Vec<u32>,
+}
+
+impl Places {
+    fn of(hay: &[u8]) -> Places {
+        let mut starts = vec![0u32; BUCKETS + 1];
+        for pair in hay.windows(2) {
+            starts[bucket(pair[0], pair[1]) + 1] += 1;
+        }
+        for k in 1..=BUCKETS {
+            starts[k] += starts[k - 1];
+        }
+        let mut next = starts.clone();
+        let mut order = vec![0u32; hay.len().saturating_sub(1)];
+        for (at, pair) in hay.windows(2).enumerate() {
+            let k = bucket(pair[0], pair[1]);
+            order[next[k] as usize] = u32::try_from(at).unwrap_or(u32::MAX);
+            next[k] += 1;
+        }
+        Places { order, starts }
+    }
+
+    /// The places whose first two bytes fall in the bucket of `a`, `b` (others too: the
+    /// caller compares the bytes).
+    fn of_pair(&self, a: u8, b: u8) -> &[u32] {
+        let k = bucket(a, b);
+        &self.order[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
 }
 
 impl ByPair {
@@ -612,8 +682,13 @@ impl ByPair {
                 None => singles.push(i),
             }
         }
+        let heads = order
+            .iter()
+            .map(|&i| Head::of(words[i].as_bytes()))
+            .collect();
         ByPair {
             order,
+            heads,
             starts,
             singles,
         }
@@ -856,8 +931,16 @@ impl Index {
         }
         for (at, pair) in hay.windows(2).enumerate() {
             let k = bucket(pair[0], pair[1]);
-            for &i in &index.order[index.starts[k]..index.starts[k + 1]] {
+            let (from, to) = (index.starts[k], index.starts[k + 1]);
+            if from == to {
+                continue;
+            }
+            // Zeros past the text's end: a word's head has its own bytes there, and the
+            // whole comparison below decides.
+            let eight = eight_at(hay, at);
+            for (&i, head) in index.order[from..to].iter().zip(&index.heads[from..to]) {
                 if !present[i]
+                    && eight & head.mask == head.bytes
                     && hay[at..].starts_with(self.words[i].as_bytes())
                     && self.at[i].holds(hay, at)
                 {
@@ -894,32 +977,24 @@ impl Index {
     }
 }
 
-/// The longest text `table_candidates` is meant for.
-const TABLE_TEXT_MAX: usize = 4096;
+/// The longest text `table_candidates` is meant for: as long as the pairs pass reads
+/// (`BY_PAIR`). Building the index of the integrity rules' thousands of words (their strings,
+/// a map, the pairs) was a seventh of a session start that rescanned an edit's 11 KB window
+/// (perf, the bench's team repository); the table's lookup builds only the text's places.
+const TABLE_TEXT_MAX: usize = BY_PAIR;
 
-/// What the index of `table` gives for `text`, without building it, for a short text (up to
-/// `TABLE_TEXT_MAX` bytes: a memory file's new lines, a prompt). Each word of the table is
-/// looked for where the index would look for it, and a set of the text's pairs of bytes rules
-/// out at once every word that begins with a pair the text lacks. Building the index of a
-/// table of thousands of words (a third of a millisecond) costs more than this for such a
-/// text; a process that reads long texts builds it once.
+/// What the index of `table` gives for `text`, without building it, for a text of up to
+/// `TABLE_TEXT_MAX` bytes (a memory file's new lines or changed part, a prompt). Each word of
+/// the table is looked for where the index would look for it: at the places of the text that
+/// begin with its first two bytes (the text's places, bucketed by their pair in one counting
+/// pass), its first eight bytes compared in one step before the rest.
 fn table_candidates<'a>(table: Table<'a>, text: &str) -> Vec<bool> {
     if table.iter().all(Option::is_none) {
         return vec![true; table.len()];
     }
     let lowered = lower(text);
     let hay = lowered.as_bytes();
-    // One bit per pair of bytes the text holds, and where each pair stands (sorted by the
-    // pair): a word is looked for only where its first two bytes are. Building a `memmem`
-    // finder for each word the table names cost more than the rest of the lookup.
-    let mut pairs = vec![0u64; 1024];
-    let mut places: Vec<(u16, u32)> = Vec::with_capacity(hay.len());
-    for (i, w) in hay.windows(2).enumerate() {
-        let k = u16::from_be_bytes([w[0], w[1]]);
-        pairs[usize::from(k) >> 6] |= 1 << (k & 63);
-        places.push((k, u32::try_from(i).unwrap_or(u32::MAX)));
-    }
-    places.sort_unstable();
+    let places = Places::of(hay);
     let search = |word: &str| -> bool {
         if let Some(start) = word.strip_prefix(ANCHORED) {
             return lowered.starts_with(start);
@@ -929,22 +1004,27 @@ fn table_candidates<'a>(table: Table<'a>, text: &str) -> Vec<bool> {
             [] => false,
             [b] => memchr::memchr_iter(*b, hay).any(|at| mark.holds(hay, at)),
             p @ [a, b, ..] => {
-                let k = u16::from_be_bytes([*a, *b]);
-                if pairs[usize::from(k) >> 6] & (1 << (k & 63)) == 0 {
-                    return false;
-                }
-                let first = places.partition_point(|&(pk, _)| pk < k);
-                places[first..]
-                    .iter()
-                    .take_while(|&&(pk, _)| pk == k)
-                    .filter_map(|&(_, at)| usize::try_from(at).ok())
-                    .any(|at| hay[at..].starts_with(p) && mark.holds(hay, at))
+                let head = Head::of(p);
+                places.of_pair(*a, *b).iter().any(|&at| {
+                    let at = at as usize;
+                    eight_at(hay, at) & head.mask == head.bytes
+                        && hay[at..].starts_with(p)
+                        && mark.holds(hay, at)
+                })
             }
         }
     };
-    // The table names many words again and again: each is looked for once.
-    let mut seen: HashMap<&str, bool, BuildHasherDefault<Fnv>> = HashMap::default();
-    let mut has = |word: &'a str| -> bool { *seen.entry(word).or_insert_with(|| search(word)) };
+    // The table names many words again and again: each is looked for once, known by where
+    // the program keeps it (the compiler keeps one copy of equal literals; a word kept twice
+    // is looked for twice, which finds the same). Hashing each word's bytes at each of its
+    // 24,000 mentions cost more than the searches.
+    let mut seen: HashMap<(usize, usize), bool, BuildHasherDefault<Fnv>> =
+        HashMap::with_capacity_and_hasher(4096, BuildHasherDefault::default());
+    let mut has = |word: &'a str| -> bool {
+        *seen
+            .entry((word.as_ptr() as usize, word.len()))
+            .or_insert_with(|| search(word))
+    };
     table
         .iter()
         .map(|pattern| {
