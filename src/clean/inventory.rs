@@ -100,9 +100,24 @@ fn made_in_audit(rel: &[&str]) -> Made {
         ["runs", name] if POINTERS.contains(name) => Made::File,
         ["runs", id] if is_run_id(id) => Made::Folder,
         ["runs", id, name] if is_run_id(id) && RUN_FILES.contains(name) => Made::File,
-        [dirs @ .., FOLDER_LOCK] if made_in_audit(dirs) == Made::Folder => Made::Folder,
-        [dirs @ .., FOLDER_LOCK, LOCK_OWNER] if made_in_audit(dirs) == Made::Folder => Made::File,
+        _ if is_audit_lock(rel) => Made::Folder,
+        [lock @ .., LOCK_OWNER] if is_audit_lock(lock) => Made::File,
         _ => Made::Nothing,
+    }
+}
+
+/// A lock folder in the audit's folder: `.baton.lock/` in any folder of baton's there, and
+/// the `mkdir` locks of builds before 5e89ec7 (`.index.lock/`, `runs/.start.lock/`,
+/// `runs/.end.<id>.lock/`), which a holder killed while it held one left behind.
+fn is_audit_lock(rel: &[&str]) -> bool {
+    match rel {
+        [dirs @ .., FOLDER_LOCK] => made_in_audit(dirs) == Made::Folder,
+        [".index.lock"] | ["runs", ".start.lock"] => true,
+        ["runs", name] => name
+            .strip_prefix(".end.")
+            .and_then(|r| r.strip_suffix(".lock"))
+            .is_some_and(is_run_id),
+        _ => false,
     }
 }
 
@@ -373,11 +388,21 @@ mod tests {
             ".index.json.tmp.1.2",
             "runs/.baton.lock/owner",
             "runs/adhoc_20261130_1015/.baton.lock/owner",
+            ".index.lock/owner",
+            "runs/.start.lock/owner",
+            "runs/.end.adhoc_20261130_1015.lock/owner",
             "..gitignore.tmp.5.6",
         ] {
             assert_eq!(a(file), Made::File, "{file}");
         }
-        for dir in ["runs", "reports", "runs/adhoc_20261130_1015", ".baton.lock"] {
+        for dir in [
+            "runs",
+            "reports",
+            "runs/adhoc_20261130_1015",
+            ".baton.lock",
+            ".index.lock",
+            "runs/.end.adhoc_20261130_1015_2.lock",
+        ] {
             assert_eq!(a(dir), Made::Folder, "{dir}");
         }
         assert_eq!(a(".gitignore"), Made::Mark);
@@ -396,6 +421,9 @@ mod tests {
             ".index.json.tmp.1.x",
             "drafts/.baton.lock",
             "runs/.baton.lock/other",
+            "runs/.end.mine.lock",
+            "reports/.index.lock",
+            "owner",
             "runs/adhoc_20261130_1015/.gitignore",
             "session.json",
         ] {
