@@ -111,7 +111,7 @@ fn made_in_audit(rel: &[&str]) -> Made {
 /// `runs/.end.<id>.lock/`), which a holder killed while it held one left behind.
 fn is_audit_lock(rel: &[&str]) -> bool {
     match rel {
-        [dirs @ .., FOLDER_LOCK] => made_in_audit(dirs) == Made::Folder,
+        [dirs @ .., FOLDER_LOCK] => made_in_audit(dirs) == Made::Folder && !is_audit_lock(dirs),
         [".index.lock"] | ["runs", ".start.lock"] => true,
         ["runs", name] => name
             .strip_prefix(".end.")
@@ -422,6 +422,7 @@ mod tests {
             "drafts/.baton.lock",
             "runs/.baton.lock/other",
             "runs/.end.mine.lock",
+            ".baton.lock/.baton.lock",
             "reports/.index.lock",
             "owner",
             "runs/adhoc_20261130_1015/.gitignore",
