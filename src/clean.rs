@@ -2,7 +2,10 @@
 //!
 //! Private state (removed by `baton clean --yes`): the audit trail (`.boo/`) and the handoff
 //! artefacts (`datarim/sessions/`) while they are kept out of git (`audit.shared` and
-//! `handoff.shared` off, the default), and what baton keeps for the project outside it, per
+//! `handoff.shared` off, the default) — from those two folders, at their default names or
+//! where the config moved them, only what the inventory (clean/inventory.rs) says baton
+//! writes there, then the folder once it is empty: a file or folder of the user's, a link, a
+//! FIFO stay, listed with why —, and what baton keeps for the project outside it, per
 //! user: the folder `<private state>/projects/<key>/` (session digests, the session log, the
 //! hook log; also under the plugin's data folders, where earlier builds kept digests), and the
 //! bridge's integrity verdict cache. The folders a removal leaves empty go too (`datarim/`,
@@ -28,6 +31,10 @@ use crate::core::paths;
 use crate::core::project::Project;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+
+mod inventory;
+
+pub(crate) use inventory::Stay;
 
 /// What to do.
 #[derive(Debug, Clone, Copy)]
@@ -73,6 +80,13 @@ pub(crate) struct Item {
     pub(crate) shown: String,
     /// Whether it goes in this run.
     pub(crate) remove: bool,
+    /// What is in it that is not baton's, and stays (with the folder): in an audit or
+    /// handoff folder that goes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) stays: Vec<Stay>,
+    /// An audit or handoff folder sorted by the inventory: only what is baton's in it goes.
+    #[serde(skip)]
+    pub(crate) survey: Option<inventory::Survey>,
 }
 
 /// Everything baton keeps for the project that exists.
@@ -92,6 +106,8 @@ pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
             committed: shared,
             up_to,
             note: None,
+            stays: Vec::new(),
+            survey: None,
         })
     };
     let mut out = Vec::new();
@@ -114,6 +130,11 @@ pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
         if let Some(mut i) = item(root.join(rel), what, shared, Some(root.clone())) {
             i.note = not_batons(root, key, rel, shared);
             i.remove &= i.note.is_none();
+            match key {
+                "paths.audit" => sort_by_inventory(root, &mut i, inventory::Folder::Audit),
+                "paths.handoff" => sort_by_inventory(root, &mut i, inventory::Folder::Handoff),
+                _ => {}
+            }
             out.push(i);
         }
     }
@@ -141,6 +162,24 @@ pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
         ));
     }
     out
+}
+
+/// For an audit or handoff folder that goes: what in it is baton's (only that goes) and what
+/// stays. Default name or moved, the same rule: a folder of baton's may hold a file the user
+/// put there since.
+fn sort_by_inventory(root: &Path, i: &mut Item, folder: inventory::Folder) {
+    if !i.remove || !std::fs::symlink_metadata(&i.path).is_ok_and(|m| m.is_dir()) {
+        return;
+    }
+    let survey = inventory::survey(root, &i.path, folder);
+    i.bytes = survey.bytes;
+    i.stays.clone_from(&survey.stays);
+    if survey.removes_nothing() {
+        i.remove = false;
+        i.note = Some("nothing in it is baton's to remove: what stays is below".into());
+    } else {
+        i.survey = Some(survey);
+    }
 }
 
 /// Why the state folder `rel` (the value of `key`) inside the project is not one `clean`
@@ -283,6 +322,8 @@ pub(crate) fn user_items(env: &Env) -> Vec<Item> {
             note,
             path,
             what,
+            stays: Vec::new(),
+            survey: None,
         });
     };
     add(
@@ -348,6 +389,13 @@ fn remove(root: &Path, item: &Item) -> Result<()> {
     if item.in_project {
         fsx::check_inside(root, &item.path)?;
     }
+    if let Some(survey) = &item.survey {
+        if !inventory::remove(root, survey)? {
+            return Ok(()); // what stays keeps the folder, and the folders above it
+        }
+        remove_empty_parents(item);
+        return Ok(());
+    }
     let meta =
         std::fs::symlink_metadata(&item.path).map_err(|e| Error::io("inspect", &item.path, e))?;
     let result = if meta.is_dir() {
@@ -357,6 +405,12 @@ fn remove(root: &Path, item: &Item) -> Result<()> {
         std::fs::remove_file(&item.path)
     };
     result.map_err(|e| Error::io("remove", &item.path, e))?;
+    remove_empty_parents(item);
+    Ok(())
+}
+
+/// Removes the parents of a removed item that it left empty, below its `up_to`.
+fn remove_empty_parents(item: &Item) {
     if let Some(up_to) = &item.up_to {
         let mut at = item.path.parent();
         // remove_dir removes only an empty folder: the first one that is not ends the walk.
@@ -367,7 +421,6 @@ fn remove(root: &Path, item: &Item) -> Result<()> {
             at = dir.parent();
         }
     }
-    Ok(())
 }
 
 /// The listing: one line per item, then what happened or what to run.
@@ -390,6 +443,19 @@ pub(crate) fn render(root: &Path, items: &[Item], opts: Options) -> String {
         let note = i.note.as_ref().map(|n| format!(" ({n})"));
         let (tag, note) = match (i.remove, opts.yes, i.committed) {
             _ if note.is_some() => ("keep   ", note.unwrap_or_default()),
+            (true, yes, _) if !i.stays.is_empty() => (
+                if yes { "removed" } else { "remove " },
+                format!(
+                    " (baton's files only: {} other {} stay{}, and the folder with them)",
+                    i.stays.len(),
+                    if i.stays.len() == 1 {
+                        "thing"
+                    } else {
+                        "things"
+                    },
+                    if i.stays.len() == 1 { "s" } else { "" },
+                ),
+            ),
             (true, true, _) => ("removed", String::new()),
             (true, false, _) => ("remove ", String::new()),
             (false, _, true) if i.in_project => {
@@ -406,6 +472,7 @@ pub(crate) fn render(root: &Path, items: &[Item], opts: Options) -> String {
             i.what,
             human(i.bytes)
         ));
+        out.push_str(&render_stays(&i.stays));
     }
     let chosen = items.iter().filter(|i| i.remove).count();
     let again = if opts.scope == Scope::User {
@@ -422,6 +489,28 @@ pub(crate) fn render(root: &Path, items: &[Item], opts: Options) -> String {
         out.push_str(
             "Committed state was removed: commit the change (or `git checkout` it back).\n",
         );
+    }
+    out
+}
+
+/// How many of what stays in a folder the text lists by name (`--json` lists every one).
+const STAYS_SHOWN: usize = 5;
+
+/// What stays in a folder that goes, one line each, the first `STAYS_SHOWN`.
+fn render_stays(stays: &[Stay]) -> String {
+    let mut out = String::new();
+    for s in stays.iter().take(STAYS_SHOWN) {
+        out.push_str(&format!(
+            "            stays  {}  ({})
+",
+            s.path, s.why
+        ));
+    }
+    if stays.len() > STAYS_SHOWN {
+        out.push_str(&format!(
+            "            … and {} more (`baton clean --json` lists every one)\n",
+            stays.len() - STAYS_SHOWN
+        ));
     }
     out
 }

@@ -24,6 +24,8 @@ mod bridge;
 mod bridge_scale;
 #[path = "integration/capture.rs"]
 mod capture;
+#[path = "integration/clean_inventory.rs"]
+mod clean_inventory;
 #[path = "integration/cli.rs"]
 mod cli;
 #[path = "integration/concurrency.rs"]

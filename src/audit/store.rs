@@ -15,6 +15,9 @@
 //!   runs/<id>/summary.json         running figures of what moved (sidecar.rs)
 //!   runs/<id>/session_summary.md
 //! ```
+//!
+//! `baton clean` removes from this folder only what its inventory lists
+//! (src/clean/inventory.rs): a new file written here is added there too.
 
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};

@@ -31,6 +31,7 @@ mod writer;
 
 pub(crate) use handler::{newest_saved, HandoffHandler};
 pub(crate) use recall_docs::RECALL_DOCS;
+pub(crate) use session::is_session_id;
 
 use crate::core::config::Config;
 use crate::core::ctx::Ctx;

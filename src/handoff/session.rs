@@ -2,7 +2,9 @@
 //!
 //! An id is `SESSION-YYYYMMDD-HHMMSS` (the spec's T-1 regex `^SESSION-[0-9]{8}-[0-9]{6}$`); it
 //! is checked before it becomes a path. The artefact of a session is
-//! `<paths.handoff>/<ID>.session.md` (default `datarim/sessions/`).
+//! `<paths.handoff>/<ID>.session.md` (default `datarim/sessions/`). `baton clean` removes
+//! from that folder only what its inventory lists (src/clean/inventory.rs): a new file
+//! written there is added there too.
 
 use crate::core::config::Config;
 use crate::core::error::{Error, Result};

@@ -197,7 +197,7 @@ fn issue_17_clean_lists_first_then_removes_private_state_and_committed_only_when
     p.write(".claude/baton.yaml", "relay: {cycle_budget: 3}\n");
     let save = p.run(&["bridge", "save"], b"summary: a first save\n", &[]);
     assert_eq!(save.code, 0, "{save:?}");
-    p.write(".boo/runs/adhoc_1/audit_buffer.jsonl", "{}\n");
+    p.write(".boo/runs/adhoc_20261130_1015/audit_buffer.jsonl", "{}\n");
     p.write("datarim/sessions/SESSION-20261130-101500.session.md", "x\n");
     p.write(".handoff/loop/loop_state.md", "cycles_this_session: 0\n");
     let digests = p
