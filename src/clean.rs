@@ -12,9 +12,11 @@
 //! `~/.cache/baton/`), never beyond the project root or the XDG folder that holds baton's.
 //! Shared state — the project memory (`.rune/`), the relay's packet and loop state
 //! (`.handoff/`), and a `.boo/` or `datarim/sessions/` made shared — is committed: it goes
-//! only with `--committed`, and removing it leaves a change for you to commit; the memory's
-//! provenance ledger (per user) goes with it. Without `--yes` nothing is removed: the list is
-//! what would be. The config (`.claude/baton.yaml`) is never touched.
+//! only with `--committed` (by the same inventory: only baton's files, the folder once empty),
+//! and removing it leaves a change for you to commit; the memory's provenance ledger (per
+//! user) goes with it. Without `--committed` nothing in those folders is touched. Without
+//! `--yes` nothing is removed: the list is what would be. The config (`.claude/baton.yaml`)
+//! is never touched.
 //!
 //! `--user` is the same for what baton keeps for the user outside every project (before an
 //! uninstall): its private state, caches and cross-project store go; the user's config, the
@@ -80,11 +82,11 @@ pub(crate) struct Item {
     pub(crate) shown: String,
     /// Whether it goes in this run.
     pub(crate) remove: bool,
-    /// What is in it that is not baton's, and stays (with the folder): in an audit or
-    /// handoff folder that goes.
+    /// What is in it that is not baton's, and stays (with the folder): in a state folder in
+    /// the project that goes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) stays: Vec<Stay>,
-    /// An audit or handoff folder sorted by the inventory: only what is baton's in it goes.
+    /// A state folder in the project sorted by the inventory: only what is baton's in it goes.
     #[serde(skip)]
     pub(crate) survey: Option<inventory::Survey>,
 }
@@ -130,11 +132,13 @@ pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
         if let Some(mut i) = item(root.join(rel), what, shared, Some(root.clone())) {
             i.note = not_batons(root, key, rel, shared);
             i.remove &= i.note.is_none();
-            match key {
-                "paths.audit" => sort_by_inventory(root, &mut i, inventory::Folder::Audit),
-                "paths.handoff" => sort_by_inventory(root, &mut i, inventory::Folder::Handoff),
-                _ => {}
-            }
+            let folder = match key {
+                "paths.audit" => inventory::Folder::Audit,
+                "paths.handoff" => inventory::Folder::Handoff,
+                "paths.bridge" => inventory::Folder::Bridge,
+                _ => inventory::Folder::Relay,
+            };
+            sort_by_inventory(root, &mut i, folder);
             out.push(i);
         }
     }
@@ -164,9 +168,9 @@ pub(crate) fn items(project: &Project, committed: bool) -> Vec<Item> {
     out
 }
 
-/// For an audit or handoff folder that goes: what in it is baton's (only that goes) and what
-/// stays. Default name or moved, the same rule: a folder of baton's may hold a file the user
-/// put there since.
+/// For a state folder that goes: what in it is baton's (only that goes) and what stays.
+/// Private or shared, default name or moved, the same rule: a folder of baton's may hold a
+/// file the user put there since (in `.rune/`, also the original Rune's own files).
 fn sort_by_inventory(root: &Path, i: &mut Item, folder: inventory::Folder) {
     if !i.remove || !std::fs::symlink_metadata(&i.path).is_ok_and(|m| m.is_dir()) {
         return;

@@ -26,6 +26,8 @@ mod bridge_scale;
 mod capture;
 #[path = "integration/clean_inventory.rs"]
 mod clean_inventory;
+#[path = "integration/clean_shared.rs"]
+mod clean_shared;
 #[path = "integration/cli.rs"]
 mod cli;
 #[path = "integration/concurrency.rs"]

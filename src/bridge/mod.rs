@@ -77,6 +77,13 @@ pub(crate) fn private_files(project: &Project) -> Vec<std::path::PathBuf> {
 pub(crate) fn ledger_folders(project: &Project) -> Vec<std::path::PathBuf> {
     provenance::Ledger::of(project).folders()
 }
+/// The names the bridge writes in its folder, for `baton clean`'s inventory
+/// (src/clean/inventory/shared.rs): with `--committed` only these go from `.rune/`.
+pub(crate) mod written {
+    pub(crate) use super::detach::DIR as DETACH_DIR;
+    pub(crate) use super::rules::UNION as GROWING;
+    pub(crate) use super::store::{CHECKPOINT, INVARIANTS, JOURNAL};
+}
 pub(crate) use progress::blocked_items;
 pub(crate) use recall_docs::{RECALL_DOCS, RECALL_GLOBAL_DOCS};
 pub(crate) use rules::{fix as fix_merge_rules, problems as merge_rule_problems};

@@ -244,7 +244,7 @@ impl Rune {
 
 /// The journal of an append in progress (in the folder: `git add` never sees it, as it is
 /// removed before the lock is given back; a killed writer's is undone by the next holder).
-const JOURNAL: &str = ".append-journal";
+pub(crate) const JOURNAL: &str = ".append-journal";
 
 /// The length of `path` when it is a regular file; `None` when missing. Refuses anything
 /// else (a symlink, a FIFO).

@@ -1,8 +1,10 @@
-//! The inventory of baton's private state folders: every file and folder baton writes in the
-//! audit trail's folder (`paths.audit`, default `.boo/`) and the handoff artefacts' folder
-//! (`paths.handoff`, default `datarim/sessions/`), by place and name. `baton clean --yes`
-//! removes from such a folder only what is listed here, then the folders that leaves empty;
-//! anything else — a file of yours, a folder of yours, a link, a FIFO — stays (and the folder
+//! The inventory of baton's state folders in the project: every file and folder baton writes
+//! in the audit trail's folder (`paths.audit`, default `.boo/`) and the handoff artefacts'
+//! folder (`paths.handoff`, default `datarim/sessions/`), by place and name, and in the shared
+//! ones, the project memory and the relay's folder (`.rune/`, `.handoff/`: shared.rs).
+//! `baton clean --yes` (with `--committed` for the shared ones) removes from such a folder
+//! only what is listed here, then the folders that leaves empty; anything else — a file of
+//! yours, a folder of yours, a link, a FIFO, a file baton only reads — stays (and the folder
 //! with it), and the listing says what stayed and why.
 //!
 //! The writers it follows: audit/store.rs (the audit's layout, its module comment),
@@ -10,12 +12,17 @@
 //! handoff/writer.rs (artefacts and their locks), and core/fsx: the `.gitignore` that keeps a
 //! private folder out of git (baton's mark, `fsx::BATONS_MARK`), the temp files of a write
 //! (`.<name>.tmp.<pid>.<n>`) and the lock folders (`.baton.lock/`, `.lock.<ID>/`, each with
-//! an `owner` file). A writer that puts a new file in one of these folders adds it here: until
+//! an `owner` file); and doctor.rs's probe of a folder (`.baton-doctor-<pid>`, removed at
+//! once, left only by a killed `baton doctor`). A writer that puts a new file in one of these folders adds it here: until
 //! it does, `clean` leaves that file where it is, and the folder with it (the safe way round;
 //! `tests/integration/clean_inventory.rs` runs the writers and fails then).
 //!
-//! baton's mark, the `.gitignore`, is removed last and only when nothing else is left: while
-//! a file of yours stays, it stays private as it was.
+//! baton's mark, the `.gitignore` of a private folder, is removed last and only when nothing
+//! else is left in its folder: while a file of yours stays, it stays private as it was. The
+//! merge and ignore rules of `.rune/` and `.handoff/` name only baton's files, so they go with
+//! them.
+
+mod shared;
 
 use crate::core::error::{Error, Result};
 use crate::core::fsx;
@@ -29,6 +36,10 @@ pub(crate) enum Folder {
     Audit,
     /// `paths.handoff`.
     Handoff,
+    /// `paths.bridge` (shared).
+    Bridge,
+    /// `paths.relay` (shared).
+    Relay,
 }
 
 /// What baton makes at one place in a state folder.
@@ -38,8 +49,13 @@ enum Made {
     File,
     /// A folder of baton's (looked into: what is inside is judged name by name).
     Folder,
-    /// A `.gitignore` or `.gitattributes`: baton's when it carries baton's mark.
+    /// A `.gitignore` or `.gitattributes`: baton's when it carries baton's mark; removed only
+    /// with its folder.
     Mark,
+    /// The same, but naming only baton's files: removed with them.
+    Rules,
+    /// A file baton reads there and never writes: not baton's.
+    Read,
     /// Nothing baton makes.
     Nothing,
 }
@@ -79,16 +95,25 @@ fn made(folder: Folder, rel: &[&str]) -> Made {
             let mut at: Vec<&str> = dirs.to_vec();
             at.push(target);
             let staged = folder == Folder::Audit && dirs.is_empty() && POINTERS.contains(&target);
-            if staged || matches!(made(folder, &at), Made::File | Made::Mark) {
+            if staged || matches!(made(folder, &at), Made::File | Made::Mark | Made::Rules) {
                 return Made::File;
             }
             return Made::Nothing;
         }
     }
     match folder {
+        _ if matches!(rel, [name] if is_doctor_probe(name)) => Made::File,
         Folder::Audit => made_in_audit(rel),
         Folder::Handoff => made_in_handoff(rel),
+        Folder::Bridge => shared::made_in_bridge(rel),
+        Folder::Relay => shared::made_in_relay(rel),
     }
+}
+
+/// `.baton-doctor-<pid>`: the file `baton doctor` writes to see that a folder is writable.
+fn is_doctor_probe(name: &str) -> bool {
+    name.strip_prefix(".baton-doctor-")
+        .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn made_in_audit(rel: &[&str]) -> Made {
@@ -207,7 +232,7 @@ pub(crate) struct Survey {
     files: Vec<PathBuf>,
     /// baton's folders, each after the folders inside it (the state folder itself last).
     folders: Vec<PathBuf>,
-    /// baton's mark files at the top (removed last, only when nothing else is left).
+    /// baton's mark files (each removed last, only when nothing else is left in its folder).
     marks: Vec<PathBuf>,
     /// Bytes of baton's files.
     pub(crate) bytes: u64,
@@ -235,6 +260,7 @@ const WHY_FOLDER: &str = "a folder baton does not make here";
 const WHY_LINK: &str = "a link: baton makes none, and never follows one";
 const WHY_SPECIAL: &str = "not a regular file (a FIFO, socket or device): baton makes none";
 const WHY_MARK: &str = "baton did not write it (it lacks baton's mark)";
+const WHY_READ: &str = "baton reads it and never writes it (yours, or another tool's)";
 const WHY_NAME: &str = "a name baton never writes (not UTF-8)";
 const WHY_UNREAD: &str = "a folder that could not be read";
 
@@ -311,7 +337,12 @@ fn visit(root: &Path, dir: &Path, folder: Folder, rel: &mut Vec<String>, out: &m
                     out.bytes += meta.len();
                     out.marks.push(path);
                 }
-                Made::Mark => stay(WHY_MARK),
+                Made::Rules if is_marked(folder, &path) => {
+                    out.bytes += meta.len();
+                    out.files.push(path);
+                }
+                Made::Mark | Made::Rules => stay(WHY_MARK),
+                Made::Read => stay(WHY_READ),
                 Made::Folder | Made::Nothing => stay(WHY_FILE),
             }
         }
@@ -319,10 +350,9 @@ fn visit(root: &Path, dir: &Path, folder: Folder, rel: &mut Vec<String>, out: &m
     }
 }
 
-/// Removes what `survey` found baton's, then each of baton's folders that is left empty, and
-/// the state folder itself (with baton's mark) when nothing else is left in it. Each file is
-/// checked again just before: still a regular file, no link between `root` and it. Whether
-/// the state folder went.
+/// Removes what `survey` found baton's, then each of baton's folders that is left empty (but
+/// for baton's mark), the state folder itself last. Each file is checked again just before:
+/// still a regular file, no link between `root` and it. Whether the state folder went.
 pub(crate) fn remove(root: &Path, survey: &Survey) -> Result<bool> {
     for file in &survey.files {
         fsx::check_inside(root, file)?;
@@ -340,26 +370,31 @@ pub(crate) fn remove(root: &Path, survey: &Survey) -> Result<bool> {
         return Ok(false);
     };
     for dir in inner {
-        // remove_dir removes only an empty folder: one that holds something that stays,
-        // stays with it.
-        let _ = std::fs::remove_dir(dir);
+        // A folder that holds something that stays, stays with it (and its mark).
+        let _ = remove_folder(root, dir, &survey.marks);
     }
-    let left: Vec<PathBuf> = std::fs::read_dir(top)
-        .map_err(|e| Error::io("read", top, e))?
+    remove_folder(root, top, &survey.marks)
+}
+
+/// Removes `dir` when nothing but baton's `marks` is left in it, the marks first. Whether it
+/// went.
+fn remove_folder(root: &Path, dir: &Path, marks: &[PathBuf]) -> Result<bool> {
+    let left: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Error::io("read", dir, e))?
         .flatten()
         .map(|e| e.path())
         .collect();
-    if !left.iter().all(|p| survey.marks.contains(p)) {
+    if !left.iter().all(|p| marks.contains(p)) {
         return Ok(false);
     }
     for mark in &left {
         fsx::check_inside(root, mark)?;
         std::fs::remove_file(mark).map_err(|e| Error::io("remove", mark, e))?;
     }
-    match std::fs::remove_dir(top) {
+    match std::fs::remove_dir(dir) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(true),
-        Err(e) => Err(Error::io("remove", top, e)),
+        Err(e) => Err(Error::io("remove", dir, e)),
     }
 }
 
