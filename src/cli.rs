@@ -62,7 +62,7 @@ enum Command {
 handoff artefacts (datarim/sessions/) while they are kept out of git, and the per-user state outside the \
 project (session digests and log, the integrity cache), with the folders that leaves empty. Without --yes \
 it only lists what it would remove. From .boo/ and datarim/sessions/ (or where the config moves them) only \
-the files baton writes go: a file or folder of yours there stays, and the folder with it, listed with why. The committed state (.rune/, .handoff/) goes only with --committed. \
+the files baton writes go: a file or folder of yours there stays, and the folder with it, listed with why. The committed state (.rune/, .handoff/) goes only with --committed, by the same rule. \
 --user instead lists what baton keeps for you outside every project (its private state, caches and \
 cross-project store), and what stays until you or Claude Code remove it."
     )]
