@@ -2,7 +2,7 @@
 //! which commit brought each entry's text (by the entry's digest, `provenance::digest`),
 //! kept current from the memory folder's history (`origins_update`): the commits since the
 //! last ones indexed, oldest first, each read once. A session start looks entries up in it
-//! (a binary search over a file it reads once); it never walks history.
+//! (a binary search that reads the lines it needs, not the file); it never walks history.
 //!
 //! **Where**: per user, beside the integrity verdict cache:
 //! `$XDG_CACHE_HOME/baton/integrity/<key>.origins.idx` (the key is the folder's, as the
@@ -54,7 +54,9 @@ pub(crate) fn location(env: &Env, dir: &Path) -> Option<PathBuf> {
     Some(scan_cache::location(env, dir)?.with_extension("origins.idx"))
 }
 
-/// The index as read from its file (or empty).
+/// The index as read from its file (or empty): its head read, its entry lines left in the
+/// file and read as a lookup needs them (a binary search reads about 15 of them), so that a
+/// start that looks a few entries up reads a few kilobytes of an index of any size.
 #[derive(Debug, Default)]
 pub(crate) struct Index {
     /// The memory folder it is of, relative to the work tree's top.
@@ -62,69 +64,64 @@ pub(crate) struct Index {
     /// The commits whose history it holds.
     pub(crate) tips: Vec<String>,
     commits: Vec<Commit>,
-    /// The file's bytes; the entry lines start at `entries`.
-    bytes: Vec<u8>,
-    entries: usize,
+    /// The file, open (a replacement of it, by rename, leaves this one as it was).
+    file: Option<std::fs::File>,
+    /// Where the entry lines start, and how many there are.
+    entries: u64,
+    count: usize,
 }
+
+/// The first part of the file read for its head; doubled until the head is in it.
+const HEAD_CHUNK: usize = 16 * 1024;
 
 impl Index {
     /// The index at `path`; an empty one when it is missing, unreadable or of another format.
     pub(crate) fn read(path: Option<&Path>) -> Index {
-        path.and_then(|p| {
-            fsx::read_bytes_limited(p, fsx::Limit::DOCUMENT)
-                .ok()
-                .flatten()
-        })
-        .and_then(Index::parse)
-        .unwrap_or_default()
+        path.and_then(|p| fsx::open_regular(p).ok().flatten())
+            .and_then(Index::open)
+            .unwrap_or_default()
     }
 
-    fn parse(bytes: Vec<u8>) -> Option<Index> {
-        let mut at = 0;
-        let mut line = || {
-            let end = memchr::memchr(b'\n', &bytes[at..])? + at;
-            let l = std::str::from_utf8(&bytes[at..end]).ok()?.to_string();
-            at = end + 1;
-            Some(l)
-        };
-        if line()? != MAGIC {
+    fn open(file: std::fs::File) -> Option<Index> {
+        use std::os::unix::fs::FileExt;
+        let len = file.metadata().ok()?.len();
+        if len > fsx::Limit::DOCUMENT.max {
             return None;
         }
-        let folder = line()?.strip_prefix("folder ")?.to_string();
-        let tips = line()?
-            .strip_prefix("tips")?
-            .split_whitespace()
-            .map(str::to_string)
-            .collect();
-        let n: usize = line()?.strip_prefix("commits ")?.parse().ok()?;
-        let mut commits = Vec::with_capacity(n);
-        for _ in 0..n {
-            let l = line()?;
-            let mut f = l.splitn(3, '\t');
-            commits.push(Commit {
-                id: f.next()?.to_string(),
-                committer_email: f.next()?.to_string(),
-                author: f.next()?.to_string(),
-            });
+        let mut chunk = HEAD_CHUNK;
+        loop {
+            let n = usize::try_from(len).ok()?.min(chunk);
+            let mut head = vec![0u8; n];
+            file.read_exact_at(&mut head, 0).ok()?;
+            match parse_head(&head) {
+                Head::Whole(folder, tips, commits, count, entries) => {
+                    let entries = entries as u64;
+                    return (len == entries + (count * LINE) as u64).then_some(Index {
+                        folder,
+                        tips,
+                        commits,
+                        file: Some(file),
+                        entries,
+                        count,
+                    });
+                }
+                Head::Cut if n < usize::try_from(len).ok()? => chunk *= 2,
+                _ => return None,
+            }
         }
-        let m: usize = line()?.strip_prefix("entries ")?.parse().ok()?;
-        let entries = at;
-        (bytes.len() == entries + m * LINE).then_some(Index {
-            folder,
-            tips,
-            commits,
-            bytes,
-            entries,
-        })
     }
 
     fn count(&self) -> usize {
-        (self.bytes.len().saturating_sub(self.entries)) / LINE
+        self.count
     }
 
-    fn record(&self, i: usize) -> &[u8] {
-        let at = self.entries + i * LINE;
-        &self.bytes[at..at + LINE - 1]
+    /// Entry line `i` without its newline; `None` when it cannot be read.
+    fn record(&self, i: usize) -> Option<[u8; LINE - 1]> {
+        use std::os::unix::fs::FileExt;
+        let mut rec = [0u8; LINE - 1];
+        let at = self.entries + (i * LINE) as u64;
+        self.file.as_ref()?.read_exact_at(&mut rec, at).ok()?;
+        Some(rec)
     }
 
     /// The commit that brought the entry with digest `digest` (40 hex digits), if any.
@@ -133,7 +130,7 @@ impl Index {
         let (mut lo, mut hi) = (0, self.count());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let rec = self.record(mid);
+            let rec = self.record(mid)?;
             match rec[..40].cmp(key) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
@@ -154,9 +151,16 @@ impl Index {
     /// Everything it holds, to be added to: its commits and a map from entry digest to
     /// commit number.
     pub(crate) fn into_parts(self) -> (Vec<Commit>, HashMap<String, usize>) {
+        use std::os::unix::fs::FileExt;
         let mut map = HashMap::with_capacity(self.count());
-        for i in 0..self.count() {
-            let rec = self.record(i);
+        let mut all = vec![0u8; self.count() * LINE];
+        if let Some(f) = &self.file {
+            if f.read_exact_at(&mut all, self.entries).is_err() {
+                // Shrunk or unreadable: nothing of it is kept (an update reads it all again).
+                all.clear();
+            }
+        }
+        for rec in all.chunks_exact(LINE) {
             let (Ok(d), Ok(n)) = (
                 std::str::from_utf8(&rec[..40]),
                 std::str::from_utf8(&rec[41..49]),
@@ -168,6 +172,60 @@ impl Index {
             }
         }
         (self.commits, map)
+    }
+}
+
+/// What the first bytes of an index file say.
+enum Head {
+    /// Its folder, tips, commits, number of entries, and where the entry lines start.
+    Whole(String, Vec<String>, Vec<Commit>, usize, usize),
+    /// More bytes are needed to read the head.
+    Cut,
+    /// Not an index of this format.
+    Other,
+}
+
+/// The head of an index file from its first bytes `bytes`.
+fn parse_head(bytes: &[u8]) -> Head {
+    let mut at = 0;
+    let mut cut = false;
+    let mut line = || {
+        let Some(end) = memchr::memchr(b'\n', &bytes[at..]).map(|i| i + at) else {
+            cut = true;
+            return None;
+        };
+        let l = std::str::from_utf8(&bytes[at..end]).ok()?.to_string();
+        at = end + 1;
+        Some(l)
+    };
+    let head = (|| {
+        if line()? != MAGIC {
+            return None;
+        }
+        let folder = line()?.strip_prefix("folder ")?.to_string();
+        let tips = line()?
+            .strip_prefix("tips")?
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let n: usize = line()?.strip_prefix("commits ")?.parse().ok()?;
+        let mut commits = Vec::with_capacity(n.min(1 << 16));
+        for _ in 0..n {
+            let l = line()?;
+            let mut f = l.splitn(3, '\t');
+            commits.push(Commit {
+                id: f.next()?.to_string(),
+                committer_email: f.next()?.to_string(),
+                author: f.next()?.to_string(),
+            });
+        }
+        let m: usize = line()?.strip_prefix("entries ")?.parse().ok()?;
+        Some((folder, tips, commits, m))
+    })();
+    match head {
+        Some((folder, tips, commits, m)) => Head::Whole(folder, tips, commits, m, at),
+        None if cut => Head::Cut,
+        None => Head::Other,
     }
 }
 
@@ -255,6 +313,56 @@ mod tests {
         let (c, m) = Index::read(Some(&path)).into_parts();
         assert_eq!((c.len(), m.len()), (2, 300));
         std::fs::write(&path, "baton-origins 1\nfolder .rune\n").unwrap();
+        assert_eq!(Index::read(Some(&path)).count(), 0);
+    }
+
+    /// A head longer than the first read (hundreds of commits) is read on; the entry lines
+    /// are read as lookups need them; a file cut short is no index.
+    #[test]
+    fn an_index_of_a_long_history_is_read_in_parts() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("x.origins.idx");
+        let commits: Vec<Commit> = (0..600)
+            .map(|i| Commit {
+                id: format!("{i:040x}"),
+                committer_email: format!("dev{i}@example.invalid"),
+                author: format!("Developer Number {i} <dev{i}@example.invalid>"),
+            })
+            .collect();
+        let map: HashMap<String, usize> = (0..5000)
+            .map(|i| {
+                (
+                    crate::core::hash::sha1_hex(format!("{i}").as_bytes()),
+                    i % 600,
+                )
+            })
+            .collect();
+        write(&path, ".rune", &["f".repeat(40)], &commits, &map);
+        let bytes = crate::core::fsx::read_bytes_limited(&path, fsx::Limit::DOCUMENT)
+            .unwrap()
+            .unwrap();
+        let head = bytes.windows(8).position(|w| w == b"entries ").unwrap();
+        assert!(head > 2 * HEAD_CHUNK, "{head}");
+        let idx = Index::read(Some(&path));
+        assert_eq!(idx.count(), 5000);
+        for i in [0, 1, 599, 600, 4999] {
+            let o = idx
+                .lookup(&crate::core::hash::sha1_hex(format!("{i}").as_bytes()))
+                .unwrap();
+            assert_eq!(
+                o.author,
+                format!(
+                    "Developer Number {} <dev{}@example.invalid>",
+                    i % 600,
+                    i % 600
+                )
+            );
+        }
+        let (c, m) = Index::read(Some(&path)).into_parts();
+        assert_eq!((c.len(), m.len()), (600, 5000));
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert_eq!(Index::read(Some(&path)).count(), 0);
+        std::fs::write(&path, &bytes[..head]).unwrap();
         assert_eq!(Index::read(Some(&path)).count(), 0);
     }
 }
