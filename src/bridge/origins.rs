@@ -72,7 +72,7 @@ pub(crate) struct Index {
 }
 
 /// The first part of the file read for its head; doubled until the head is in it.
-const HEAD_CHUNK: usize = 16 * 1024;
+const HEAD_CHUNK: usize = 64 * 1024;
 
 impl Index {
     /// The index at `path`; an empty one when it is missing, unreadable or of another format.
@@ -322,7 +322,7 @@ mod tests {
     fn an_index_of_a_long_history_is_read_in_parts() {
         let t = tempfile::tempdir().unwrap();
         let path = t.path().join("x.origins.idx");
-        let commits: Vec<Commit> = (0..600)
+        let commits: Vec<Commit> = (0..2000)
             .map(|i| Commit {
                 id: format!("{i:040x}"),
                 committer_email: format!("dev{i}@example.invalid"),
@@ -333,7 +333,7 @@ mod tests {
             .map(|i| {
                 (
                     crate::core::hash::sha1_hex(format!("{i}").as_bytes()),
-                    i % 600,
+                    i % 2000,
                 )
             })
             .collect();
@@ -345,7 +345,7 @@ mod tests {
         assert!(head > 2 * HEAD_CHUNK, "{head}");
         let idx = Index::read(Some(&path));
         assert_eq!(idx.count(), 5000);
-        for i in [0, 1, 599, 600, 4999] {
+        for i in [0, 1, 1999, 2000, 4999] {
             let o = idx
                 .lookup(&crate::core::hash::sha1_hex(format!("{i}").as_bytes()))
                 .unwrap();
@@ -353,13 +353,13 @@ mod tests {
                 o.author,
                 format!(
                     "Developer Number {} <dev{}@example.invalid>",
-                    i % 600,
-                    i % 600
+                    i % 2000,
+                    i % 2000
                 )
             );
         }
         let (c, m) = Index::read(Some(&path)).into_parts();
-        assert_eq!((c.len(), m.len()), (600, 5000));
+        assert_eq!((c.len(), m.len()), (2000, 5000));
         std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
         assert_eq!(Index::read(Some(&path)).count(), 0);
         std::fs::write(&path, &bytes[..head]).unwrap();
