@@ -144,6 +144,14 @@ impl Project {
         self.run(&["hook", event], stdin, &[("CLAUDE_PROJECT_DIR", &root)])
     }
 
+    /// Runs each of `events` (fixture events, `self.event`) as a hook, in order; each must exit 0.
+    pub fn hooks(&self, events: &[&str]) {
+        for event in events {
+            let out = self.hook(event, self.event(event).as_bytes());
+            assert_eq!(out.code, 0, "{event}: {out:?}");
+        }
+    }
+
     /// A session start's answer: the context it adds and its `systemMessage` (empty when
     /// it has none); it must exit 0.
     pub fn start_context(&self) -> (String, String) {

@@ -14,22 +14,14 @@ const ID: &str = "SESSION-20261130-101500";
 /// A session's worth of baton's writes: the hooks (the audit trail, and PreCompact's automatic
 /// handoff artefact), then a handoff the agent saved.
 fn a_session(p: &Project) {
-    let root = p.root.to_str().unwrap().to_string();
-    for event in [
+    p.hooks(&[
         "SessionStart",
         "UserPromptSubmit",
         "PostToolUse",
         "Stop",
         "PreCompact",
         "SessionEnd",
-    ] {
-        let out = p.run(
-            &["hook", event],
-            p.event(event).as_bytes(),
-            &[("CLAUDE_PROJECT_DIR", &root)],
-        );
-        assert_eq!(out.code, 0, "{event}: {out:?}");
-    }
+    ]);
     let out = save_as(p, ID, "Continue implementation.", BODY, &[]);
     assert_eq!(out.code, 0, "{out:?}");
 }
@@ -44,9 +36,9 @@ fn run_dir(audit: &Path) -> std::path::PathBuf {
         .expect("a session folder")
 }
 
-/// What the user adds to a state folder `dir` after baton made it: a note, a folder of
-/// drafts, a note deep inside a folder of baton's, a FIFO and a link to a file outside.
-fn users_things(p: &Project, dir: &str, outside: &Path) {
+/// What the user adds to a state folder `dir` after baton made it (none of it committed): a
+/// note, a folder of drafts, a FIFO and a link to a file outside.
+pub(crate) fn users_things(p: &Project, dir: &str, outside: &Path) {
     let d = p.root.join(dir);
     std::fs::write(d.join("notes.txt"), "my notes").unwrap();
     std::fs::create_dir_all(d.join("drafts/old")).unwrap();
@@ -59,7 +51,7 @@ fn users_things(p: &Project, dir: &str, outside: &Path) {
     std::os::unix::fs::symlink(outside, d.join("link")).unwrap();
 }
 
-fn all(out: &Output) -> String {
+pub(crate) fn all(out: &Output) -> String {
     format!("{}\n{}", out.stdout, out.stderr)
 }
 

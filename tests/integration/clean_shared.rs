@@ -6,6 +6,7 @@
 //! failed on the code before (f229804); the fourth guards that `clean` without `--committed`
 //! leaves both folders alone (it passed before too).
 
+use crate::clean_inventory::{all, users_things};
 use crate::harness::{Output, Project};
 use std::path::Path;
 
@@ -34,10 +35,6 @@ const CHECKPOINT: &str =
 
 const STATE_YAML: &str = "loop_id: WL-012\norchestrator_phase: verify\nlanded_this_session: 3\n";
 
-fn all(out: &Output) -> String {
-    format!("{}\n{}", out.stdout, out.stderr)
-}
-
 fn ok(p: &Project, args: &[&str], stdin: &str) -> Output {
     let out = p.run(args, stdin.as_bytes(), &[]);
     assert_eq!(out.code, 0, "{args:?}: {out:?}");
@@ -48,7 +45,6 @@ fn ok(p: &Project, args: &[&str], stdin: &str) -> Output {
 /// resolved), a compaction, the session's hooks, a detached oracle call (one answered, one
 /// pending), `doctor --fix`, a hand-off, a cycle and a resume whose check failed (NEEDS-HUMAN).
 fn writers_at_work(p: &Project) {
-    let root = p.root.to_str().unwrap().to_string();
     ok(p, &["bridge", "save"], SAVE);
     ok(
         p,
@@ -67,7 +63,7 @@ fn writers_at_work(p: &Project) {
     ok(p, &["bridge", "checkpoint"], CHECKPOINT);
     ok(p, &["bridge", "checkpoint", "--resolve"], "");
     ok(p, &["bridge", "checkpoint"], CHECKPOINT);
-    for event in [
+    p.hooks(&[
         "SessionStart",
         "UserPromptSubmit",
         "PostToolUse",
@@ -75,14 +71,7 @@ fn writers_at_work(p: &Project) {
         "PostCompact",
         "Stop",
         "SessionEnd",
-    ] {
-        let out = p.run(
-            &["hook", event],
-            p.event(event).as_bytes(),
-            &[("CLAUDE_PROJECT_DIR", &root)],
-        );
-        assert_eq!(out.code, 0, "{event}: {out:?}");
-    }
+    ]);
     let detach = |id: &str| {
         format!("sessionId: {id}\ntriggerSignal: agent.stuck\nsourceSkill: debug\ntargetModel: claude-opus-4-8\nbundleHash: sha256:9f3a1b2{}\n", id.len() % 10)
     };
@@ -128,21 +117,6 @@ fn writers_at_work(p: &Project) {
     ] {
         assert!(p.root.join(f).is_file(), "{f}");
     }
-}
-
-/// What the user keeps in a shared folder `dir`: a note, a folder of drafts, a FIFO and a
-/// link to a file outside, none of it committed.
-fn users_things(p: &Project, dir: &str, outside: &Path) {
-    let d = p.root.join(dir);
-    std::fs::write(d.join("notes.txt"), "my notes").unwrap();
-    std::fs::create_dir_all(d.join("drafts/old")).unwrap();
-    std::fs::write(d.join("drafts/old/plan.md"), "my plan").unwrap();
-    let made = std::process::Command::new("mkfifo")
-        .arg(d.join("pipe"))
-        .status()
-        .unwrap();
-    assert!(made.success());
-    std::os::unix::fs::symlink(outside, d.join("link")).unwrap();
 }
 
 /// Every path under `dir` (links not followed), relative to it, sorted, with each regular
