@@ -51,6 +51,25 @@ pub(crate) fn users_things(p: &Project, dir: &str, outside: &Path) {
     std::os::unix::fs::symlink(outside, d.join("link")).unwrap();
 }
 
+/// That every byte of what `users_things` put in `dir` is still there as it was, and the file
+/// outside the project its link points to (`outside`) too.
+pub(crate) fn users_things_stayed(p: &Project, dir: &str, outside: &Path, out: &Output) {
+    let d = p.root.join(dir);
+    let read = |rel: &str| std::fs::read_to_string(d.join(rel)).unwrap_or_default();
+    assert_eq!(read("notes.txt"), "my notes", "{dir}: {}", all(out));
+    assert_eq!(read("drafts/old/plan.md"), "my plan", "{dir}: {}", all(out));
+    let fifo = std::fs::symlink_metadata(d.join("pipe")).unwrap();
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&fifo.file_type()));
+    assert!(std::fs::symlink_metadata(d.join("link"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(outside).unwrap(),
+        "not in the project"
+    );
+}
+
 pub(crate) fn all(out: &Output) -> String {
     format!("{}\n{}", out.stdout, out.stderr)
 }
@@ -79,23 +98,9 @@ fn clean_keeps_a_users_files_in_a_state_folder_a_teammates_config_moved() {
     let out = p.run(&["clean", "--yes"], b"", &[]);
     assert_eq!(out.code, 0, "{out:?}");
     // Every byte of the user's stays.
-    assert_eq!(
-        std::fs::read_to_string(trail.join("notes.txt")).unwrap(),
-        "my notes"
-    );
-    assert!(trail.join("drafts/old/plan.md").is_file(), "{}", all(&out));
+    users_things_stayed(&p, "state/trail", &outside, &out);
     assert!(run.join("mine.txt").is_file(), "{}", all(&out));
     assert!(handoffs.join("ideas.md").is_file(), "{}", all(&out));
-    let fifo = std::fs::symlink_metadata(trail.join("pipe")).unwrap();
-    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&fifo.file_type()));
-    assert!(std::fs::symlink_metadata(trail.join("link"))
-        .unwrap()
-        .file_type()
-        .is_symlink());
-    assert_eq!(
-        std::fs::read_to_string(&outside).unwrap(),
-        "not in the project"
-    );
     // baton's files went; its mark stays with what stays, so that stays out of git.
     assert!(!trail.join("index.json").exists(), "{}", all(&out));
     for f in ["session.json", "audit_pending.jsonl", "audit_buffer.jsonl"] {
